@@ -1,0 +1,21 @@
+/**
+ * Every upstream attempt ends in exactly one of these kinds (SPEC §5). The same string is the
+ * record field, the metric label and the `code` of the error envelope, so it never changes.
+ */
+export const FailureKind = {
+  ok: 'ok',
+  rateLimit: 'rate_limit',
+  quotaExhausted: 'quota_exhausted',
+  serverError: 'server_error',
+  timeout: 'timeout',
+  connection: 'connection',
+  credential: 'credential',
+  notFound: 'not_found',
+  contextLength: 'context_length',
+  moderation: 'moderation',
+  invalidRequest: 'invalid_request',
+  streamInterrupted: 'stream_interrupted',
+  cancelled: 'cancelled',
+} as const;
+
+export type FailureKind = (typeof FailureKind)[keyof typeof FailureKind];

@@ -1,0 +1,45 @@
+import type { FailureKind } from './failure-kind.js';
+
+/** Machine-readable error codes the gateway itself raises, beside the failure kinds. */
+export type GatewayErrorCode =
+  | FailureKind
+  | 'invalid_json'
+  | 'invalid_request_error'
+  | 'model_not_found'
+  | 'request_too_large'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'upstream_error'
+  | 'upstream_timeout'
+  | 'overloaded'
+  | 'internal_error';
+
+export interface GatewayErrorOptions {
+  status: number;
+  code: GatewayErrorCode;
+  /** The OpenAI-envelope `type` (e.g. `invalid_request_error`); defaults to the code. */
+  type?: string;
+  /** The request field at fault, e.g. `messages[0].role`. */
+  param?: string;
+  retryAfterMs?: number;
+  cause?: unknown;
+}
+
+/** An error the gateway answers with directly; it never reaches a provider. */
+export class GatewayError extends Error {
+  readonly status: number;
+  readonly code: GatewayErrorCode;
+  readonly type: string;
+  readonly param: string | undefined;
+  readonly retryAfterMs: number | undefined;
+
+  constructor(message: string, options: GatewayErrorOptions) {
+    super(message, { cause: options.cause });
+    this.name = 'GatewayError';
+    this.status = options.status;
+    this.code = options.code;
+    this.type = options.type ?? options.code;
+    this.param = options.param;
+    this.retryAfterMs = options.retryAfterMs;
+  }
+}

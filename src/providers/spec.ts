@@ -1,0 +1,214 @@
+/**
+ * The provider adapter contract and the canonical types every dialect translates through.
+ *
+ * Inbound dialects parse into `ChatRequest`; adapters translate it to a provider's wire format
+ * and translate the provider's answer back into `ChatResult` or a `StreamEvent` sequence;
+ * outbound renderers turn those into the caller's dialect. No pairwise translators.
+ */
+import type { FailureKind } from '../errors/failure-kind.js';
+
+export type Dialect = 'openai' | 'anthropic';
+
+export interface TextPart {
+  type: 'text';
+  text: string;
+}
+
+export interface ImagePart {
+  type: 'image';
+  /** An http(s) URL or a `data:` URL with base64 content. */
+  url: string;
+  detail?: 'auto' | 'low' | 'high';
+}
+
+export type ContentPart = TextPart | ImagePart;
+
+export interface ToolCall {
+  id: string;
+  name: string;
+  /** The arguments as JSON text, exactly as the model produced them. */
+  arguments: string;
+}
+
+export interface SystemMessage {
+  /** `developer` is OpenAI's newer name for system instructions; other dialects treat it as system. */
+  role: 'system' | 'developer';
+  content: string;
+}
+
+export interface UserMessage {
+  role: 'user';
+  content: ContentPart[];
+  name?: string;
+}
+
+export interface AssistantMessage {
+  role: 'assistant';
+  content: TextPart[];
+  toolCalls?: ToolCall[];
+  refusal?: string;
+  name?: string;
+}
+
+export interface ToolMessage {
+  role: 'tool';
+  toolCallId: string;
+  content: TextPart[];
+  isError?: boolean;
+}
+
+export type ChatMessage = SystemMessage | UserMessage | AssistantMessage | ToolMessage;
+
+export interface ToolDefinition {
+  name: string;
+  description?: string;
+  /** JSON Schema of the arguments object. */
+  parameters?: Record<string, unknown>;
+  strict?: boolean;
+}
+
+export type ToolChoice = 'auto' | 'none' | 'required' | { name: string };
+
+export type ResponseFormat =
+  | { type: 'text' }
+  | { type: 'json_object' }
+  | { type: 'json_schema'; name: string; schema?: Record<string, unknown>; description?: string; strict?: boolean };
+
+export interface ChatRequest {
+  messages: ChatMessage[];
+  tools?: ToolDefinition[];
+  toolChoice?: ToolChoice;
+  parallelToolCalls?: boolean;
+  maxOutputTokens?: number;
+  temperature?: number;
+  topP?: number;
+  stop?: string[];
+  responseFormat?: ResponseFormat;
+  stream: boolean;
+  /** The caller asked for the usage chunk at the end of its stream (adapters ask upstream regardless). */
+  includeUsage: boolean;
+  user?: string;
+  /**
+   * Inbound fields the canonical model does not carry (e.g. OpenAI `seed`, `logprobs`). Passed on
+   * only to a target that speaks the same dialect; other adapters ignore them.
+   */
+  passthrough?: { dialect: Dialect; fields: Record<string, unknown> };
+}
+
+/** What the caller's dialect calls a finish; adapters map provider reasons onto these. */
+export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'error';
+
+export interface Usage {
+  /** All prompt tokens, cached ones included (OpenAI's `prompt_tokens` meaning). */
+  inputTokens: number;
+  /** All generated tokens, reasoning included. */
+  outputTokens: number;
+  cacheReadTokens?: number;
+  cacheWriteTokens?: number;
+  reasoningTokens?: number;
+  /** Counted by the gateway (the stream died before the provider reported usage). */
+  estimated?: boolean;
+}
+
+export interface ChatResult {
+  id: string;
+  responseModel: string;
+  /** Unix seconds. */
+  created?: number;
+  text: string;
+  reasoning?: string;
+  refusal?: string;
+  toolCalls: ToolCall[];
+  finishReason: FinishReason;
+  /** The provider's own word for the finish (`end_turn`, `STOP`, …), kept for records. */
+  providerFinishReason?: string;
+  stopSequence?: string;
+  usage?: Usage;
+  systemFingerprint?: string;
+}
+
+/** The closed set of events a parsed upstream stream yields. */
+export type StreamEvent =
+  | { type: 'response-start'; id?: string; responseModel?: string; created?: number; systemFingerprint?: string }
+  | { type: 'text-delta'; text: string }
+  | { type: 'reasoning-delta'; text: string }
+  | { type: 'refusal-delta'; text: string }
+  /** `index` counts tool calls only (0, 1, …), whatever block numbering the provider uses. */
+  | { type: 'tool-call-start'; index: number; id: string; name: string }
+  | { type: 'tool-call-delta'; index: number; argumentsDelta: string }
+  | { type: 'tool-call-end'; index: number }
+  /** Cumulative: a later usage event replaces an earlier one. */
+  | { type: 'usage'; usage: Usage }
+  | { type: 'finish'; reason: FinishReason; providerReason?: string; stopSequence?: string }
+  /** An error reported inside a 200 stream (OpenAI `data: {"error":…}`, Anthropic `event: error`). */
+  | { type: 'provider-error'; error: ProviderError }
+  /** An upstream event that could not be parsed: skipped and counted, never forwarded. */
+  | { type: 'malformed-event'; data: string };
+
+export type StreamEventType = StreamEvent['type'];
+
+export interface ProviderError {
+  kind: Exclude<FailureKind, 'ok'>;
+  /** HTTP status, when the error came as a response rather than inside a stream. */
+  status?: number;
+  retryAfterMs?: number;
+  /** The provider's error type (`rate_limit_error`, `server_error`, …). */
+  type?: string;
+  /** The provider's error code (`insufficient_quota`, `context_length_exceeded`, …). */
+  code?: string;
+  message: string;
+}
+
+/** One server-sent event as decoded from the wire. */
+export interface SseFrame {
+  event?: string;
+  data: string;
+}
+
+export interface UpstreamRequest {
+  url: string;
+  method: 'POST';
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Response headers as undici gives them: lower-case names. */
+export type ResponseHeaders = Readonly<Record<string, string | string[] | undefined>>;
+
+/** What an adapter needs to know about the target it builds a request for (never secrets). */
+export interface TargetContext {
+  baseUrl: string;
+  routedModel: string;
+}
+
+/** Four pure functions: no I/O, no clock (time comes in as `nowMs`), no secrets. */
+export interface ProviderAdapter {
+  /** The wire dialect this adapter speaks; passthrough fields of the same dialect are forwarded. */
+  readonly dialect: Dialect;
+  buildRequest(request: ChatRequest, target: TargetContext): UpstreamRequest;
+  /** Throws `ProviderFailure` when a 2xx body is really an error. */
+  parseResponse(body: unknown): ChatResult;
+  parseStream(frames: AsyncIterable<SseFrame>): AsyncIterable<StreamEvent>;
+  parseError(status: number, headers: ResponseHeaders, body: string, nowMs: number): ProviderError;
+}
+
+/** Thrown by an adapter when a response that looked successful carries an error. */
+export class ProviderFailure extends Error {
+  readonly error: ProviderError;
+
+  constructor(error: ProviderError) {
+    super(error.message);
+    this.name = 'ProviderFailure';
+    this.error = error;
+  }
+}
+
+/** Events that carry answer content: the first of them is the streaming commit point. */
+export function isContentEvent(event: StreamEvent): boolean {
+  return (
+    event.type === 'text-delta' ||
+    event.type === 'reasoning-delta' ||
+    event.type === 'refusal-delta' ||
+    event.type === 'tool-call-start'
+  );
+}
