@@ -1,0 +1,91 @@
+import { readFileSync, watch, type FSWatcher } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
+import type { Config } from './schema.js';
+import { ConfigError, type ConfigIssue } from './config-issue.js';
+import { parseConfig } from './parse-config.js';
+
+export type ConfigSourceListener =
+  | { event: 'reloaded'; config: Config; notes: readonly string[] }
+  | { event: 'rejected'; issues: readonly ConfigIssue[] };
+
+/**
+ * The current config snapshot of one file. A reload that fails validation is rejected and the
+ * snapshot in force stays; callers read `current` per request, so a reload never tears a request.
+ */
+export class ConfigSource {
+  readonly file: string;
+  #current: Config;
+  #notes: readonly string[];
+  #watcher: FSWatcher | undefined;
+  #debounce: NodeJS.Timeout | undefined;
+  readonly #env: NodeJS.ProcessEnv;
+  readonly #listeners: ((change: ConfigSourceListener) => void)[] = [];
+  readonly #onSighup = () => this.reload();
+
+  private constructor(file: string, config: Config, notes: readonly string[], env: NodeJS.ProcessEnv) {
+    this.file = file;
+    this.#current = config;
+    this.#notes = notes;
+    this.#env = env;
+  }
+
+  /** Throws `ConfigError` listing every issue when the file is invalid. */
+  static load(file: string, options: { env?: NodeJS.ProcessEnv } = {}): ConfigSource {
+    const env = options.env ?? process.env;
+    const path = resolve(file);
+    const parsed = parseConfig(readFileSync(path, 'utf8'), env);
+    if (!parsed.config) throw new ConfigError(file, parsed.issues);
+    return new ConfigSource(path, parsed.config, parsed.notes, env);
+  }
+
+  get current(): Config {
+    return this.#current;
+  }
+
+  get notes(): readonly string[] {
+    return this.#notes;
+  }
+
+  /** Called after every reload attempt, accepted or rejected. */
+  subscribe(listener: (change: ConfigSourceListener) => void): void {
+    this.#listeners.push(listener);
+  }
+
+  /** Re-reads the file; returns the issues when it was rejected (the old config stays). */
+  reload(): readonly ConfigIssue[] {
+    let parsed;
+    try {
+      parsed = parseConfig(readFileSync(this.file, 'utf8'), this.#env);
+    } catch (error) {
+      parsed = { issues: [{ path: '(file)', message: (error as Error).message }], notes: [] };
+    }
+    if (!parsed.config) {
+      for (const listener of this.#listeners) listener({ event: 'rejected', issues: parsed.issues });
+      return parsed.issues;
+    }
+    this.#current = parsed.config;
+    this.#notes = parsed.notes;
+    for (const listener of this.#listeners) listener({ event: 'reloaded', config: parsed.config, notes: parsed.notes });
+    return [];
+  }
+
+  /** Reloads on SIGHUP and whenever the file changes (editors that replace the file included). */
+  watch(): void {
+    if (this.#watcher) return;
+    process.on('SIGHUP', this.#onSighup);
+    const name = basename(this.file);
+    this.#watcher = watch(dirname(this.file), (_event, changed) => {
+      if (changed !== null && changed !== name) return;
+      clearTimeout(this.#debounce);
+      this.#debounce = setTimeout(() => this.reload(), 50);
+    });
+  }
+
+  close(): void {
+    process.off('SIGHUP', this.#onSighup);
+    clearTimeout(this.#debounce);
+    this.#watcher?.close();
+    this.#watcher = undefined;
+  }
+}
+

@@ -1,0 +1,150 @@
+import { z } from 'zod';
+import { FailureKind } from '../errors/failure-kind.js';
+
+/** Providers a connection can speak to; `mock` is the built-in fault-injecting provider. */
+export const PROVIDERS = ['openai', 'anthropic', 'gemini', 'bedrock', 'azure-openai', 'openai-compatible', 'mock'] as const;
+export type ProviderName = (typeof PROVIDERS)[number];
+
+const positiveInt = z.number().int().positive();
+const nonNegativeInt = z.number().int().nonnegative();
+
+const serverSchema = z
+  .object({
+    host: z.string().min(1).default('127.0.0.1'),
+    port: z.number().int().min(0).max(65_535).default(4000),
+    max_in_flight: positiveInt.default(4096),
+    max_body_bytes: positiveInt.default(10 * 1024 * 1024),
+  })
+  .strict();
+
+const connectionSchema = z
+  .object({
+    provider: z.enum(PROVIDERS),
+    api_key: z.string().min(1).optional(),
+    base_url: z.url({ protocol: /^https?$/ }).optional(),
+    alternate_hosts: z.array(z.url({ protocol: /^https?$/ })).default([]),
+    max_in_flight: positiveInt.default(256),
+    /** Skip this connection (and every target on it) when it has no api_key, e.g. an unset env var. */
+    optional: z.boolean().default(false),
+    /** For `provider: mock`: which wire format the mock speaks. */
+    dialect: z.enum(['openai', 'anthropic']).optional(),
+  })
+  .strict();
+
+const priceSchema = z
+  .object({ input_per_mtok: z.number().nonnegative(), output_per_mtok: z.number().nonnegative() })
+  .strict();
+
+const targetSchema = z
+  .object({
+    connection: z.string().min(1),
+    model: z.string().min(1),
+    model_change: z.boolean().default(false),
+    weight: z.number().positive().default(1),
+    priority: z.number().int().default(0),
+    price: priceSchema.optional(),
+    context_window: positiveInt.optional(),
+  })
+  .strict();
+
+const failureRuleSchema = z.enum(['retry', 'failover', 'stop']);
+const failureKindSchema = z.enum(
+  Object.values(FailureKind).filter((kind) => kind !== 'ok') as [string, ...string[]],
+);
+
+const timeoutsSchema = z
+  .object({
+    connect_ms: positiveInt.default(3_000),
+    first_token_ms: positiveInt.default(30_000),
+    idle_ms: positiveInt.default(30_000),
+    total_ms: positiveInt.default(600_000),
+    heartbeat_ms: positiveInt.default(10_000),
+  })
+  .strict();
+
+const healthSchema = z
+  .object({
+    consecutive_failures: positiveInt.default(3),
+    error_ratio: z.number().gt(0).max(1).default(0.5),
+    min_requests: positiveInt.default(10),
+    window_s: positiveInt.default(10),
+    eject_base_s: z.number().positive().default(10),
+    eject_max_s: z.number().positive().default(900),
+    persist_429_s: z.number().positive().optional(),
+    probe_interval_s: z.number().positive().optional(),
+  })
+  .strict();
+
+const commitSchema = z.union([
+  z.enum(['first_token', 'complete']),
+  z.object({ hold_ms: positiveInt }).strict(),
+]);
+
+const routeSchema = z
+  .object({
+    targets: z.array(targetSchema).min(1),
+    strategy: z.enum(['priority', 'weighted', 'least_latency']).default('priority'),
+    retries: z.number().int().min(0).max(3).default(1),
+    backoff: z
+      .object({
+        base_ms: nonNegativeInt.default(200),
+        max_ms: nonNegativeInt.default(2_000),
+        jitter: z.enum(['full', 'none']).default('full'),
+      })
+      .strict()
+      .default({ base_ms: 200, max_ms: 2_000, jitter: 'full' }),
+    retry_after_wait_max_ms: nonNegativeInt.default(3_000),
+    on: z.partialRecord(failureKindSchema, failureRuleSchema).default({}),
+    timeouts: timeoutsSchema.default(timeoutsSchema.parse({})),
+    commit: commitSchema.default('first_token'),
+    retry_budget: z
+      .object({ ratio: z.number().min(0).max(1).default(0.1), min_per_second: z.number().nonnegative().default(5) })
+      .strict()
+      .default({ ratio: 0.1, min_per_second: 5 }),
+    health: healthSchema.optional(),
+  })
+  .strict();
+
+export const configSchema = z
+  .object({
+    server: serverSchema.default(serverSchema.parse({})),
+    admin: z.object({ token: z.string().min(1).optional() }).strict().default({}),
+    auth: z.object({ mode: z.enum(['keys', 'none']).default('keys') }).strict().default({ mode: 'keys' }),
+    store: z
+      .discriminatedUnion('kind', [
+        z.object({ kind: z.literal('sqlite'), path: z.string().min(1).default('./switchyard.db') }).strict(),
+        z.object({ kind: z.literal('postgres'), url: z.string().min(1) }).strict(),
+      ])
+      .default({ kind: 'sqlite', path: './switchyard.db' }),
+    state: z
+      .discriminatedUnion('kind', [
+        z.object({ kind: z.literal('memory') }).strict(),
+        z.object({ kind: z.literal('redis'), url: z.string().min(1) }).strict(),
+      ])
+      .default({ kind: 'memory' }),
+    health: z
+      .object({ persist_429_s: z.number().positive().default(900), probe_interval_s: z.number().positive().default(300) })
+      .strict()
+      .default({ persist_429_s: 900, probe_interval_s: 300 }),
+    alerts: z
+      .object({
+        webhook_url: z.url().optional(),
+        ejected_for_s: z.number().positive().default(600),
+        fallback_share: z.number().min(0).max(1).default(0.2),
+        fallback_share_for_s: z.number().positive().default(300),
+      })
+      .strict()
+      .default({ ejected_for_s: 600, fallback_share: 0.2, fallback_share_for_s: 300 }),
+    drills: z.object({ interval_s: z.number().positive().default(86_400) }).strict().default({ interval_s: 86_400 }),
+    connections: z.record(z.string().min(1), connectionSchema).default({}),
+    routes: z.record(z.string().min(1), routeSchema).default({}),
+  })
+  .strict();
+
+export type Config = z.infer<typeof configSchema>;
+export type ConnectionConfig = z.infer<typeof connectionSchema>;
+export type RouteConfig = z.infer<typeof routeSchema>;
+export type TargetConfig = z.infer<typeof targetSchema>;
+export type TimeoutsConfig = z.infer<typeof timeoutsSchema>;
+export type CommitPolicy = z.infer<typeof commitSchema>;
+export type FailureRule = z.infer<typeof failureRuleSchema>;

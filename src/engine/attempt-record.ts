@@ -1,0 +1,26 @@
+import type { FailureKind } from '../errors/failure-kind.js';
+import type { Usage } from '../providers/spec.js';
+
+/** What one physical upstream attempt did; the records of SPEC §9 are built from these. */
+export interface AttemptRecord {
+  /** 1-based position in the request's attempt sequence. */
+  n: number;
+  connection: string;
+  provider: string;
+  /** The routed model (what we asked the provider for). */
+  model: string;
+  kind: FailureKind;
+  httpStatus?: number;
+  errorType?: string;
+  message?: string;
+  retryAfterMs?: number;
+  /** Offset from the start of the request. */
+  startedMs: number;
+  latencyMs: number;
+  firstTokenMs?: number;
+  /** Whether anything of this attempt reached the caller. */
+  committed: boolean;
+  usage?: Usage;
+  /** Upstream events skipped because they could not be parsed. */
+  malformedEvents: number;
+}

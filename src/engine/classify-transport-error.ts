@@ -1,0 +1,31 @@
+import type { ProviderError } from '../providers/spec.js';
+import { AttemptTimeout } from './attempt-timer.js';
+
+const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
+
+/**
+ * Maps an error thrown while sending or reading an attempt to its failure kind. The gateway's own
+ * aborts are recognised by the signal that fired, not by the error text.
+ */
+export function classifyTransportError(
+  error: unknown,
+  signals: { caller: AbortSignal; attempt: AbortSignal },
+): ProviderError {
+  if (signals.caller.aborted) return { kind: 'cancelled', message: 'the caller disconnected' };
+  if (signals.attempt.aborted && signals.attempt.reason instanceof AttemptTimeout) {
+    return { kind: 'timeout', type: signals.attempt.reason.phase, message: signals.attempt.reason.message };
+  }
+  const code = errorCode(error);
+  const message = error instanceof Error ? error.message : String(error);
+  if (code !== undefined && TIMEOUT_CODES.has(code)) return { kind: 'timeout', type: code, message };
+  return { kind: 'connection', ...(code === undefined ? {} : { type: code }), message };
+}
+
+function errorCode(error: unknown): string | undefined {
+  for (let current: unknown = error, depth = 0; current instanceof Error && depth < 4; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    current = current.cause;
+  }
+  return undefined;
+}

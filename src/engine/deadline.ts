@@ -1,0 +1,27 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { GatewayError } from '../errors/gateway-error.js';
+
+/**
+ * The caller's deadline as an absolute time (SPEC §6): `x-deadline-ms` (epoch ms), else
+ * `x-request-timeout-ms` (relative ms), else `x-stainless-timeout` (seconds, sent by the official
+ * SDKs), else the route's `total_ms`.
+ */
+export function deadlineFromHeaders(headers: IncomingHttpHeaders, totalMs: number, nowMs: number): number {
+  const absolute = numberHeader(headers, 'x-deadline-ms');
+  if (absolute !== undefined) return absolute;
+  const relativeMs = numberHeader(headers, 'x-request-timeout-ms');
+  if (relativeMs !== undefined) return nowMs + relativeMs;
+  const seconds = numberHeader(headers, 'x-stainless-timeout');
+  if (seconds !== undefined) return nowMs + seconds * 1000;
+  return nowMs + totalMs;
+}
+
+function numberHeader(headers: IncomingHttpHeaders, name: string): number | undefined {
+  const raw = headers[name];
+  if (raw === undefined) return undefined;
+  const value = Number(Array.isArray(raw) ? raw[0] : raw);
+  if (!Number.isFinite(value) || value <= 0) {
+    throw new GatewayError(`Header ${name} must be a positive number.`, { status: 400, code: 'invalid_request_error', param: name });
+  }
+  return value;
+}

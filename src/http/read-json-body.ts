@@ -1,0 +1,39 @@
+import type { IncomingMessage } from 'node:http';
+import { GatewayError } from '../errors/gateway-error.js';
+
+/**
+ * Reads and parses a JSON request body, refusing one over `maxBytes` with 413 as soon as it
+ * is known (from content-length, or while reading) rather than buffering it all.
+ */
+export async function readJsonBody(request: IncomingMessage, maxBytes: number): Promise<unknown> {
+  const declared = Number(request.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > maxBytes) throw tooLarge(maxBytes);
+    chunks.push(chunk);
+  }
+  const text = Buffer.concat(chunks, size).toString('utf8');
+  if (text.trim() === '') {
+    throw new GatewayError('The request body is empty; send a JSON object.', { status: 400, code: 'invalid_json', type: 'invalid_request_error' });
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new GatewayError(`The request body is not valid JSON: ${(error as Error).message}`, {
+      status: 400,
+      code: 'invalid_json',
+      type: 'invalid_request_error',
+    });
+  }
+}
+
+function tooLarge(maxBytes: number): GatewayError {
+  return new GatewayError(`The request body is larger than server.max_body_bytes (${maxBytes} bytes).`, {
+    status: 413,
+    code: 'request_too_large',
+    type: 'invalid_request_error',
+  });
+}

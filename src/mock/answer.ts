@@ -1,0 +1,67 @@
+/**
+ * The deterministic content of every mock answer. Chunk i never depends on the total, so
+ * `mockAnswerText(k)` is a prefix of `mockAnswerText(n)` for k ≤ n and a truncated stream is
+ * recognisable by comparison alone.
+ */
+
+/** Chunk 0 is `w0`, chunk i > 0 is ` w<i>`: the text of 3 chunks is `w0 w1 w2`. */
+export function mockChunkText(index: number): string {
+  return index === 0 ? 'w0' : ` w${index}`;
+}
+
+export function mockAnswerText(chunks: number): string {
+  let text = '';
+  for (let index = 0; index < chunks; index++) text += mockChunkText(index);
+  return text;
+}
+
+const chunkJsonCache: string[] = [];
+
+/** `JSON.stringify(mockChunkText(index))`, memoised because every stream serialises the same chunks. */
+export function mockChunkJson(index: number): string {
+  let json = chunkJsonCache[index];
+  if (json === undefined) {
+    json = JSON.stringify(mockChunkText(index));
+    if (index < 4096) chunkJsonCache[index] = json;
+  }
+  return json;
+}
+
+export const mockToolInput: Readonly<Record<string, string>> = Object.freeze({ city: 'Paris', unit: 'celsius' });
+export const mockToolArguments = JSON.stringify(mockToolInput);
+
+/** The arguments as streamed: three fragments that only parse once joined. */
+export const mockToolArgumentFragments: readonly string[] = ['{"city":', '"Paris","unit"', ':"celsius"}'];
+
+/**
+ * Input tokens are `ceil(characters / 4)` over all text in the request: string contents, `text`
+ * fields of content parts (nested tool results included) and an Anthropic `system` prompt.
+ */
+export function countInputTokens(body: Record<string, unknown>): number {
+  let characters = textLength(body.system);
+  const messages = body.messages;
+  if (Array.isArray(messages)) {
+    for (const message of messages) {
+      if (isRecord(message)) characters += textLength(message.content);
+    }
+  }
+  return Math.ceil(characters / 4);
+}
+
+function textLength(content: unknown): number {
+  if (typeof content === 'string') return content.length;
+  if (!Array.isArray(content)) return 0;
+  let characters = 0;
+  for (const part of content) {
+    if (typeof part === 'string') characters += part.length;
+    else if (isRecord(part)) {
+      if (typeof part.text === 'string') characters += part.text.length;
+      else characters += textLength(part.content);
+    }
+  }
+  return characters;
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

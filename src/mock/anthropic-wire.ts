@@ -1,0 +1,171 @@
+import { mockAnswerText, mockChunkJson, mockToolArgumentFragments, mockToolInput } from './answer.js';
+import type { ErrorName, FinishDirective, InbandErrorKind } from './directives.js';
+import { anthropicErrorBodies, anthropicInbandErrors, anthropicNotFoundBody } from './error-bodies.js';
+import type { AnswerPlan, ErrorAnswer, StreamFrames, WireFormat } from './wire.js';
+
+/** Anthropic Messages, shaped like the captures in test/contract/anthropic/__fixtures__. */
+
+const errorsByName: Record<ErrorName, { status: number; body: string }> = {
+  spend_cap: { status: 429, body: JSON.stringify(anthropicErrorBodies.spendCapEnforced) },
+  // An exhausted OpenAI quota is Anthropic's enforced spend cap.
+  insufficient_quota: { status: 429, body: JSON.stringify(anthropicErrorBodies.spendCapEnforced) },
+  spend_limit: { status: 400, body: JSON.stringify(anthropicErrorBodies.userSpendLimit) },
+  context_length: { status: 400, body: JSON.stringify(anthropicErrorBodies.promptTooLong) },
+  content_policy: { status: 400, body: JSON.stringify(anthropicErrorBodies.contentFiltered) },
+  rate_limit: { status: 429, body: JSON.stringify(anthropicErrorBodies.rateLimit) },
+  overloaded: { status: 529, body: JSON.stringify(anthropicErrorBodies.overloaded) },
+};
+
+const bodiesByStatus = new Map<number, string>([
+  [400, JSON.stringify(anthropicErrorBodies.invalidRequest)],
+  [401, JSON.stringify(anthropicErrorBodies.authentication)],
+  [403, JSON.stringify(anthropicErrorBodies.permission)],
+  [429, JSON.stringify(anthropicErrorBodies.rateLimit)],
+  [500, JSON.stringify(anthropicErrorBodies.apiError)],
+  [529, JSON.stringify(anthropicErrorBodies.overloaded)],
+]);
+const genericServerErrorBody = JSON.stringify(anthropicErrorBodies.apiError);
+
+const inbandFrames: Record<InbandErrorKind, string> = {
+  overloaded: `event: error\ndata: ${JSON.stringify(anthropicInbandErrors.overloaded)}\n\n`,
+  server_error: `event: error\ndata: ${JSON.stringify(anthropicInbandErrors.server_error)}\n\n`,
+};
+
+const stopReasons: Record<FinishDirective, string> = {
+  stop: 'end_turn',
+  length: 'max_tokens',
+  content_filter: 'refusal',
+};
+
+function stopReason(plan: AnswerPlan): string {
+  if (plan.finish !== undefined) return stopReasons[plan.finish];
+  return plan.toolName === undefined ? 'end_turn' : 'tool_use';
+}
+
+function usage(plan: AnswerPlan, outputTokens: number): object {
+  return {
+    input_tokens: plan.inputTokens,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: 0,
+    output_tokens: outputTokens,
+  };
+}
+
+function messageId(plan: AnswerPlan): string {
+  return `msg_mock_${plan.n}`;
+}
+
+function toolUseId(plan: AnswerPlan): string {
+  return `toolu_mock_${plan.n}`;
+}
+
+function completion(plan: AnswerPlan): string {
+  const content =
+    plan.toolName === undefined
+      ? [{ type: 'text', text: mockAnswerText(plan.pieceCount) }]
+      : [{ type: 'tool_use', id: toolUseId(plan), name: plan.toolName, input: mockToolInput }];
+  return JSON.stringify({
+    model: plan.name,
+    id: messageId(plan),
+    type: 'message',
+    role: 'assistant',
+    content,
+    stop_reason: stopReason(plan),
+    stop_sequence: null,
+    usage: usage(plan, plan.pieceCount),
+  });
+}
+
+function event(type: string, data: string): string {
+  return `event: ${type}\ndata: ${data}\n\n`;
+}
+
+function stream(plan: AnswerPlan): StreamFrames {
+  const toolName = plan.toolName;
+  const message = {
+    model: plan.name,
+    id: messageId(plan),
+    type: 'message',
+    role: 'assistant',
+    content: [],
+    stop_reason: null,
+    stop_sequence: null,
+    // The real API reports one output token before any content is generated.
+    usage: usage(plan, 1),
+  };
+  const block =
+    toolName === undefined
+      ? '{"type":"text","text":""}'
+      : `{"type":"tool_use","id":"${toolUseId(plan)}","name":${JSON.stringify(toolName)},"input":{}}`;
+  const head =
+    event('message_start', JSON.stringify({ type: 'message_start', message })) +
+    event('content_block_start', `{"type":"content_block_start","index":0,"content_block":${block}}`) +
+    event('ping', '{"type":"ping"}');
+
+  const piece =
+    toolName === undefined
+      ? (index: number): string =>
+          event(
+            'content_block_delta',
+            `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":${mockChunkJson(index)}}}`,
+          )
+      : (index: number): string =>
+          event(
+            'content_block_delta',
+            `{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":` +
+              `${JSON.stringify(mockToolArgumentFragments[index] ?? '')}}}`,
+          );
+
+  const tail = (terminate: boolean): string => {
+    const delta = { stop_reason: stopReason(plan), stop_sequence: null };
+    let text =
+      event('content_block_stop', '{"type":"content_block_stop","index":0}') +
+      event('message_delta', JSON.stringify({ type: 'message_delta', delta, usage: usage(plan, plan.pieceCount) }));
+    if (terminate) text += event('message_stop', '{"type":"message_stop"}');
+    return text;
+  };
+  return { head, piece, tail };
+}
+
+function error(status: number | undefined, name: ErrorName | undefined, model: string): ErrorAnswer {
+  if (name !== undefined) {
+    const named = errorsByName[name];
+    return { status: status ?? named.status, body: named.body };
+  }
+  const answerStatus = status ?? 500;
+  if (answerStatus === 404) return { status: 404, body: JSON.stringify(anthropicNotFoundBody(model)) };
+  return { status: answerStatus, body: bodiesByStatus.get(answerStatus) ?? genericServerErrorBody };
+}
+
+function invalidRequest(message: string): string {
+  return JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message } });
+}
+
+/** RFC 3339 at whole seconds, as the API writes them (`2026-02-25T20:02:37Z`). */
+function resetTimestamp(nowMs: number, resetS: number): string {
+  const atMs = Math.ceil((nowMs + resetS * 1000) / 1000) * 1000;
+  return new Date(atMs).toISOString().replace('.000Z', 'Z');
+}
+
+function rateLimitHeaders(limit: number, remaining: number, resetS: number, nowMs: number): Record<string, string> {
+  const reset = resetTimestamp(nowMs, resetS);
+  const headers: Record<string, string> = {};
+  for (const family of ['requests', 'tokens', 'input-tokens', 'output-tokens']) {
+    headers[`anthropic-ratelimit-${family}-limit`] = String(limit);
+    headers[`anthropic-ratelimit-${family}-remaining`] = String(remaining);
+    headers[`anthropic-ratelimit-${family}-reset`] = reset;
+  }
+  return headers;
+}
+
+export const anthropicWire: WireFormat = {
+  dialect: 'anthropic',
+  requestIdHeader: 'request-id',
+  malformedFrame: 'event: content_block_delta\ndata: {"choices": [\n\n',
+  completion,
+  stream,
+  inbandError: (kind) => inbandFrames[kind],
+  error,
+  invalidRequest,
+  rateLimitHeaders,
+};

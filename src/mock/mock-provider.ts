@@ -1,0 +1,348 @@
+/**
+ * The built-in fault-injecting mock provider (SPEC §11): an HTTP server speaking the OpenAI and
+ * Anthropic wire formats that misbehaves on request. Directives ride on the model string
+ * (`gpt-mock?status=503`) or an `x-mock` header; see README.md in this folder.
+ *
+ * It is also the benchmark backend, so an undelayed answer costs one parse, a few string
+ * concatenations and a single write, with no timers.
+ */
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Dialect } from '../providers/spec.js';
+import { countInputTokens, isRecord, mockToolArgumentFragments } from './answer.js';
+import { anthropicWire } from './anthropic-wire.js';
+import { noFaults, parseDirectives, type AnswerShape, type Directives, type Faults } from './directives.js';
+import { FaultWindow } from './fault-window.js';
+import { embeddingsResponse } from './openai-embeddings.js';
+import { openaiWire } from './openai-wire.js';
+import { afterDelay, playStream, streamEnding } from './stream-player.js';
+import type { AnswerPlan, WireFormat } from './wire.js';
+
+export { mockAnswerText } from './answer.js';
+
+export interface MockAttempt {
+  /** 1-based, in arrival order; restarts at 1 after `reset()`. */
+  n: number;
+  atMs: number;
+  dialect: Dialect;
+  path: string;
+  /** The full model string as sent, directives included. */
+  model: string;
+  /** The model before `?`. */
+  name: string;
+  stream: boolean;
+  /** Model-string directives merged with (and overridden by) the `x-mock` header's. */
+  directives: Record<string, string>;
+  headers: Record<string, string>;
+  /** The parsed JSON body, or the raw text when it was not JSON. */
+  body: unknown;
+  /**
+   * What the mock decided to do: `ok`, `status <N>`, `reset`, `silence`, `cut`, `stall`,
+   * `inband_error`, `invalid_request` (bad body) or `bad_directive`.
+   */
+  outcome?: string;
+}
+
+export interface MockProvider {
+  /** `http://HOST:PORT`, without a trailing slash. */
+  url: string;
+  port: number;
+  attempts: readonly MockAttempt[];
+  attemptsFor(name: string): MockAttempt[];
+  /** Forgets attempts and the `times` / `flap_down_s` counters. */
+  reset(): void;
+  /** Stops listening and destroys every open socket, silent and stalled ones included. */
+  close(): Promise<void>;
+}
+
+export interface MockProviderOptions {
+  port?: number;
+  host?: string;
+  /** One line per attempt on stderr. */
+  log?: boolean;
+  /**
+   * Attempts kept for inspection (default 10 000). Older ones are dropped in batches, so at
+   * least this many of the latest are always available; a benchmark run cannot exhaust memory.
+   */
+  maxAttempts?: number;
+}
+
+interface Route {
+  dialect: Dialect;
+  endpoint: 'chat' | 'embeddings';
+}
+
+const routes = new Map<string, Route>([
+  ['/v1/chat/completions', { dialect: 'openai', endpoint: 'chat' }],
+  ['/chat/completions', { dialect: 'openai', endpoint: 'chat' }],
+  ['/v1/embeddings', { dialect: 'openai', endpoint: 'embeddings' }],
+  ['/embeddings', { dialect: 'openai', endpoint: 'embeddings' }],
+  ['/v1/messages', { dialect: 'anthropic', endpoint: 'chat' }],
+]);
+
+const defaultMaxAttempts = 10_000;
+// Longer than common clients' idle timeouts (undici: 4 s), so the client, not the mock, retires
+// idle connections and never reuses one the mock is closing.
+const keepAliveTimeoutMs = 65_000;
+
+export async function startMockProvider(options: MockProviderOptions = {}): Promise<MockProvider> {
+  const host = options.host ?? '127.0.0.1';
+  const maxAttempts = options.maxAttempts ?? defaultMaxAttempts;
+  const attempts: MockAttempt[] = [];
+  const faultWindow = new FaultWindow();
+  const sockets = new Set<Socket>();
+  let attemptCount = 0;
+
+  const record = (attempt: MockAttempt): void => {
+    attempts.push(attempt);
+    if (attempts.length >= maxAttempts * 2) attempts.splice(0, attempts.length - maxAttempts);
+  };
+
+  const decide = (attempt: MockAttempt, outcome: string): void => {
+    attempt.outcome = outcome;
+    if (options.log) {
+      process.stderr.write(
+        `mock #${attempt.n} ${attempt.dialect} ${attempt.path} ${attempt.model} stream=${attempt.stream} -> ${outcome}\n`,
+      );
+    }
+  };
+
+  const serve = (route: Route, path: string, request: IncomingMessage, response: ServerResponse, text: string): void => {
+    const nowMs = Date.now();
+    const wire = route.dialect === 'openai' ? openaiWire : anthropicWire;
+    const body = parseJson(text);
+    const fields = isRecord(body) ? body : undefined;
+    const model = typeof fields?.model === 'string' ? fields.model : '';
+    const mockHeader = headerText(request.headers['x-mock'], '&');
+    const parsed = parseDirectives(model, mockHeader);
+    const attempt: MockAttempt = {
+      n: ++attemptCount,
+      atMs: nowMs,
+      dialect: route.dialect,
+      path,
+      model,
+      name: parsed.name,
+      stream: route.endpoint === 'chat' && fields?.stream === true,
+      directives: parsed.raw,
+      headers: flattenHeaders(request.headers),
+      body: body === undefined ? text : body,
+    };
+    record(attempt);
+
+    if (!fields || model === '') {
+      decide(attempt, 'invalid_request');
+      const message = fields
+        ? "mock: 'model' must be a non-empty string"
+        : 'mock: the request body must be a JSON object';
+      sendJson(response, 400, wire.invalidRequest(message), {});
+      return;
+    }
+    if (!parsed.ok) {
+      decide(attempt, 'bad_directive');
+      sendJson(response, 400, wire.invalidRequest(`mock: ${parsed.problem}`), {});
+      return;
+    }
+
+    const { shape, window } = parsed.directives;
+    const faultGroup = mockHeader === undefined ? model : `${model}\n${mockHeader}`;
+    const faults = faultWindow.admit(faultGroup, window, nowMs) ? parsed.directives.faults : noFaults;
+    const headers = commonHeaders(wire, attempt.n, shape, nowMs);
+
+    if (faults.reset) {
+      decide(attempt, 'reset');
+      request.socket.resetAndDestroy();
+      return;
+    }
+    if (faults.silence) {
+      decide(attempt, 'silence');
+      return;
+    }
+    if (faults.status !== undefined || faults.errorName !== undefined) {
+      const error = wire.error(faults.status, faults.errorName, parsed.name);
+      decide(attempt, `status ${error.status}`);
+      if (faults.retryAfterS !== undefined) headers['retry-after'] = faults.retryAfterS;
+      if (faults.retryAfterMs !== undefined) headers['retry-after-ms'] = String(faults.retryAfterMs);
+      afterDelay(response, faults.headersDelayMs, () => sendJson(response, error.status, error.body, headers));
+      return;
+    }
+
+    if (route.endpoint === 'embeddings') {
+      const answer = embeddingsResponse(fields, parsed.name);
+      if (!answer.ok) {
+        decide(attempt, 'invalid_request');
+        sendJson(response, 400, wire.invalidRequest(answer.message), headers);
+        return;
+      }
+      decide(attempt, 'ok');
+      afterDelay(response, faults.headersDelayMs + faults.firstTokenMs, () =>
+        sendJson(response, 200, answer.json, headers),
+      );
+      return;
+    }
+
+    const plan = answerPlan(attempt.n, parsed.name, nowMs, fields, parsed.directives);
+    if (!attempt.stream) {
+      decide(attempt, 'ok');
+      afterDelay(response, faults.headersDelayMs + faults.firstTokenMs, () =>
+        sendJson(response, 200, wire.completion(plan), headers),
+      );
+      return;
+    }
+    serveStream(wire, plan, shape, faults, attempt, response, headers);
+  };
+
+  const serveStream = (
+    wire: WireFormat,
+    plan: AnswerPlan,
+    shape: AnswerShape,
+    faults: Faults,
+    attempt: MockAttempt,
+    response: ServerResponse,
+    headers: Record<string, string>,
+  ): void => {
+    const ending = streamEnding(faults, plan.pieceCount);
+    decide(attempt, ending.kind === 'complete' ? 'ok' : ending.kind === 'inband' ? 'inband_error' : ending.kind);
+    headers['content-type'] = 'text/event-stream; charset=utf-8';
+    headers['cache-control'] = 'no-cache';
+    afterDelay(response, faults.headersDelayMs, () => {
+      response.writeHead(200, headers);
+      playStream(response, {
+        frames: wire.stream(plan),
+        pieceCount: plan.pieceCount,
+        ending,
+        inbandFrame: faults.inband ? wire.inbandError(faults.inband.kind) : '',
+        malformedAfter: faults.malformedAfter,
+        malformedFrame: wire.malformedFrame,
+        firstTokenMs: faults.firstTokenMs,
+        chunkMs: shape.chunkMs,
+        terminate: !faults.noDone,
+      });
+    });
+  };
+
+  const control = (path: string, request: IncomingMessage, response: ServerResponse): boolean => {
+    if (path === '/_mock/attempts' && request.method === 'GET') {
+      sendJson(response, 200, JSON.stringify({ data: attempts }), {});
+      return true;
+    }
+    if (path === '/_mock/reset' && request.method === 'POST') {
+      reset();
+      sendJson(response, 200, '{"ok":true}', {});
+      return true;
+    }
+    return false;
+  };
+
+  const reset = (): void => {
+    attempts.length = 0;
+    attemptCount = 0;
+    faultWindow.clear();
+  };
+
+  const server = createServer((request, response) => {
+    const url = request.url ?? '/';
+    const queryStart = url.indexOf('?');
+    const path = queryStart === -1 ? url : url.slice(0, queryStart);
+    const route = request.method === 'POST' ? routes.get(path) : undefined;
+    if (!route) {
+      request.resume();
+      if (!control(path, request, response)) {
+        sendJson(response, 404, openaiWire.invalidRequest(`mock: no route for ${request.method} ${path}`), {});
+      }
+      return;
+    }
+    const parts: Buffer[] = [];
+    request.on('data', (part: Buffer) => parts.push(part));
+    request.on('end', () => {
+      const text = parts.length === 1 ? parts[0]!.toString('utf8') : Buffer.concat(parts).toString('utf8');
+      serve(route, path, request, response, text);
+    });
+  });
+  server.keepAliveTimeout = keepAliveTimeoutMs;
+  server.headersTimeout = keepAliveTimeoutMs + 1_000;
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+
+  return {
+    url: `http://${urlHost}:${port}`,
+    port,
+    attempts,
+    attemptsFor: (name) => attempts.filter((attempt) => attempt.name === name),
+    reset,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+      }),
+  };
+}
+
+function answerPlan(
+  n: number,
+  name: string,
+  nowMs: number,
+  fields: Record<string, unknown>,
+  directives: Directives,
+): AnswerPlan {
+  const { shape } = directives;
+  const streamOptions = fields.stream_options;
+  return {
+    n,
+    name,
+    createdS: Math.floor(nowMs / 1000),
+    inputTokens: countInputTokens(fields),
+    pieceCount: shape.toolCall === undefined ? shape.chunks : mockToolArgumentFragments.length,
+    toolName: shape.toolCall,
+    finish: shape.finish,
+    includeUsage: isRecord(streamOptions) && streamOptions.include_usage === true,
+  };
+}
+
+function commonHeaders(wire: WireFormat, n: number, shape: AnswerShape, nowMs: number): Record<string, string> {
+  const headers: Record<string, string> = { [wire.requestIdHeader]: `req_mock_${n}` };
+  const rateLimit = shape.rateLimit;
+  if (rateLimit) {
+    Object.assign(headers, wire.rateLimitHeaders(rateLimit.limit, rateLimit.remaining, rateLimit.resetS, nowMs));
+  }
+  return headers;
+}
+
+function sendJson(response: ServerResponse, status: number, body: string, headers: Record<string, string>): void {
+  headers['content-type'] = 'application/json';
+  headers['content-length'] = String(Buffer.byteLength(body));
+  response.writeHead(status, headers);
+  response.end(body);
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function headerText(value: string | string[] | undefined, separator: string): string | undefined {
+  return Array.isArray(value) ? value.join(separator) : value;
+}
+
+function flattenHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    const text = headerText(value, ', ');
+    if (text !== undefined) flat[name] = text;
+  }
+  return flat;
+}

@@ -1,0 +1,164 @@
+import { mockAnswerText, mockChunkJson, mockToolArgumentFragments, mockToolArguments } from './answer.js';
+import type { ErrorName, InbandErrorKind } from './directives.js';
+import { openaiErrorBodies, openaiInbandErrors, openaiModelNotFoundBody } from './error-bodies.js';
+import type { AnswerPlan, ErrorAnswer, StreamFrames, WireFormat } from './wire.js';
+
+/** OpenAI Chat Completions, shaped like the captures in test/contract/openai/__fixtures__. */
+
+const systemFingerprint = 'fp_mock';
+
+const errorsByName: Record<ErrorName, { status: number; body: string }> = {
+  insufficient_quota: { status: 429, body: JSON.stringify(openaiErrorBodies.insufficientQuota) },
+  // OpenAI reports an exhausted spend limit the same way as an exhausted quota.
+  spend_cap: { status: 429, body: JSON.stringify(openaiErrorBodies.insufficientQuota) },
+  spend_limit: { status: 429, body: JSON.stringify(openaiErrorBodies.insufficientQuota) },
+  context_length: { status: 400, body: JSON.stringify(openaiErrorBodies.contextLengthExceeded) },
+  content_policy: { status: 400, body: JSON.stringify(openaiErrorBodies.invalidPromptSafety) },
+  rate_limit: { status: 429, body: JSON.stringify(openaiErrorBodies.rateLimitExceeded) },
+  overloaded: { status: 503, body: JSON.stringify(openaiErrorBodies.modelOverloaded) },
+};
+
+const bodiesByStatus = new Map<number, string>([
+  [400, JSON.stringify(openaiErrorBodies.invalidRequest)],
+  [401, JSON.stringify(openaiErrorBodies.invalidApiKey)],
+  [403, JSON.stringify(openaiErrorBodies.unsupportedCountry)],
+  [429, JSON.stringify(openaiErrorBodies.rateLimitExceeded)],
+  [500, JSON.stringify(openaiErrorBodies.serverError)],
+  [503, JSON.stringify(openaiErrorBodies.modelOverloaded)],
+]);
+const genericServerErrorBody = JSON.stringify(openaiErrorBodies.serverError);
+
+const inbandFrames: Record<InbandErrorKind, string> = {
+  overloaded: `data: ${JSON.stringify(openaiInbandErrors.overloaded)}\n\n`,
+  server_error: `data: ${JSON.stringify(openaiInbandErrors.server_error)}\n\n`,
+};
+
+function finishReason(plan: AnswerPlan): string {
+  return plan.finish ?? (plan.toolName === undefined ? 'stop' : 'tool_calls');
+}
+
+function usage(plan: AnswerPlan): object {
+  return {
+    prompt_tokens: plan.inputTokens,
+    completion_tokens: plan.pieceCount,
+    total_tokens: plan.inputTokens + plan.pieceCount,
+    prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+    completion_tokens_details: {
+      reasoning_tokens: 0,
+      audio_tokens: 0,
+      accepted_prediction_tokens: 0,
+      rejected_prediction_tokens: 0,
+    },
+  };
+}
+
+function toolCallId(plan: AnswerPlan): string {
+  return `call_mock_${plan.n}`;
+}
+
+function completion(plan: AnswerPlan): string {
+  const message =
+    plan.toolName === undefined
+      ? { role: 'assistant', content: mockAnswerText(plan.pieceCount), refusal: null, annotations: [] }
+      : {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            { id: toolCallId(plan), type: 'function', function: { name: plan.toolName, arguments: mockToolArguments } },
+          ],
+          refusal: null,
+          annotations: [],
+        };
+  return JSON.stringify({
+    id: `chatcmpl-mock-${plan.n}`,
+    object: 'chat.completion',
+    created: plan.createdS,
+    model: plan.name,
+    choices: [{ index: 0, message, logprobs: null, finish_reason: finishReason(plan) }],
+    usage: usage(plan),
+    service_tier: 'default',
+    system_fingerprint: systemFingerprint,
+  });
+}
+
+function stream(plan: AnswerPlan): StreamFrames {
+  const chunkStart =
+    `data: {"id":"chatcmpl-mock-${plan.n}","object":"chat.completion.chunk","created":${plan.createdS},` +
+    `"model":${JSON.stringify(plan.name)},"system_fingerprint":"${systemFingerprint}","choices":`;
+  const deltaStart = `${chunkStart}[{"index":0,"delta":`;
+  // With include_usage every chunk carries `"usage":null` until the usage chunk, as in the 2026 capture.
+  const usageField = plan.includeUsage ? ',"usage":null' : '';
+  const openChoiceEnd = `,"logprobs":null,"finish_reason":null}]${usageField}}\n\n`;
+  const toolName = plan.toolName;
+
+  const head =
+    toolName === undefined
+      ? `${deltaStart}{"role":"assistant","content":"","refusal":null}${openChoiceEnd}`
+      : `${deltaStart}{"role":"assistant","content":null,"tool_calls":[{"index":0,"id":"${toolCallId(plan)}",` +
+        `"type":"function","function":{"name":${JSON.stringify(toolName)},"arguments":""}}],"refusal":null}${openChoiceEnd}`;
+
+  const piece =
+    toolName === undefined
+      ? (index: number): string => `${deltaStart}{"content":${mockChunkJson(index)}}${openChoiceEnd}`
+      : (index: number): string =>
+          `${deltaStart}{"tool_calls":[{"index":0,"function":{"arguments":` +
+          `${JSON.stringify(mockToolArgumentFragments[index] ?? '')}}}]}${openChoiceEnd}`;
+
+  const tail = (terminate: boolean): string => {
+    let text = `${deltaStart}{},"logprobs":null,"finish_reason":"${finishReason(plan)}"}]${usageField}}\n\n`;
+    if (plan.includeUsage) text += `${chunkStart}[],"usage":${JSON.stringify(usage(plan))}}\n\n`;
+    if (terminate) text += 'data: [DONE]\n\n';
+    return text;
+  };
+  return { head, piece, tail };
+}
+
+function error(status: number | undefined, name: ErrorName | undefined, model: string): ErrorAnswer {
+  if (name !== undefined) {
+    const named = errorsByName[name];
+    return { status: status ?? named.status, body: named.body };
+  }
+  const answerStatus = status ?? 500;
+  if (answerStatus === 404) return { status: 404, body: JSON.stringify(openaiModelNotFoundBody(model)) };
+  return { status: answerStatus, body: bodiesByStatus.get(answerStatus) ?? genericServerErrorBody };
+}
+
+function invalidRequest(message: string): string {
+  return JSON.stringify({ error: { message, type: 'invalid_request_error', param: null, code: null } });
+}
+
+/** Go duration syntax, which OpenAI uses for reset times: `12ms`, `1s`, `6m0s`, `1h0m0s`. */
+export function goDuration(seconds: number): string {
+  if (seconds === 0) return '0s';
+  if (seconds < 1) return `${Math.round(seconds * 1000)}ms`;
+  const hours = Math.floor(seconds / 3600);
+  const minutes = Math.floor((seconds % 3600) / 60);
+  const rest = `${Number((seconds - hours * 3600 - minutes * 60).toFixed(3))}s`;
+  if (hours > 0) return `${hours}h${minutes}m${rest}`;
+  if (minutes > 0) return `${minutes}m${rest}`;
+  return rest;
+}
+
+function rateLimitHeaders(limit: number, remaining: number, resetS: number): Record<string, string> {
+  const reset = goDuration(resetS);
+  return {
+    'x-ratelimit-limit-requests': String(limit),
+    'x-ratelimit-remaining-requests': String(remaining),
+    'x-ratelimit-reset-requests': reset,
+    'x-ratelimit-limit-tokens': String(limit),
+    'x-ratelimit-remaining-tokens': String(remaining),
+    'x-ratelimit-reset-tokens': reset,
+  };
+}
+
+export const openaiWire: WireFormat = {
+  dialect: 'openai',
+  requestIdHeader: 'x-request-id',
+  malformedFrame: 'data: {"choices": [\n\n',
+  completion,
+  stream,
+  inbandError: (kind) => inbandFrames[kind],
+  error,
+  invalidRequest,
+  rateLimitHeaders,
+};

@@ -1,0 +1,114 @@
+import type { ServerResponse } from 'node:http';
+import type { Faults } from './directives.js';
+import type { StreamFrames } from './wire.js';
+
+/** How a stream ends: normally, or interrupted after `after` content pieces. */
+export type StreamEnding = { kind: 'complete' } | { kind: 'cut' | 'stall' | 'inband'; after: number };
+
+/**
+ * The earliest interruption wins; at the same position cut beats stall beats in-band error (the
+ * order the player checks them). Positions past the last piece interrupt before the finish.
+ */
+export function streamEnding(faults: Faults, pieceCount: number): StreamEnding {
+  let ending: StreamEnding = { kind: 'complete' };
+  let earliest = Number.POSITIVE_INFINITY;
+  const consider = (kind: 'cut' | 'stall' | 'inband', after: number | undefined): void => {
+    if (after === undefined) return;
+    const position = Math.min(after, pieceCount);
+    if (position < earliest) {
+      earliest = position;
+      ending = { kind, after: position };
+    }
+  };
+  consider('cut', faults.cutAfter);
+  consider('stall', faults.stallAfter);
+  consider('inband', faults.inband?.after);
+  return ending;
+}
+
+export interface StreamScript {
+  frames: StreamFrames;
+  pieceCount: number;
+  ending: StreamEnding;
+  /** The in-band error event, when `ending` is `inband`. */
+  inbandFrame: string;
+  malformedAfter?: number;
+  malformedFrame: string;
+  firstTokenMs: number;
+  chunkMs: number;
+  /** False for `no_done`: the tail goes out without `[DONE]` / `message_stop`. */
+  terminate: boolean;
+}
+
+/**
+ * Runs `action` after `delayMs`, or now when there is no delay, so an undelayed answer never
+ * touches a timer. The timer dies with the response, so a vanished client leaves nothing behind.
+ */
+export function afterDelay(response: ServerResponse, delayMs: number, action: () => void): void {
+  if (delayMs <= 0) {
+    action();
+    return;
+  }
+  const cancel = (): void => clearTimeout(timer);
+  const timer = setTimeout(() => {
+    response.off('close', cancel);
+    if (!response.destroyed) action();
+  }, delayMs);
+  response.once('close', cancel);
+}
+
+/**
+ * Writes the stream whose status and headers are already set on `response`. Frames are
+ * concatenated and written only when the script must wait or stop, so an undelayed stream is a
+ * single `end()` call.
+ */
+export function playStream(response: ServerResponse, script: StreamScript): void {
+  const { frames, pieceCount, ending } = script;
+  const stopAt = ending.kind === 'complete' ? pieceCount : ending.after;
+  const malformedAt = script.malformedAfter === undefined ? undefined : Math.min(script.malformedAfter, pieceCount);
+  let pending = frames.head;
+  let sent = 0;
+
+  const step = (): void => {
+    for (;;) {
+      if (sent === malformedAt) pending += script.malformedFrame;
+      if (sent === stopAt) {
+        finish();
+        return;
+      }
+      const delayMs = sent === 0 ? script.firstTokenMs : script.chunkMs;
+      if (delayMs > 0) {
+        response.write(pending);
+        pending = '';
+        afterDelay(response, delayMs, () => {
+          pending += frames.piece(sent);
+          sent += 1;
+          step();
+        });
+        return;
+      }
+      pending += frames.piece(sent);
+      sent += 1;
+    }
+  };
+
+  const finish = (): void => {
+    switch (ending.kind) {
+      case 'complete':
+        response.end(pending + frames.tail(script.terminate));
+        return;
+      case 'inband':
+        response.end(pending + script.inbandFrame);
+        return;
+      case 'stall':
+        if (pending !== '') response.write(pending);
+        return;
+      case 'cut':
+        // Destroy only once the pieces are on the wire, so the client sees exactly `after` of them.
+        response.write(pending, () => response.destroy());
+        return;
+    }
+  };
+
+  step();
+}

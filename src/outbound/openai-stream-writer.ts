@@ -1,0 +1,89 @@
+import type { ProviderError, StreamEvent, Usage } from '../providers/spec.js';
+import { toOpenAiUsage } from './render-openai-chat.js';
+
+/**
+ * Renders canonical stream events as OpenAI `chat.completion.chunk` SSE lines. Stateful per
+ * response: the chunk id, model and `created` come from the upstream's start event; usage is
+ * held until the end (after the finish chunk) and sent only if the caller asked for it.
+ */
+export class OpenAiStreamWriter {
+  #id: string;
+  #model: string;
+  #created = Math.floor(Date.now() / 1000);
+  #systemFingerprint: string | undefined;
+  #sentRole = false;
+  #usage: Usage | undefined;
+  readonly #includeUsage: boolean;
+
+  constructor(options: { fallbackId: string; model: string; includeUsage: boolean }) {
+    this.#id = options.fallbackId;
+    this.#model = options.model;
+    this.#includeUsage = options.includeUsage;
+  }
+
+  /** The SSE text for one event ('' when the event produces no chunk of its own). */
+  write(event: StreamEvent): string {
+    switch (event.type) {
+      case 'response-start':
+        if (event.id) this.#id = event.id;
+        if (event.responseModel) this.#model = event.responseModel;
+        if (event.created !== undefined) this.#created = event.created;
+        this.#systemFingerprint = event.systemFingerprint;
+        return '';
+      case 'text-delta':
+        return this.#chunk({ content: event.text });
+      case 'reasoning-delta':
+        return this.#chunk({ reasoning_content: event.text });
+      case 'refusal-delta':
+        return this.#chunk({ refusal: event.text });
+      case 'tool-call-start':
+        return this.#chunk({
+          tool_calls: [{ index: event.index, id: event.id, type: 'function', function: { name: event.name, arguments: '' } }],
+        });
+      case 'tool-call-delta':
+        return this.#chunk({ tool_calls: [{ index: event.index, function: { arguments: event.argumentsDelta } }] });
+      case 'tool-call-end':
+      case 'malformed-event':
+        return '';
+      case 'usage':
+        this.#usage = event.usage;
+        return '';
+      case 'finish':
+        return this.#chunk({}, event.reason);
+      case 'provider-error':
+        return this.error(event.error);
+    }
+  }
+
+  /** The closing lines of a complete stream: the usage chunk (if asked for) and `[DONE]`. */
+  end(): string {
+    let text = '';
+    if (this.#includeUsage && this.#usage) {
+      text += sse({ ...this.#base(), choices: [], usage: toOpenAiUsage(this.#usage) });
+    }
+    return text + 'data: [DONE]\n\n';
+  }
+
+  /** An in-band error the official SDKs raise; the stream then closes without `[DONE]`. */
+  error(error: Pick<ProviderError, 'kind' | 'message'>): string {
+    return sse({ error: { message: error.message, type: error.kind, param: null, code: error.kind } });
+  }
+
+  #chunk(delta: Record<string, unknown>, finishReason: string | null = null): string {
+    if (!this.#sentRole) {
+      this.#sentRole = true;
+      delta = { role: 'assistant', ...delta };
+    }
+    return sse({ ...this.#base(), choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }] });
+  }
+
+  #base(): Record<string, unknown> {
+    const base: Record<string, unknown> = { id: this.#id, object: 'chat.completion.chunk', created: this.#created, model: this.#model };
+    if (this.#systemFingerprint !== undefined) base.system_fingerprint = this.#systemFingerprint;
+    return base;
+  }
+}
+
+function sse(payload: unknown): string {
+  return `data: ${JSON.stringify(payload)}\n\n`;
+}

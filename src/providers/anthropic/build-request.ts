@@ -1,0 +1,83 @@
+import type {
+  ChatRequest,
+  ResponseFormat,
+  TargetContext,
+  ToolChoice,
+  ToolDefinition,
+  UpstreamRequest,
+} from '../spec.js';
+import type { JsonRecord } from '../shared/json-fields.js';
+import { joinUrl } from '../shared/join-url.js';
+import { mergePassthrough } from '../shared/merge-passthrough.js';
+import { toAnthropicConversation } from './to-anthropic-messages.js';
+
+/** Sent when the caller gave no output limit: Anthropic requires `max_tokens`. */
+export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
+export const ANTHROPIC_VERSION = '2023-06-01';
+
+export function buildAnthropicRequest(request: ChatRequest, target: TargetContext): UpstreamRequest {
+  const { system, messages } = toAnthropicConversation(request.messages);
+  const body: JsonRecord = {
+    model: target.routedModel,
+    max_tokens: request.maxOutputTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
+    system,
+    messages,
+  };
+  if (request.tools !== undefined && request.tools.length > 0) {
+    body.tools = request.tools.map(toAnthropicTool);
+    body.tool_choice = toAnthropicToolChoice(request.toolChoice, request.parallelToolCalls);
+  }
+  if (request.stop !== undefined && request.stop.length > 0) body.stop_sequences = request.stop;
+  if (request.temperature !== undefined) body.temperature = request.temperature;
+  if (request.topP !== undefined) body.top_p = request.topP;
+  if (request.user !== undefined) body.metadata = { user_id: request.user };
+  const format = toOutputFormat(request.responseFormat);
+  if (format !== undefined) body.output_config = { format };
+  if (request.stream) body.stream = true;
+
+  mergePassthrough(body, request, 'anthropic');
+
+  return {
+    url: joinUrl(target.baseUrl, '/v1/messages'),
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'anthropic-version': ANTHROPIC_VERSION },
+    body: JSON.stringify(body),
+  };
+}
+
+/**
+ * `strict` is not forwarded: Anthropic supports strict tool use only on its newer models and
+ * OpenAI clients often set it by default, which would make every request to an older Claude
+ * model fail.
+ */
+function toAnthropicTool(tool: ToolDefinition): JsonRecord {
+  return {
+    name: tool.name,
+    description: tool.description,
+    input_schema: tool.parameters ?? { type: 'object', properties: {} },
+  };
+}
+
+function toAnthropicToolChoice(choice: ToolChoice | undefined, parallelToolCalls: boolean | undefined): JsonRecord | undefined {
+  // `none` has no parallelism flag.
+  if (choice === 'none') return { type: 'none' };
+  const base =
+    choice === undefined || choice === 'auto'
+      ? { type: 'auto' }
+      : choice === 'required'
+        ? { type: 'any' }
+        : { type: 'tool', name: choice.name };
+  if (parallelToolCalls === false) return { ...base, disable_parallel_tool_use: true };
+  return choice === undefined ? undefined : base;
+}
+
+/**
+ * A JSON schema becomes Anthropic structured output (`output_config.format`, GA without a
+ * beta header; models that lack it answer 400, which fails over). `json_object` has no
+ * Anthropic equivalent — structured output needs a schema — so it is left to the prompt,
+ * which OpenAI already requires to ask for JSON.
+ */
+function toOutputFormat(format: ResponseFormat | undefined): JsonRecord | undefined {
+  if (format?.type !== 'json_schema' || format.schema === undefined) return undefined;
+  return { type: 'json_schema', schema: format.schema };
+}

@@ -1,0 +1,52 @@
+import { FailureKind } from '../../errors/failure-kind.js';
+import { ProviderFailure, type ChatResult, type ToolCall } from '../spec.js';
+import { isRecord, readArray, readRecord, readString, type JsonRecord } from '../shared/json-fields.js';
+import { classifyAnthropicError, readAnthropicErrorDetails } from './parse-error.js';
+import { mapAnthropicStopReason } from './stop-reason.js';
+import { readAnthropicUsageCounts, toCanonicalUsage } from './usage.js';
+
+/** A Messages API JSON body → canonical result; throws `ProviderFailure` for error bodies. */
+export function parseAnthropicResponse(body: unknown): ChatResult {
+  if (!isRecord(body)) throw unexpectedShape('the response body is not a JSON object');
+  if (readString(body, 'type') === 'error') {
+    const details = readAnthropicErrorDetails(body) ?? { message: 'Anthropic answered with an error body.' };
+    throw new ProviderFailure(classifyAnthropicError(details));
+  }
+  const content = readArray(body, 'content');
+  if (content === undefined) throw unexpectedShape('the response has no content array');
+
+  const blocks = content.filter(isRecord);
+  const stopReason = readString(body, 'stop_reason');
+  const usage = readRecord(body, 'usage');
+  const reasoning = textOf(blocks, 'thinking', 'thinking');
+  return {
+    id: readString(body, 'id') ?? '',
+    responseModel: readString(body, 'model') ?? '',
+    text: textOf(blocks, 'text', 'text'),
+    reasoning: reasoning === '' ? undefined : reasoning,
+    toolCalls: blocks.filter((block) => block.type === 'tool_use').map(toToolCall),
+    finishReason: mapAnthropicStopReason(stopReason),
+    providerFinishReason: stopReason,
+    stopSequence: readString(body, 'stop_sequence'),
+    usage: usage === undefined ? undefined : toCanonicalUsage(readAnthropicUsageCounts(usage)),
+  };
+}
+
+function textOf(blocks: readonly JsonRecord[], blockType: string, field: string): string {
+  return blocks
+    .filter((block) => block.type === blockType)
+    .map((block) => readString(block, field) ?? '')
+    .join('');
+}
+
+function toToolCall(block: JsonRecord): ToolCall {
+  return {
+    id: readString(block, 'id') ?? '',
+    name: readString(block, 'name') ?? '',
+    arguments: JSON.stringify(block.input ?? {}),
+  };
+}
+
+function unexpectedShape(detail: string): ProviderFailure {
+  return new ProviderFailure({ kind: FailureKind.serverError, message: `Unexpected Messages API response: ${detail}.` });
+}

@@ -1,0 +1,132 @@
+import { FailureKind } from '../../errors/failure-kind.js';
+import { ProviderFailure, type ChatMessage, type ContentPart, type SystemMessage, type ToolCall } from '../spec.js';
+import { isRecord, type JsonRecord } from '../shared/json-fields.js';
+import { parseJson } from '../shared/parse-json.js';
+
+export interface AnthropicTurn {
+  role: 'user' | 'assistant';
+  content: string | JsonRecord[];
+}
+
+export interface AnthropicConversation {
+  system?: string | JsonRecord[];
+  messages: AnthropicTurn[];
+}
+
+/**
+ * Canonical messages → Messages API `system` + `messages`. System and developer messages are
+ * hoisted to `system`; tool results travel in user turns; consecutive turns of one role are
+ * merged, because Anthropic requires user and assistant turns to alternate.
+ */
+export function toAnthropicConversation(messages: readonly ChatMessage[]): AnthropicConversation {
+  const systemTexts: string[] = [];
+  const turns: { role: AnthropicTurn['role']; blocks: JsonRecord[] }[] = [];
+  for (const message of messages) {
+    if (isSystemMessage(message)) {
+      systemTexts.push(message.content);
+      continue;
+    }
+    const role = message.role === 'assistant' ? 'assistant' : 'user';
+    const blocks = toBlocks(message);
+    const previous = turns.at(-1);
+    if (previous?.role === role) previous.blocks.push(...blocks);
+    else turns.push({ role, blocks });
+  }
+  return {
+    system: toSystem(systemTexts),
+    messages: turns.map(({ role, blocks }) => ({ role, content: toTurnContent(blocks) })),
+  };
+}
+
+function isSystemMessage(message: ChatMessage): message is SystemMessage {
+  return message.role === 'system' || message.role === 'developer';
+}
+
+function toSystem(texts: readonly string[]): string | JsonRecord[] | undefined {
+  if (texts.length <= 1) return texts[0];
+  return texts.map((text) => ({ type: 'text', text }));
+}
+
+/**
+ * Tool results must open a user turn (Anthropic rejects text before them), and a turn that is
+ * a single text block is sent as a plain string, as Anthropic's own clients do.
+ */
+function toTurnContent(blocks: readonly JsonRecord[]): string | JsonRecord[] {
+  const ordered = [
+    ...blocks.filter((block) => block.type === 'tool_result'),
+    ...blocks.filter((block) => block.type !== 'tool_result'),
+  ];
+  const [first] = ordered;
+  if (ordered.length === 1 && first?.type === 'text' && typeof first.text === 'string') return first.text;
+  return ordered;
+}
+
+function toBlocks(message: Exclude<ChatMessage, SystemMessage>): JsonRecord[] {
+  switch (message.role) {
+    case 'user':
+      return message.content.flatMap(toContentBlock);
+    case 'assistant':
+      return [
+        ...message.content.flatMap(toContentBlock),
+        // Anthropic has no refusal input; kept as text so the history still reads right.
+        ...(message.refusal ? [{ type: 'text', text: message.refusal }] : []),
+        ...(message.toolCalls ?? []).map(toToolUseBlock),
+      ];
+    case 'tool':
+      return [
+        {
+          type: 'tool_result',
+          tool_use_id: message.toolCallId,
+          content: toToolResultContent(message.content),
+          is_error: message.isError === true ? true : undefined,
+        },
+      ];
+  }
+}
+
+/** Empty text blocks are rejected by Anthropic, so they are left out. */
+function toContentBlock(part: ContentPart): JsonRecord[] {
+  if (part.type === 'text') return part.text === '' ? [] : [{ type: 'text', text: part.text }];
+  return [{ type: 'image', source: toImageSource(part.url) }];
+}
+
+function toToolResultContent(parts: readonly ContentPart[]): string | JsonRecord[] | undefined {
+  const [first] = parts;
+  if (first === undefined) return undefined;
+  if (parts.length === 1 && first.type === 'text') return first.text;
+  return parts.flatMap(toContentBlock);
+}
+
+const BASE64_DATA_URL = /^data:([^;,]+);base64,(.*)$/s;
+
+function toImageSource(url: string): JsonRecord {
+  if (!url.startsWith('data:')) return { type: 'url', url };
+  const match = BASE64_DATA_URL.exec(url);
+  if (match === null) {
+    throw new ProviderFailure({
+      kind: FailureKind.invalidRequest,
+      message: 'An image data URL is not base64-encoded; Anthropic accepts base64 image data only.',
+    });
+  }
+  return { type: 'base64', media_type: match[1], data: match[2] };
+}
+
+/**
+ * `tool_use.input` must be a JSON object, while canonical arguments are the model's raw text.
+ * Empty text means "no arguments"; anything else that is not an object cannot be sent
+ * faithfully, so the attempt fails as invalid_request (another target may accept it) rather
+ * than sending a guessed `{}` that would misstate what the model called.
+ */
+function toToolUseBlock(call: ToolCall): JsonRecord {
+  return { type: 'tool_use', id: call.id, name: call.name, input: parseToolInput(call) };
+}
+
+function parseToolInput(call: ToolCall): JsonRecord {
+  if (call.arguments.trim() === '') return {};
+  const parsed = parseJson(call.arguments);
+  if (parsed.ok && isRecord(parsed.value)) return parsed.value;
+  throw new ProviderFailure({
+    kind: FailureKind.invalidRequest,
+    message: `Tool call ${call.id} (${call.name}) has arguments that are not a JSON object; Anthropic requires an object as tool input.`,
+  });
+}

@@ -1,0 +1,29 @@
+import type { ProviderAdapter } from '../spec.js';
+import { buildOpenAiRequest } from './build-request.js';
+import { parseOpenAiError } from './parse-error.js';
+import { parseOpenAiResponse } from './parse-response.js';
+import { parseOpenAiStream } from './parse-stream.js';
+
+export interface OpenAiAdapterOptions {
+  /** Top-level request fields the target rejects (see `openai-compatible/hosts.ts`). */
+  dropParams?: readonly string[];
+}
+
+/** The Chat Completions adapter, shared by OpenAI itself and every OpenAI-compatible host. */
+export function createOpenAiAdapter(options: OpenAiAdapterOptions = {}): ProviderAdapter {
+  const dropParams = options.dropParams ?? [];
+  return {
+    dialect: 'openai',
+    buildRequest: (request, target) => buildOpenAiRequest(request, target, { dropParams }),
+    parseResponse: parseOpenAiResponse,
+    parseStream: parseOpenAiStream,
+    parseError: parseOpenAiError,
+  };
+}
+
+/**
+ * api.openai.com. Its reasoning models reject the deprecated `max_tokens` while every model
+ * accepts `max_completion_tokens`, so dropping `max_tokens` makes the output limit always go
+ * under the newer name (see `outputLimitParam`).
+ */
+export const openAiAdapter: ProviderAdapter = createOpenAiAdapter({ dropParams: ['max_tokens'] });

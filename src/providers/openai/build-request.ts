@@ -1,0 +1,100 @@
+import type {
+  ChatRequest,
+  ResponseFormat,
+  TargetContext,
+  ToolChoice,
+  ToolDefinition,
+  UpstreamRequest,
+} from '../spec.js';
+import type { JsonRecord } from '../shared/json-fields.js';
+import { joinUrl } from '../shared/join-url.js';
+import { mergePassthrough } from '../shared/merge-passthrough.js';
+import { toOpenAiMessages } from './to-openai-messages.js';
+
+export interface OpenAiRequestOptions {
+  /** Top-level body fields the target rejects, removed last. */
+  dropParams: readonly string[];
+}
+
+// Decided by the canonical request, so a passthrough copy must not bring them back:
+// the two output-limit synonyms must never both be sent, and `stream_options` is only
+// valid (and always set) when streaming.
+const DECIDED_BY_ADAPTER = new Set(['max_tokens', 'max_completion_tokens', 'stream_options']);
+
+export function buildOpenAiRequest(
+  request: ChatRequest,
+  target: TargetContext,
+  options: OpenAiRequestOptions,
+): UpstreamRequest {
+  const body: JsonRecord = {
+    model: target.routedModel,
+    messages: toOpenAiMessages(request.messages),
+  };
+  // OpenAI rejects `tool_choice` and `parallel_tool_calls` when no tools are given.
+  if (request.tools !== undefined && request.tools.length > 0) {
+    body.tools = request.tools.map(toOpenAiTool);
+    if (request.toolChoice !== undefined) body.tool_choice = toOpenAiToolChoice(request.toolChoice);
+    if (request.parallelToolCalls !== undefined) body.parallel_tool_calls = request.parallelToolCalls;
+  }
+  if (request.maxOutputTokens !== undefined) {
+    body[outputLimitParam(request, options.dropParams)] = request.maxOutputTokens;
+  }
+  if (request.temperature !== undefined) body.temperature = request.temperature;
+  if (request.topP !== undefined) body.top_p = request.topP;
+  if (request.stop !== undefined && request.stop.length > 0) body.stop = request.stop;
+  if (request.responseFormat !== undefined) body.response_format = toOpenAiResponseFormat(request.responseFormat);
+  if (request.user !== undefined) body.user = request.user;
+  body.stream = request.stream;
+  // Usage is always requested upstream (metering needs it); whether the caller sees the
+  // usage chunk is `includeUsage`, decided by the outbound renderer.
+  if (request.stream) body.stream_options = { include_usage: true };
+
+  mergePassthrough(body, request, 'openai', DECIDED_BY_ADAPTER);
+  for (const name of options.dropParams) delete body[name];
+
+  return {
+    url: joinUrl(target.baseUrl, '/chat/completions'),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  };
+}
+
+/**
+ * `max_tokens` and `max_completion_tokens` mean the same thing, and hosts disagree on which
+ * they accept: OpenAI deprecated `max_tokens` (its reasoning models reject it), many
+ * compatible hosts know only `max_tokens`. The rule:
+ * 1. a target whose `dropParams` names one of the two gets the other;
+ * 2. otherwise the name the caller used — the inbound parser signals `max_completion_tokens`
+ *    by keeping that key in the OpenAI passthrough fields;
+ * 3. otherwise `max_tokens`, the name every compatible host knows.
+ */
+function outputLimitParam(
+  request: ChatRequest,
+  dropParams: readonly string[],
+): 'max_tokens' | 'max_completion_tokens' {
+  if (dropParams.includes('max_completion_tokens')) return 'max_tokens';
+  if (dropParams.includes('max_tokens')) return 'max_completion_tokens';
+  const callerUsedCompletionTokens =
+    request.passthrough?.dialect === 'openai' && 'max_completion_tokens' in request.passthrough.fields;
+  return callerUsedCompletionTokens ? 'max_completion_tokens' : 'max_tokens';
+}
+
+function toOpenAiTool(tool: ToolDefinition): JsonRecord {
+  return {
+    type: 'function',
+    function: { name: tool.name, description: tool.description, parameters: tool.parameters, strict: tool.strict },
+  };
+}
+
+function toOpenAiToolChoice(choice: ToolChoice): string | JsonRecord {
+  return typeof choice === 'string' ? choice : { type: 'function', function: { name: choice.name } };
+}
+
+function toOpenAiResponseFormat(format: ResponseFormat): JsonRecord {
+  if (format.type !== 'json_schema') return { type: format.type };
+  return {
+    type: 'json_schema',
+    json_schema: { name: format.name, description: format.description, schema: format.schema, strict: format.strict },
+  };
+}

@@ -1,0 +1,76 @@
+import { GatewayError } from '../errors/gateway-error.js';
+import type { Config, ConnectionConfig, RouteConfig, TargetConfig } from '../config/schema.js';
+import { configSchema } from '../config/schema.js';
+
+/** A target with its connection looked up: what one attempt needs to know about where it goes. */
+export interface ResolvedTarget {
+  connectionName: string;
+  connection: ConnectionConfig;
+  /** The model we ask the provider for. */
+  routedModel: string;
+  modelChange: boolean;
+  config: TargetConfig;
+}
+
+export interface ResolvedRoute {
+  /** The route name, or `connection/model` for the direct form. */
+  name: string;
+  policy: RouteConfig;
+  /** In the order the attempt loop should try them. */
+  targets: ResolvedTarget[];
+}
+
+/** A route with every default applied, for the `connection/model` direct form. */
+const DEFAULT_ROUTE_POLICY: Omit<RouteConfig, 'targets'> = (() => {
+  const { targets: _targets, ...policy } = configSchema.parse({
+    connections: { placeholder: { provider: 'mock' } },
+    routes: { placeholder: { targets: [{ connection: 'placeholder', model: 'placeholder' }] } },
+  }).routes.placeholder!;
+  return policy;
+})();
+
+/**
+ * Resolves the caller's `model` to a route: a configured route name first, then the direct
+ * `connection/model` form. Anything else is a 404 `model_not_found`, raised before any provider.
+ */
+export function resolveRoute(config: Config, requestedModel: string): ResolvedRoute {
+  const route = Object.hasOwn(config.routes, requestedModel) ? config.routes[requestedModel] : undefined;
+  if (route) return { name: requestedModel, policy: route, targets: orderTargets(config, route.targets) };
+
+  const slash = requestedModel.indexOf('/');
+  if (slash > 0 && slash < requestedModel.length - 1) {
+    const connectionName = requestedModel.slice(0, slash);
+    if (Object.hasOwn(config.connections, connectionName)) {
+      const target: TargetConfig = {
+        connection: connectionName,
+        model: requestedModel.slice(slash + 1),
+        model_change: false,
+        weight: 1,
+        priority: 0,
+      };
+      return {
+        name: requestedModel,
+        policy: { ...DEFAULT_ROUTE_POLICY, targets: [target] },
+        targets: orderTargets(config, [target]),
+      };
+    }
+  }
+  throw new GatewayError(`The model \`${requestedModel}\` does not exist or you do not have access to it.`, {
+    status: 404,
+    code: 'model_not_found',
+    type: 'invalid_request_error',
+    param: 'model',
+  });
+}
+
+/** Same-model targets first (in config order), then those that change the model (SPEC §6). */
+function orderTargets(config: Config, targets: readonly TargetConfig[]): ResolvedTarget[] {
+  const resolved = targets.map((target) => ({
+    connectionName: target.connection,
+    connection: config.connections[target.connection]!,
+    routedModel: target.model,
+    modelChange: target.model_change,
+    config: target,
+  }));
+  return [...resolved.filter((target) => !target.modelChange), ...resolved.filter((target) => target.modelChange)];
+}

@@ -1,0 +1,58 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp, type App } from '../../src/app.js';
+import { ConfigSource } from '../../src/config/config-source.js';
+import type { MockProvider } from '../../src/mock/mock-provider.js';
+
+export interface TestGateway {
+  url: string;
+  app: App;
+  /** The gateway's in-process mock provider (every `provider: mock` connection without a base_url). */
+  mock: MockProvider;
+  configSource: ConfigSource;
+  configFile: string;
+  /** Replaces the config file's text (the gateway reloads it when `watch` was asked for). */
+  writeConfig(yaml: string): void;
+  close(): Promise<void>;
+}
+
+/** A real gateway on an ephemeral loopback port, configured from YAML text, with its mock. */
+export async function startGateway(yaml: string, options: { watch?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<TestGateway> {
+  const directory = mkdtempSync(join(tmpdir(), 'switchyard-test-'));
+  const configFile = join(directory, 'config.yaml');
+  writeFileSync(configFile, yaml);
+  const configSource = ConfigSource.load(configFile, { env: options.env ?? {} });
+  if (options.watch) configSource.watch();
+  const app = await createApp({ configSource });
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  if (!app.mock) throw new Error('test configs need at least one mock connection');
+  return {
+    url,
+    app,
+    mock: app.mock,
+    configSource,
+    configFile,
+    writeConfig: (text) => writeFileSync(configFile, text),
+    async close() {
+      await app.close();
+      rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The two mock connections most tests use: one per upstream dialect. */
+export const MOCK_CONNECTIONS = `
+connections:
+  mock-openai: { provider: mock, dialect: openai }
+  mock-anthropic: { provider: mock, dialect: anthropic }
+`;
+
+export async function postChat(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(`${url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+    signal: AbortSignal.timeout(15_000),
+  });
+}
