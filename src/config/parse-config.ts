@@ -21,7 +21,7 @@ export function parseConfig(text: string, env: NodeJS.ProcessEnv): ParsedConfig 
       issues: document.errors.map((error) => ({
         path: '(yaml)',
         message: error.message.split('\n')[0] ?? error.message,
-        line: error.linePos?.[0]?.line,
+        line: lineCounter.linePos(error.pos[0]).line,
       })),
       notes: [],
     };
