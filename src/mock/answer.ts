@@ -16,13 +16,15 @@ export function mockAnswerText(chunks: number): string {
 }
 
 const chunkJsonCache: string[] = [];
+// Bounds the cache for huge `chunks=` values; later chunks are cheap to serialise anyway.
+const cachedChunkCount = 4096;
 
 /** `JSON.stringify(mockChunkText(index))`, memoised because every stream serialises the same chunks. */
 export function mockChunkJson(index: number): string {
   let json = chunkJsonCache[index];
   if (json === undefined) {
     json = JSON.stringify(mockChunkText(index));
-    if (index < 4096) chunkJsonCache[index] = json;
+    if (index < cachedChunkCount) chunkJsonCache[index] = json;
   }
   return json;
 }

@@ -1,9 +1,8 @@
+/** Anthropic Messages, shaped like the captures in test/contract/anthropic/__fixtures__. */
 import { mockAnswerText, mockChunkJson, mockToolArgumentFragments, mockToolInput } from './answer.js';
 import type { ErrorName, FinishDirective, InbandErrorKind } from './directives.js';
 import { anthropicErrorBodies, anthropicInbandErrors, anthropicNotFoundBody } from './error-bodies.js';
 import type { AnswerPlan, ErrorAnswer, StreamFrames, WireFormat } from './wire.js';
-
-/** Anthropic Messages, shaped like the captures in test/contract/anthropic/__fixtures__. */
 
 const errorsByName: Record<ErrorName, { status: number; body: string }> = {
   spend_cap: { status: 429, body: JSON.stringify(anthropicErrorBodies.spendCapEnforced) },

@@ -11,7 +11,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { Dialect } from '../providers/spec.js';
 import { countInputTokens, isRecord, mockToolArgumentFragments } from './answer.js';
 import { anthropicWire } from './anthropic-wire.js';
-import { noFaults, parseDirectives, type AnswerShape, type Directives, type Faults } from './directives.js';
+import { noFaults, parseDirectives, type AnswerShape, type Faults } from './directives.js';
 import { FaultWindow } from './fault-window.js';
 import { embeddingsResponse } from './openai-embeddings.js';
 import { openaiWire } from './openai-wire.js';
@@ -37,8 +37,10 @@ export interface MockAttempt {
   /** The parsed JSON body, or the raw text when it was not JSON. */
   body: unknown;
   /**
-   * What the mock decided to do: `ok`, `status <N>`, `reset`, `silence`, `cut`, `stall`,
-   * `inband_error`, `invalid_request` (bad body) or `bad_directive`.
+   * What the mock did, set when it acted in full (answer written, connection cut, stall begun):
+   * `ok`, `status <N>`, `reset`, `silence`, `cut`, `stall`, `inband_error`, `invalid_request`
+   * (bad body), `bad_directive`, or `client_closed` when the client left before that. Undefined
+   * while a delayed or paced answer is still going out.
    */
   outcome?: string;
 }
@@ -98,16 +100,21 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
     if (attempts.length >= maxAttempts * 2) attempts.splice(0, attempts.length - maxAttempts);
   };
 
-  const decide = (attempt: MockAttempt, outcome: string): void => {
+  const settle = (attempt: MockAttempt, outcome: string): void => {
     attempt.outcome = outcome;
     if (options.log) {
-      process.stderr.write(
-        `mock #${attempt.n} ${attempt.dialect} ${attempt.path} ${attempt.model} stream=${attempt.stream} -> ${outcome}\n`,
-      );
+      const { n, dialect, path, model, stream } = attempt;
+      process.stderr.write(`mock #${n} ${dialect} ${path} ${model} stream=${stream} -> ${outcome}\n`);
     }
   };
 
-  const serve = (route: Route, path: string, request: IncomingMessage, response: ServerResponse, text: string): void => {
+  const serve = (
+    route: Route,
+    path: string,
+    request: IncomingMessage,
+    response: ServerResponse,
+    text: string,
+  ): void => {
     const nowMs = Date.now();
     const wire = route.dialect === 'openai' ? openaiWire : anthropicWire;
     const body = parseJson(text);
@@ -128,9 +135,12 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
       body: body === undefined ? text : body,
     };
     record(attempt);
+    response.once('close', () => {
+      if (attempt.outcome === undefined) settle(attempt, 'client_closed');
+    });
 
     if (!fields || model === '') {
-      decide(attempt, 'invalid_request');
+      settle(attempt, 'invalid_request');
       const message = fields
         ? "mock: 'model' must be a non-empty string"
         : 'mock: the request body must be a JSON object';
@@ -138,7 +148,7 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
       return;
     }
     if (!parsed.ok) {
-      decide(attempt, 'bad_directive');
+      settle(attempt, 'bad_directive');
       sendJson(response, 400, wire.invalidRequest(`mock: ${parsed.problem}`), {});
       return;
     }
@@ -149,43 +159,45 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
     const headers = commonHeaders(wire, attempt.n, shape, nowMs);
 
     if (faults.reset) {
-      decide(attempt, 'reset');
+      settle(attempt, 'reset');
       request.socket.resetAndDestroy();
       return;
     }
     if (faults.silence) {
-      decide(attempt, 'silence');
+      settle(attempt, 'silence');
       return;
     }
     if (faults.status !== undefined || faults.errorName !== undefined) {
       const error = wire.error(faults.status, faults.errorName, parsed.name);
-      decide(attempt, `status ${error.status}`);
       if (faults.retryAfterS !== undefined) headers['retry-after'] = faults.retryAfterS;
       if (faults.retryAfterMs !== undefined) headers['retry-after-ms'] = String(faults.retryAfterMs);
-      afterDelay(response, faults.headersDelayMs, () => sendJson(response, error.status, error.body, headers));
+      afterDelay(response, faults.headersDelayMs, () => {
+        settle(attempt, `status ${error.status}`);
+        sendJson(response, error.status, error.body, headers);
+      });
       return;
     }
 
     if (route.endpoint === 'embeddings') {
       const answer = embeddingsResponse(fields, parsed.name);
       if (!answer.ok) {
-        decide(attempt, 'invalid_request');
+        settle(attempt, 'invalid_request');
         sendJson(response, 400, wire.invalidRequest(answer.message), headers);
         return;
       }
-      decide(attempt, 'ok');
-      afterDelay(response, faults.headersDelayMs + faults.firstTokenMs, () =>
-        sendJson(response, 200, answer.json, headers),
-      );
+      afterDelay(response, faults.headersDelayMs + faults.firstTokenMs, () => {
+        settle(attempt, 'ok');
+        sendJson(response, 200, answer.json, headers);
+      });
       return;
     }
 
-    const plan = answerPlan(attempt.n, parsed.name, nowMs, fields, parsed.directives);
+    const plan = answerPlan(attempt.n, parsed.name, nowMs, fields, shape);
     if (!attempt.stream) {
-      decide(attempt, 'ok');
-      afterDelay(response, faults.headersDelayMs + faults.firstTokenMs, () =>
-        sendJson(response, 200, wire.completion(plan), headers),
-      );
+      afterDelay(response, faults.headersDelayMs + faults.firstTokenMs, () => {
+        settle(attempt, 'ok');
+        sendJson(response, 200, wire.completion(plan), headers);
+      });
       return;
     }
     serveStream(wire, plan, shape, faults, attempt, response, headers);
@@ -201,7 +213,7 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
     headers: Record<string, string>,
   ): void => {
     const ending = streamEnding(faults, plan.pieceCount);
-    decide(attempt, ending.kind === 'complete' ? 'ok' : ending.kind === 'inband' ? 'inband_error' : ending.kind);
+    const outcome = ending.kind === 'complete' ? 'ok' : ending.kind === 'inband' ? 'inband_error' : ending.kind;
     headers['content-type'] = 'text/event-stream; charset=utf-8';
     headers['cache-control'] = 'no-cache';
     afterDelay(response, faults.headersDelayMs, () => {
@@ -216,6 +228,7 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
         firstTokenMs: faults.firstTokenMs,
         chunkMs: shape.chunkMs,
         terminate: !faults.noDone,
+        onEnding: () => settle(attempt, outcome),
       });
     });
   };
@@ -294,9 +307,8 @@ function answerPlan(
   name: string,
   nowMs: number,
   fields: Record<string, unknown>,
-  directives: Directives,
+  shape: AnswerShape,
 ): AnswerPlan {
-  const { shape } = directives;
   const streamOptions = fields.stream_options;
   return {
     n,

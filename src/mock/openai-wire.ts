@@ -1,9 +1,8 @@
+/** OpenAI Chat Completions, shaped like the captures in test/contract/openai/__fixtures__. */
 import { mockAnswerText, mockChunkJson, mockToolArgumentFragments, mockToolArguments } from './answer.js';
 import type { ErrorName, InbandErrorKind } from './directives.js';
 import { openaiErrorBodies, openaiInbandErrors, openaiModelNotFoundBody } from './error-bodies.js';
 import type { AnswerPlan, ErrorAnswer, StreamFrames, WireFormat } from './wire.js';
-
-/** OpenAI Chat Completions, shaped like the captures in test/contract/openai/__fixtures__. */
 
 const systemFingerprint = 'fp_mock';
 
@@ -95,7 +94,8 @@ function stream(plan: AnswerPlan): StreamFrames {
     toolName === undefined
       ? `${deltaStart}{"role":"assistant","content":"","refusal":null}${openChoiceEnd}`
       : `${deltaStart}{"role":"assistant","content":null,"tool_calls":[{"index":0,"id":"${toolCallId(plan)}",` +
-        `"type":"function","function":{"name":${JSON.stringify(toolName)},"arguments":""}}],"refusal":null}${openChoiceEnd}`;
+        `"type":"function","function":{"name":${JSON.stringify(toolName)},"arguments":""}}],"refusal":null}` +
+        openChoiceEnd;
 
   const piece =
     toolName === undefined

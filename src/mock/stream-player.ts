@@ -38,6 +38,8 @@ export interface StreamScript {
   chunkMs: number;
   /** False for `no_done`: the tail goes out without `[DONE]` / `message_stop`. */
   terminate: boolean;
+  /** Called just before the stream ends, is cut or stalls (not when the client leaves first). */
+  onEnding: () => void;
 }
 
 /**
@@ -68,23 +70,23 @@ export function playStream(response: ServerResponse, script: StreamScript): void
   const malformedAt = script.malformedAfter === undefined ? undefined : Math.min(script.malformedAfter, pieceCount);
   let pending = frames.head;
   let sent = 0;
+  let waitedAt = -1;
 
+  // Each position waits first (first_token_ms before the first piece, chunk_ms before the
+  // others), so an interruption or the finish comes as late as the next piece would have.
   const step = (): void => {
     for (;;) {
+      const delayMs = sent === 0 ? script.firstTokenMs : script.chunkMs;
+      if (delayMs > 0 && waitedAt !== sent) {
+        waitedAt = sent;
+        if (pending !== '') response.write(pending);
+        pending = '';
+        afterDelay(response, delayMs, step);
+        return;
+      }
       if (sent === malformedAt) pending += script.malformedFrame;
       if (sent === stopAt) {
         finish();
-        return;
-      }
-      const delayMs = sent === 0 ? script.firstTokenMs : script.chunkMs;
-      if (delayMs > 0) {
-        response.write(pending);
-        pending = '';
-        afterDelay(response, delayMs, () => {
-          pending += frames.piece(sent);
-          sent += 1;
-          step();
-        });
         return;
       }
       pending += frames.piece(sent);
@@ -93,6 +95,7 @@ export function playStream(response: ServerResponse, script: StreamScript): void
   };
 
   const finish = (): void => {
+    script.onEnding();
     switch (ending.kind) {
       case 'complete':
         response.end(pending + frames.tail(script.terminate));
@@ -105,7 +108,8 @@ export function playStream(response: ServerResponse, script: StreamScript): void
         return;
       case 'cut':
         // Destroy only once the pieces are on the wire, so the client sees exactly `after` of them.
-        response.write(pending, () => response.destroy());
+        if (pending === '') response.destroy();
+        else response.write(pending, () => response.destroy());
         return;
     }
   };

@@ -65,6 +65,20 @@ describe('control endpoints and attempt records', () => {
     expect(mock.attempts).toHaveLength(0);
   });
 
+  it('settles the outcome when the answer is out, or as client_closed when the client leaves first', async () => {
+    const mock = await start();
+    const controller = new AbortController();
+    const response = await postJson(`${mock.url}${chatPath}`, chatBody('gpt-mock?chunks=100&chunk_ms=20', { stream: true }), {
+      signal: controller.signal,
+    });
+    const reader = response.body!.getReader();
+    await reader.read();
+    expect(mock.attempts[0]?.outcome).toBeUndefined();
+    controller.abort();
+    await until(() => mock.attempts[0]?.outcome !== undefined);
+    expect(mock.attempts[0]?.outcome).toBe('client_closed');
+  });
+
   it('keeps at least maxAttempts of the latest attempts', async () => {
     const mock = await start({ maxAttempts: 3 });
     for (let index = 0; index < 8; index++) {

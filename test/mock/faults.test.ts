@@ -293,6 +293,14 @@ describe('cut_after', () => {
     ]);
   });
 
+  it('cuts at position 0 only after first_token_ms, when the first content was due', async () => {
+    const startedAt = performance.now();
+    const response = await postJson(`${mock.url}${chatPath}`, chatBody('gpt-mock?cut_after=0&first_token_ms=200', { stream: true }));
+    const read = await readBody(response);
+    expect(read.error).toBeDefined();
+    expect(performance.now() - startedAt).toBeGreaterThanOrEqual(190);
+  });
+
   it('cut_after=0 leaves only the role chunk', async () => {
     const read = await readBody(await postJson(`${mock.url}${chatPath}`, chatBody('gpt-mock?cut_after=0', { stream: true })));
     expect(read.error).toBeDefined();

@@ -58,7 +58,10 @@ function toAnthropicTool(tool: ToolDefinition): JsonRecord {
   };
 }
 
-function toAnthropicToolChoice(choice: ToolChoice | undefined, parallelToolCalls: boolean | undefined): JsonRecord | undefined {
+function toAnthropicToolChoice(
+  choice: ToolChoice | undefined,
+  parallelToolCalls: boolean | undefined,
+): JsonRecord | undefined {
   // `none` has no parallelism flag.
   if (choice === 'none') return { type: 'none' };
   const base =

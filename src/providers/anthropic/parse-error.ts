@@ -1,6 +1,6 @@
 import { FailureKind } from '../../errors/failure-kind.js';
 import type { ProviderError, ResponseHeaders } from '../spec.js';
-import { excerptBody } from '../shared/body-excerpt.js';
+import { describeBody, excerptBody } from '../shared/body-excerpt.js';
 import { isRecord, readRecord, readString } from '../shared/json-fields.js';
 import { kindFromStatus } from '../shared/kind-from-status.js';
 import { parseJson } from '../shared/parse-json.js';
@@ -16,19 +16,19 @@ export interface AnthropicErrorDetails {
 
 // Anthropic's error types map one-to-one onto its statuses, and also name in-stream errors,
 // which have no status at all.
-const KIND_BY_TYPE: Readonly<Record<string, ProviderError['kind']>> = {
-  invalid_request_error: FailureKind.invalidRequest,
-  authentication_error: FailureKind.credential,
-  permission_error: FailureKind.credential,
-  billing_error: FailureKind.quotaExhausted,
-  not_found_error: FailureKind.notFound,
-  request_too_large: FailureKind.contextLength,
-  rate_limit_error: FailureKind.rateLimit,
-  api_error: FailureKind.serverError,
-  overloaded_error: FailureKind.serverError,
+const KIND_BY_TYPE: ReadonlyMap<string, ProviderError['kind']> = new Map([
+  ['invalid_request_error', FailureKind.invalidRequest],
+  ['authentication_error', FailureKind.credential],
+  ['permission_error', FailureKind.credential],
+  ['billing_error', FailureKind.quotaExhausted],
+  ['not_found_error', FailureKind.notFound],
+  ['request_too_large', FailureKind.contextLength],
+  ['rate_limit_error', FailureKind.rateLimit],
+  ['api_error', FailureKind.serverError],
+  ['overloaded_error', FailureKind.serverError],
   // Anthropic's own gateway timing out is the provider failing, not our deadline.
-  timeout_error: FailureKind.serverError,
-};
+  ['timeout_error', FailureKind.serverError],
+]);
 
 /** Spend caps, whether the organisation's (429) or the user-set workspace limit (400). */
 const USAGE_LIMITS_MESSAGE = /reached your .*API usage limits/i;
@@ -41,7 +41,7 @@ export function parseAnthropicError(
   nowMs: number,
 ): ProviderError {
   const parsed = parseJson(body);
-  const details = (parsed.ok ? readAnthropicErrorDetails(parsed.value) : undefined) ?? { message: excerptBody(body) };
+  const details = (parsed.ok ? readAnthropicErrorDetails(parsed.value) : undefined) ?? { message: describeBody(status, body) };
   const retryAfterMs = parseRetryAfterMs(headers, nowMs);
   const error = classifyAnthropicError(details, { status, retryAfterMs });
   return retryAfterMs === undefined ? error : { ...error, retryAfterMs };
@@ -59,22 +59,27 @@ export function readAnthropicErrorDetails(value: unknown): AnthropicErrorDetails
   };
 }
 
-export function classifyAnthropicError(
-  details: AnthropicErrorDetails,
-  context: { status?: number; retryAfterMs?: number } = {},
-): ProviderError {
-  return { kind: kindOf(details, context), status: context.status, type: details.type, code: details.errorCode, message: details.message };
+interface ErrorContext {
+  /** Absent for errors inside a stream. */
+  status?: number;
+  retryAfterMs?: number;
 }
 
-function kindOf(details: AnthropicErrorDetails, context: { status?: number; retryAfterMs?: number }): ProviderError['kind'] {
+export function classifyAnthropicError(details: AnthropicErrorDetails, context: ErrorContext = {}): ProviderError {
+  const { type, errorCode: code, message } = details;
+  return { kind: kindOf(details, context), status: context.status, type, code, message };
+}
+
+function kindOf(details: AnthropicErrorDetails, context: ErrorContext): ProviderError['kind'] {
   if (details.errorCode === 'enforced_spend_limit_reached') return FailureKind.quotaExhausted;
-  const kind = (details.type !== undefined ? KIND_BY_TYPE[details.type] : undefined) ?? kindFromStatusOnly(context.status);
+  const kind = KIND_BY_TYPE.get(details.type ?? '') ?? kindFromStatusOnly(context.status);
   // A spend cap arrives as a rate limit without a retry hint: waiting will not help.
-  if (kind === FailureKind.rateLimit && context.retryAfterMs === undefined && USAGE_LIMITS_MESSAGE.test(details.message)) {
+  const mentionsUsageLimits = USAGE_LIMITS_MESSAGE.test(details.message);
+  if (kind === FailureKind.rateLimit && context.retryAfterMs === undefined && mentionsUsageLimits) {
     return FailureKind.quotaExhausted;
   }
   if (kind === FailureKind.invalidRequest) {
-    if (USAGE_LIMITS_MESSAGE.test(details.message)) return FailureKind.quotaExhausted;
+    if (mentionsUsageLimits) return FailureKind.quotaExhausted;
     if (CONTEXT_LENGTH_MESSAGE.test(details.message)) return FailureKind.contextLength;
   }
   return kind;

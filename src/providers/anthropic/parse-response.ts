@@ -48,5 +48,8 @@ function toToolCall(block: JsonRecord): ToolCall {
 }
 
 function unexpectedShape(detail: string): ProviderFailure {
-  return new ProviderFailure({ kind: FailureKind.serverError, message: `Unexpected Messages API response: ${detail}.` });
+  return new ProviderFailure({
+    kind: FailureKind.serverError,
+    message: `Unexpected Messages API response: ${detail}.`,
+  });
 }

@@ -1,4 +1,6 @@
+import { FailureKind } from '../../errors/failure-kind.js';
 import type { SseFrame, StreamEvent } from '../spec.js';
+import { excerptBody } from '../shared/body-excerpt.js';
 import { isRecord, readNumber, readRecord, readString, type JsonRecord } from '../shared/json-fields.js';
 import { parseJson } from '../shared/parse-json.js';
 import { classifyAnthropicError, readAnthropicErrorDetails } from './parse-error.js';
@@ -19,6 +21,11 @@ export async function* parseAnthropicStream(frames: AsyncIterable<SseFrame>): As
     // Event data is JSON, sometimes padded with whitespace before the closing brace.
     const parsed = parseJson(frame.data);
     if (!parsed.ok || !isRecord(parsed.value)) {
+      // An error event ends the stream even when its data cannot be read.
+      if (frame.event === 'error') {
+        yield { type: 'provider-error', error: { kind: FailureKind.serverError, message: excerptBody(frame.data) } };
+        return;
+      }
       yield { type: 'malformed-event', data: frame.data };
       continue;
     }
@@ -84,7 +91,8 @@ function* blockStartEvents(event: JsonRecord, state: StreamState): Iterable<Stre
       if (blockIndex === undefined) break;
       const index = state.toolIndexByBlock.size;
       state.toolIndexByBlock.set(blockIndex, index);
-      yield { type: 'tool-call-start', index, id: readString(block, 'id') ?? '', name: readString(block, 'name') ?? '' };
+      const id = readString(block, 'id') ?? '';
+      yield { type: 'tool-call-start', index, id, name: readString(block, 'name') ?? '' };
       break;
     }
     default:
@@ -108,7 +116,9 @@ function* blockDeltaEvents(event: JsonRecord, state: StreamState): Iterable<Stre
     case 'input_json_delta': {
       const toolIndex = state.toolIndexByBlock.get(readNumber(event, 'index') ?? -1);
       const argumentsDelta = readString(delta, 'partial_json');
-      if (toolIndex !== undefined && argumentsDelta) yield { type: 'tool-call-delta', index: toolIndex, argumentsDelta };
+      if (toolIndex !== undefined && argumentsDelta) {
+        yield { type: 'tool-call-delta', index: toolIndex, argumentsDelta };
+      }
       break;
     }
     default:

@@ -127,6 +127,8 @@ function parseToolInput(call: ToolCall): JsonRecord {
   if (parsed.ok && isRecord(parsed.value)) return parsed.value;
   throw new ProviderFailure({
     kind: FailureKind.invalidRequest,
-    message: `Tool call ${call.id} (${call.name}) has arguments that are not a JSON object; Anthropic requires an object as tool input.`,
+    message:
+      `Tool call ${call.id} (${call.name}) has arguments that are not a JSON object; ` +
+      'Anthropic requires an object as tool input.',
   });
 }

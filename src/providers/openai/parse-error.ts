@@ -1,6 +1,6 @@
 import { FailureKind } from '../../errors/failure-kind.js';
 import type { ProviderError, ResponseHeaders } from '../spec.js';
-import { excerptBody } from '../shared/body-excerpt.js';
+import { describeBody, excerptBody } from '../shared/body-excerpt.js';
 import { isRecord, readNumber, readRecord, readString, type JsonRecord } from '../shared/json-fields.js';
 import { kindFromStatus } from '../shared/kind-from-status.js';
 import { parseJson } from '../shared/parse-json.js';
@@ -28,13 +28,13 @@ const CONTEXT_LENGTH_MESSAGE = /maximum context length/i;
 
 // Without an HTTP status (an error inside a 200 body or stream), the code or type decides;
 // anything else is the provider failing mid-answer.
-const IN_BAND_KINDS: Readonly<Record<string, ProviderError['kind']>> = {
-  rate_limit_exceeded: FailureKind.rateLimit,
-  invalid_api_key: FailureKind.credential,
-  authentication_error: FailureKind.credential,
-  model_not_found: FailureKind.notFound,
-  invalid_request_error: FailureKind.invalidRequest,
-};
+const IN_BAND_KINDS: ReadonlyMap<string, ProviderError['kind']> = new Map([
+  ['rate_limit_exceeded', FailureKind.rateLimit],
+  ['invalid_api_key', FailureKind.credential],
+  ['authentication_error', FailureKind.credential],
+  ['model_not_found', FailureKind.notFound],
+  ['invalid_request_error', FailureKind.invalidRequest],
+]);
 
 export function parseOpenAiError(
   status: number,
@@ -43,7 +43,7 @@ export function parseOpenAiError(
   nowMs: number,
 ): ProviderError {
   const parsed = parseJson(body);
-  const details = (parsed.ok ? readErrorBody(parsed.value) : undefined) ?? { message: excerptBody(body) };
+  const details = (parsed.ok ? readErrorBody(parsed.value) : undefined) ?? { message: describeBody(status, body) };
   const error = classifyOpenAiError(details, status);
   const retryAfterMs = parseRetryAfterMs(headers, nowMs);
   return retryAfterMs === undefined ? error : { ...error, retryAfterMs };
@@ -87,14 +87,12 @@ function readErrorBody(value: unknown): OpenAiErrorDetails | undefined {
 
 function kindOf(details: OpenAiErrorDetails, status: number | undefined): ProviderError['kind'] {
   const { code, type, message } = details;
-  if ((code !== undefined && QUOTA_CODES.has(code)) || (type !== undefined && QUOTA_CODES.has(type))) {
-    return FailureKind.quotaExhausted;
-  }
+  if (QUOTA_CODES.has(code ?? '') || QUOTA_CODES.has(type ?? '')) return FailureKind.quotaExhausted;
   if (code === 'context_length_exceeded' || CONTEXT_LENGTH_MESSAGE.test(message)) return FailureKind.contextLength;
-  if ((code !== undefined && MODERATION_CODES.has(code)) || details.innerCode === 'ResponsibleAIPolicyViolation') {
+  if (MODERATION_CODES.has(code ?? '') || details.innerCode === 'ResponsibleAIPolicyViolation') {
     return FailureKind.moderation;
   }
   const effectiveStatus = status ?? details.embeddedStatus;
   if (effectiveStatus !== undefined) return kindFromStatus(effectiveStatus);
-  return (code !== undefined ? IN_BAND_KINDS[code] : undefined) ?? (type !== undefined ? IN_BAND_KINDS[type] : undefined) ?? FailureKind.serverError;
+  return IN_BAND_KINDS.get(code ?? '') ?? IN_BAND_KINDS.get(type ?? '') ?? FailureKind.serverError;
 }

@@ -83,7 +83,8 @@ function* toolCallEvents(entries: readonly unknown[], openToolCalls: Set<number>
     // therefore do not restart it, and hosts that never send an id still get a stable one.
     if (!openToolCalls.has(index)) {
       openToolCalls.add(index);
-      yield { type: 'tool-call-start', index, id: readString(entry, 'id') ?? `call_${index}`, name: readString(fn, 'name') ?? '' };
+      const id = readString(entry, 'id') ?? `call_${index}`;
+      yield { type: 'tool-call-start', index, id, name: readString(fn, 'name') ?? '' };
     }
     if (argumentsDelta) yield { type: 'tool-call-delta', index, argumentsDelta };
   }

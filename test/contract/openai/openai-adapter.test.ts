@@ -555,6 +555,13 @@ describe('OpenAI parseStream', () => {
     expect(eventShape(secondEvents).slice(-2)).toEqual(['tool-call-end', 'finish']);
   });
 
+  it('classifies an in-stream error with an unknown or prototype-named code as server_error', async () => {
+    for (const code of ['constructor', 'toString', 'something_new']) {
+      const events = await collect(openAiAdapter.parseStream(framesOf({ data: JSON.stringify({ error: { message: 'x', code } }) })));
+      expect(events.map((event) => event.type === 'provider-error' && event.error.kind)).toEqual(['server_error']);
+    }
+  });
+
   it('classifies an error frame named by the SSE event field', async () => {
     const events = await collect(
       openAiAdapter.parseStream(framesOf({ event: 'error', data: '{"error":{"message":"Rate limited","code":"rate_limit_exceeded"}}' })),
@@ -614,7 +621,7 @@ describe('OpenAI parseError', () => {
     [529, 'server_error'],
     [599, 'server_error'],
   ] as const)('classifies a bare %i as %s', (status, kind) => {
-    expect(openAiAdapter.parseError(status, {}, '', NOW_MS).kind).toBe(kind);
+    expect(openAiAdapter.parseError(status, {}, '', NOW_MS)).toEqual({ kind, status, message: `HTTP ${status} with an empty body` });
   });
 
   it('classifies a non-JSON proxy page by status, with a short excerpt as message', () => {

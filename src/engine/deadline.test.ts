@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { GatewayError } from '../errors/gateway-error.js';
+import { deadlineFromHeaders } from './deadline.js';
+
+const now = 1_000_000;
+
+describe('deadlineFromHeaders', () => {
+  it('prefers x-deadline-ms, then x-request-timeout-ms, then x-stainless-timeout, then total_ms', () => {
+    expect(deadlineFromHeaders({ 'x-deadline-ms': '1005000', 'x-request-timeout-ms': '10' }, 60_000, now)).toBe(1_005_000);
+    expect(deadlineFromHeaders({ 'x-request-timeout-ms': '1200', 'x-stainless-timeout': '600' }, 60_000, now)).toBe(now + 1_200);
+    expect(deadlineFromHeaders({ 'x-stainless-timeout': '2.5' }, 60_000, now)).toBe(now + 2_500);
+    expect(deadlineFromHeaders({}, 60_000, now)).toBe(now + 60_000);
+  });
+
+  it('rejects a bad header with a 400 naming it', () => {
+    expect(() => deadlineFromHeaders({ 'x-request-timeout-ms': 'soon' }, 60_000, now)).toThrow(GatewayError);
+    try {
+      deadlineFromHeaders({ 'x-request-timeout-ms': '-1' }, 60_000, now);
+    } catch (error) {
+      expect((error as GatewayError).param).toBe('x-request-timeout-ms');
+      expect((error as GatewayError).status).toBe(400);
+    }
+  });
+});
