@@ -1,0 +1,35 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gatewayRoute, upstreamModel } from './scenarios.js';
+
+export interface GatewayConfigFile {
+  file: string;
+  remove(): void;
+}
+
+/**
+ * Writes the gateway's config to a fresh temp directory: one `provider: mock` connection whose
+ * base_url is the external mock (so the gateway does not start its in-process one), and one
+ * route with that single target. `retries: 0` so a failed upstream call shows up as a non-2xx
+ * in the measurement instead of being hidden by a retry.
+ */
+export function writeGatewayConfig(mockUrl: string): GatewayConfigFile {
+  const directory = mkdtempSync(join(tmpdir(), 'switchyard-bench-'));
+  const file = join(directory, 'config.yaml');
+  const yaml = [
+    'server: { host: 127.0.0.1, port: 0 }',
+    'auth: { mode: none }',
+    'state: { kind: memory }',
+    'connections:',
+    `  bench-mock: { provider: mock, dialect: openai, base_url: ${JSON.stringify(`${mockUrl}/v1`)} }`,
+    'routes:',
+    `  ${gatewayRoute}:`,
+    '    retries: 0',
+    '    targets:',
+    `      - { connection: bench-mock, model: ${JSON.stringify(upstreamModel)} }`,
+    '',
+  ].join('\n');
+  writeFileSync(file, yaml);
+  return { file, remove: () => rmSync(directory, { recursive: true, force: true }) };
+}

@@ -1,0 +1,251 @@
+/**
+ * `npm run bench`: the same mock provider reached three ways (direct, through a bare Node proxy,
+ * through Switchyard), each server in its own process and the load generator in this one,
+ * measured one load at a time. Prints tables and ratios, writes bench/results/latest.json.
+ */
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, tmpdir } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startChildServer, stopAllChildServers, type ChildServer } from './child-server.js';
+import { writeGatewayConfig, type GatewayConfigFile } from './gateway-config.js';
+import { problemsOf, runLoad, type Measurement } from './load.js';
+import { parseBenchOptions, usage, type BenchOptions } from './options.js';
+import { hotFunctionTable, hottestFunctions, type HotFunction } from './profile-summary.js';
+import {
+  allComparisons,
+  comparisonTable,
+  latencyTable,
+  targetChecks,
+  targetTable,
+  throughputTable,
+  type LatencyRun,
+  type ThroughputRun,
+} from './report.js';
+import { chatPath, contentChunks, pathNames, requestBody, scenarioNames, type PathName, type ScenarioName } from './scenarios.js';
+import { verifyPath } from './verify.js';
+
+const resultsDirectory = fileURLToPath(new URL('../../bench/results/', import.meta.url));
+const hotFunctionCount = 25;
+const busySampleMs = 1_000;
+// Above this share of busy CPU the machine is doing something else worth mentioning.
+const busyShareWarning = 0.2;
+
+/** A failure that makes the figures meaningless: the bench stops and says why. */
+class BenchAbort extends Error {}
+
+interface Servers {
+  urls: Record<PathName, string>;
+  children: ChildServer[];
+  gatewayConfig: GatewayConfigFile;
+}
+
+async function main(): Promise<void> {
+  const parsed = parseBenchOptions(process.argv.slice(2));
+  if (parsed === 'help') {
+    console.log(usage);
+    return;
+  }
+  const options = parsed;
+  const busyShareAtStart = await machineBusyShare();
+  if (busyShareAtStart > busyShareWarning) {
+    console.log(
+      `warning: before starting, ${(busyShareAtStart * 100).toFixed(0)}% of ${availableParallelism()} CPUs were busy with other work; it will skew the figures`,
+    );
+  }
+  const profileDirectory = options.profileGateway ? mkdtempSync(join(tmpdir(), 'switchyard-bench-profile-')) : undefined;
+  let servers: Servers | undefined;
+  try {
+    servers = await startServers(options, profileDirectory);
+    await verifyAllPaths(servers.urls);
+    const { throughput, latency } = await measureAll(servers.urls, options);
+    // Stop before reporting: the gateway writes its CPU profile as it exits.
+    await Promise.all(servers.children.map((child) => child.stop()));
+    const hotFunctions = profileDirectory === undefined ? undefined : summariseProfile(profileDirectory);
+    report(options, busyShareAtStart, throughput, latency, hotFunctions);
+  } finally {
+    await stopAllChildServers();
+    servers?.gatewayConfig.remove();
+    if (profileDirectory !== undefined) rmSync(profileDirectory, { recursive: true, force: true });
+  }
+}
+
+async function startServers(
+  options: BenchOptions,
+  profileDirectory: string | undefined,
+): Promise<Servers> {
+  console.log('starting the mock provider, the bare proxy and the gateway (one process each)…');
+  const mock = await startChildServer('mock provider', 'mock-server.js');
+  const proxy = await startChildServer('bare proxy', 'bare-proxy.js', [mock.url]);
+  const gatewayConfig = writeGatewayConfig(mock.url);
+  const profileFlags = profileDirectory === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDirectory}`];
+  let gateway: ChildServer;
+  try {
+    gateway = await startChildServer('gateway', 'gateway-server.js', [gatewayConfig.file], profileFlags);
+  } catch (error) {
+    gatewayConfig.remove();
+    throw error;
+  }
+  if (options.profileGateway) console.log('the gateway runs under --cpu-prof: its figures are slowed by the profiler');
+  return {
+    urls: { direct: mock.url, 'bare-proxy': proxy.url, gateway: gateway.url },
+    children: [gateway, proxy, mock],
+    gatewayConfig,
+  };
+}
+
+/** One request per path and scenario must come back complete before anything is measured. */
+async function verifyAllPaths(urls: Record<PathName, string>): Promise<void> {
+  const failures: string[] = [];
+  for (const scenario of scenarioNames) {
+    for (const path of pathNames) {
+      const problems = await verifyPath(urls[path], path, scenario);
+      for (const problem of problems) failures.push(`${scenario} via ${path}: ${problem}`);
+    }
+  }
+  if (failures.length > 0) throw new BenchAbort(`verification failed, nothing was measured:\n  ${failures.join('\n  ')}`);
+  console.log(`verified: every path answers the full ${contentChunks}-chunk text, streamed as SSE ending in data: [DONE]`);
+}
+
+async function measureAll(
+  urls: Record<PathName, string>,
+  options: BenchOptions,
+): Promise<{ throughput: ThroughputRun[]; latency: LatencyRun[] }> {
+  const totalSteps = scenarioNames.length * pathNames.length + pathNames.length;
+  const perStepS = options.warmupS + options.durationS;
+  console.log(`measuring ${totalSteps} runs of ${options.warmupS} s warm-up + ${options.durationS} s, about ${Math.ceil(totalSteps * perStepS)} s in all`);
+  let step = 0;
+
+  const throughput: ThroughputRun[] = [];
+  for (const scenario of scenarioNames) {
+    for (const path of pathNames) {
+      step += 1;
+      const measurement = await measure(urls[path], path, scenario, options.connections, options, `[${step}/${totalSteps}]`);
+      throughput.push({ scenario, path, measurement });
+    }
+  }
+  const latency: LatencyRun[] = [];
+  for (const path of pathNames) {
+    step += 1;
+    const measurement = await measure(urls[path], path, 'non-streaming', 1, options, `[${step}/${totalSteps}]`);
+    latency.push({ path, measurement });
+  }
+  return { throughput, latency };
+}
+
+async function measure(
+  baseUrl: string,
+  path: PathName,
+  scenario: ScenarioName,
+  connections: number,
+  options: BenchOptions,
+  label: string,
+): Promise<Measurement> {
+  console.log(`${label} ${scenario} via ${path}, ${connections} connection${connections === 1 ? '' : 's'}: warm-up ${options.warmupS} s, measure ${options.durationS} s`);
+  const spec = { url: `${baseUrl}${chatPath}`, body: requestBody(path, scenario), connections };
+  if (options.warmupS > 0) {
+    const warmup = await runLoad({ ...spec, durationS: options.warmupS });
+    assertClean(warmup, `${scenario} via ${path} (warm-up)`);
+  }
+  const measurement = await runLoad({ ...spec, durationS: options.durationS });
+  assertClean(measurement, `${scenario} via ${path}`);
+  console.log(
+    `${' '.repeat(label.length)} ${measurement.requestsPerSecond.toFixed(0)} req/s, p50 ${measurement.latencyP50Ms.toFixed(2)} ms, p99 ${measurement.latencyP99Ms.toFixed(2)} ms`,
+  );
+  return measurement;
+}
+
+function assertClean(measurement: Measurement, what: string): void {
+  const problems = problemsOf(measurement);
+  if (problems.length > 0) throw new BenchAbort(`${what}: ${problems.join('; ')}; the figures would be meaningless`);
+}
+
+/**
+ * The share of all CPUs busy over a short sample, taken before the bench starts anything. The
+ * paths are measured one after another, so other work on the machine skews the ratios; say so
+ * up front rather than let a busy machine pass for a slow gateway.
+ */
+async function machineBusyShare(): Promise<number> {
+  const totals = () =>
+    cpus().reduce(
+      (sum, cpu) => {
+        const { user, nice, sys, irq, idle } = cpu.times;
+        return { busyMs: sum.busyMs + user + nice + sys + irq, allMs: sum.allMs + user + nice + sys + irq + idle };
+      },
+      { busyMs: 0, allMs: 0 },
+    );
+  const before = totals();
+  await sleep(busySampleMs);
+  const after = totals();
+  const allMs = after.allMs - before.allMs;
+  return allMs <= 0 ? 0 : (after.busyMs - before.busyMs) / allMs;
+}
+
+function summariseProfile(profileDirectory: string): HotFunction[] {
+  const file = readdirSync(profileDirectory).find((name) => name.endsWith('.cpuprofile'));
+  if (file === undefined) throw new BenchAbort('the gateway wrote no CPU profile (did it exit cleanly?)');
+  mkdirSync(resultsDirectory, { recursive: true });
+  copyFileSync(join(profileDirectory, file), join(resultsDirectory, 'gateway.cpuprofile'));
+  return hottestFunctions(join(profileDirectory, file), hotFunctionCount);
+}
+
+function report(
+  options: BenchOptions,
+  busyShareAtStart: number,
+  throughput: readonly ThroughputRun[],
+  latency: readonly LatencyRun[],
+  hotFunctions: HotFunction[] | undefined,
+): void {
+  const comparisons = allComparisons(throughput, latency);
+  const checks = targetChecks(comparisons);
+  const sections = [
+    `Throughput, ${options.connections} connections, ${options.durationS} s each (latency from the load generator, ms)`,
+    throughputTable(throughput),
+    'Unloaded latency: 1 connection, non-streaming',
+    latencyTable(latency),
+    'Gateway against the bare proxy (the cost of any Node hop) and against direct',
+    comparisonTable(comparisons),
+    'Targets',
+    targetTable(checks),
+  ];
+  if (hotFunctions) sections.push('Gateway CPU profile: top self time (busy time only)', hotFunctionTable(hotFunctions));
+  console.log(`\n${sections.map((section, index) => (index % 2 === 0 ? `== ${section}` : `${section}\n`)).join('\n')}`);
+
+  mkdirSync(resultsDirectory, { recursive: true });
+  const resultsFile = join(resultsDirectory, 'latest.json');
+  const results = {
+    generatedAt: new Date().toISOString(),
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+    cpuCount: availableParallelism(),
+    otherCpuBusyShareAtStart: busyShareAtStart,
+    options,
+    contentChunks,
+    throughput,
+    latency,
+    comparisons,
+    targets: checks,
+    ...(hotFunctions ? { gatewayHotFunctions: hotFunctions } : {}),
+  };
+  writeFileSync(resultsFile, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`results written to ${resultsFile}`);
+}
+
+let interrupted = false;
+process.once('SIGINT', () => {
+  interrupted = true;
+  console.error('\ninterrupted: stopping the bench servers');
+  stopAllChildServers().finally(() => process.exit(130));
+});
+
+main().then(
+  () => {
+    if (!interrupted) process.exitCode = 0;
+  },
+  (error: unknown) => {
+    if (error instanceof BenchAbort) console.error(`\nbench aborted: ${error.message}`);
+    else console.error(error);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,72 @@
+import type { FailureKind } from '../errors/failure-kind.js';
+
+/** Token counts as records and the admin API show them (snake_case, like the rest of the API). */
+export interface RecordUsage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_tokens?: number;
+  cache_write_tokens?: number;
+  reasoning_tokens?: number;
+  /** Counted by the gateway because the stream died before the provider reported usage. */
+  estimated?: boolean;
+}
+
+export interface AttemptRecordEntry {
+  n: number;
+  connection: string;
+  provider: string;
+  model: string;
+  kind: FailureKind;
+  http_status: number | null;
+  error_type: string | null;
+  /** The provider's message, secrets redacted. */
+  message: string | null;
+  retry_after_ms: number | null;
+  /** Offset from the start of the request. */
+  started_ms: number;
+  latency_ms: number;
+  first_token_ms: number | null;
+  committed: boolean;
+  usage: RecordUsage | null;
+  cost_usd: number | null;
+}
+
+/**
+ * How the request ended for the caller: `ok` (an answer), `interrupted` (a committed stream that
+ * failed), `failed` (every attempt failed), `rejected` (refused by the gateway before any
+ * provider), `cancelled` (the caller went away).
+ */
+export type RequestStatus = 'ok' | 'interrupted' | 'failed' | 'rejected' | 'cancelled';
+
+/** One request with every attempt (SPEC §9): what `GET /admin/requests/:id` returns. */
+export interface RequestRecord {
+  id: string;
+  /** ISO 8601. */
+  created_at: string;
+  status: RequestStatus;
+  http_status: number;
+  key_name: string | null;
+  model_requested: string | null;
+  route: string | null;
+  served: { connection: string; provider: string; model: string } | null;
+  attempts: AttemptRecordEntry[];
+  usage: RecordUsage | null;
+  cost_usd: number | null;
+  first_token_ms: number | null;
+  latency_ms: number;
+  /** Gateway time: the request's latency minus the time spent waiting on upstreams. */
+  added_latency_ms: number;
+  /** The deadline the request ran under, relative to its start. */
+  deadline_ms: number | null;
+  idempotency_key: string | null;
+  stream: boolean;
+  /** Set on gateway-raised errors and final errors: the `code` the caller saw. */
+  error_code: string | null;
+}
+
+/** Where finished request records go. `enqueue` never blocks the request path. */
+export interface RecordSink {
+  enqueue(record: RequestRecord): void;
+  /** Resolves once everything enqueued so far is durably written. */
+  flush(): Promise<void>;
+}
