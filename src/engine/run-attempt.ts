@@ -19,6 +19,9 @@ import { classifyTransportError } from './classify-transport-error.js';
 /** How long an upstream may keep a stream open after its finish before we end it ourselves. */
 const AFTER_FINISH_GRACE_MS = 1_000;
 
+/** The abort reason for releasing an attempt's upstream once we are done with it (made once). */
+const ATTEMPT_RELEASED = new Error('attempt released');
+
 export interface AttemptInput {
   n: number;
   target: ResolvedTarget;
@@ -56,12 +59,20 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptOutcome> {
     committed: false,
     malformedEvents: 0,
   };
+  // One controller per attempt: the caller going away, a phase timeout or the deadline abort it.
   const attemptController = new AbortController();
-  const signal = AbortSignal.any([input.callerSignal, attemptController.signal]);
+  const signal = attemptController.signal;
+  const onCallerGone = () => attemptController.abort(input.callerSignal.reason);
+  input.callerSignal.addEventListener('abort', onCallerGone, { once: true });
   const timer = new AttemptTimer(attemptController, input.deadlineAtMs - startedAtMs);
-  const fail = (error: ProviderError): AttemptOutcome => {
+  /** Stops the timers; aborts the upstream unless its response was read to the end. */
+  const release = (readToEnd: boolean) => {
     timer.clear();
-    attemptController.abort();
+    input.callerSignal.removeEventListener('abort', onCallerGone);
+    if (!readToEnd && !signal.aborted) attemptController.abort(ATTEMPT_RELEASED);
+  };
+  const fail = (error: ProviderError): AttemptOutcome => {
+    release(false);
     Object.assign(record, {
       kind: error.kind,
       httpStatus: error.status,
@@ -95,7 +106,7 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptOutcome> {
       const result = input.adapter.parseResponse(await response.body.json());
       const refusal = moderationOf(result.finishReason, result.text === '' && result.toolCalls.length === 0);
       if (refusal) return fail({ ...refusal, status: response.statusCode });
-      timer.clear();
+      release(true);
       Object.assign(record, { latencyMs: Date.now() - startedAtMs, httpStatus: response.statusCode, usage: result.usage, committed: true });
       return { ok: true, record, result };
     }
@@ -132,7 +143,7 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptOutcome> {
 
   record.firstTokenMs = Date.now() - startedAtMs;
   record.committed = true;
-  const events = forwardCommitted({ held, iterator, record, timer, input, attemptController, startedAtMs });
+  const events = forwardCommitted({ held, iterator, record, timer, input, attemptController, startedAtMs, release });
   return { ok: true, record, events };
 }
 
@@ -150,6 +161,7 @@ interface CommittedStreamState {
   input: AttemptInput;
   attemptController: AbortController;
   startedAtMs: number;
+  release: (readToEnd: boolean) => void;
 }
 
 /**
@@ -161,6 +173,7 @@ async function* forwardCommitted(state: CommittedStreamState): AsyncGenerator<St
   const { record, timer, input, attemptController } = state;
   let finished = false;
   let endedAfterFinish = false;
+  let readToEnd = false;
   const interrupted = (message: string): StreamEvent => {
     record.kind = 'stream_interrupted';
     record.message = message;
@@ -177,7 +190,7 @@ async function* forwardCommitted(state: CommittedStreamState): AsyncGenerator<St
       if (finished) {
         timer.graceThen(AFTER_FINISH_GRACE_MS, () => {
           endedAfterFinish = true;
-          attemptController.abort();
+          attemptController.abort(ATTEMPT_RELEASED);
         });
       }
       let next: IteratorResult<StreamEvent>;
@@ -193,7 +206,10 @@ async function* forwardCommitted(state: CommittedStreamState): AsyncGenerator<St
         yield interrupted(`the upstream stream failed after it started: ${failure.message}`);
         return;
       }
-      if (next.done) break;
+      if (next.done) {
+        readToEnd = true;
+        break;
+      }
       timer.touch();
       const event = next.value;
       switch (event.type) {
@@ -215,10 +231,9 @@ async function* forwardCommitted(state: CommittedStreamState): AsyncGenerator<St
     }
     if (!finished) yield interrupted('the upstream stream ended before its finish');
   } finally {
-    timer.clear();
     record.latencyMs = Date.now() - state.startedAtMs;
     if (!finished && record.kind === 'ok') record.kind = input.callerSignal.aborted ? 'cancelled' : 'stream_interrupted';
-    attemptController.abort();
-    void state.iterator.return?.();
+    state.release(readToEnd);
+    if (!readToEnd) void state.iterator.return?.();
   }
 }

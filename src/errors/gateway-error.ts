@@ -4,6 +4,7 @@ import type { FailureKind } from './failure-kind.js';
 export type GatewayErrorCode =
   | FailureKind
   | 'invalid_json'
+  | 'invalid_api_key'
   | 'invalid_request_error'
   | 'model_not_found'
   | 'request_too_large'

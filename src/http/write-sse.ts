@@ -6,10 +6,15 @@ export interface SseRenderer {
   end(): string;
 }
 
+/** Past this much pending text a write goes out at once rather than at the end of the turn. */
+const MAX_PENDING_CHARS = 64 * 1024;
+
 /**
  * Sends a committed stream: headers go out with the first event (the commit point already
- * passed), each event is rendered and written with backpressure (a slow caller slows the
- * upstream read). A stream that ends with a provider-error is closed without the normal ending.
+ * passed). Events rendered in the same turn of the event loop (typically all events of one
+ * upstream read) are joined into one write: one syscall buffer instead of one per event, with at
+ * most one turn of added delay. Backpressure is honoured (a slow caller slows the upstream read).
+ * A stream that ends with a provider-error is closed without the normal ending.
  */
 export async function writeSse(
   response: ServerResponse,
@@ -23,15 +28,34 @@ export async function writeSse(
     'cache-control': 'no-cache',
     'x-accel-buffering': 'no',
   });
+  let pending = '';
+  let scheduled: NodeJS.Immediate | undefined;
+  let congested = false;
+  const flush = () => {
+    scheduled = undefined;
+    if (pending === '' || response.destroyed) return;
+    congested = !response.write(pending);
+    pending = '';
+  };
+
   let failed = false;
-  for await (const event of events) {
-    if (response.destroyed) break;
-    if (event.type === 'provider-error') failed = true;
-    const text = renderer.write(event);
-    if (text !== '' && !response.write(text)) await drainedOrClosed(response);
+  try {
+    for await (const event of events) {
+      if (response.destroyed) break;
+      if (event.type === 'provider-error') failed = true;
+      pending += renderer.write(event);
+      if (pending.length >= MAX_PENDING_CHARS) flush();
+      else scheduled ??= setImmediate(flush);
+      if (congested) {
+        await drainedOrClosed(response);
+        congested = false;
+      }
+    }
+  } finally {
+    clearImmediate(scheduled);
   }
   if (response.destroyed) return;
-  response.end(failed ? undefined : renderer.end());
+  response.end(pending + (failed ? '' : renderer.end()));
 }
 
 function drainedOrClosed(response: ServerResponse): Promise<void> {

@@ -5,6 +5,9 @@ import { toOpenAiUsage } from './render-openai-chat.js';
  * Renders canonical stream events as OpenAI `chat.completion.chunk` SSE lines. Stateful per
  * response: the chunk id, model and `created` come from the upstream's start event; usage is
  * held until the end (after the finish chunk) and sent only if the caller asked for it.
+ *
+ * Everything but the delta is the same for every chunk of a response, so that part is
+ * serialised once (per chunk only the delta is stringified: this runs for every streamed token).
  */
 export class OpenAiStreamWriter {
   #id: string;
@@ -13,6 +16,7 @@ export class OpenAiStreamWriter {
   #systemFingerprint: string | undefined;
   #sentRole = false;
   #usage: Usage | undefined;
+  #chunkPrefix: string | undefined;
   readonly #includeUsage: boolean;
 
   constructor(options: { fallbackId: string; model: string; includeUsage: boolean }) {
@@ -31,6 +35,7 @@ export class OpenAiStreamWriter {
         this.#systemFingerprint = event.systemFingerprint;
         return '';
       case 'text-delta':
+        if (this.#sentRole) return `${this.#prefix()}{"content":${JSON.stringify(event.text)}}${CHUNK_TAIL}`;
         return this.#chunk({ content: event.text });
       case 'reasoning-delta':
         return this.#chunk({ reasoning_content: event.text });
@@ -74,7 +79,17 @@ export class OpenAiStreamWriter {
       this.#sentRole = true;
       delta = { role: 'assistant', ...delta };
     }
-    return sse({ ...this.#base(), choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }] });
+    const tail = finishReason === null ? CHUNK_TAIL : `,"logprobs":null,"finish_reason":${JSON.stringify(finishReason)}}]}\n\n`;
+    return `${this.#prefix()}${JSON.stringify(delta)}${tail}`;
+  }
+
+  /** `data: {"id":…,"choices":[{"index":0,"delta":` — fixed once the first chunk goes out. */
+  #prefix(): string {
+    if (this.#chunkPrefix === undefined) {
+      const head = JSON.stringify(this.#base());
+      this.#chunkPrefix = `data: ${head.slice(0, -1)},"choices":[{"index":0,"delta":`;
+    }
+    return this.#chunkPrefix;
   }
 
   #base(): Record<string, unknown> {
@@ -83,6 +98,8 @@ export class OpenAiStreamWriter {
     return base;
   }
 }
+
+const CHUNK_TAIL = ',"logprobs":null,"finish_reason":null}]}\n\n';
 
 function sse(payload: unknown): string {
   return `data: ${JSON.stringify(payload)}\n\n`;

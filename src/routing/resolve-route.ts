@@ -35,7 +35,7 @@ const DEFAULT_ROUTE_POLICY: Omit<RouteConfig, 'targets'> = (() => {
  */
 export function resolveRoute(config: Config, requestedModel: string): ResolvedRoute {
   const route = Object.hasOwn(config.routes, requestedModel) ? config.routes[requestedModel] : undefined;
-  if (route) return { name: requestedModel, policy: route, targets: orderTargets(config, route.targets) };
+  if (route) return namedRoute(config, requestedModel, route);
 
   const slash = requestedModel.indexOf('/');
   if (slash > 0 && slash < requestedModel.length - 1) {
@@ -61,6 +61,23 @@ export function resolveRoute(config: Config, requestedModel: string): ResolvedRo
     type: 'invalid_request_error',
     param: 'model',
   });
+}
+
+/** Resolved named routes per config snapshot: a reload makes a new snapshot, so no invalidation. */
+const namedRoutes = new WeakMap<Config, Map<string, ResolvedRoute>>();
+
+function namedRoute(config: Config, name: string, route: RouteConfig): ResolvedRoute {
+  let byName = namedRoutes.get(config);
+  if (!byName) {
+    byName = new Map();
+    namedRoutes.set(config, byName);
+  }
+  let resolved = byName.get(name);
+  if (!resolved) {
+    resolved = Object.freeze({ name, policy: route, targets: orderTargets(config, route.targets) });
+    byName.set(name, resolved);
+  }
+  return resolved;
 }
 
 /** Same-model targets first (in config order), then those that change the model (SPEC §6). */

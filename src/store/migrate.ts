@@ -1,0 +1,44 @@
+import type { Kysely } from 'kysely';
+import type { DatabaseSchema } from './schema.js';
+
+/**
+ * Creates the tables and indexes when they are missing; safe to run on every start. Written with
+ * kysely's schema builder so the same code creates the Postgres schema later.
+ */
+export async function migrate(db: Kysely<DatabaseSchema>): Promise<void> {
+  await db.transaction().execute(async (transaction) => {
+    const schema = transaction.schema;
+    await schema
+      .createTable('requests')
+      .ifNotExists()
+      .addColumn('id', 'text', (column) => column.primaryKey())
+      .addColumn('created_at', 'text', (column) => column.notNull())
+      // bigint: epoch milliseconds overflow a 32-bit integer (SQLite treats it as INTEGER).
+      .addColumn('created_ms', 'bigint', (column) => column.notNull())
+      .addColumn('status', 'text', (column) => column.notNull())
+      .addColumn('http_status', 'integer', (column) => column.notNull())
+      .addColumn('route', 'text')
+      .addColumn('model_requested', 'text')
+      .addColumn('key_name', 'text')
+      .addColumn('stream', 'integer', (column) => column.notNull())
+      .addColumn('latency_ms', 'integer', (column) => column.notNull())
+      .addColumn('record_json', 'text', (column) => column.notNull())
+      .execute();
+    await schema.createIndex('requests_route_created_ms').ifNotExists().on('requests').columns(['route', 'created_ms']).execute();
+    await schema.createIndex('requests_status_created_ms').ifNotExists().on('requests').columns(['status', 'created_ms']).execute();
+    await schema
+      .createTable('attempts')
+      .ifNotExists()
+      .addColumn('request_id', 'text', (column) => column.notNull())
+      .addColumn('n', 'integer', (column) => column.notNull())
+      .addColumn('connection', 'text', (column) => column.notNull())
+      .addColumn('provider', 'text', (column) => column.notNull())
+      .addColumn('model', 'text', (column) => column.notNull())
+      .addColumn('kind', 'text', (column) => column.notNull())
+      .addColumn('http_status', 'integer')
+      .addColumn('latency_ms', 'integer', (column) => column.notNull())
+      .addColumn('committed', 'integer', (column) => column.notNull())
+      .addPrimaryKeyConstraint('attempts_primary_key', ['request_id', 'n'])
+      .execute();
+  });
+}
