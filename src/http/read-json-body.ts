@@ -8,14 +8,7 @@ import { GatewayError } from '../errors/gateway-error.js';
 export async function readJsonBody(request: IncomingMessage, maxBytes: number): Promise<unknown> {
   const declared = Number(request.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > maxBytes) throw tooLarge(maxBytes);
-    chunks.push(chunk);
-  }
-  const text = Buffer.concat(chunks, size).toString('utf8');
+  const text = await readText(request, maxBytes);
   if (text.trim() === '') {
     throw new GatewayError('The request body is empty; send a JSON object.', { status: 400, code: 'invalid_json', type: 'invalid_request_error' });
   }
@@ -28,6 +21,29 @@ export async function readJsonBody(request: IncomingMessage, maxBytes: number): 
       type: 'invalid_request_error',
     });
   }
+}
+
+/** data/end events rather than an async iterator: the cheapest read Node offers, per request. */
+function readText(request: IncomingMessage, maxBytes: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        request.removeAllListeners('data');
+        request.resume();
+        reject(tooLarge(maxBytes));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.once('end', () => resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, size).toString('utf8')));
+    request.once('error', reject);
+    request.once('close', () =>
+      reject(new GatewayError('The client closed the connection before sending its whole body.', { status: 400, code: 'invalid_request_error' })),
+    );
+  });
 }
 
 function tooLarge(maxBytes: number): GatewayError {

@@ -39,10 +39,13 @@ export async function* parseOpenAiStream(frames: AsyncIterable<SseFrame>): Async
     }
 
     const choice = readArray(chunk, 'choices')?.find(isFirstChoice);
-    if (choice !== undefined) yield* choiceEvents(choice, openToolCalls);
-
+    // Events are collected and yielded one by one: `yield*` of a sync generator inside an async
+    // one costs a promise per event, and this runs for every streamed token.
+    const events: StreamEvent[] = [];
+    if (choice !== undefined) choiceEvents(choice, openToolCalls, events);
     const usage = readRecord(chunk, 'usage');
-    if (usage !== undefined) yield { type: 'usage', usage: readOpenAiUsage(usage) };
+    if (usage !== undefined) events.push({ type: 'usage', usage: readOpenAiUsage(usage) });
+    for (const event of events) yield event;
   }
 }
 
@@ -51,28 +54,29 @@ function isFirstChoice(choice: unknown): choice is JsonRecord {
   return isRecord(choice) && (readNumber(choice, 'index') ?? 0) === 0;
 }
 
-function* choiceEvents(choice: JsonRecord, openToolCalls: Set<number>): Iterable<StreamEvent> {
+function choiceEvents(choice: JsonRecord, openToolCalls: Set<number>, events: StreamEvent[]): void {
   const delta = readRecord(choice, 'delta');
   if (delta !== undefined) {
     // `reasoning_content` (DeepSeek and others) or `reasoning` (OpenRouter, Ollama).
     const reasoning = readString(delta, 'reasoning_content') ?? readString(delta, 'reasoning');
-    if (reasoning) yield { type: 'reasoning-delta', text: reasoning };
+    if (reasoning) events.push({ type: 'reasoning-delta', text: reasoning });
     const text = readString(delta, 'content');
-    if (text) yield { type: 'text-delta', text };
+    if (text) events.push({ type: 'text-delta', text });
     const refusal = readString(delta, 'refusal');
-    if (refusal) yield { type: 'refusal-delta', text: refusal };
-    yield* toolCallEvents(readArray(delta, 'tool_calls') ?? [], openToolCalls);
+    if (refusal) events.push({ type: 'refusal-delta', text: refusal });
+    const toolCalls = readArray(delta, 'tool_calls');
+    if (toolCalls !== undefined) toolCallEvents(toolCalls, openToolCalls, events);
   }
 
   const finishReason = readString(choice, 'finish_reason');
   if (finishReason) {
-    for (const index of openToolCalls) yield { type: 'tool-call-end', index };
+    for (const index of openToolCalls) events.push({ type: 'tool-call-end', index });
     openToolCalls.clear();
-    yield { type: 'finish', reason: mapOpenAiFinishReason(finishReason), providerReason: finishReason };
+    events.push({ type: 'finish', reason: mapOpenAiFinishReason(finishReason), providerReason: finishReason });
   }
 }
 
-function* toolCallEvents(entries: readonly unknown[], openToolCalls: Set<number>): Iterable<StreamEvent> {
+function toolCallEvents(entries: readonly unknown[], openToolCalls: Set<number>, events: StreamEvent[]): void {
   for (const [position, entry] of entries.entries()) {
     if (!isRecord(entry)) continue;
     // Some compatible hosts omit `index`; their entries are positional.
@@ -84,8 +88,8 @@ function* toolCallEvents(entries: readonly unknown[], openToolCalls: Set<number>
     if (!openToolCalls.has(index)) {
       openToolCalls.add(index);
       const id = readString(entry, 'id') ?? `call_${index}`;
-      yield { type: 'tool-call-start', index, id, name: readString(fn, 'name') ?? '' };
+      events.push({ type: 'tool-call-start', index, id, name: readString(fn, 'name') ?? '' });
     }
-    if (argumentsDelta) yield { type: 'tool-call-delta', index, argumentsDelta };
+    if (argumentsDelta) events.push({ type: 'tool-call-delta', index, argumentsDelta });
   }
 }

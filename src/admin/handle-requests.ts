@@ -1,0 +1,79 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { GatewayError } from '../errors/gateway-error.js';
+import { sendJson } from '../http/send.js';
+import { MAX_LIST_LIMIT, sinceToEpochMs, type RecordFilter, type RecordStore } from '../records/record-store.js';
+import type { RequestStatus } from '../records/request-record.js';
+import { checkAdminToken } from './check-admin-token.js';
+
+export interface AdminRequestsDeps {
+  adminToken(): string | undefined;
+  records: RecordStore;
+}
+
+const STATUSES: readonly RequestStatus[] = ['ok', 'interrupted', 'failed', 'rejected', 'cancelled'];
+const QUERY_PARAMETERS = ['route', 'status', 'since', 'limit'] as const;
+
+/** Records can hold prompts' metadata and error text: never let a proxy or browser keep them. */
+const NO_STORE = { 'cache-control': 'no-store' };
+
+/** `GET /admin/requests/:id` → the record (SPEC §9), 404 when unknown. */
+export async function handleGetRequest(
+  request: IncomingMessage,
+  response: ServerResponse,
+  params: Readonly<Record<string, string>>,
+  deps: AdminRequestsDeps,
+): Promise<void> {
+  checkAdminToken(request, deps.adminToken());
+  const id = params.id ?? '';
+  const record = await deps.records.get(id);
+  if (!record) throw new GatewayError(`No request with id "${id}".`, { status: 404, code: 'not_found', type: 'invalid_request_error' });
+  sendJson(response, 200, record, NO_STORE);
+}
+
+/** `GET /admin/requests?route=&status=&since=&limit=` → `{data: [records]}`, newest first. */
+export async function handleListRequests(
+  request: IncomingMessage,
+  response: ServerResponse,
+  _params: Readonly<Record<string, string>>,
+  deps: AdminRequestsDeps,
+): Promise<void> {
+  checkAdminToken(request, deps.adminToken());
+  const filter = parseListQuery(new URL(request.url ?? '/', 'http://gateway.invalid').searchParams);
+  sendJson(response, 200, { data: await deps.records.list(filter) }, NO_STORE);
+}
+
+/** Refuses (never ignores or clamps) a bad or unknown parameter, naming it. */
+function parseListQuery(query: URLSearchParams): RecordFilter {
+  for (const name of new Set(query.keys())) {
+    if (!(QUERY_PARAMETERS as readonly string[]).includes(name)) throw badParameter(name, `Unknown query parameter "${name}"; expected one of ${QUERY_PARAMETERS.join(', ')}.`);
+    if (query.getAll(name).length > 1) throw badParameter(name, `Query parameter "${name}" is given more than once.`);
+  }
+  const filter: RecordFilter = {};
+  const route = query.get('route');
+  if (route !== null) {
+    if (route === '') throw badParameter('route', 'Query parameter "route" is empty.');
+    filter.route = route;
+  }
+  const status = query.get('status');
+  if (status !== null) {
+    const known = STATUSES.find((candidate) => candidate === status);
+    if (!known) throw badParameter('status', `Query parameter "status" must be one of ${STATUSES.join(', ')} (got "${status}").`);
+    filter.status = known;
+  }
+  const since = query.get('since');
+  if (since !== null) {
+    if (sinceToEpochMs(since) === undefined) throw badParameter('since', `Query parameter "since" must be an ISO 8601 time or epoch milliseconds (got "${since}").`);
+    filter.since = since;
+  }
+  const limit = query.get('limit');
+  if (limit !== null) {
+    const parsed = /^\d+$/.test(limit) ? Number(limit) : Number.NaN;
+    if (!(parsed >= 1 && parsed <= MAX_LIST_LIMIT)) throw badParameter('limit', `Query parameter "limit" must be a whole number from 1 to ${MAX_LIST_LIMIT} (got "${limit}").`);
+    filter.limit = parsed;
+  }
+  return filter;
+}
+
+function badParameter(name: string, message: string): GatewayError {
+  return new GatewayError(message, { status: 400, code: 'invalid_request_error', type: 'invalid_request_error', param: name });
+}

@@ -1,0 +1,143 @@
+import type { AttemptRecordEntry, RecordUsage, RequestRecord } from '../records/request-record.js';
+import { formatTable } from './format-table.js';
+
+export interface RequestsShowOptions {
+  url: string;
+  /** Falls back to SWITCHYARD_ADMIN_TOKEN; read here rather than as a commander default so `--help` never prints it. */
+  token?: string;
+}
+
+const REQUEST_TIMEOUT_MS = 10_000;
+const MESSAGE_WIDTH = 100;
+
+/** Fetches one request record from the admin API and prints its timeline; returns the exit code. */
+export async function runRequestsShow(id: string, options: RequestsShowOptions): Promise<number> {
+  const token = options.token ?? process.env.SWITCHYARD_ADMIN_TOKEN;
+  const url = `${options.url.replace(/\/+$/, '')}/admin/requests/${encodeURIComponent(id)}`;
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
+  } catch (error) {
+    console.error(`cannot reach the gateway at ${options.url}: ${describeFetchError(error)}`);
+    return 1;
+  }
+  const text = await response.text();
+  if (response.status === 401) {
+    console.error(`the gateway refused the admin token (401: ${errorMessage(text)}); pass --token or set SWITCHYARD_ADMIN_TOKEN to the config's admin.token`);
+    return 1;
+  }
+  if (response.status === 404) {
+    console.error(`no request with id ${id} at ${options.url}`);
+    return 1;
+  }
+  if (!response.ok) {
+    console.error(`the gateway answered ${response.status}: ${errorMessage(text)}`);
+    return 1;
+  }
+  const record = parseRecord(text);
+  if (!record) {
+    console.error(`the gateway's answer is not a request record: ${text.slice(0, 200)}`);
+    return 1;
+  }
+  console.log(formatTimeline(record));
+  return 0;
+}
+
+function formatTimeline(record: RequestRecord): string {
+  const served = record.served ? `${record.served.connection}/${record.served.model} (${record.served.provider})` : '-';
+  const header: [string, string][] = [
+    ['request', record.id],
+    ['created', record.created_at],
+    ['status', `${record.status}${record.error_code ? ` (${record.error_code})` : ''}`],
+    ['http status', String(record.http_status)],
+    ['route', `${record.route ?? '-'}${record.model_requested && record.model_requested !== record.route ? ` (model ${record.model_requested})` : ''}`],
+    ['served by', served],
+    ['stream', record.stream ? 'yes' : 'no'],
+    ['latency', milliseconds(record.latency_ms)],
+    ['first token', milliseconds(record.first_token_ms)],
+    ['added latency', milliseconds(record.added_latency_ms)],
+    ['usage', usage(record.usage)],
+    ['cost', dollars(record.cost_usd)],
+  ];
+  if (record.key_name) header.push(['key', record.key_name]);
+  if (record.deadline_ms !== null) header.push(['deadline', milliseconds(record.deadline_ms)]);
+  const labelWidth = Math.max(...header.map(([label]) => label.length));
+  const lines = header.map(([label, value]) => `${label.padEnd(labelWidth)}  ${value}`);
+  const attempts =
+    record.attempts.length === 0
+      ? '(no attempts: the gateway answered without calling a provider)'
+      : formatTable(
+          ['#', 'start', 'target', 'kind', 'http', 'latency', 'first token', 'committed', 'message'],
+          record.attempts.map(attemptRow),
+        );
+  return `${lines.join('\n')}\n\n${attempts}`;
+}
+
+function attemptRow(attempt: AttemptRecordEntry): string[] {
+  return [
+    `#${attempt.n}`,
+    `+${Math.round(attempt.started_ms)} ms`,
+    `${attempt.connection}/${attempt.model}`,
+    attempt.kind,
+    attempt.http_status === null ? '-' : String(attempt.http_status),
+    milliseconds(attempt.latency_ms),
+    milliseconds(attempt.first_token_ms),
+    attempt.committed ? 'yes' : 'no',
+    oneLine(attempt.message),
+  ];
+}
+
+function milliseconds(value: number | null): string {
+  return value === null ? '-' : `${Math.round(value)} ms`;
+}
+
+function dollars(value: number | null): string {
+  return value === null ? '-' : `$${value.toFixed(6)}`;
+}
+
+function usage(value: RecordUsage | null): string {
+  if (!value) return '-';
+  const parts = [`${value.input_tokens} in`, `${value.output_tokens} out`];
+  if (value.cache_read_tokens) parts.push(`${value.cache_read_tokens} cache read`);
+  if (value.cache_write_tokens) parts.push(`${value.cache_write_tokens} cache write`);
+  if (value.reasoning_tokens) parts.push(`${value.reasoning_tokens} reasoning`);
+  return `${parts.join(' / ')}${value.estimated ? ' (estimated)' : ''}`;
+}
+
+/** Table cells must stay on one line and the table narrow enough to read. */
+function oneLine(message: string | null): string {
+  if (message === null) return '';
+  const flat = message.replace(/\s+/g, ' ').trim();
+  return flat.length > MESSAGE_WIDTH ? `${flat.slice(0, MESSAGE_WIDTH - 1)}…` : flat;
+}
+
+function errorMessage(body: string): string {
+  try {
+    const parsed = JSON.parse(body) as { error?: { message?: unknown } };
+    if (typeof parsed.error?.message === 'string') return parsed.error.message;
+  } catch {
+    // Not JSON: show the raw text below.
+  }
+  return body.slice(0, 200) || '(empty body)';
+}
+
+function describeFetchError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  if (error.name === 'TimeoutError') return `no answer within ${REQUEST_TIMEOUT_MS / 1000} s`;
+  const code = (error.cause as { code?: unknown } | undefined)?.code;
+  if (code === 'ECONNREFUSED') return 'connection refused (is `switchyard serve` running, and is --url right?)';
+  return typeof code === 'string' ? `${error.message} (${code})` : error.message;
+}
+
+function parseRecord(text: string): RequestRecord | undefined {
+  try {
+    const parsed = JSON.parse(text) as Partial<RequestRecord> | null;
+    if (parsed && typeof parsed.id === 'string' && Array.isArray(parsed.attempts)) return parsed as RequestRecord;
+  } catch {
+    // Falls through to "not a record".
+  }
+  return undefined;
+}

@@ -1,0 +1,111 @@
+import type { Kysely } from 'kysely';
+import type { DatabaseSchema } from '../store/schema.js';
+import { RecentRecords } from './recent-records.js';
+import { RecordWriter, type RecordWriterOptions } from './record-writer.js';
+import { redactSecrets } from './redact-secrets.js';
+import type { RequestRecord, RequestStatus } from './request-record.js';
+
+export interface RecordStoreOptions {
+  /** Opened and migrated by the caller, who also destroys it after `close()`. */
+  db: Kysely<DatabaseSchema>;
+  writer?: Omit<RecordWriterOptions, 'db'>;
+  /** How many of the newest records are readable before their write lands. */
+  recentLimit?: number;
+  /** Secrets to scrub from attempt messages; asked on every add so config reloads apply. */
+  knownSecrets?: () => ReadonlySet<string>;
+}
+
+export interface RecordFilter {
+  route?: string;
+  status?: RequestStatus;
+  /** Records created at or after this: an ISO 8601 time or epoch milliseconds. */
+  since?: string | number;
+  /** Newest first; default 100, at most 1000. */
+  limit?: number;
+}
+
+export const DEFAULT_LIST_LIMIT = 100;
+export const MAX_LIST_LIMIT = 1_000;
+
+const NO_SECRETS: ReadonlySet<string> = new Set();
+
+/**
+ * Request records: added on the request path (kept in memory and queued for a batched write),
+ * read back by id or listed with filters for the admin API.
+ */
+export class RecordStore {
+  readonly writer: RecordWriter;
+  private readonly db: Kysely<DatabaseSchema>;
+  private readonly recent: RecentRecords;
+  private readonly knownSecrets: () => ReadonlySet<string>;
+
+  constructor(options: RecordStoreOptions) {
+    this.db = options.db;
+    this.writer = new RecordWriter({ ...options.writer, db: options.db });
+    this.recent = new RecentRecords(options.recentLimit);
+    this.knownSecrets = options.knownSecrets ?? (() => NO_SECRETS);
+  }
+
+  /** Synchronous and cheap: the database is not touched here. */
+  add(record: RequestRecord): void {
+    const redacted = this.redact(record);
+    this.recent.set(redacted);
+    this.writer.enqueue(redacted);
+  }
+
+  async get(id: string): Promise<RequestRecord | undefined> {
+    const recent = this.recent.get(id);
+    if (recent) return recent;
+    const row = await this.db.selectFrom('requests').select('record_json').where('id', '=', id).executeTakeFirst();
+    return row ? parseRecord(row.record_json) : undefined;
+  }
+
+  /** Newest first. Pending writes are flushed first so the list includes every added record. */
+  async list(filter: RecordFilter = {}): Promise<RequestRecord[]> {
+    const limit = filter.limit ?? DEFAULT_LIST_LIMIT;
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT) throw new RangeError(`limit must be a whole number from 1 to ${MAX_LIST_LIMIT} (got ${limit})`);
+    const sinceMs = filter.since === undefined ? undefined : sinceToEpochMs(filter.since);
+    if (sinceMs === undefined && filter.since !== undefined) throw new RangeError(`since must be an ISO 8601 time or epoch milliseconds (got ${filter.since})`);
+    await this.writer.flush();
+    let query = this.db.selectFrom('requests').select('record_json');
+    if (filter.route !== undefined) query = query.where('route', '=', filter.route);
+    if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+    if (sinceMs !== undefined) query = query.where('created_ms', '>=', sinceMs);
+    const rows = await query.orderBy('created_ms', 'desc').orderBy('id', 'desc').limit(limit).execute();
+    return rows.map((row) => parseRecord(row.record_json));
+  }
+
+  flush(): Promise<void> {
+    return this.writer.flush();
+  }
+
+  /** Writes what is pending and stops the writer's timer; the database stays open. */
+  close(): Promise<void> {
+    return this.writer.close();
+  }
+
+  private redact(record: RequestRecord): RequestRecord {
+    if (record.attempts.every((attempt) => attempt.message === null)) return record;
+    const secrets = this.knownSecrets();
+    return {
+      ...record,
+      attempts: record.attempts.map((attempt) => (attempt.message === null ? attempt : { ...attempt, message: redactSecrets(attempt.message, secrets) })),
+    };
+  }
+}
+
+/**
+ * An ISO 8601 time (date first, so words like "yesterday" are refused rather than guessed) or
+ * epoch milliseconds, as a number or digits; undefined when it is neither.
+ */
+export function sinceToEpochMs(since: string | number): number | undefined {
+  if (typeof since === 'number') return Number.isFinite(since) ? since : undefined;
+  if (/^\d+$/.test(since)) return Number(since);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(since)) return undefined;
+  const parsed = Date.parse(since);
+  return Number.isNaN(parsed) ? undefined : parsed;
+}
+
+function parseRecord(json: string): RequestRecord {
+  return JSON.parse(json) as RequestRecord;
+}
