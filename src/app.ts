@@ -1,15 +1,26 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino, type Logger } from 'pino';
+import { handleGetRequest, handleListRequests } from './admin/handle-requests.js';
 import type { ConfigSource } from './config/config-source.js';
+import { knownSecrets } from './config/known-secrets.js';
 import type { Config } from './config/schema.js';
+import { RetryBudgets } from './engine/retry-budget.js';
 import type { EngineDeps } from './engine/run-chat.js';
+import { GatewayError } from './errors/gateway-error.js';
+import { Cooling } from './health/cooling.js';
 import { createHttpServer } from './http/create-server.js';
 import { handleChatCompletions } from './http/handle-chat-completions.js';
 import { handleModels } from './http/handle-models.js';
 import { sendJson } from './http/send.js';
 import { startMockProvider, type MockProvider } from './mock/mock-provider.js';
 import { adapterFor, baseUrlFor } from './providers/registry.js';
+import { RecordStore } from './records/record-store.js';
+import { RequestTrace } from './records/request-trace.js';
+import { migrate } from './store/migrate.js';
+import { openDatabase } from './store/open-database.js';
+import { Metrics } from './telemetry/metrics.js';
+import { observeRequest } from './telemetry/observe-request.js';
 import { Transport } from './transport/send-upstream.js';
 
 export interface AppOptions {
@@ -21,7 +32,10 @@ export interface App {
   server: Server;
   /** The in-process mock provider, when the config has a mock connection without a base_url. */
   readonly mock: MockProvider | undefined;
+  records: RecordStore;
+  metrics: Metrics;
   listen(options?: { port?: number; host?: string }): Promise<string>;
+  /** Stops accepting requests, writes every pending record, and releases everything. */
   close(): Promise<void>;
 }
 
@@ -29,10 +43,11 @@ export interface App {
 export async function createApp(options: AppOptions): Promise<App> {
   const { configSource } = options;
   const logger = options.logger ?? pino({ level: 'silent' });
-  const transport = new Transport();
+  const config = () => configSource.current;
+
   let mock: MockProvider | undefined;
-  const ensureMock = async (config: Config) => {
-    const needsMock = Object.values(config.connections).some((connection) => connection.provider === 'mock' && connection.base_url === undefined);
+  const ensureMock = async (current: Config) => {
+    const needsMock = Object.values(current.connections).some((connection) => connection.provider === 'mock' && connection.base_url === undefined);
     if (needsMock && !mock) mock = await startMockProvider();
   };
   await ensureMock(configSource.current);
@@ -46,21 +61,61 @@ export async function createApp(options: AppOptions): Promise<App> {
     ensureMock(change.config).catch((error: unknown) => logger.error({ err: error }, 'could not start the in-process mock'));
   });
 
+  // The store is chosen at start; a reload that changes it takes effect on restart.
+  const db = openDatabase(configSource.current.store);
+  await migrate(db);
+  const records = new RecordStore({
+    db,
+    knownSecrets: () => knownSecrets(config()),
+    writer: { onError: (error) => logger.error({ err: error }, 'writing request records failed; will retry') },
+  });
+  const metrics = new Metrics({ processMetrics: true });
+  const transport = new Transport();
   const engine: EngineDeps = {
     transport,
     adapterFor: (target) => adapterFor(target.connection),
     baseUrlFor: (target) => baseUrlFor(target.connection, mock?.url),
+    cooling: new Cooling(),
+    retryBudgets: new RetryBudgets(),
+    metrics,
   };
-  const config = () => configSource.current;
-  const startedAtSeconds = Math.floor(Date.now() / 1000);
+  const adminDeps = { adminToken: () => config().admin.token, records };
 
+  /** Runs a traced handler: whatever happens, the request ends up as one record and in the metrics. */
+  const traced =
+    (handler: (request: IncomingMessage, response: ServerResponse, trace: RequestTrace) => Promise<void>) =>
+    async (request: IncomingMessage, response: ServerResponse, requestId: string) => {
+      const trace = new RequestTrace(requestId, Date.now());
+      try {
+        await handler(request, response, trace);
+      } catch (error) {
+        if (error instanceof GatewayError) trace.fail('rejected', error.status, error.code);
+        else trace.fail('failed', 500, 'internal_error');
+        throw error;
+      } finally {
+        const record = trace.toRecord(Date.now());
+        records.add(record);
+        observeRequest(metrics, record, {
+          routeLabel: trace.routeLabel,
+          malformedEvents: trace.attempts.reduce((sum, attempt) => sum + attempt.malformedEvents, 0),
+        });
+      }
+    };
+
+  const startedAtSeconds = Math.floor(Date.now() / 1000);
   const server = createHttpServer(
     {
-      'POST /v1/chat/completions': (request, response, requestId) =>
-        handleChatCompletions(request, response, requestId, { config, engine }),
+      'POST /v1/chat/completions': traced((request, response, trace) => handleChatCompletions(request, response, trace, { config, engine, metrics })),
       'GET /v1/models': (_request, response) => handleModels(response, config(), startedAtSeconds),
       'GET /healthz': (_request, response) => sendJson(response, 200, { status: 'ok' }),
       'GET /readyz': (_request, response) => sendJson(response, 200, { status: 'ready', routes: Object.keys(config().routes).length }),
+      'GET /metrics': async (_request, response) => {
+        const text = await metrics.registry.metrics();
+        response.writeHead(200, { 'content-type': metrics.registry.contentType });
+        response.end(text);
+      },
+      'GET /admin/requests': (request, response, _requestId, params) => handleListRequests(request, response, params, adminDeps),
+      'GET /admin/requests/:id': (request, response, _requestId, params) => handleGetRequest(request, response, params, adminDeps),
     },
     logger,
   );
@@ -70,6 +125,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     get mock() {
       return mock;
     },
+    records,
+    metrics,
     async listen(listenOptions = {}) {
       const current = config();
       const host = listenOptions.host ?? current.server.host;
@@ -87,6 +144,8 @@ export async function createApp(options: AppOptions): Promise<App> {
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      await records.close();
+      await db.destroy();
       await transport.close();
       await mock?.close();
     },

@@ -1,3 +1,4 @@
+import { DEFAULT_COOLING_MS } from '../health/cooling.js';
 import type { AttemptRecord } from './attempt-record.js';
 
 export interface FinalError {
@@ -9,13 +10,12 @@ export interface FinalError {
   retryAfterMs?: number;
 }
 
-const DEFAULT_COOLING_MS = 30_000;
 
 /**
  * The one answer for a request whose every attempt failed (SPEC §6 "Final error"), decided from
  * the attempts alone, in the order the spec lists the cases.
  */
-export function finalError(attempts: readonly AttemptRecord[]): FinalError {
+export function finalError(attempts: readonly AttemptRecord[], coolingEndsInMs?: number): FinalError {
   const last = (kind: string) => [...attempts].reverse().find((attempt) => attempt.kind === kind);
   const moderation = last('moderation');
   if (moderation) {
@@ -29,8 +29,10 @@ export function finalError(attempts: readonly AttemptRecord[]): FinalError {
     return { status: 400, code: 'context_length_exceeded', type: 'invalid_request_error', message: contextLength.message ?? 'the input is longer than the model accepts' };
   }
   const throttled = attempts.filter((attempt) => attempt.kind === 'rate_limit' || attempt.kind === 'quota_exhausted');
-  if (throttled.length > 0) {
-    const retryAfterMs = Math.min(...throttled.map((attempt) => attempt.retryAfterMs ?? DEFAULT_COOLING_MS));
+  // Every target cooling from earlier 429s counts as throttled too, though none was contacted now.
+  if (throttled.length > 0 || (attempts.length === 0 && coolingEndsInMs !== undefined)) {
+    const retryAfterMs =
+      coolingEndsInMs ?? Math.min(...throttled.map((attempt) => attempt.retryAfterMs ?? DEFAULT_COOLING_MS));
     return { status: 429, code: 'rate_limit_exceeded', type: 'rate_limit_error', message: 'every target of this route is rate limited or out of quota', retryAfterMs };
   }
   if (attempts.length > 0 && attempts.every((attempt) => attempt.kind === 'timeout')) {

@@ -3,10 +3,13 @@ import type { AttemptRecord } from '../engine/attempt-record.js';
 /** No attempt of a request succeeded; carries every attempt so the final error can name them. */
 export class AllAttemptsFailedError extends Error {
   readonly attempts: readonly AttemptRecord[];
+  /** How long until a target of the route leaves cooling, when any is cooling (the final 429's retry-after). */
+  readonly coolingEndsInMs: number | undefined;
 
-  constructor(attempts: readonly AttemptRecord[]) {
+  constructor(attempts: readonly AttemptRecord[], coolingEndsInMs?: number) {
     super(`all ${attempts.length} attempt(s) failed`);
     this.name = 'AllAttemptsFailedError';
     this.attempts = attempts;
+    this.coolingEndsInMs = coolingEndsInMs;
   }
 }

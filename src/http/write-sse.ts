@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { StreamEvent } from '../providers/spec.js';
+import { SSE_HEADERS } from './heartbeat.js';
 
 export interface SseRenderer {
   write(event: StreamEvent): string;
@@ -21,19 +22,21 @@ export async function writeSse(
   headers: Record<string, string>,
   events: AsyncIterable<StreamEvent>,
   renderer: SseRenderer,
-): Promise<void> {
-  response.writeHead(200, {
-    ...headers,
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache',
-    'x-accel-buffering': 'no',
-  });
+  onFirstWrite: () => void,
+): Promise<'complete' | 'interrupted' | 'cancelled'> {
+  // Headers may already be out: a heartbeat sent them while the first content was awaited.
+  if (!response.headersSent) response.writeHead(200, { ...headers, ...SSE_HEADERS });
   let pending = '';
   let scheduled: NodeJS.Immediate | undefined;
   let congested = false;
+  let wrote = false;
   const flush = () => {
     scheduled = undefined;
     if (pending === '' || response.destroyed) return;
+    if (!wrote) {
+      wrote = true;
+      onFirstWrite();
+    }
     congested = !response.write(pending);
     pending = '';
   };
@@ -54,8 +57,10 @@ export async function writeSse(
   } finally {
     clearImmediate(scheduled);
   }
-  if (response.destroyed) return;
+  if (response.destroyed) return 'cancelled';
+  if (!wrote) onFirstWrite();
   response.end(pending + (failed ? '' : renderer.end()));
+  return failed ? 'interrupted' : 'complete';
 }
 
 function drainedOrClosed(response: ServerResponse): Promise<void> {

@@ -1,4 +1,4 @@
-import type { ProviderError, StreamEvent, Usage } from '../providers/spec.js';
+import type { StreamEvent, Usage } from '../providers/spec.js';
 import { toOpenAiUsage } from './render-openai-chat.js';
 
 /**
@@ -70,7 +70,7 @@ export class OpenAiStreamWriter {
   }
 
   /** An in-band error the official SDKs raise; the stream then closes without `[DONE]`. */
-  error(error: Pick<ProviderError, 'kind' | 'message'>): string {
+  error(error: { kind: string; message: string }): string {
     return sse({ error: { message: error.message, type: error.kind, param: null, code: error.kind } });
   }
 

@@ -15,6 +15,8 @@ export interface ResolvedTarget {
 export interface ResolvedRoute {
   /** The route name, or `connection/model` for the direct form. */
   name: string;
+  /** A `connection/model` request: no configured route, default policy. */
+  direct: boolean;
   policy: RouteConfig;
   /** In the order the attempt loop should try them. */
   targets: ResolvedTarget[];
@@ -50,6 +52,7 @@ export function resolveRoute(config: Config, requestedModel: string): ResolvedRo
       };
       return {
         name: requestedModel,
+        direct: true,
         policy: { ...DEFAULT_ROUTE_POLICY, targets: [target] },
         targets: orderTargets(config, [target]),
       };
@@ -74,7 +77,7 @@ function namedRoute(config: Config, name: string, route: RouteConfig): ResolvedR
   }
   let resolved = byName.get(name);
   if (!resolved) {
-    resolved = Object.freeze({ name, policy: route, targets: orderTargets(config, route.targets) });
+    resolved = Object.freeze({ name, direct: false, policy: route, targets: orderTargets(config, route.targets) });
     byName.set(name, resolved);
   }
   return resolved;

@@ -21,7 +21,7 @@ export interface TestGateway {
 export async function startGateway(yaml: string, options: { watch?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<TestGateway> {
   const directory = mkdtempSync(join(tmpdir(), 'switchyard-test-'));
   const configFile = join(directory, 'config.yaml');
-  writeFileSync(configFile, yaml);
+  writeFileSync(configFile, withMemoryStore(yaml));
   const configSource = ConfigSource.load(configFile, { env: options.env ?? {} });
   if (options.watch) configSource.watch();
   const app = await createApp({ configSource });
@@ -33,12 +33,17 @@ export async function startGateway(yaml: string, options: { watch?: boolean; env
     mock: app.mock,
     configSource,
     configFile,
-    writeConfig: (text) => writeFileSync(configFile, text),
+    writeConfig: (text) => writeFileSync(configFile, withMemoryStore(text)),
     async close() {
       await app.close();
       rmSync(directory, { recursive: true, force: true });
     },
   };
+}
+
+/** Tests keep their records in memory unless they name a store themselves. */
+function withMemoryStore(yaml: string): string {
+  return /^store:/m.test(yaml) ? yaml : `store: { kind: sqlite, path: ":memory:" }\n${yaml}`;
 }
 
 /** The two mock connections most tests use: one per upstream dialect. */

@@ -1,0 +1,16 @@
+import type { Config } from './schema.js';
+
+const bySnapshot = new WeakMap<Config, ReadonlySet<string>>();
+
+/** Every secret a config holds (provider keys, the admin token): never to appear in output. */
+export function knownSecrets(config: Config): ReadonlySet<string> {
+  let secrets = bySnapshot.get(config);
+  if (!secrets) {
+    const found = new Set<string>();
+    if (config.admin.token) found.add(config.admin.token);
+    for (const connection of Object.values(config.connections)) if (connection.api_key) found.add(connection.api_key);
+    secrets = found;
+    bySnapshot.set(config, secrets);
+  }
+  return secrets;
+}

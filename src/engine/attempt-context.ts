@@ -1,0 +1,67 @@
+import type { ProviderError } from '../providers/spec.js';
+import type { AttemptRecord } from './attempt-record.js';
+import { AttemptTimer } from './attempt-timer.js';
+import { classifyTransportError } from './classify-transport-error.js';
+
+/** The abort reason for letting go of an attempt's upstream once we are done with it (made once). */
+const ATTEMPT_RELEASED = new Error('attempt released');
+
+/**
+ * The per-attempt plumbing: one AbortController (the caller going away, a phase timeout or the
+ * deadline abort it), its timers, and the record being filled in.
+ */
+export class AttemptContext {
+  readonly record: AttemptRecord;
+  readonly controller = new AbortController();
+  readonly timer: AttemptTimer;
+  readonly startedAtMs: number;
+  readonly #callerSignal: AbortSignal;
+  readonly #onCallerGone = () => this.controller.abort(this.#callerSignal.reason);
+
+  constructor(record: AttemptRecord, options: { callerSignal: AbortSignal; startedAtMs: number; deadlineAtMs: number }) {
+    this.record = record;
+    this.startedAtMs = options.startedAtMs;
+    this.#callerSignal = options.callerSignal;
+    this.#callerSignal.addEventListener('abort', this.#onCallerGone, { once: true });
+    this.timer = new AttemptTimer(this.controller, options.deadlineAtMs - options.startedAtMs);
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  get callerGone(): boolean {
+    return this.#callerSignal.aborted;
+  }
+
+  /** Stops the timers; aborts the upstream unless its response was read to the end. */
+  release(readToEnd: boolean): void {
+    this.timer.clear();
+    this.#callerSignal.removeEventListener('abort', this.#onCallerGone);
+    if (!readToEnd && !this.signal.aborted) this.controller.abort(ATTEMPT_RELEASED);
+  }
+
+  /** Ends the attempt as failed, filling the record from the error. */
+  fail(error: ProviderError): { ok: false; record: AttemptRecord; error: ProviderError } {
+    this.release(false);
+    Object.assign(this.record, {
+      kind: error.kind,
+      httpStatus: error.status ?? this.record.httpStatus,
+      errorType: error.code ?? error.type,
+      message: error.message,
+      retryAfterMs: error.retryAfterMs,
+      latencyMs: Date.now() - this.startedAtMs,
+    });
+    return { ok: false, record: this.record, error };
+  }
+
+  /** What a thrown send/read error means, judged by which of our signals fired. */
+  classify(error: unknown): ProviderError {
+    return classifyTransportError(error, { caller: this.#callerSignal, attempt: this.signal });
+  }
+
+  /** Ends the upstream read early without it counting as a failure (e.g. after the finish). */
+  endQuietly(): void {
+    if (!this.signal.aborted) this.controller.abort(ATTEMPT_RELEASED);
+  }
+}

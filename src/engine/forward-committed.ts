@@ -1,0 +1,113 @@
+import type { StreamEvent } from '../providers/spec.js';
+import { estimateTokens } from '../metering/estimate-tokens.js';
+import type { AttemptContext } from './attempt-context.js';
+import { AFTER_FINISH_GRACE_MS, type CommitReady } from './read-to-commit-point.js';
+
+/**
+ * The rest of a committed stream: the held events, then everything the upstream still sends.
+ * Past the commit point a failure cannot move to another target: it ends the stream with a
+ * `stream_interrupted` provider-error, which renderers turn into the dialect's error event (and
+ * no `[DONE]`). When the stream dies before usage arrived, output tokens are estimated from what
+ * was forwarded and marked estimated.
+ */
+export async function* forwardCommitted(
+  ready: CommitReady,
+  iterator: AsyncIterator<StreamEvent>,
+  context: AttemptContext,
+  options: { estimateInputTokens: () => number },
+): AsyncGenerator<StreamEvent> {
+  const { record } = context;
+  record.committed = true;
+  let finished = false;
+  let endedAfterFinish = false;
+  let readToEnd = ready.ended;
+  let forwardedCharacters = 0;
+  let pendingNext = ready.pendingNext;
+
+  const track = (event: StreamEvent): void => {
+    switch (event.type) {
+      case 'text-delta':
+      case 'reasoning-delta':
+      case 'refusal-delta':
+        forwardedCharacters += event.text.length;
+        break;
+      case 'tool-call-delta':
+        forwardedCharacters += event.argumentsDelta.length;
+        break;
+      case 'usage':
+        record.usage = event.usage;
+        break;
+      case 'finish':
+        if (!finished) {
+          finished = true;
+          context.timer.graceThen(AFTER_FINISH_GRACE_MS, () => {
+            endedAfterFinish = true;
+            context.endQuietly();
+          });
+        }
+        break;
+      default:
+    }
+  };
+  const interrupted = (message: string): StreamEvent => {
+    record.kind = 'stream_interrupted';
+    record.message = message;
+    return { type: 'provider-error', error: { kind: 'stream_interrupted', message } };
+  };
+
+  try {
+    for (const event of ready.held) {
+      track(event);
+      yield event;
+    }
+    while (!readToEnd) {
+      let next: IteratorResult<StreamEvent>;
+      try {
+        next = await (pendingNext ?? iterator.next());
+        pendingNext = undefined;
+      } catch (error) {
+        if (endedAfterFinish) {
+          readToEnd = true;
+          break;
+        }
+        const failure = context.classify(error);
+        if (failure.kind === 'cancelled') {
+          record.kind = 'cancelled';
+          return;
+        }
+        yield interrupted(`the upstream stream failed after it started: ${failure.message}`);
+        return;
+      }
+      if (next.done) {
+        readToEnd = true;
+        break;
+      }
+      const event = next.value;
+      if (!finished) context.timer.touch();
+      if (event.type === 'malformed-event') {
+        record.malformedEvents++;
+        continue;
+      }
+      if (event.type === 'provider-error') {
+        yield interrupted(`the upstream reported an error mid-stream: ${event.error.message}`);
+        return;
+      }
+      track(event);
+      yield event;
+    }
+    if (!finished) yield interrupted('the upstream stream ended before its finish');
+  } finally {
+    record.latencyMs = Date.now() - context.startedAtMs;
+    if (!finished && record.kind === 'ok') record.kind = context.callerGone ? 'cancelled' : 'stream_interrupted';
+    // A stream that died may hold only an early, partial usage (Anthropic's message_start).
+    if (!finished || record.usage === undefined) {
+      record.usage = {
+        inputTokens: record.usage?.inputTokens ?? options.estimateInputTokens(),
+        outputTokens: Math.max(record.usage?.outputTokens ?? 0, estimateTokens(forwardedCharacters)),
+        estimated: true,
+      };
+    }
+    context.release(readToEnd);
+    if (!readToEnd) void iterator.return?.();
+  }
+}

@@ -1,0 +1,102 @@
+import type { CommitPolicy, TimeoutsConfig } from '../config/schema.js';
+import { isContentEvent, type ProviderError, type StreamEvent } from '../providers/spec.js';
+import type { AttemptContext } from './attempt-context.js';
+
+/** How long an upstream may keep a stream open after its finish before we end it ourselves. */
+export const AFTER_FINISH_GRACE_MS = 1_000;
+
+export interface CommitReady {
+  /** Everything read so far, to be sent first, in order. */
+  held: StreamEvent[];
+  /** A read already under way when a hold window closed; the forwarder adopts it. */
+  pendingNext?: Promise<IteratorResult<StreamEvent>>;
+  /** The upstream stream already ended (after its finish): nothing more to read. */
+  ended: boolean;
+}
+
+/**
+ * Reads an upstream stream until the route's commit policy lets output go to the caller:
+ * `first_token` — the first content event (or a finish with no content); `{hold_ms}` — that
+ * plus `hold_ms` more, or the end; `complete` — the end. Any failure before that point is
+ * returned as a ProviderError, and nothing has reached the caller: the attempt loop moves on.
+ */
+export async function readToCommitPoint(
+  iterator: AsyncIterator<StreamEvent>,
+  context: AttemptContext,
+  options: { commit: CommitPolicy; timeouts: TimeoutsConfig },
+): Promise<CommitReady | ProviderError> {
+  const held: StreamEvent[] = [];
+  const holdMs = typeof options.commit === 'object' ? options.commit.hold_ms : undefined;
+  let holdUntilMs: number | undefined;
+  let finished = false;
+  let endedAfterFinish = false;
+  let pendingNext: Promise<IteratorResult<StreamEvent>> | undefined;
+  try {
+    for (;;) {
+      let next: IteratorResult<StreamEvent>;
+      if (holdUntilMs === undefined) {
+        next = await iterator.next();
+      } else {
+        pendingNext ??= iterator.next();
+        const settled = await settledWithin(pendingNext, holdUntilMs - Date.now());
+        if (settled === undefined) return { held, pendingNext, ended: false };
+        next = settled;
+        pendingNext = undefined;
+      }
+      if (next.done) {
+        if (finished) return { held, ended: true };
+        return { kind: 'server_error', message: held.some(isContentEvent) ? 'the upstream stream was cut before it finished' : 'the upstream stream ended before any content' };
+      }
+      const event = next.value;
+      switch (event.type) {
+        case 'malformed-event':
+          context.record.malformedEvents++;
+          continue;
+        case 'provider-error':
+          return event.error;
+        case 'finish': {
+          if (event.reason === 'content_filter' && !held.some(isContentEvent)) {
+            return { kind: 'moderation', code: 'content_filter', message: 'the provider refused to answer (content filter)' };
+          }
+          finished = true;
+          context.timer.graceThen(AFTER_FINISH_GRACE_MS, () => {
+            endedAfterFinish = true;
+            context.endQuietly();
+          });
+          break;
+        }
+        default:
+      }
+      held.push(event);
+      if (context.record.firstTokenMs === undefined && (isContentEvent(event) || event.type === 'finish')) {
+        context.record.firstTokenMs = Date.now() - context.startedAtMs;
+        if (!finished) context.timer.arm('idle', options.timeouts.idle_ms);
+        if (options.commit === 'first_token') return { held, ended: false };
+        if (holdMs !== undefined) holdUntilMs = Date.now() + holdMs;
+      } else if (context.record.firstTokenMs !== undefined && !finished) {
+        context.timer.touch();
+      }
+    }
+  } catch (error) {
+    if (endedAfterFinish) return { held, ended: true };
+    return context.classify(error);
+  }
+}
+
+/** The read's result if it settles within `ms`, else undefined (the read stays pending for later). */
+function settledWithin<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  if (ms <= 0) return Promise.resolve(undefined);
+  return new Promise<T | undefined>((resolve, reject) => {
+    const timer = setTimeout(() => resolve(undefined), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}

@@ -1,0 +1,36 @@
+/** Longest a provider's Retry-After can keep a deployment cooling (SPEC §6). */
+export const MAX_COOLING_MS = 5 * 60_000;
+/** Cooling after a 429 that named no Retry-After. */
+export const DEFAULT_COOLING_MS = 30_000;
+
+/**
+ * Deployments told to wait by a 429 (their Retry-After, capped). Cooling is information about the
+ * target, separate from ejection: the attempt loop skips a cooling deployment, it does not hold
+ * the caller for it. Kept by deployment key, so it survives config reloads.
+ */
+export class Cooling {
+  readonly #untilMs = new Map<string, number>();
+  readonly #now: () => number;
+
+  constructor(now: () => number = Date.now) {
+    this.#now = now;
+  }
+
+  /** Marks the deployment cooling for `retryAfterMs` (capped; the default when absent); returns the end. */
+  cool(deployment: string, retryAfterMs: number | undefined): number {
+    const untilMs = this.#now() + Math.min(retryAfterMs ?? DEFAULT_COOLING_MS, MAX_COOLING_MS);
+    this.#untilMs.set(deployment, Math.max(untilMs, this.#untilMs.get(deployment) ?? 0));
+    return untilMs;
+  }
+
+  /** When the deployment stops cooling, or undefined when it is not cooling. */
+  coolingUntil(deployment: string): number | undefined {
+    const untilMs = this.#untilMs.get(deployment);
+    if (untilMs === undefined) return undefined;
+    if (untilMs <= this.#now()) {
+      this.#untilMs.delete(deployment);
+      return undefined;
+    }
+    return untilMs;
+  }
+}

@@ -1,0 +1,97 @@
+import type { AttemptRecord } from '../engine/attempt-record.js';
+import type { Usage } from '../providers/spec.js';
+import type { ResolvedTarget } from '../routing/resolve-route.js';
+import type { AttemptRecordEntry, RecordUsage, RequestRecord, RequestStatus } from './request-record.js';
+
+/**
+ * What the HTTP layer learns about one request as it goes (model, route, attempts, outcome),
+ * turned into the stored record once the response has ended.
+ */
+export class RequestTrace {
+  readonly id: string;
+  readonly startedAtMs: number;
+  modelRequested: string | null = null;
+  route: string | null = null;
+  routeLabel: string | null = null;
+  stream = false;
+  deadlineAtMs: number | null = null;
+  idempotencyKey: string | null = null;
+  attempts: readonly AttemptRecord[] = [];
+  served: ResolvedTarget | null = null;
+  /** Time spent waiting on purpose (backoff, Retry-After): not counted as gateway overhead. */
+  readonly waited = { ms: 0 };
+  httpStatus = 200;
+  status: RequestStatus = 'ok';
+  errorCode: string | null = null;
+  /** When the first content went to the caller. */
+  firstTokenAtMs: number | undefined;
+
+  constructor(id: string, startedAtMs: number) {
+    this.id = id;
+    this.startedAtMs = startedAtMs;
+  }
+
+  fail(status: RequestStatus, httpStatus: number, errorCode: string): void {
+    this.status = status;
+    this.httpStatus = httpStatus;
+    this.errorCode = errorCode;
+  }
+
+  toRecord(endedAtMs: number): RequestRecord {
+    const latencyMs = endedAtMs - this.startedAtMs;
+    const upstreamMs = this.attempts.reduce((sum, attempt) => sum + attempt.latencyMs, 0);
+    const servedAttempt = this.served ? this.attempts.at(-1) : undefined;
+    return {
+      id: this.id,
+      created_at: new Date(this.startedAtMs).toISOString(),
+      status: this.status,
+      http_status: this.httpStatus,
+      key_name: null,
+      model_requested: this.modelRequested,
+      route: this.route,
+      served: this.served
+        ? { connection: this.served.connectionName, provider: this.served.connection.provider, model: this.served.routedModel }
+        : null,
+      attempts: this.attempts.map(toEntry),
+      usage: servedAttempt?.usage ? toRecordUsage(servedAttempt.usage) : null,
+      cost_usd: null,
+      first_token_ms: this.firstTokenAtMs === undefined ? null : this.firstTokenAtMs - this.startedAtMs,
+      latency_ms: latencyMs,
+      added_latency_ms: Math.max(0, latencyMs - upstreamMs - this.waited.ms),
+      deadline_ms: this.deadlineAtMs === null ? null : this.deadlineAtMs - this.startedAtMs,
+      idempotency_key: this.idempotencyKey,
+      stream: this.stream,
+      error_code: this.errorCode,
+    };
+  }
+}
+
+/** Messages are stored as the provider wrote them here; the record store redacts secrets. */
+function toEntry(attempt: AttemptRecord): AttemptRecordEntry {
+  return {
+    n: attempt.n,
+    connection: attempt.connection,
+    provider: attempt.provider,
+    model: attempt.model,
+    kind: attempt.kind,
+    http_status: attempt.httpStatus ?? null,
+    error_type: attempt.errorType ?? null,
+    message: attempt.message ?? null,
+    retry_after_ms: attempt.retryAfterMs ?? null,
+    started_ms: attempt.startedMs,
+    latency_ms: attempt.latencyMs,
+    first_token_ms: attempt.firstTokenMs ?? null,
+    committed: attempt.committed,
+    usage: attempt.usage ? toRecordUsage(attempt.usage) : null,
+    cost_usd: null,
+  };
+}
+
+export function toRecordUsage(usage: Usage): RecordUsage {
+  const record: RecordUsage = { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens };
+  if (usage.cacheReadTokens !== undefined) record.cache_read_tokens = usage.cacheReadTokens;
+  if (usage.cacheWriteTokens !== undefined) record.cache_write_tokens = usage.cacheWriteTokens;
+  if (usage.reasoningTokens !== undefined) record.reasoning_tokens = usage.reasoningTokens;
+  if (usage.estimated) record.estimated = true;
+  return record;
+}

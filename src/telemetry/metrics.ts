@@ -1,0 +1,82 @@
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+const LATENCY_BUCKETS_S = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1];
+const WAIT_BUCKETS_S = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600];
+
+/**
+ * The gateway's Prometheus metrics (SPEC §9). Label values are bounded: kinds and statuses are
+ * closed sets; routes and targets come from the config (direct `connection/model` requests are
+ * labelled by connection only).
+ */
+export class Metrics {
+  readonly registry = new Registry();
+  readonly requests = new Counter({
+    name: 'switchyard_requests_total',
+    help: 'Requests answered, by route and outcome status',
+    labelNames: ['route', 'status'] as const,
+    registers: [this.registry],
+  });
+  readonly attempts = new Counter({
+    name: 'switchyard_attempts_total',
+    help: 'Upstream attempts by failure kind (ok for success)',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+  });
+  readonly attemptsPerRequest = new Histogram({
+    name: 'switchyard_attempts_per_request',
+    help: 'Upstream attempts made for one request',
+    buckets: [0, 1, 2, 3, 4, 6, 8, 12],
+    registers: [this.registry],
+  });
+  readonly addedLatency = new Histogram({
+    name: 'switchyard_added_latency_seconds',
+    help: 'Gateway time per request: total latency minus time spent waiting on upstreams',
+    buckets: LATENCY_BUCKETS_S,
+    registers: [this.registry],
+  });
+  readonly firstToken = new Histogram({
+    name: 'switchyard_first_token_seconds',
+    help: 'Time from request arrival to the first content sent to the caller',
+    buckets: WAIT_BUCKETS_S,
+    registers: [this.registry],
+  });
+  readonly deadlineRemaining = new Histogram({
+    name: 'switchyard_deadline_remaining_seconds',
+    help: 'Time left before the caller deadline when an attempt is dispatched',
+    buckets: WAIT_BUCKETS_S,
+    registers: [this.registry],
+  });
+  readonly failovers = new Counter({
+    name: 'switchyard_failovers_total',
+    help: 'Moves from one target to the next within a request',
+    labelNames: ['from', 'to'] as const,
+    registers: [this.registry],
+  });
+  readonly retryBudgetExhausted = new Counter({
+    name: 'switchyard_retry_budget_exhausted_total',
+    help: 'Same-target retries not made because the route retry budget was spent',
+    labelNames: ['route'] as const,
+    registers: [this.registry],
+  });
+  readonly streamInterrupted = new Counter({
+    name: 'switchyard_stream_interrupted_total',
+    help: 'Committed streams that failed after content reached the caller',
+    labelNames: ['route'] as const,
+    registers: [this.registry],
+  });
+  readonly malformedEvents = new Counter({
+    name: 'switchyard_malformed_events_total',
+    help: 'Upstream stream events skipped because they could not be parsed',
+    registers: [this.registry],
+  });
+  readonly callerRetries = new Counter({
+    name: 'switchyard_caller_retries_total',
+    help: 'Retries the caller layered on top of the gateway (x-stainless-retry-count > 0)',
+    labelNames: ['route'] as const,
+    registers: [this.registry],
+  });
+
+  constructor(options: { processMetrics?: boolean } = {}) {
+    if (options.processMetrics) collectDefaultMetrics({ register: this.registry, prefix: 'switchyard_process_' });
+  }
+}

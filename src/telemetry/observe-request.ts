@@ -1,0 +1,18 @@
+import type { RequestRecord } from '../records/request-record.js';
+import type { Metrics } from './metrics.js';
+
+/** Updates the request-level metrics from a finished request's record (once per request). */
+export function observeRequest(metrics: Metrics, record: RequestRecord, options: { routeLabel: string | null; malformedEvents: number }): void {
+  const { routeLabel } = options;
+  const route = routeLabel ?? '(none)';
+  metrics.requests.inc({ route, status: record.status });
+  if (record.status === 'rejected') return;
+  for (const attempt of record.attempts) {
+    metrics.attempts.inc({ kind: attempt.kind });
+    if (attempt.kind === 'stream_interrupted') metrics.streamInterrupted.inc({ route });
+  }
+  if (options.malformedEvents > 0) metrics.malformedEvents.inc(options.malformedEvents);
+  metrics.attemptsPerRequest.observe(record.attempts.length);
+  metrics.addedLatency.observe(record.added_latency_ms / 1000);
+  if (record.first_token_ms !== null) metrics.firstToken.observe(record.first_token_ms / 1000);
+}

@@ -1,0 +1,62 @@
+import type { AttemptRecordEntry, RequestRecord } from '../../src/records/request-record.js';
+
+/** A failed attempt then a served one, the shape most record tests need; override any field. */
+export function sampleRecord(overrides: Partial<RequestRecord> = {}): RequestRecord {
+  const attempts: AttemptRecordEntry[] = [
+    {
+      n: 1,
+      connection: 'mock-openai',
+      provider: 'openai',
+      model: 'gpt-4o-mini',
+      kind: 'server_error',
+      http_status: 503,
+      error_type: 'server_error',
+      message: 'The upstream is overloaded.',
+      retry_after_ms: null,
+      started_ms: 0,
+      latency_ms: 41,
+      first_token_ms: null,
+      committed: false,
+      usage: null,
+      cost_usd: null,
+    },
+    {
+      n: 2,
+      connection: 'mock-anthropic',
+      provider: 'anthropic',
+      model: 'claude-haiku',
+      kind: 'ok',
+      http_status: 200,
+      error_type: null,
+      message: null,
+      retry_after_ms: null,
+      started_ms: 230,
+      latency_ms: 120,
+      first_token_ms: 35,
+      committed: true,
+      usage: { input_tokens: 12, output_tokens: 34 },
+      cost_usd: 0.000_123,
+    },
+  ];
+  return {
+    id: 'req_sample',
+    created_at: '2025-01-02T03:04:05.000Z',
+    status: 'ok',
+    http_status: 200,
+    key_name: 'team-a',
+    model_requested: 'support',
+    route: 'support',
+    served: { connection: 'mock-anthropic', provider: 'anthropic', model: 'claude-haiku' },
+    attempts,
+    usage: { input_tokens: 12, output_tokens: 34 },
+    cost_usd: 0.000_123,
+    first_token_ms: 265,
+    latency_ms: 352,
+    added_latency_ms: 6,
+    deadline_ms: 600_000,
+    idempotency_key: null,
+    stream: false,
+    error_code: null,
+    ...overrides,
+  };
+}
