@@ -144,10 +144,13 @@ export async function createApp(options: AppOptions): Promise<App> {
         server.close(() => resolve());
         server.closeAllConnections();
       });
-      await records.close();
-      await db.destroy();
-      await transport.close();
-      await mock?.close();
+      try {
+        await records.close();
+      } finally {
+        await db.destroy();
+        await transport.close();
+        await mock?.close();
+      }
     },
   };
 }

@@ -3,6 +3,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { runCheckConfig } from './check-config.js';
 import { runDemo } from './demo.js';
 import { runMock } from './mock.js';
+import { runRequestsShow } from './requests-show.js';
 import { runServe } from './serve.js';
 
 function port(value: string): number {
@@ -44,5 +45,16 @@ program
   .description('start a gateway and mock providers, send sample traffic and show a failover')
   .option('-n, --requests <count>', 'requests per route', (value) => Math.max(1, Math.min(50, Number(value) || 3)), 3)
   .action(runDemo);
+
+const requests = program.command('requests').description('inspect request records through the admin API');
+requests
+  .command('show')
+  .description('print one request and every attempt as a timeline; exit 1 on failure')
+  .argument('<id>', 'request id (the x-request-id response header)')
+  .option('--url <url>', 'gateway URL', 'http://127.0.0.1:4000')
+  .option('--token <token>', 'admin token (default: $SWITCHYARD_ADMIN_TOKEN)')
+  .action(async (id: string, options: { url: string; token?: string }) => {
+    process.exitCode = await runRequestsShow(id, options);
+  });
 
 await program.parseAsync();

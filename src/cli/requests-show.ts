@@ -127,9 +127,12 @@ function errorMessage(body: string): string {
 function describeFetchError(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   if (error.name === 'TimeoutError') return `no answer within ${REQUEST_TIMEOUT_MS / 1000} s`;
-  const code = (error.cause as { code?: unknown } | undefined)?.code;
+  // fetch reports every network failure as "fetch failed"; the cause says which one.
+  const cause = error.cause;
+  if (!(cause instanceof Error)) return error.message;
+  const code = (cause as NodeJS.ErrnoException).code;
   if (code === 'ECONNREFUSED') return 'connection refused (is `switchyard serve` running, and is --url right?)';
-  return typeof code === 'string' ? `${error.message} (${code})` : error.message;
+  return code === undefined ? cause.message : `${cause.message} (${code})`;
 }
 
 function parseRecord(text: string): RequestRecord | undefined {
