@@ -35,8 +35,11 @@ export interface App {
   records: RecordStore;
   metrics: Metrics;
   listen(options?: { port?: number; host?: string }): Promise<string>;
-  /** Stops accepting requests, writes every pending record, and releases everything. */
-  close(): Promise<void>;
+  /**
+   * Stops accepting requests, lets those in flight finish for up to `drainMs` (default 0: cut
+   * them), writes every pending record, and releases everything.
+   */
+  close(options?: { drainMs?: number }): Promise<void>;
 }
 
 /** The composition root: the only place that constructs modules and wires them together. */
@@ -137,13 +140,13 @@ export async function createApp(options: AppOptions): Promise<App> {
       const address = server.address() as AddressInfo;
       return `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
     },
-    async close() {
+    async close(closeOptions = {}) {
       configSource.close();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      const drainTimer = setTimeout(() => server.closeAllConnections(), closeOptions.drainMs ?? 0);
+      await closed;
+      clearTimeout(drainTimer);
       try {
         await records.close();
       } finally {

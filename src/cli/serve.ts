@@ -3,6 +3,9 @@ import { createApp } from '../app.js';
 import { ConfigError, formatIssue } from '../config/config-issue.js';
 import { ConfigSource } from '../config/config-source.js';
 
+/** How long requests in flight may take to finish after SIGTERM before they are cut. */
+const SHUTDOWN_DRAIN_MS = 10_000;
+
 export async function runServe(options: { config: string; port?: number; host?: string }): Promise<void> {
   const logger = pino({ name: 'switchyard' });
   let configSource: ConfigSource;
@@ -26,7 +29,7 @@ export async function runServe(options: { config: string; port?: number; host?: 
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
-    app.close().then(
+    app.close({ drainMs: SHUTDOWN_DRAIN_MS }).then(
       () => process.exit(0),
       (error: unknown) => {
         logger.error({ err: error }, 'error while shutting down');
