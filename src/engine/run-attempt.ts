@@ -66,7 +66,9 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptOutcome> {
       input.adapter.buildRequest(input.request, { baseUrl: input.baseUrl, routedModel: input.target.routedModel }),
       input.target.connection,
     );
-    if (input.request.stream) context.timer.arm('first_token', input.timeouts.first_token_ms);
+    // Streams: content must start within first_token_ms. Non-streamed answers come whole, so
+    // their headers must (SPEC §5: no headers in time is a timeout that fails over).
+    context.timer.arm('first_token', input.timeouts.first_token_ms);
     response = await input.transport.send(upstream, { signal: context.signal, connectTimeoutMs: input.timeouts.connect_ms });
   } catch (error) {
     return context.fail(error instanceof ProviderFailure ? error.error : context.classify(error));
@@ -79,6 +81,7 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptOutcome> {
       return context.fail({ ...input.adapter.parseError(response.statusCode, response.headers, body, Date.now()), status: response.statusCode });
     }
     if (!input.request.stream) {
+      context.timer.arm('idle', input.timeouts.idle_ms);
       const result = input.adapter.parseResponse(await response.body.json());
       if (result.finishReason === 'content_filter' && result.text === '' && result.toolCalls.length === 0) {
         return context.fail({ kind: 'moderation', code: 'content_filter', message: 'the provider refused to answer (content filter)' });

@@ -69,7 +69,8 @@ export async function handleChatCompletions(
       return;
     }
     const final = finalError(error.attempts, error.coolingEndsInMs);
-    trace.fail('failed', final.status, final.code);
+    // After a heartbeat the caller already has a 200; the failure goes in-band.
+    trace.fail('failed', response.headersSent ? 200 : final.status, final.code);
     const secrets = knownSecrets(config);
     const envelope = {
       message: final.message,

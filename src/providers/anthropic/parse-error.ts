@@ -33,6 +33,8 @@ const KIND_BY_TYPE: ReadonlyMap<string, ProviderError['kind']> = new Map([
 /** Spend caps, whether the organisation's (429) or the user-set workspace limit (400). */
 const USAGE_LIMITS_MESSAGE = /reached your .*API usage limits/i;
 const CONTEXT_LENGTH_MESSAGE = /prompt is too long|exceed context limit/i;
+/** Anthropic reports a blocked prompt or output as an invalid request naming its content policy. */
+const CONTENT_POLICY_MESSAGE = /content (filtering )?polic(y|ies)|usage polic(y|ies)/i;
 
 export function parseAnthropicError(
   status: number,
@@ -81,6 +83,7 @@ function kindOf(details: AnthropicErrorDetails, context: ErrorContext): Provider
   if (kind === FailureKind.invalidRequest) {
     if (mentionsUsageLimits) return FailureKind.quotaExhausted;
     if (CONTEXT_LENGTH_MESSAGE.test(details.message)) return FailureKind.contextLength;
+    if (CONTENT_POLICY_MESSAGE.test(details.message)) return FailureKind.moderation;
   }
   return kind;
 }
