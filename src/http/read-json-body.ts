@@ -40,9 +40,10 @@ function readText(request: IncomingMessage, maxBytes: number): Promise<string> {
     });
     request.once('end', () => resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, size).toString('utf8')));
     request.once('error', reject);
-    request.once('close', () =>
-      reject(new GatewayError('The client closed the connection before sending its whole body.', { status: 400, code: 'invalid_request_error' })),
-    );
+    request.once('close', () => {
+      if (request.complete) return;
+      reject(new GatewayError('The client closed the connection before sending its whole body.', { status: 400, code: 'invalid_request_error' }));
+    });
   });
 }
 
