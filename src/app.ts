@@ -8,7 +8,9 @@ import type { Config } from './config/schema.js';
 import { RetryBudgets } from './engine/retry-budget.js';
 import type { EngineDeps } from './engine/run-chat.js';
 import { GatewayError } from './errors/gateway-error.js';
+import { ConnectionLoad } from './health/connection-load.js';
 import { Cooling } from './health/cooling.js';
+import { OVERLOADED_RETRY_AFTER_MS } from './engine/run-chat.js';
 import { createHttpServer } from './http/create-server.js';
 import { handleChatCompletions } from './http/handle-chat-completions.js';
 import { handleModels } from './http/handle-models.js';
@@ -79,23 +81,38 @@ export async function createApp(options: AppOptions): Promise<App> {
     adapterFor: (target) => adapterFor(target.connection),
     baseUrlFor: (target) => baseUrlFor(target.connection, mock?.url),
     cooling: new Cooling(),
+    load: new ConnectionLoad(),
     retryBudgets: new RetryBudgets(),
     metrics,
   };
   const adminDeps = { adminToken: () => config().admin.token, records };
 
-  /** Runs a traced handler: whatever happens, the request ends up as one record and in the metrics. */
+  let requestsInFlight = 0;
+  /**
+   * Runs a traced handler: whatever happens, the request ends up as one record and in the
+   * metrics. Past `server.max_in_flight` a request is refused at once (503), never queued.
+   */
   const traced =
     (handler: (request: IncomingMessage, response: ServerResponse, trace: RequestTrace) => Promise<void>) =>
     async (request: IncomingMessage, response: ServerResponse, requestId: string) => {
       const trace = new RequestTrace(requestId, Date.now());
+      requestsInFlight++;
       try {
+        if (requestsInFlight > config().server.max_in_flight) {
+          throw new GatewayError('The gateway is at server.max_in_flight; try again shortly.', {
+            status: 503,
+            code: 'overloaded',
+            type: 'server_error',
+            retryAfterMs: OVERLOADED_RETRY_AFTER_MS,
+          });
+        }
         await handler(request, response, trace);
       } catch (error) {
         if (error instanceof GatewayError) trace.fail('rejected', error.status, error.code);
         else trace.fail('failed', 500, 'internal_error');
         throw error;
       } finally {
+        requestsInFlight--;
         const record = trace.toRecord(Date.now());
         records.add(record);
         observeRequest(metrics, record, {

@@ -17,10 +17,16 @@ export class AttemptContext {
   readonly startedAtMs: number;
   readonly #callerSignal: AbortSignal;
   readonly #onCallerGone = () => this.controller.abort(this.#callerSignal.reason);
+  readonly #onSettled: ((record: AttemptRecord) => void) | undefined;
+  #settled = false;
 
-  constructor(record: AttemptRecord, options: { callerSignal: AbortSignal; startedAtMs: number; deadlineAtMs: number }) {
+  constructor(
+    record: AttemptRecord,
+    options: { callerSignal: AbortSignal; startedAtMs: number; deadlineAtMs: number; onSettled?: (record: AttemptRecord) => void },
+  ) {
     this.record = record;
     this.startedAtMs = options.startedAtMs;
+    this.#onSettled = options.onSettled;
     this.#callerSignal = options.callerSignal;
     this.#callerSignal.addEventListener('abort', this.#onCallerGone, { once: true });
     this.timer = new AttemptTimer(this.controller, options.deadlineAtMs - options.startedAtMs);
@@ -34,16 +40,22 @@ export class AttemptContext {
     return this.#callerSignal.aborted;
   }
 
-  /** Stops the timers; aborts the upstream unless its response was read to the end. */
+  /**
+   * Stops the timers; aborts the upstream unless its response was read to the end. Called once,
+   * when the attempt has really ended (for a stream: when the stream ends), which is when its
+   * outcome is final and `onSettled` hears of it.
+   */
   release(readToEnd: boolean): void {
+    if (this.#settled) return;
+    this.#settled = true;
     this.timer.clear();
     this.#callerSignal.removeEventListener('abort', this.#onCallerGone);
     if (!readToEnd && !this.signal.aborted) this.controller.abort(ATTEMPT_RELEASED);
+    this.#onSettled?.(this.record);
   }
 
   /** Ends the attempt as failed, filling the record from the error. */
   fail(error: ProviderError): { ok: false; record: AttemptRecord; error: ProviderError } {
-    this.release(false);
     Object.assign(this.record, {
       kind: error.kind,
       httpStatus: error.status ?? this.record.httpStatus,
@@ -52,6 +64,7 @@ export class AttemptContext {
       retryAfterMs: error.retryAfterMs,
       latencyMs: Date.now() - this.startedAtMs,
     });
+    this.release(false);
     return { ok: false, record: this.record, error };
   }
 

@@ -21,7 +21,8 @@ export function classifyTransportError(
   return { kind: 'connection', ...(code === undefined ? {} : { type: code }), message };
 }
 
-function errorCode(error: unknown): string | undefined {
+/** The first string `code` on the error or its causes (undici wraps socket errors). */
+export function errorCode(error: unknown): string | undefined {
   for (let current: unknown = error, depth = 0; current instanceof Error && depth < 4; depth++) {
     const code = (current as { code?: unknown }).code;
     if (typeof code === 'string') return code;

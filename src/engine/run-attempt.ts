@@ -8,11 +8,13 @@ import {
   type ProviderAdapter,
   type ProviderError,
   type StreamEvent,
+  type UpstreamRequest,
 } from '../providers/spec.js';
 import type { ResolvedTarget } from '../routing/resolve-route.js';
 import { decodeSse } from '../streaming/decode-sse.js';
 import type { Transport, UpstreamResponse } from '../transport/send-upstream.js';
 import { AttemptContext } from './attempt-context.js';
+import { errorCode } from './classify-transport-error.js';
 import type { AttemptRecord } from './attempt-record.js';
 import { forwardCommitted } from './forward-committed.js';
 import { readToCommitPoint } from './read-to-commit-point.js';
@@ -29,6 +31,8 @@ export interface AttemptInput {
   deadlineAtMs: number;
   requestStartedAtMs: number;
   transport: Transport;
+  /** Hears the attempt's final record once it has really ended (a stream: when it ends). */
+  onSettled?: (record: AttemptRecord) => void;
 }
 
 export type AttemptOutcome =
@@ -56,7 +60,7 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptOutcome> {
       committed: false,
       malformedEvents: 0,
     },
-    { callerSignal: input.callerSignal, startedAtMs, deadlineAtMs: input.deadlineAtMs },
+    { callerSignal: input.callerSignal, startedAtMs, deadlineAtMs: input.deadlineAtMs, onSettled: input.onSettled },
   );
   const { record } = context;
 
@@ -69,7 +73,7 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptOutcome> {
     // Streams: content must start within first_token_ms. Non-streamed answers come whole, so
     // their headers must (SPEC §5: no headers in time is a timeout that fails over).
     context.timer.arm('first_token', input.timeouts.first_token_ms);
-    response = await input.transport.send(upstream, { signal: context.signal, connectTimeoutMs: input.timeouts.connect_ms });
+    response = await sendToFirstReachableHost(upstream, input, context);
   } catch (error) {
     return context.fail(error instanceof ProviderFailure ? error.error : context.classify(error));
   }
@@ -86,8 +90,8 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptOutcome> {
       if (result.finishReason === 'content_filter' && result.text === '' && result.toolCalls.length === 0) {
         return context.fail({ kind: 'moderation', code: 'content_filter', message: 'the provider refused to answer (content filter)' });
       }
-      context.release(true);
       Object.assign(record, { latencyMs: Date.now() - startedAtMs, usage: result.usage, committed: true });
+      context.release(true);
       return { ok: true, record, result };
     }
   } catch (error) {
@@ -104,4 +108,29 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptOutcome> {
     estimateInputTokens: () => estimateTokens(requestCharacters(input.request)),
   });
   return { ok: true, record, events };
+}
+
+/**
+ * Sends to the connection's base URL, and when that host cannot be reached at all, to each of its
+ * `alternate_hosts` in turn (same key, same request): inside one attempt, no retry spent.
+ */
+async function sendToFirstReachableHost(upstream: UpstreamRequest, input: AttemptInput, context: AttemptContext): Promise<UpstreamResponse> {
+  const hosts = input.target.connection.alternate_hosts;
+  for (let index = 0; ; index++) {
+    try {
+      return await input.transport.send(upstream, { signal: context.signal, connectTimeoutMs: input.timeouts.connect_ms });
+    } catch (error) {
+      const alternate = hosts[index];
+      if (alternate === undefined || context.signal.aborted || !isUnreachable(error)) throw error;
+      upstream = { ...upstream, url: alternate.replace(/\/+$/, '') + upstream.url.slice(input.baseUrl.replace(/\/+$/, '').length) };
+    }
+  }
+}
+
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/** The host could not be reached at all: nothing was sent, so another host can take the request. */
+function isUnreachable(error: unknown): boolean {
+  const code = errorCode(error);
+  return code !== undefined && UNREACHABLE_CODES.has(code);
 }

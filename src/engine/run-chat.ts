@@ -1,4 +1,6 @@
 import { AllAttemptsFailedError } from '../errors/all-attempts-failed-error.js';
+import { GatewayError } from '../errors/gateway-error.js';
+import type { ConnectionLoad } from '../health/connection-load.js';
 import type { Cooling } from '../health/cooling.js';
 import { deploymentKey } from '../health/deployment-key.js';
 import { lookupModel } from '../metering/model-catalog.js';
@@ -16,11 +18,15 @@ import { sleep } from './sleep.js';
 /** An attempt that cannot get this much time is not started: it could not finish. */
 export const MIN_ATTEMPT_MS = 50;
 
+/** What a caller refused for load is told to wait: long enough for in-flight work to drain a little. */
+export const OVERLOADED_RETRY_AFTER_MS = 1_000;
+
 export interface EngineDeps {
   transport: Transport;
   adapterFor(target: ResolvedTarget): ProviderAdapter;
   baseUrlFor(target: ResolvedTarget): string;
   cooling: Cooling;
+  load: ConnectionLoad;
   retryBudgets: RetryBudgets;
   metrics: Metrics;
 }
@@ -55,6 +61,7 @@ export async function runChat(call: ChatCall, deps: EngineDeps): Promise<ChatOut
   /** Once a target rejects the input as too long, only targets known to take more may follow. */
   let contextLimit: number | undefined;
   let previous: ResolvedTarget | undefined;
+  let skippedBusy = false;
 
   targets: for (const [index, target] of targets.entries()) {
     if (contextLimit !== undefined && !(contextWindowOf(target) === undefined || contextWindowOf(target)! > contextLimit)) continue;
@@ -63,6 +70,11 @@ export async function runChat(call: ChatCall, deps: EngineDeps): Promise<ChatOut
       if (call.callerSignal.aborted) break targets;
       const remainingMs = call.deadlineAtMs - Date.now();
       if (remainingMs < MIN_ATTEMPT_MS) break targets;
+      // A full connection is busy, not failing: skip it without an attempt.
+      if (!deps.load.tryAcquire(target.connectionName, target.connection.max_in_flight)) {
+        skippedBusy = true;
+        continue targets;
+      }
       if (previous !== undefined && previous !== target) {
         deps.metrics.failovers.inc({ from: label(previous), to: label(target) });
       }
@@ -80,6 +92,7 @@ export async function runChat(call: ChatCall, deps: EngineDeps): Promise<ChatOut
         deadlineAtMs: call.deadlineAtMs,
         requestStartedAtMs: call.requestStartedAtMs,
         transport: deps.transport,
+        onSettled: () => deps.load.release(target.connectionName),
       });
       attempts.push(outcome.record);
       if (outcome.ok) {
@@ -113,6 +126,14 @@ export async function runChat(call: ChatCall, deps: EngineDeps): Promise<ChatOut
       if (Date.now() + delayMs + MIN_ATTEMPT_MS > call.deadlineAtMs) continue targets;
       if (!(await waitOnPurpose(delayMs, call))) break targets;
     }
+  }
+  if (attempts.length === 0 && skippedBusy) {
+    throw new GatewayError('Every target of this route is at its in-flight limit; try again shortly.', {
+      status: 503,
+      code: 'overloaded',
+      type: 'server_error',
+      retryAfterMs: OVERLOADED_RETRY_AFTER_MS,
+    });
   }
   throw new AllAttemptsFailedError(attempts, coolingEndsInMs(route, deps.cooling));
 }

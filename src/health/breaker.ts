@@ -1,0 +1,203 @@
+import type { RouteConfig } from '../config/schema.js';
+import { WindowCounter } from './window-counter.js';
+
+export type BreakerSettings = Pick<
+  NonNullable<RouteConfig['health']>,
+  'consecutive_failures' | 'error_ratio' | 'min_requests' | 'window_s' | 'eject_base_s' | 'eject_max_s'
+>;
+
+export type BreakerState = 'closed' | 'ejected' | 'half_open';
+
+/**
+ * What an attempt's outcome tells the breaker. `failure` is a kind that counts toward ejection
+ * (`FAILURE_POLICY[kind].countsTowardEjection`); `neutral` is every other failure (throttling,
+ * the caller's own mistakes, cancellation): it says nothing about the deployment's health.
+ */
+export type BreakerOutcome = 'success' | 'failure' | 'neutral';
+
+export interface BreakerTransition {
+  from: BreakerState;
+  to: BreakerState;
+  reason: string;
+  atMs: number;
+}
+
+/**
+ * Proof that a request was let through, handed back with its outcome. The epoch ties the outcome
+ * to the state period it was admitted in: a request admitted before an ejection that ends after
+ * it must not be mistaken for the half-open trial, nor count toward the next closed period.
+ */
+export interface Admission {
+  readonly epoch: number;
+  /** The one request a half-open breaker lets through. */
+  readonly trial: boolean;
+}
+
+const MS_PER_SECOND = 1_000;
+
+/**
+ * The ejection state machine of one deployment (SPEC §7). Closed: countable failures trip it,
+ * either `consecutive_failures` in a row or an error ratio ≥ `error_ratio` over ≥ `min_requests`
+ * outcomes in the last `window_s` seconds. Ejected: nothing is admitted for `eject_base_s`,
+ * doubling with each consecutive ejection up to `eject_max_s`. When that time is up, the next
+ * request to ask turns it half-open and is the single trial: success closes it and resets the
+ * doubling, failure ejects it again for longer.
+ */
+export class Breaker {
+  #settings: BreakerSettings;
+  readonly #now: () => number;
+  readonly #onTransition: ((change: BreakerTransition) => void) | undefined;
+  #state: BreakerState = 'closed';
+  #sinceMs: number;
+  #reason = 'initial state';
+  #epoch = 0;
+  #ejectedUntilMs: number | undefined;
+  #consecutiveEjections = 0;
+  #consecutiveFailures = 0;
+  #trialInFlight = false;
+  /** Successes and failures (not neutral outcomes) in the window, per second. */
+  #outcomes: WindowCounter;
+  #failures: WindowCounter;
+
+  constructor(
+    settings: BreakerSettings,
+    now: () => number = Date.now,
+    onTransition?: (change: BreakerTransition) => void,
+  ) {
+    this.#settings = settings;
+    this.#now = now;
+    this.#onTransition = onTransition;
+    this.#sinceMs = now();
+    this.#outcomes = new WindowCounter(settings.window_s, MS_PER_SECOND);
+    this.#failures = new WindowCounter(settings.window_s, MS_PER_SECOND);
+  }
+
+  get state(): BreakerState {
+    return this.#state;
+  }
+
+  /** When the current state began. */
+  get sinceMs(): number {
+    return this.#sinceMs;
+  }
+
+  /** Why the breaker is in its current state. */
+  get reason(): string {
+    return this.#reason;
+  }
+
+  /** When the current ejection ends (still set while half-open); undefined when closed. */
+  get ejectedUntilMs(): number | undefined {
+    return this.#ejectedUntilMs;
+  }
+
+  /** Ejections since the breaker last closed after a successful trial: the exponent of the doubling. */
+  get consecutiveEjections(): number {
+    return this.#consecutiveEjections;
+  }
+
+  /**
+   * A reload may change the numbers; the state stays. A running ejection keeps its end (the new
+   * durations apply from the next one). A new `window_s` starts the ratio window afresh, which
+   * forgets at most one window of outcomes.
+   */
+  configure(settings: BreakerSettings): void {
+    if (settings.window_s !== this.#settings.window_s) {
+      this.#outcomes = new WindowCounter(settings.window_s, MS_PER_SECOND);
+      this.#failures = new WindowCounter(settings.window_s, MS_PER_SECOND);
+    }
+    this.#settings = settings;
+  }
+
+  /**
+   * Asks to send one request. Closed: admitted. Ejected: refused until the ejection time is up;
+   * then the breaker turns half-open and this request is its trial. Half-open: refused while the
+   * trial is in flight. Every admission must be handed back to `record` exactly once.
+   */
+  admit(): Admission | undefined {
+    if (this.#state === 'ejected') {
+      if (this.#now() < (this.#ejectedUntilMs ?? 0)) return undefined;
+      this.#transition('half_open', 'ejection time is up');
+    }
+    if (this.#state === 'half_open') {
+      if (this.#trialInFlight) return undefined;
+      this.#trialInFlight = true;
+      return { epoch: this.#epoch, trial: true };
+    }
+    return { epoch: this.#epoch, trial: false };
+  }
+
+  /**
+   * Lets a request through whatever the state, for when every target of a route is out and this
+   * one's ejection ends soonest (never eject the last option). While ejected or half-open its
+   * outcome moves nothing: only the trial decides re-admission.
+   */
+  forceAdmit(): Admission {
+    return { epoch: this.#epoch, trial: false };
+  }
+
+  record(admission: Admission, outcome: BreakerOutcome): void {
+    if (admission.epoch !== this.#epoch) return;
+    if (this.#state === 'half_open') {
+      if (admission.trial) this.#recordTrial(outcome);
+      return;
+    }
+    if (this.#state === 'closed' && outcome !== 'neutral') this.#recordClosed(outcome);
+  }
+
+  #recordTrial(outcome: BreakerOutcome): void {
+    // A neutral trial (throttled, cancelled…) proved nothing either way: free the slot for another.
+    this.#trialInFlight = false;
+    if (outcome === 'success') {
+      this.#consecutiveEjections = 0;
+      this.#ejectedUntilMs = undefined;
+      this.#transition('closed', 'trial request succeeded');
+    } else if (outcome === 'failure') {
+      this.#eject('trial request failed');
+    }
+  }
+
+  #recordClosed(outcome: 'success' | 'failure'): void {
+    const nowMs = this.#now();
+    this.#outcomes.add(nowMs);
+    if (outcome === 'success') {
+      this.#consecutiveFailures = 0;
+    } else {
+      this.#failures.add(nowMs);
+      this.#consecutiveFailures += 1;
+    }
+    const tripReason = this.#tripReason(nowMs);
+    if (tripReason !== undefined) this.#eject(tripReason);
+  }
+
+  #tripReason(nowMs: number): string | undefined {
+    const { consecutive_failures, error_ratio, min_requests, window_s } = this.#settings;
+    if (this.#consecutiveFailures >= consecutive_failures) return `${this.#consecutiveFailures} consecutive failures`;
+    const outcomes = this.#outcomes.count(nowMs);
+    if (outcomes < min_requests) return undefined;
+    const ratio = this.#failures.count(nowMs) / outcomes;
+    if (ratio < error_ratio) return undefined;
+    return `error ratio ${ratio.toFixed(2)} over ${outcomes} requests in ${window_s} s`;
+  }
+
+  #eject(reason: string): void {
+    const { eject_base_s, eject_max_s } = this.#settings;
+    this.#consecutiveEjections += 1;
+    const ejectionS = Math.min(eject_base_s * 2 ** (this.#consecutiveEjections - 1), eject_max_s);
+    this.#ejectedUntilMs = this.#now() + ejectionS * MS_PER_SECOND;
+    this.#consecutiveFailures = 0;
+    this.#outcomes.clear();
+    this.#failures.clear();
+    this.#transition('ejected', reason);
+  }
+
+  #transition(to: BreakerState, reason: string): void {
+    const from = this.#state;
+    const atMs = this.#now();
+    this.#state = to;
+    this.#sinceMs = atMs;
+    this.#reason = reason;
+    this.#epoch += 1;
+    this.#onTransition?.({ from, to, reason, atMs });
+  }
+}

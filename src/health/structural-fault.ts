@@ -1,0 +1,180 @@
+import type { Config } from '../config/schema.js';
+import type { FailureKind } from '../errors/failure-kind.js';
+import { WindowCounter } from './window-counter.js';
+
+/** The global `health` block; a route's `health` may override either key. */
+export type StructuralSettings = Config['health'];
+
+/** Faults that the answer itself names: entered at once. */
+export type NamedStructuralCause = 'quota_exhausted' | 'not_found' | 'credential';
+export type StructuralCause = NamedStructuralCause | 'persistent_429';
+export type StructuralState = 'clear' | 'structural';
+
+export interface StructuralTransition {
+  from: StructuralState;
+  to: StructuralState;
+  /** The cause entered, or the one cleared. */
+  cause: StructuralCause;
+  reason: string;
+  atMs: number;
+}
+
+/**
+ * Below this many requests sent in the last minute, 429s are not congestion we cause: one
+ * request every ten seconds exhausts no limit a deployment fit for production traffic has, so a
+ * deployment that keeps refusing at that pace is out of capacity for us (no quota for the model,
+ * a spend cap reported as 429), which waiting out a Retry-After will not fix. Above it, the 429s
+ * may well be our own load and cooling is the right answer.
+ */
+export const LOW_REQUESTS_PER_MINUTE = 6;
+
+const RATE_BUCKET_MS = 5_000;
+const RATE_BUCKETS = 12;
+const MS_PER_SECOND = 1_000;
+
+const NAMED_REASONS: Readonly<Record<NamedStructuralCause, string>> = {
+  quota_exhausted: 'quota exhausted',
+  not_found: 'model not found',
+  credential: 'credential rejected',
+};
+
+/**
+ * The structural state of one deployment (SPEC §7): faults that retrying and waiting do not cure.
+ * Entered on `quota_exhausted`, `not_found`, `credential`, or 429s that go on for
+ * `persist_429_s` (from the first 429 with no success since) while fewer than
+ * `LOW_REQUESTS_PER_MINUTE` requests went to the deployment in the last minute. Left only by a
+ * successful active probe, never by a timer; probes are due every `probe_interval_s`.
+ */
+export class StructuralFault {
+  #settings: StructuralSettings;
+  readonly #now: () => number;
+  readonly #onTransition: ((change: StructuralTransition) => void) | undefined;
+  #state: StructuralState = 'clear';
+  #cause: StructuralCause | undefined;
+  #sinceMs: number;
+  #reason = 'initial state';
+  #nextProbeAtMs: number | undefined;
+  /** When the current run of 429s began; cleared by a success. */
+  #rateLimitedSinceMs: number | undefined;
+  readonly #requestsSent = new WindowCounter(RATE_BUCKETS, RATE_BUCKET_MS);
+
+  constructor(
+    settings: StructuralSettings,
+    now: () => number = Date.now,
+    onTransition?: (change: StructuralTransition) => void,
+  ) {
+    this.#settings = settings;
+    this.#now = now;
+    this.#onTransition = onTransition;
+    this.#sinceMs = now();
+  }
+
+  get state(): StructuralState {
+    return this.#state;
+  }
+
+  get cause(): StructuralCause | undefined {
+    return this.#cause;
+  }
+
+  get sinceMs(): number {
+    return this.#sinceMs;
+  }
+
+  get reason(): string {
+    return this.#reason;
+  }
+
+  /** When the next active probe is due; undefined when clear. */
+  get nextProbeAtMs(): number | undefined {
+    return this.#nextProbeAtMs;
+  }
+
+  /** A reload may change the numbers; the state stays. A shorter probe interval applies at once. */
+  configure(settings: StructuralSettings): void {
+    this.#settings = settings;
+    if (this.#nextProbeAtMs !== undefined) {
+      this.#nextProbeAtMs = Math.min(this.#nextProbeAtMs, this.#now() + this.#probeIntervalMs());
+    }
+  }
+
+  /** Counts a request sent to the deployment, when it is sent: its rate decides what 429s mean. */
+  requestSent(): void {
+    this.#requestsSent.add(this.#now());
+  }
+
+  /** The outcome of a live request to this deployment. Outcomes while structural change nothing. */
+  record(kind: FailureKind): void {
+    if (this.#state === 'structural') return;
+    switch (kind) {
+      case 'ok':
+        this.#rateLimitedSinceMs = undefined;
+        return;
+      case 'quota_exhausted':
+      case 'not_found':
+      case 'credential':
+        this.enter(kind);
+        return;
+      case 'rate_limit':
+        this.#recordRateLimit();
+        return;
+      default:
+        return;
+    }
+  }
+
+  /**
+   * Puts the deployment in the structural state for a named cause. Called by `record` for the
+   * deployment's own answers, and by the caller for a credential rejected on another deployment
+   * of the same connection (a key is the connection's, not the model's).
+   */
+  enter(cause: NamedStructuralCause, reason: string = NAMED_REASONS[cause]): void {
+    this.#enter(cause, reason);
+  }
+
+  probeSucceeded(): void {
+    if (this.#state !== 'structural' || this.#cause === undefined) return;
+    const cause = this.#cause;
+    this.#cause = undefined;
+    this.#nextProbeAtMs = undefined;
+    this.#rateLimitedSinceMs = undefined;
+    this.#transition('clear', cause, 'probe succeeded');
+  }
+
+  probeFailed(): void {
+    if (this.#state !== 'structural') return;
+    this.#nextProbeAtMs = this.#now() + this.#probeIntervalMs();
+  }
+
+  #recordRateLimit(): void {
+    const nowMs = this.#now();
+    this.#rateLimitedSinceMs ??= nowMs;
+    const persistedMs = nowMs - this.#rateLimitedSinceMs;
+    if (persistedMs < this.#settings.persist_429_s * MS_PER_SECOND) return;
+    const requestsLastMinute = this.#requestsSent.count(nowMs);
+    if (requestsLastMinute >= LOW_REQUESTS_PER_MINUTE) return;
+    const persistedS = Math.round(persistedMs / MS_PER_SECOND);
+    this.#enter('persistent_429', `429 for ${persistedS} s at ${requestsLastMinute} requests in the last minute`);
+  }
+
+  #enter(cause: StructuralCause, reason: string): void {
+    if (this.#state === 'structural') return;
+    this.#cause = cause;
+    this.#rateLimitedSinceMs = undefined;
+    this.#nextProbeAtMs = this.#now() + this.#probeIntervalMs();
+    this.#transition('structural', cause, reason);
+  }
+
+  #probeIntervalMs(): number {
+    return this.#settings.probe_interval_s * MS_PER_SECOND;
+  }
+
+  #transition(to: StructuralState, cause: StructuralCause, reason: string): void {
+    const from = this.#state;
+    const atMs = this.#now();
+    this.#state = to;
+    this.#sinceMs = atMs;
+    this.#reason = reason;
+    this.#onTransition?.({ from, to, cause, reason, atMs });
+  }
+}
