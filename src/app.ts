@@ -8,7 +8,16 @@ import type { Config } from './config/schema.js';
 import { RetryBudgets } from './engine/retry-budget.js';
 import type { EngineDeps } from './engine/run-chat.js';
 import { GatewayError } from './errors/gateway-error.js';
+import { handleHealth } from './admin/handle-health.js';
+import { runAttempt } from './engine/run-attempt.js';
+import type { FailureKind } from './errors/failure-kind.js';
 import { ConnectionLoad } from './health/connection-load.js';
+import { HealthMonitor } from './health/health-monitor.js';
+import { HealthRegistry, type DeploymentHealth } from './health/health-registry.js';
+import { PROBE_REQUEST } from './health/probe-request.js';
+import { newRequestId } from './http/request-id.js';
+import type { ResolvedTarget } from './routing/resolve-route.js';
+import { AlertSender } from './telemetry/alert-sender.js';
 import { Cooling } from './health/cooling.js';
 import { OVERLOADED_RETRY_AFTER_MS } from './engine/run-chat.js';
 import { createHttpServer } from './http/create-server.js';
@@ -25,6 +34,9 @@ import { Metrics } from './telemetry/metrics.js';
 import { observeRequest } from './telemetry/observe-request.js';
 import { Transport } from './transport/send-upstream.js';
 
+/** A probe gets a short leash: it exists to find out, not to wait. */
+const PROBE_TIMEOUTS = { connect_ms: 3_000, first_token_ms: 15_000, idle_ms: 15_000, total_ms: 20_000, heartbeat_ms: 20_000 };
+
 export interface AppOptions {
   configSource: ConfigSource;
   logger?: Logger;
@@ -36,6 +48,9 @@ export interface App {
   readonly mock: MockProvider | undefined;
   records: RecordStore;
   metrics: Metrics;
+  health: HealthRegistry;
+  monitor: HealthMonitor;
+  alerts: AlertSender;
   listen(options?: { port?: number; host?: string }): Promise<string>;
   /**
    * Stops accepting requests, lets those in flight finish for up to `drainMs` (default 0: cut
@@ -76,16 +91,65 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   const metrics = new Metrics({ processMetrics: true });
   const transport = new Transport();
+  const cooling = new Cooling();
+  const alerts = new AlertSender(() => config().alerts.webhook_url, logger);
+  const monitor: HealthMonitor = new HealthMonitor({
+    registry: (): HealthRegistry => health,
+    cooling,
+    config,
+    metrics,
+    alert: (alert) => alerts.send(alert),
+    probe: (deployment) => runProbe(deployment),
+  });
+  const health: HealthRegistry = new HealthRegistry(monitor);
   const engine: EngineDeps = {
+    config,
+    health,
     transport,
     adapterFor: (target) => adapterFor(target.connection),
     baseUrlFor: (target) => baseUrlFor(target.connection, mock?.url),
-    cooling: new Cooling(),
+    cooling,
     load: new ConnectionLoad(),
     retryBudgets: new RetryBudgets(),
     metrics,
   };
   const adminDeps = { adminToken: () => config().admin.token, records };
+
+  /** One active probe (SPEC §7), kept as a record of its own, marked as a probe. */
+  const runProbe = async (deployment: DeploymentHealth): Promise<FailureKind> => {
+    const connection = config().connections[deployment.connection];
+    // A connection a reload removed cannot recover: leave it faulted, it is no longer routed to.
+    if (!connection) return 'not_found';
+    const target: ResolvedTarget = {
+      connectionName: deployment.connection,
+      connection,
+      routedModel: deployment.model,
+      modelChange: false,
+      config: { connection: deployment.connection, model: deployment.model, model_change: false, weight: 1, priority: 0 },
+    };
+    const trace = new RequestTrace(newRequestId(), Date.now());
+    trace.probe = true;
+    trace.modelRequested = deployment.key;
+    const outcome = await runAttempt({
+      n: 1,
+      target,
+      adapter: adapterFor(connection),
+      baseUrl: baseUrlFor(connection, mock?.url),
+      request: PROBE_REQUEST,
+      timeouts: PROBE_TIMEOUTS,
+      commit: 'first_token',
+      callerSignal: new AbortController().signal,
+      deadlineAtMs: trace.startedAtMs + PROBE_TIMEOUTS.total_ms,
+      requestStartedAtMs: trace.startedAtMs,
+      transport,
+    });
+    trace.attempts = [outcome.record];
+    if (outcome.ok) trace.served = target;
+    else trace.fail('failed', outcome.record.httpStatus ?? 502, outcome.error.kind);
+    records.add(trace.toRecord(Date.now()));
+    return outcome.record.kind;
+  };
+  monitor.start();
 
   let requestsInFlight = 0;
   /**
@@ -135,6 +199,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         response.end(text);
       },
       'GET /admin/requests': (request, response, _requestId, params) => handleListRequests(request, response, params, adminDeps),
+      'GET /admin/health': (request, response) => handleHealth(request, response, { config, health, cooling }),
       'GET /admin/requests/:id': (request, response, _requestId, params) => handleGetRequest(request, response, params, adminDeps),
     },
     logger,
@@ -157,14 +222,19 @@ export async function createApp(options: AppOptions): Promise<App> {
       const address = server.address() as AddressInfo;
       return `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
     },
+    health,
+    monitor,
+    alerts,
     async close(closeOptions = {}) {
       configSource.close();
+      await monitor.stop();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const drainTimer = setTimeout(() => server.closeAllConnections(), closeOptions.drainMs ?? 0);
       await closed;
       clearTimeout(drainTimer);
       try {
+        await alerts.flush();
         await records.close();
       } finally {
         await db.destroy();

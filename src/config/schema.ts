@@ -75,6 +75,9 @@ const healthSchema = z
   })
   .strict();
 
+/** The ejection settings a route without a `health` block runs with. */
+export const DEFAULT_ROUTE_HEALTH = healthSchema.parse({});
+
 const commitSchema = z.union([
   z.enum(['first_token', 'complete']),
   z.object({ hold_ms: positiveInt }).strict(),
@@ -146,5 +149,6 @@ export type ConnectionConfig = z.infer<typeof connectionSchema>;
 export type RouteConfig = z.infer<typeof routeSchema>;
 export type TargetConfig = z.infer<typeof targetSchema>;
 export type TimeoutsConfig = z.infer<typeof timeoutsSchema>;
+export type RouteHealthConfig = z.infer<typeof healthSchema>;
 export type CommitPolicy = z.infer<typeof commitSchema>;
 export type FailureRule = z.infer<typeof failureRuleSchema>;

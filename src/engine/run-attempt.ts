@@ -7,6 +7,7 @@ import {
   type ChatResult,
   type ProviderAdapter,
   type ProviderError,
+  type ResponseHeaders,
   type StreamEvent,
   type UpstreamRequest,
 } from '../providers/spec.js';
@@ -33,6 +34,8 @@ export interface AttemptInput {
   transport: Transport;
   /** Hears the attempt's final record once it has really ended (a stream: when it ends). */
   onSettled?: (record: AttemptRecord) => void;
+  /** Hears the upstream's response headers (rate-limit headers come on successes too). */
+  onHeaders?: (headers: ResponseHeaders) => void;
 }
 
 export type AttemptOutcome =
@@ -78,6 +81,7 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptOutcome> {
     return context.fail(error instanceof ProviderFailure ? error.error : context.classify(error));
   }
   record.httpStatus = response.statusCode;
+  input.onHeaders?.(response.headers);
 
   try {
     if (response.statusCode >= 300) {

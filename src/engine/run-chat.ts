@@ -1,8 +1,11 @@
+import { DEFAULT_ROUTE_HEALTH, type Config } from '../config/schema.js';
 import { AllAttemptsFailedError } from '../errors/all-attempts-failed-error.js';
 import { GatewayError } from '../errors/gateway-error.js';
+import type { Admission } from '../health/breaker.js';
 import type { ConnectionLoad } from '../health/connection-load.js';
 import type { Cooling } from '../health/cooling.js';
 import { deploymentKey } from '../health/deployment-key.js';
+import type { DeploymentHealth, HealthRegistry } from '../health/health-registry.js';
 import { lookupModel } from '../metering/model-catalog.js';
 import type { ChatRequest, ChatResult, ProviderAdapter, ProviderError, StreamEvent } from '../providers/spec.js';
 import type { ResolvedRoute, ResolvedTarget } from '../routing/resolve-route.js';
@@ -11,8 +14,8 @@ import type { Transport } from '../transport/send-upstream.js';
 import type { AttemptRecord } from './attempt-record.js';
 import { backoffDelayMs } from './backoff.js';
 import { ruleFor } from './failure-policy.js';
-import type { RetryBudgets } from './retry-budget.js';
-import { runAttempt } from './run-attempt.js';
+import type { RetryBudget, RetryBudgets } from './retry-budget.js';
+import { runAttempt, type AttemptOutcome } from './run-attempt.js';
 import { sleep } from './sleep.js';
 
 /** An attempt that cannot get this much time is not started: it could not finish. */
@@ -22,11 +25,13 @@ export const MIN_ATTEMPT_MS = 50;
 export const OVERLOADED_RETRY_AFTER_MS = 1_000;
 
 export interface EngineDeps {
+  config(): Config;
   transport: Transport;
   adapterFor(target: ResolvedTarget): ProviderAdapter;
   baseUrlFor(target: ResolvedTarget): string;
   cooling: Cooling;
   load: ConnectionLoad;
+  health: HealthRegistry;
   retryBudgets: RetryBudgets;
   metrics: Metrics;
 }
@@ -46,88 +51,40 @@ export type ChatOutcome =
   | { type: 'result'; result: ChatResult; served: ResolvedTarget; attempts: AttemptRecord[] }
   | { type: 'stream'; events: AsyncIterable<StreamEvent>; served: ResolvedTarget; attempts: AttemptRecord[] };
 
+/** Why a target was passed over without an attempt. */
+type Skip = { target: ResolvedTarget; deployment: DeploymentHealth; outUntilMs: number };
+
+/** What trying one target came to: an answer, a reason to stop the whole request, or move on. */
+type TargetResult = { type: 'served'; outcome: ChatOutcome } | { type: 'stop' } | { type: 'next' };
+
 /**
- * The attempt loop (SPEC §6). Plans the route's targets (cooling ones skipped), then tries them
- * in order: a same-target retry only for kinds whose rule is `retry`, with backoff and only while
- * the route's retry budget allows; `failover` moves on; `stop` ends. Returns at the first success
- * (for streams: the commit point); otherwise throws `AllAttemptsFailedError` with every attempt.
+ * The attempt loop (SPEC §6, §7). Plans the route's targets — cooling, ejected, structurally
+ * down and busy ones are skipped — and tries them in order: a same-target retry only for kinds
+ * whose rule is `retry`, with backoff and only while the route's retry budget allows; `failover`
+ * moves on; `stop` ends. When every target was out, the one whose ejection ends soonest is tried
+ * anyway: a breaker in front of the only backend must not turn a partial failure into a total
+ * one. Returns at the first success (a stream: at its commit point); otherwise throws
+ * `AllAttemptsFailedError` with every attempt.
  */
 export async function runChat(call: ChatCall, deps: EngineDeps): Promise<ChatOutcome> {
   const { route } = call;
-  const { policy } = route;
-  const attempts: AttemptRecord[] = [];
-  const budget = deps.retryBudgets.for(routeLabel(route), policy.retry_budget);
+  const loop = new AttemptLoop(call, deps);
   const targets = route.targets.filter((target) => deps.cooling.coolingUntil(deploymentKey(target.connectionName, target.routedModel)) === undefined);
-  /** Once a target rejects the input as too long, only targets known to take more may follow. */
-  let contextLimit: number | undefined;
-  let previous: ResolvedTarget | undefined;
-  let skippedBusy = false;
+  const skipped: Skip[] = [];
 
-  targets: for (const [index, target] of targets.entries()) {
-    if (contextLimit !== undefined && !(contextWindowOf(target) === undefined || contextWindowOf(target)! > contextLimit)) continue;
-    let waitedForRetryAfter = false;
-    for (let retry = 0; ; retry++) {
-      if (call.callerSignal.aborted) break targets;
-      const remainingMs = call.deadlineAtMs - Date.now();
-      if (remainingMs < MIN_ATTEMPT_MS) break targets;
-      // A full connection is busy, not failing: skip it without an attempt.
-      if (!deps.load.tryAcquire(target.connectionName, target.connection.max_in_flight)) {
-        skippedBusy = true;
-        continue targets;
-      }
-      if (previous !== undefined && previous !== target) {
-        deps.metrics.failovers.inc({ from: label(previous), to: label(target) });
-      }
-      previous = target;
-      deps.metrics.deadlineRemaining.observe(remainingMs / 1000);
-      const outcome = await runAttempt({
-        n: attempts.length + 1,
-        target,
-        adapter: deps.adapterFor(target),
-        baseUrl: deps.baseUrlFor(target),
-        request: call.request,
-        timeouts: policy.timeouts,
-        commit: policy.commit,
-        callerSignal: call.callerSignal,
-        deadlineAtMs: call.deadlineAtMs,
-        requestStartedAtMs: call.requestStartedAtMs,
-        transport: deps.transport,
-        onSettled: () => deps.load.release(target.connectionName),
-      });
-      attempts.push(outcome.record);
-      if (outcome.ok) {
-        budget.recordSuccess();
-        return 'result' in outcome
-          ? { type: 'result', result: outcome.result, served: target, attempts }
-          : { type: 'stream', events: outcome.events, served: target, attempts };
-      }
-      const { error } = outcome;
-      if (error.kind === 'rate_limit' || error.kind === 'quota_exhausted') {
-        deps.cooling.cool(deploymentKey(target.connectionName, target.routedModel), error.retryAfterMs);
-      }
-      const rule = ruleFor(error.kind, policy);
-      if (error.kind === 'cancelled' || rule === 'stop') break targets;
-      if (error.kind === 'context_length') {
-        contextLimit = contextWindowOf(target) ?? 0;
-        continue targets;
-      }
-      if (!waitedForRetryAfter && shouldWaitForRetryAfter(error, targets.slice(index + 1), call, policy.retry_after_wait_max_ms)) {
-        waitedForRetryAfter = true;
-        if (!(await waitOnPurpose(error.retryAfterMs!, call))) break targets;
-        continue;
-      }
-      // A silent target stays silent: a timeout is never retried on the same target.
-      if (rule !== 'retry' || error.kind === 'timeout' || retry >= policy.retries) continue targets;
-      if (!budget.tryRetry()) {
-        deps.metrics.retryBudgetExhausted.inc({ route: routeLabel(route) });
-        continue targets;
-      }
-      const delayMs = backoffDelayMs(retry, policy.backoff);
-      if (Date.now() + delayMs + MIN_ATTEMPT_MS > call.deadlineAtMs) continue targets;
-      if (!(await waitOnPurpose(delayMs, call))) break targets;
-    }
+  for (const [index, target] of targets.entries()) {
+    if (!loop.acceptsContext(target)) continue;
+    const deployment = loop.deploymentOf(target);
+    const result = await loop.tryTarget(target, deployment, { rest: targets.slice(index + 1), forced: false, onOut: (outUntilMs) => skipped.push({ target, deployment, outUntilMs }) });
+    if (result.type === 'served') return result.outcome;
+    if (result.type === 'stop') break;
   }
-  if (attempts.length === 0 && skippedBusy) {
+  if (loop.attempts.length === 0 && skipped.length > 0 && !call.callerSignal.aborted) {
+    const lastResort = skipped.reduce((soonest, skip) => (skip.outUntilMs < soonest.outUntilMs ? skip : soonest));
+    const result = await loop.tryTarget(lastResort.target, lastResort.deployment, { rest: [], forced: true, onOut: () => undefined });
+    if (result.type === 'served') return result.outcome;
+  }
+  if (loop.attempts.length === 0 && loop.skippedBusy) {
     throw new GatewayError('Every target of this route is at its in-flight limit; try again shortly.', {
       status: 503,
       code: 'overloaded',
@@ -135,7 +92,147 @@ export async function runChat(call: ChatCall, deps: EngineDeps): Promise<ChatOut
       retryAfterMs: OVERLOADED_RETRY_AFTER_MS,
     });
   }
-  throw new AllAttemptsFailedError(attempts, coolingEndsInMs(route, deps.cooling));
+  throw new AllAttemptsFailedError(loop.attempts, coolingEndsInMs(route, deps.cooling));
+}
+
+/** The state of one request's trip through its targets. */
+class AttemptLoop {
+  readonly attempts: AttemptRecord[] = [];
+  skippedBusy = false;
+  readonly #call: ChatCall;
+  readonly #deps: EngineDeps;
+  readonly #budget: RetryBudget;
+  /** Once a target rejects the input as too long, only targets known to take more may follow. */
+  #contextLimit: number | undefined;
+  #previous: ResolvedTarget | undefined;
+
+  constructor(call: ChatCall, deps: EngineDeps) {
+    this.#call = call;
+    this.#deps = deps;
+    this.#budget = deps.retryBudgets.for(routeLabel(call.route), call.route.policy.retry_budget);
+  }
+
+  acceptsContext(target: ResolvedTarget): boolean {
+    if (this.#contextLimit === undefined) return true;
+    const window = contextWindowOf(target);
+    return window === undefined || window > this.#contextLimit;
+  }
+
+  deploymentOf(target: ResolvedTarget): DeploymentHealth {
+    return this.#deps.health.deployment(
+      target.connectionName,
+      target.routedModel,
+      this.#call.route.policy.health ?? DEFAULT_ROUTE_HEALTH,
+      this.#deps.config().health,
+    );
+  }
+
+  /**
+   * Attempts one target, with its same-target retries. `forced` is the last resort: the target
+   * is tried although its breaker or a structural fault has it out. `onOut` hears when the
+   * target is out (with when that ends) and so was not attempted.
+   */
+  async tryTarget(
+    target: ResolvedTarget,
+    deployment: DeploymentHealth,
+    options: { rest: readonly ResolvedTarget[]; forced: boolean; onOut: (outUntilMs: number) => void },
+  ): Promise<TargetResult> {
+    const { policy } = this.#call.route;
+    let waitedForRetryAfter = false;
+    for (let retry = 0; ; retry++) {
+      if (this.#call.callerSignal.aborted) return { type: 'stop' };
+      const remainingMs = this.#call.deadlineAtMs - Date.now();
+      if (remainingMs < MIN_ATTEMPT_MS) return { type: 'stop' };
+      const admission = this.#admit(deployment, options);
+      if (!admission) return { type: 'next' };
+      // A full connection is busy, not failing: skip it without an attempt.
+      if (!this.#deps.load.tryAcquire(target.connectionName, target.connection.max_in_flight)) {
+        deployment.breaker.record(admission, 'neutral');
+        this.skippedBusy = true;
+        return { type: 'next' };
+      }
+      const outcome = await this.#attempt(target, deployment, admission, remainingMs);
+      this.attempts.push(outcome.record);
+      if (outcome.ok) {
+        this.#budget.recordSuccess();
+        const served: ChatOutcome =
+          'result' in outcome
+            ? { type: 'result', result: outcome.result, served: target, attempts: this.attempts }
+            : { type: 'stream', events: outcome.events, served: target, attempts: this.attempts };
+        return { type: 'served', outcome: served };
+      }
+      const { error } = outcome;
+      if (error.kind === 'rate_limit' || error.kind === 'quota_exhausted') {
+        this.#deps.cooling.cool(deployment.key, error.retryAfterMs);
+      }
+      const rule = ruleFor(error.kind, policy);
+      if (error.kind === 'cancelled' || rule === 'stop') return { type: 'stop' };
+      if (error.kind === 'context_length') {
+        this.#contextLimit = contextWindowOf(target) ?? 0;
+        return { type: 'next' };
+      }
+      if (!waitedForRetryAfter && shouldWaitForRetryAfter(error, options.rest, this.#call, policy.retry_after_wait_max_ms)) {
+        waitedForRetryAfter = true;
+        if (!(await this.#waitOnPurpose(error.retryAfterMs!))) return { type: 'stop' };
+        continue;
+      }
+      // A silent target stays silent: a timeout is never retried on the same target.
+      if (rule !== 'retry' || error.kind === 'timeout' || retry >= policy.retries) return { type: 'next' };
+      if (!this.#budget.tryRetry()) {
+        this.#deps.metrics.retryBudgetExhausted.inc({ route: routeLabel(this.#call.route) });
+        return { type: 'next' };
+      }
+      const delayMs = backoffDelayMs(retry, policy.backoff);
+      if (Date.now() + delayMs + MIN_ATTEMPT_MS > this.#call.deadlineAtMs) return { type: 'next' };
+      if (!(await this.#waitOnPurpose(delayMs))) return { type: 'stop' };
+    }
+  }
+
+  #admit(deployment: DeploymentHealth, options: { forced: boolean; onOut: (outUntilMs: number) => void }): Admission | undefined {
+    if (options.forced) return deployment.breaker.forceAdmit();
+    if (deployment.structural.state === 'structural') {
+      options.onOut(deployment.structural.nextProbeAtMs ?? Number.MAX_SAFE_INTEGER);
+      return undefined;
+    }
+    const admission = deployment.breaker.admit();
+    if (!admission) options.onOut(deployment.breaker.ejectedUntilMs ?? Date.now());
+    return admission;
+  }
+
+  async #attempt(target: ResolvedTarget, deployment: DeploymentHealth, admission: Admission, remainingMs: number): Promise<AttemptOutcome> {
+    const { route } = this.#call;
+    if (this.#previous !== undefined && this.#previous !== target) {
+      this.#deps.metrics.failovers.inc({ from: label(this.#previous), to: label(target) });
+    }
+    this.#previous = target;
+    this.#deps.metrics.deadlineRemaining.observe(remainingMs / 1000);
+    this.#deps.health.dispatched(deployment);
+    return runAttempt({
+      n: this.attempts.length + 1,
+      target,
+      adapter: this.#deps.adapterFor(target),
+      baseUrl: this.#deps.baseUrlFor(target),
+      request: this.#call.request,
+      timeouts: route.policy.timeouts,
+      commit: route.policy.commit,
+      callerSignal: this.#call.callerSignal,
+      deadlineAtMs: this.#call.deadlineAtMs,
+      requestStartedAtMs: this.#call.requestStartedAtMs,
+      transport: this.#deps.transport,
+      onHeaders: (headers) => this.#deps.health.observeHeaders(deployment, headers),
+      onSettled: (record) => {
+        this.#deps.load.release(target.connectionName);
+        this.#deps.health.settled(deployment, admission, record.kind, record.message);
+      },
+    });
+  }
+
+  async #waitOnPurpose(ms: number): Promise<boolean> {
+    const startedAtMs = Date.now();
+    const completed = await sleep(ms, this.#call.callerSignal);
+    this.#call.waited.ms += Date.now() - startedAtMs;
+    return completed;
+  }
 }
 
 /**
@@ -146,13 +243,6 @@ function shouldWaitForRetryAfter(error: ProviderError, rest: readonly ResolvedTa
   if (error.kind !== 'rate_limit' || error.retryAfterMs === undefined) return false;
   if (rest.some((target) => !target.modelChange)) return false;
   return error.retryAfterMs <= waitMaxMs && Date.now() + error.retryAfterMs + MIN_ATTEMPT_MS <= call.deadlineAtMs;
-}
-
-async function waitOnPurpose(ms: number, call: ChatCall): Promise<boolean> {
-  const startedAtMs = Date.now();
-  const completed = await sleep(ms, call.callerSignal);
-  call.waited.ms += Date.now() - startedAtMs;
-  return completed;
 }
 
 function contextWindowOf(target: ResolvedTarget): number | undefined {

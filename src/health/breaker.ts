@@ -1,4 +1,6 @@
 import type { RouteConfig } from '../config/schema.js';
+import { FAILURE_POLICY } from '../engine/failure-policy.js';
+import type { FailureKind } from '../errors/failure-kind.js';
 import { WindowCounter } from './window-counter.js';
 
 export type BreakerSettings = Pick<
@@ -14,6 +16,11 @@ export type BreakerState = 'closed' | 'ejected' | 'half_open';
  * the caller's own mistakes, cancellation): it says nothing about the deployment's health.
  */
 export type BreakerOutcome = 'success' | 'failure' | 'neutral';
+
+export function breakerOutcomeOf(kind: FailureKind): BreakerOutcome {
+  if (kind === 'ok') return 'success';
+  return FAILURE_POLICY[kind].countsTowardEjection ? 'failure' : 'neutral';
+}
 
 export interface BreakerTransition {
   from: BreakerState;

@@ -154,7 +154,7 @@ export class StructuralFault {
     const requestsLastMinute = this.#requestsSent.count(nowMs);
     if (requestsLastMinute >= LOW_REQUESTS_PER_MINUTE) return;
     const persistedS = Math.round(persistedMs / MS_PER_SECOND);
-    this.#enter('persistent_429', `429 for ${persistedS} s at ${requestsLastMinute} requests in the last minute`);
+    this.#enter('persistent_429', `429s for ${persistedS} s at ${requestsLastMinute} requests/min`);
   }
 
   #enter(cause: StructuralCause, reason: string): void {

@@ -62,6 +62,8 @@ export interface RequestRecord {
   stream: boolean;
   /** Set on gateway-raised errors and final errors: the `code` the caller saw. */
   error_code: string | null;
+  /** An active health probe of a faulted deployment, not a caller's request (SPEC §7). */
+  probe?: true;
 }
 
 /** Where finished request records go. `enqueue` never blocks the request path. */

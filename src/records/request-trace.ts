@@ -25,6 +25,7 @@ export class RequestTrace {
   errorCode: string | null = null;
   /** When the first content went to the caller. */
   firstTokenAtMs: number | undefined;
+  probe = false;
 
   constructor(id: string, startedAtMs: number) {
     this.id = id;
@@ -62,6 +63,7 @@ export class RequestTrace {
       idempotency_key: this.idempotencyKey,
       stream: this.stream,
       error_code: this.errorCode,
+      ...(this.probe ? { probe: true as const } : {}),
     };
   }
 }

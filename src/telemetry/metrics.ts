@@ -1,4 +1,4 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 const LATENCY_BUCKETS_S = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1];
 const WAIT_BUCKETS_S = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600];
@@ -73,6 +73,37 @@ export class Metrics {
     name: 'switchyard_caller_retries_total',
     help: 'Retries the caller layered on top of the gateway (x-stainless-retry-count > 0)',
     labelNames: ['route'] as const,
+    registers: [this.registry],
+  });
+
+  readonly deploymentState = new Gauge({
+    name: 'switchyard_deployment_state',
+    help: 'Health state of each deployment (connection/model): 1 for its current state, 0 for the others',
+    labelNames: ['deployment', 'state'] as const,
+    registers: [this.registry],
+  });
+  readonly ejections = new Counter({
+    name: 'switchyard_ejections_total',
+    help: 'Times a deployment was ejected by its circuit breaker',
+    labelNames: ['deployment'] as const,
+    registers: [this.registry],
+  });
+  readonly structuralFaults = new Counter({
+    name: 'switchyard_structural_faults_total',
+    help: 'Times a deployment entered a structural fault (quota, credential, not found, persistent 429)',
+    labelNames: ['deployment', 'cause'] as const,
+    registers: [this.registry],
+  });
+  readonly probes = new Counter({
+    name: 'switchyard_probes_total',
+    help: 'Active probes of structurally faulted deployments, by outcome kind',
+    labelNames: ['deployment', 'kind'] as const,
+    registers: [this.registry],
+  });
+  readonly ratelimitRemaining = new Gauge({
+    name: 'switchyard_ratelimit_remaining',
+    help: 'Remaining provider rate limit from the latest x-ratelimit-* / anthropic-ratelimit-* headers',
+    labelNames: ['deployment', 'limit'] as const,
     registers: [this.registry],
   });
 

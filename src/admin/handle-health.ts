@@ -1,0 +1,61 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Config } from '../config/schema.js';
+import type { Cooling } from '../health/cooling.js';
+import { deploymentKey } from '../health/deployment-key.js';
+import { deploymentState } from '../health/deployment-state.js';
+import type { DeploymentHealth, HealthRegistry } from '../health/health-registry.js';
+import { sendJson } from '../http/send.js';
+import { knownSecrets } from '../config/known-secrets.js';
+import { redactSecrets } from '../records/redact-secrets.js';
+import { checkAdminToken } from './check-admin-token.js';
+
+export interface AdminHealthDeps {
+  config(): Config;
+  health: HealthRegistry;
+  cooling: Cooling;
+}
+
+/**
+ * `GET /admin/health`: every deployment of the config (and any other seen since start) with its
+ * state, since when, why, the last error, the next probe and the latest quota headers.
+ */
+export function handleHealth(request: IncomingMessage, response: ServerResponse, deps: AdminHealthDeps): void {
+  const config = deps.config();
+  checkAdminToken(request, config.admin.token);
+  const seen = new Map(deps.health.all().map((deployment) => [deployment.key, deployment]));
+  const keys = new Set<string>();
+  for (const route of Object.values(config.routes)) {
+    for (const target of route.targets) keys.add(deploymentKey(target.connection, target.model));
+  }
+  for (const key of seen.keys()) keys.add(key);
+  const redact = (text: string) => redactSecrets(text, knownSecrets(config));
+  const data = [...keys].sort().map((key) => describe(key, seen.get(key), deps.cooling, redact));
+  sendJson(response, 200, { data }, { 'cache-control': 'no-store' });
+}
+
+function describe(key: string, deployment: DeploymentHealth | undefined, cooling: Cooling, redact: (text: string) => string): Record<string, unknown> {
+  const coolingUntilMs = cooling.coolingUntil(key);
+  const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
+  if (!deployment) {
+    return { deployment: key, state: coolingUntilMs === undefined ? 'healthy' : 'cooling', since: null, reason: 'no traffic yet', cooling_until: iso(coolingUntilMs) };
+  }
+  const state = deploymentState(deployment, coolingUntilMs);
+  const structural = deployment.structural.state === 'structural';
+  return {
+    deployment: key,
+    connection: deployment.connection,
+    model: deployment.model,
+    state,
+    since: iso(structural ? deployment.structural.sinceMs : deployment.breaker.sinceMs),
+    reason: structural ? deployment.structural.reason : deployment.breaker.reason,
+    structural_cause: deployment.structural.cause ?? null,
+    ejected_until: iso(deployment.breaker.ejectedUntilMs),
+    consecutive_ejections: deployment.breaker.consecutiveEjections,
+    next_probe_at: iso(deployment.structural.nextProbeAtMs),
+    cooling_until: iso(coolingUntilMs),
+    last_error: deployment.lastError
+      ? { kind: deployment.lastError.kind, message: redact(deployment.lastError.message), at: iso(deployment.lastError.atMs) }
+      : null,
+    quota: deployment.quota ?? null,
+  };
+}

@@ -1,0 +1,146 @@
+import type { Config } from '../config/schema.js';
+import type { FailureKind } from '../errors/failure-kind.js';
+import type { Alert } from '../telemetry/alert-sender.js';
+import type { Metrics } from '../telemetry/metrics.js';
+import type { Cooling } from './cooling.js';
+import { DEPLOYMENT_STATES, deploymentState } from './deployment-state.js';
+import type { DeploymentHealth, HealthEvents, HealthRegistry } from './health-registry.js';
+import { QUOTA_NAMES } from './quota-headers.js';
+
+const TICK_MS = 1_000;
+
+export interface HealthMonitorDeps {
+  registry: () => HealthRegistry;
+  cooling: Cooling;
+  config(): Config;
+  metrics: Metrics;
+  alert(alert: Alert): void;
+  /** Sends one minimal real completion to the deployment; resolves with how it ended. */
+  probe(deployment: DeploymentHealth): Promise<FailureKind>;
+  now?: () => number;
+}
+
+/**
+ * Turns health state into action and visibility: runs active probes for structurally faulted
+ * deployments when due (re-admission only by a successful probe, never by a timer), keeps the
+ * state and quota gauges current, and raises alerts on transitions and on long ejections.
+ */
+export class HealthMonitor implements HealthEvents {
+  readonly #deps: HealthMonitorDeps;
+  readonly #now: () => number;
+  readonly #probing = new Set<string>();
+  #timer: NodeJS.Timeout | undefined;
+  #ticking: Promise<void> | undefined;
+
+  constructor(deps: HealthMonitorDeps) {
+    this.#deps = deps;
+    this.#now = deps.now ?? Date.now;
+  }
+
+  start(): void {
+    this.#timer ??= setInterval(() => void this.tick(), TICK_MS).unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+    await this.#ticking;
+  }
+
+  /** One pass: probes that are due, long-ejection alerts, gauges. Exposed for tests. */
+  async tick(): Promise<void> {
+    const probes: Promise<void>[] = [];
+    const nowMs = this.#now();
+    for (const deployment of this.#deps.registry().all()) {
+      const due = deployment.structural.nextProbeAtMs;
+      if (deployment.structural.state === 'structural' && due !== undefined && due <= nowMs && !this.#probing.has(deployment.key)) {
+        probes.push(this.#runProbe(deployment));
+      }
+      this.#alertIfOutTooLong(deployment, nowMs);
+      this.#updateGauges(deployment);
+    }
+    this.#ticking = Promise.all(probes).then(() => undefined);
+    await this.#ticking;
+  }
+
+  onBreaker(deployment: DeploymentHealth, change: { from: string; to: string; reason: string; atMs: number }): void {
+    if (change.to === 'ejected') this.#deps.metrics.ejections.inc({ deployment: deployment.key });
+    if (change.to === 'closed' && deployment.longEjectionAlertedForMs !== undefined) {
+      deployment.longEjectionAlertedForMs = undefined;
+      this.#deps.alert(alertOf('readmitted', deployment, change));
+    }
+    this.#updateGauges(deployment);
+  }
+
+  onStructural(deployment: DeploymentHealth, change: { from: string; to: string; cause?: string; reason: string; atMs: number }): void {
+    if (change.to === 'structural') {
+      this.#deps.metrics.structuralFaults.inc({ deployment: deployment.key, cause: change.cause ?? 'unknown' });
+      this.#deps.alert(alertOf('structural', deployment, change));
+    } else {
+      deployment.longEjectionAlertedForMs = undefined;
+      this.#deps.alert(alertOf('readmitted', deployment, change));
+    }
+    this.#updateGauges(deployment);
+  }
+
+  onStepDown(deployment: DeploymentHealth, stepDown: { quota: string; previousLimit: number; limit: number }): void {
+    this.#deps.alert({
+      type: 'limit_step_down',
+      deployment: deployment.key,
+      connection: deployment.connection,
+      reason: `${stepDown.quota} limit stepped down from ${stepDown.previousLimit} to ${stepDown.limit} while traffic did not fall`,
+      since: new Date(this.#now()).toISOString(),
+    });
+  }
+
+  async #runProbe(deployment: DeploymentHealth): Promise<void> {
+    this.#probing.add(deployment.key);
+    try {
+      const kind = await this.#deps.probe(deployment);
+      this.#deps.metrics.probes.inc({ deployment: deployment.key, kind });
+      if (kind === 'ok') deployment.structural.probeSucceeded();
+      else deployment.structural.probeFailed();
+    } finally {
+      this.#probing.delete(deployment.key);
+    }
+  }
+
+  #alertIfOutTooLong(deployment: DeploymentHealth, nowMs: number): void {
+    const out = deployment.structural.state === 'structural' ? deployment.structural : deployment.breaker.state === 'closed' ? undefined : deployment.breaker;
+    if (!out || deployment.longEjectionAlertedForMs === out.sinceMs) return;
+    const outForS = (nowMs - out.sinceMs) / 1000;
+    if (outForS < this.#deps.config().alerts.ejected_for_s) return;
+    deployment.longEjectionAlertedForMs = out.sinceMs;
+    this.#deps.alert({
+      type: 'out_too_long',
+      deployment: deployment.key,
+      connection: deployment.connection,
+      new_state: deploymentState(deployment, undefined),
+      reason: `out for ${Math.round(outForS)} s: ${out.reason}`,
+      since: new Date(out.sinceMs).toISOString(),
+    });
+  }
+
+  #updateGauges(deployment: DeploymentHealth): void {
+    const state = deploymentState(deployment, this.#deps.cooling.coolingUntil(deployment.key));
+    for (const candidate of DEPLOYMENT_STATES) {
+      this.#deps.metrics.deploymentState.set({ deployment: deployment.key, state: candidate }, candidate === state ? 1 : 0);
+    }
+    for (const name of QUOTA_NAMES) {
+      const remaining = deployment.quota?.[name]?.remaining;
+      if (remaining !== undefined) this.#deps.metrics.ratelimitRemaining.set({ deployment: deployment.key, limit: name }, remaining);
+    }
+  }
+}
+
+function alertOf(type: string, deployment: DeploymentHealth, change: { from: string; to: string; reason: string; atMs: number }): Alert {
+  return {
+    type,
+    deployment: deployment.key,
+    connection: deployment.connection,
+    old_state: change.from,
+    new_state: change.to,
+    reason: change.reason,
+    since: new Date(change.atMs).toISOString(),
+  };
+}

@@ -1,0 +1,101 @@
+import type { Config, RouteHealthConfig } from '../config/schema.js';
+import type { FailureKind } from '../errors/failure-kind.js';
+import type { ResponseHeaders } from '../providers/spec.js';
+import { Breaker, breakerOutcomeOf, type Admission, type BreakerTransition } from './breaker.js';
+import { deploymentKey } from './deployment-key.js';
+import { LimitStepDownDetector, type LimitStepDown } from './limit-step-down.js';
+import { parseQuotaHeaders, type QuotaSnapshot } from './quota-headers.js';
+import { StructuralFault, type StructuralTransition } from './structural-fault.js';
+
+/** Everything known about one deployment (connection × upstream model). */
+export interface DeploymentHealth {
+  key: string;
+  connection: string;
+  model: string;
+  breaker: Breaker;
+  structural: StructuralFault;
+  lastError?: { kind: FailureKind; message: string; atMs: number };
+  quota?: QuotaSnapshot;
+  /** When an alert for a long ejection was last sent for the current episode. */
+  longEjectionAlertedForMs?: number;
+}
+
+export interface HealthEvents {
+  onBreaker(deployment: DeploymentHealth, change: BreakerTransition): void;
+  onStructural(deployment: DeploymentHealth, change: StructuralTransition): void;
+  onStepDown(deployment: DeploymentHealth, stepDown: LimitStepDown): void;
+}
+
+/**
+ * Health state that outlives a request (SPEC §7), per deployment, shared by all requests and kept
+ * across config reloads (keyed by `connection/model`; settings are re-applied on use). The
+ * attempt loop asks it who may be tried and tells it how each attempt ended.
+ */
+export class HealthRegistry {
+  readonly #deployments = new Map<string, DeploymentHealth>();
+  readonly #now: () => number;
+  readonly #events: HealthEvents;
+  readonly #stepDowns = new LimitStepDownDetector();
+
+  constructor(events: HealthEvents, now: () => number = Date.now) {
+    this.#events = events;
+    this.#now = now;
+  }
+
+  /** The deployment's state, created on first use, with the settings of the route at hand. */
+  deployment(connection: string, model: string, routeHealth: RouteHealthConfig, globalHealth: Config['health']): DeploymentHealth {
+    const key = deploymentKey(connection, model);
+    const structuralSettings = {
+      persist_429_s: routeHealth.persist_429_s ?? globalHealth.persist_429_s,
+      probe_interval_s: routeHealth.probe_interval_s ?? globalHealth.probe_interval_s,
+    };
+    let deployment = this.#deployments.get(key);
+    if (!deployment) {
+      const created: DeploymentHealth = {
+        key,
+        connection,
+        model,
+        breaker: new Breaker(routeHealth, this.#now, (change) => this.#events.onBreaker(created, change)),
+        structural: new StructuralFault(structuralSettings, this.#now, (change) => this.#events.onStructural(created, change)),
+      };
+      this.#deployments.set(key, created);
+      deployment = created;
+    } else {
+      deployment.breaker.configure(routeHealth);
+      deployment.structural.configure(structuralSettings);
+    }
+    return deployment;
+  }
+
+  /** Every deployment seen so far. */
+  all(): DeploymentHealth[] {
+    return [...this.#deployments.values()];
+  }
+
+  /** An attempt is about to be sent. */
+  dispatched(deployment: DeploymentHealth): void {
+    deployment.structural.requestSent();
+  }
+
+  /** An attempt has ended (a stream: when it ended); `admission` is what the breaker handed out. */
+  settled(deployment: DeploymentHealth, admission: Admission, kind: FailureKind, message: string | undefined): void {
+    deployment.breaker.record(admission, breakerOutcomeOf(kind));
+    if (kind !== 'ok') deployment.lastError = { kind, message: message ?? kind, atMs: this.#now() };
+    if (kind === 'credential') {
+      // A rejected key is the whole connection's fault, not one model's.
+      for (const other of this.#deployments.values()) {
+        if (other.connection === deployment.connection) other.structural.enter('credential');
+      }
+      return;
+    }
+    deployment.structural.record(kind);
+  }
+
+  /** Rate-limit headers of any response (success or not), and the traffic that step-downs are judged by. */
+  observeHeaders(deployment: DeploymentHealth, headers: ResponseHeaders): void {
+    const nowMs = this.#now();
+    const snapshot = parseQuotaHeaders(headers, nowMs);
+    if (snapshot) deployment.quota = snapshot;
+    for (const stepDown of this.#stepDowns.observe(deployment.key, snapshot, nowMs)) this.#events.onStepDown(deployment, stepDown);
+  }
+}
