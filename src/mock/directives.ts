@@ -27,7 +27,8 @@ export interface AnswerShape {
   chunkMs: number;
   toolCall?: string;
   finish?: FinishDirective;
-  rateLimit?: { limit: number; remaining: number; resetS: number };
+  /** `limitAfterWindow`: the limit reported once the fault window (`times`, `flap_down_s`) has passed. */
+  rateLimit?: { limit: number; remaining: number; resetS: number; limitAfterWindow?: number };
 }
 
 /** Misbehaviour, subject to the fault window (`times`, `flap_down_s`). */
@@ -99,6 +100,7 @@ const knownKeys = new Set([
   'ratelimit',
   'remaining',
   'ratelimit_reset_s',
+  'ratelimit_after',
 ]);
 
 class DirectiveProblem extends Error {}
@@ -138,6 +140,7 @@ function interpret(raw: Record<string, string>): Directives {
       limit,
       remaining: integer(raw, 'remaining') ?? Math.max(0, limit - 1),
       resetS: decimal(raw, 'ratelimit_reset_s') ?? defaultRateLimitResetS,
+      limitAfterWindow: integer(raw, 'ratelimit_after'),
     };
   }
 

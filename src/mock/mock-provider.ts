@@ -155,8 +155,9 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
 
     const { shape, window } = parsed.directives;
     const faultGroup = mockHeader === undefined ? model : `${model}\n${mockHeader}`;
-    const faults = faultWindow.admit(faultGroup, window, nowMs) ? parsed.directives.faults : noFaults;
-    const headers = commonHeaders(wire, attempt.n, shape, nowMs);
+    const inWindow = faultWindow.admit(faultGroup, window, nowMs);
+    const faults = inWindow ? parsed.directives.faults : noFaults;
+    const headers = commonHeaders(wire, attempt.n, shape, inWindow, nowMs);
 
     if (faults.reset) {
       settle(attempt, 'reset');
@@ -322,11 +323,14 @@ function answerPlan(
   };
 }
 
-function commonHeaders(wire: WireFormat, n: number, shape: AnswerShape, nowMs: number): Record<string, string> {
+function commonHeaders(wire: WireFormat, n: number, shape: AnswerShape, inWindow: boolean, nowMs: number): Record<string, string> {
   const headers: Record<string, string> = { [wire.requestIdHeader]: `req_mock_${n}` };
   const rateLimit = shape.rateLimit;
   if (rateLimit) {
-    Object.assign(headers, wire.rateLimitHeaders(rateLimit.limit, rateLimit.remaining, rateLimit.resetS, nowMs));
+    // A limit that changes once the window has passed: how a provider stepping a limit down looks.
+    const limit = inWindow ? rateLimit.limit : (rateLimit.limitAfterWindow ?? rateLimit.limit);
+    const remaining = Math.min(rateLimit.remaining, Math.max(0, limit - 1));
+    Object.assign(headers, wire.rateLimitHeaders(limit, remaining, rateLimit.resetS, nowMs));
   }
   return headers;
 }
