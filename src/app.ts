@@ -12,6 +12,7 @@ import { handleHealth } from './admin/handle-health.js';
 import { runAttempt } from './engine/run-attempt.js';
 import type { FailureKind } from './errors/failure-kind.js';
 import { ConnectionLoad } from './health/connection-load.js';
+import { FallbackShare } from './health/fallback-share.js';
 import { HealthMonitor } from './health/health-monitor.js';
 import { HealthRegistry, type DeploymentHealth } from './health/health-registry.js';
 import { PROBE_REQUEST } from './health/probe-request.js';
@@ -93,9 +94,11 @@ export async function createApp(options: AppOptions): Promise<App> {
   const transport = new Transport();
   const cooling = new Cooling();
   const alerts = new AlertSender(() => config().alerts.webhook_url, logger);
+  const fallbackShare = new FallbackShare();
   const monitor: HealthMonitor = new HealthMonitor({
     registry: (): HealthRegistry => health,
     cooling,
+    fallbackShare,
     config,
     metrics,
     alert: (alert) => alerts.send(alert),
@@ -179,6 +182,14 @@ export async function createApp(options: AppOptions): Promise<App> {
         requestsInFlight--;
         const record = trace.toRecord(Date.now());
         records.add(record);
+        if (trace.served && trace.route !== null) {
+          // Named routes only: direct connection/model requests have no fallback (and unbounded names).
+          const first = config().routes[trace.route]?.targets[0];
+          if (first) {
+            const byFallback = first.connection !== trace.served.connectionName || first.model !== trace.served.routedModel;
+            fallbackShare.record(trace.route, byFallback, Date.now());
+          }
+        }
         observeRequest(metrics, record, {
           routeLabel: trace.routeLabel,
           malformedEvents: trace.attempts.reduce((sum, attempt) => sum + attempt.malformedEvents, 0),

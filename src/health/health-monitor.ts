@@ -4,6 +4,7 @@ import type { Alert } from '../telemetry/alert-sender.js';
 import type { Metrics } from '../telemetry/metrics.js';
 import type { Cooling } from './cooling.js';
 import { DEPLOYMENT_STATES, deploymentState } from './deployment-state.js';
+import type { FallbackShare } from './fallback-share.js';
 import type { DeploymentHealth, HealthEvents, HealthRegistry } from './health-registry.js';
 import { QUOTA_NAMES } from './quota-headers.js';
 
@@ -12,6 +13,7 @@ const TICK_MS = 1_000;
 export interface HealthMonitorDeps {
   registry: () => HealthRegistry;
   cooling: Cooling;
+  fallbackShare: FallbackShare;
   config(): Config;
   metrics: Metrics;
   alert(alert: Alert): void;
@@ -59,6 +61,7 @@ export class HealthMonitor implements HealthEvents {
       this.#alertIfOutTooLong(deployment, nowMs);
       this.#updateGauges(deployment);
     }
+    this.#checkFallbackShares(nowMs);
     this.#ticking = Promise.all(probes).then(() => undefined);
     await this.#ticking;
   }
@@ -102,6 +105,22 @@ export class HealthMonitor implements HealthEvents {
       else deployment.structural.probeFailed();
     } finally {
       this.#probing.delete(deployment.key);
+    }
+  }
+
+  #checkFallbackShares(nowMs: number): void {
+    const { fallback_share: threshold, fallback_share_for_s: forS } = this.#deps.config().alerts;
+    for (const route of this.#deps.fallbackShare.routes()) {
+      const share = this.#deps.fallbackShare.share(route, nowMs);
+      if (share !== undefined) this.#deps.metrics.fallbackShare.set({ route }, share);
+      if (this.#deps.fallbackShare.crossedFor(route, threshold, forS, nowMs)) {
+        this.#deps.alert({
+          type: 'fallback_share',
+          route,
+          reason: `${Math.round((share ?? 0) * 100)}% of answers served by fallback targets for ${forS} s (threshold ${Math.round(threshold * 100)}%)`,
+          since: new Date(nowMs - forS * 1000).toISOString(),
+        });
+      }
     }
   }
 

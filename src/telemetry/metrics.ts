@@ -107,6 +107,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly fallbackShare = new Gauge({
+    name: 'switchyard_fallback_share',
+    help: "Share of a route's answers in the last minute served by a target other than its first",
+    labelNames: ['route'] as const,
+    registers: [this.registry],
+  });
+
   constructor(options: { processMetrics?: boolean } = {}) {
     if (options.processMetrics) collectDefaultMetrics({ register: this.registry, prefix: 'switchyard_process_' });
   }

@@ -1,0 +1,64 @@
+import { WindowCounter } from './window-counter.js';
+
+/** The share is judged over the last minute... */
+const WINDOW_BUCKETS = 60;
+const BUCKET_MS = 1_000;
+/** ...and only with enough traffic to mean something: one fallback out of two is not a trend. */
+export const MIN_REQUESTS_FOR_SHARE = 10;
+
+interface RouteTraffic {
+  served: WindowCounter;
+  byFallback: WindowCounter;
+  /** Since when the share has been above the alert threshold (undefined: it is not). */
+  aboveSinceMs?: number;
+  alerted: boolean;
+}
+
+/**
+ * Per route, the share of answered requests served by a target other than the route's first
+ * (SPEC §9: a standby quietly carrying the traffic is an outage nobody was told about).
+ */
+export class FallbackShare {
+  readonly #routes = new Map<string, RouteTraffic>();
+
+  record(route: string, byFallback: boolean, nowMs: number): void {
+    let traffic = this.#routes.get(route);
+    if (!traffic) {
+      traffic = { served: new WindowCounter(WINDOW_BUCKETS, BUCKET_MS), byFallback: new WindowCounter(WINDOW_BUCKETS, BUCKET_MS), alerted: false };
+      this.#routes.set(route, traffic);
+    }
+    traffic.served.add(nowMs);
+    if (byFallback) traffic.byFallback.add(nowMs);
+  }
+
+  /** The share in the last minute, or undefined below the minimum volume. */
+  share(route: string, nowMs: number): number | undefined {
+    const traffic = this.#routes.get(route);
+    if (!traffic) return undefined;
+    const served = traffic.served.count(nowMs);
+    return served < MIN_REQUESTS_FOR_SHARE ? undefined : traffic.byFallback.count(nowMs) / served;
+  }
+
+  routes(): string[] {
+    return [...this.#routes.keys()];
+  }
+
+  /**
+   * Whether the share has now stayed above `threshold` for `forS` seconds — true once per episode
+   * (the episode ends when the share falls back to or below the threshold).
+   */
+  crossedFor(route: string, threshold: number, forS: number, nowMs: number): boolean {
+    const traffic = this.#routes.get(route);
+    const share = this.share(route, nowMs);
+    if (!traffic) return false;
+    if (share === undefined || share <= threshold) {
+      traffic.aboveSinceMs = undefined;
+      traffic.alerted = false;
+      return false;
+    }
+    traffic.aboveSinceMs ??= nowMs;
+    if (traffic.alerted || nowMs - traffic.aboveSinceMs < forS * 1000) return false;
+    traffic.alerted = true;
+    return true;
+  }
+}
