@@ -29,14 +29,18 @@ export function handleHealth(request: IncomingMessage, response: ServerResponse,
   }
   for (const key of seen.keys()) keys.add(key);
   const redact = (text: string) => redactSecrets(text, knownSecrets(config));
-  const data = [...keys].sort().map((key) => describe(key, seen.get(key), deps.cooling, redact));
+  const data = [...keys].sort().map((key) => describe(key, seen.get(key), deps, redact));
   sendJson(response, 200, { data }, { 'cache-control': 'no-store' });
 }
 
-function describe(key: string, deployment: DeploymentHealth | undefined, cooling: Cooling, redact: (text: string) => string): Record<string, unknown> {
-  const coolingUntilMs = cooling.coolingUntil(key);
+function describe(key: string, deployment: DeploymentHealth | undefined, deps: AdminHealthDeps, redact: (text: string) => string): Record<string, unknown> {
+  const coolingUntilMs = deps.cooling.coolingUntil(key);
   const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
   if (!deployment) {
+    const connection = key.slice(0, key.indexOf('/'));
+    if (deps.health.keyRejected(connection)) {
+      return { deployment: key, state: 'structural', structural_cause: 'credential', since: null, reason: 'the connection key was rejected', cooling_until: iso(coolingUntilMs) };
+    }
     return { deployment: key, state: coolingUntilMs === undefined ? 'healthy' : 'cooling', since: null, reason: 'no traffic yet', cooling_until: iso(coolingUntilMs) };
   }
   const state = deploymentState(deployment, coolingUntilMs);

@@ -13,6 +13,8 @@ export type GatewayErrorCode =
   | 'upstream_error'
   | 'upstream_timeout'
   | 'overloaded'
+  | 'model_not_allowed'
+  | 'gateway_unavailable'
   | 'internal_error';
 
 export interface GatewayErrorOptions {

@@ -101,7 +101,7 @@ export class HealthMonitor implements HealthEvents {
     try {
       const kind = await this.#deps.probe(deployment);
       this.#deps.metrics.probes.inc({ deployment: deployment.key, kind });
-      if (kind === 'ok') deployment.structural.probeSucceeded();
+      if (kind === 'ok') this.#deps.registry().probeSucceeded(deployment);
       else deployment.structural.probeFailed();
     } finally {
       this.#probing.delete(deployment.key);
@@ -152,13 +152,18 @@ export class HealthMonitor implements HealthEvents {
   }
 }
 
+/** Alerts speak of states as `/admin/health` does: a deployment with no fault is `healthy`. */
+function stateName(state: string): string {
+  return state === 'clear' || state === 'closed' ? 'healthy' : state;
+}
+
 function alertOf(type: string, deployment: DeploymentHealth, change: { from: string; to: string; reason: string; atMs: number }): Alert {
   return {
     type,
     deployment: deployment.key,
     connection: deployment.connection,
-    old_state: change.from,
-    new_state: change.to,
+    old_state: stateName(change.from),
+    new_state: stateName(change.to),
     reason: change.reason,
     since: new Date(change.atMs).toISOString(),
   };

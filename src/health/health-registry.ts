@@ -36,6 +36,8 @@ export class HealthRegistry {
   readonly #now: () => number;
   readonly #events: HealthEvents;
   readonly #stepDowns = new LimitStepDownDetector();
+  /** Connections whose key was rejected: every deployment on them, even one not yet used, is out. */
+  readonly #rejectedKeys = new Set<string>();
 
   constructor(events: HealthEvents, now: () => number = Date.now) {
     this.#events = events;
@@ -59,6 +61,7 @@ export class HealthRegistry {
         structural: new StructuralFault(structuralSettings, this.#now, (change) => this.#events.onStructural(created, change)),
       };
       this.#deployments.set(key, created);
+      if (this.#rejectedKeys.has(connection)) created.structural.enter('credential');
       deployment = created;
     } else {
       deployment.breaker.configure(routeHealth);
@@ -83,12 +86,29 @@ export class HealthRegistry {
     if (kind !== 'ok') deployment.lastError = { kind, message: message ?? kind, atMs: this.#now() };
     if (kind === 'credential') {
       // A rejected key is the whole connection's fault, not one model's.
+      this.#rejectedKeys.add(deployment.connection);
       for (const other of this.#deployments.values()) {
         if (other.connection === deployment.connection) other.structural.enter('credential');
       }
       return;
     }
     deployment.structural.record(kind);
+  }
+
+  /** Whether the connection's key was rejected and no probe has shown it works since. */
+  keyRejected(connection: string): boolean {
+    return this.#rejectedKeys.has(connection);
+  }
+
+  /** A probe succeeded: the deployment is back, and if its fault was the key, the whole connection is. */
+  probeSucceeded(deployment: DeploymentHealth): void {
+    const keyWasRejected = deployment.structural.cause === 'credential';
+    deployment.structural.probeSucceeded();
+    if (!keyWasRejected) return;
+    this.#rejectedKeys.delete(deployment.connection);
+    for (const other of this.#deployments.values()) {
+      if (other.connection === deployment.connection && other.structural.cause === 'credential') other.structural.probeSucceeded();
+    }
   }
 
   /** Rate-limit headers of any response (success or not), and the traffic that step-downs are judged by. */

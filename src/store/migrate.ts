@@ -40,5 +40,23 @@ export async function migrate(db: Kysely<DatabaseSchema>): Promise<void> {
       .addColumn('committed', 'integer', (column) => column.notNull())
       .addPrimaryKeyConstraint('attempts_primary_key', ['request_id', 'n'])
       .execute();
+    await schema
+      .createTable('virtual_keys')
+      .ifNotExists()
+      .addColumn('id', 'text', (column) => column.primaryKey())
+      .addColumn('name', 'text', (column) => column.notNull())
+      // Unique: authentication finds a key by its hash alone.
+      .addColumn('key_hash', 'text', (column) => column.notNull().unique())
+      .addColumn('key_prefix', 'text', (column) => column.notNull())
+      .addColumn('routes_json', 'text')
+      // bigint: a budget in micro-dollars passes 2^31 at $2,147.
+      .addColumn('budget_usd_micros', 'bigint')
+      .addColumn('budget_period', 'text')
+      .addColumn('rpm', 'integer')
+      .addColumn('tpm', 'integer')
+      .addColumn('expires_at', 'text')
+      .addColumn('created_at', 'text', (column) => column.notNull())
+      .addColumn('revoked_at', 'text')
+      .execute();
   });
 }

@@ -1,0 +1,65 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { GatewayError } from '../errors/gateway-error.js';
+import { readJsonBody } from '../http/read-json-body.js';
+import { sendJson } from '../http/send.js';
+import { parseCreateKeyBody } from '../keys/create-key-body.js';
+import type { KeyCache } from '../keys/key-cache.js';
+import type { KeyStore } from '../keys/key-store.js';
+import { createdKeyView, keySpendView, keyView } from '../keys/key-view.js';
+import { checkAdminToken } from './check-admin-token.js';
+
+export interface AdminKeysDeps {
+  adminToken(): string | undefined;
+  store: KeyStore;
+  /** Told of every revocation, so it takes effect on the very next request. */
+  cache: KeyCache;
+  nowMs?: () => number;
+}
+
+type Params = Readonly<Record<string, string>>;
+
+/** A create-key body is a few hundred bytes; anything near this is not one. */
+const MAX_BODY_BYTES = 64 * 1024;
+
+/** A created key's secret must not linger in any cache between the gateway and the operator. */
+const NO_STORE = { 'cache-control': 'no-store' };
+
+/** `POST /admin/keys` → 201 with the secret, the only time it is ever shown (SPEC §8). */
+export async function handleCreateKey(request: IncomingMessage, response: ServerResponse, _params: Params, deps: AdminKeysDeps): Promise<void> {
+  checkAdminToken(request, deps.adminToken());
+  const nowMs = (deps.nowMs ?? Date.now)();
+  const input = parseCreateKeyBody(await readJsonBody(request, MAX_BODY_BYTES), nowMs);
+  const { key, secret } = await deps.store.create(input);
+  sendJson(response, 201, createdKeyView(key, secret), NO_STORE);
+}
+
+/** `GET /admin/keys` → `{data: [keys]}`, oldest first, revoked ones included. */
+export async function handleListKeys(request: IncomingMessage, response: ServerResponse, _params: Params, deps: AdminKeysDeps): Promise<void> {
+  checkAdminToken(request, deps.adminToken());
+  const nowMs = (deps.nowMs ?? Date.now)();
+  const keys = await deps.store.list();
+  sendJson(response, 200, { data: keys.map((key) => keyView(key, nowMs)) }, NO_STORE);
+}
+
+/** `DELETE /admin/keys/:id` → `{id, revoked: true}`; revoking twice is not an error. */
+export async function handleRevokeKey(request: IncomingMessage, response: ServerResponse, params: Params, deps: AdminKeysDeps): Promise<void> {
+  checkAdminToken(request, deps.adminToken());
+  const id = params.id ?? '';
+  const revokedNow = await deps.store.revoke(id);
+  if (!revokedNow && !(await deps.store.get(id))) throw unknownKey(id);
+  deps.cache.revoked(id);
+  sendJson(response, 200, { id, revoked: true }, NO_STORE);
+}
+
+/** `GET /admin/keys/:id/spend` → spend in the key's current budget period. */
+export async function handleKeySpend(request: IncomingMessage, response: ServerResponse, params: Params, deps: AdminKeysDeps): Promise<void> {
+  checkAdminToken(request, deps.adminToken());
+  const id = params.id ?? '';
+  const key = await deps.store.get(id);
+  if (!key) throw unknownKey(id);
+  sendJson(response, 200, keySpendView(key, (deps.nowMs ?? Date.now)()), NO_STORE);
+}
+
+function unknownKey(id: string): GatewayError {
+  return new GatewayError(`No key with id "${id}".`, { status: 404, code: 'not_found', type: 'invalid_request_error' });
+}

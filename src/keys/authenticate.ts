@@ -1,0 +1,73 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { GatewayError } from '../errors/gateway-error.js';
+import type { KeyCache } from './key-cache.js';
+import { routeAllowed } from './route-globs.js';
+import type { VirtualKey } from './virtual-key.js';
+
+/** Who is calling: a virtual key, or nobody in particular under `auth.mode: none`. */
+export type Principal = { kind: 'anonymous' } | { kind: 'key'; key: VirtualKey };
+
+export interface AuthenticateDeps {
+  mode: 'keys' | 'none';
+  keys: KeyCache;
+  /** The request's start time: expiry is judged against it. */
+  nowMs: number;
+}
+
+const ANONYMOUS: Principal = { kind: 'anonymous' };
+
+/** How long a caller should wait before retrying when the key store cannot be reached. */
+const STORE_UNAVAILABLE_RETRY_AFTER_MS = 1_000;
+
+/**
+ * The key check of the synchronous gate (SPEC §8). Every refusal is a 401 `invalid_api_key` in
+ * the OpenAI envelope, so SDKs raise their authentication error; messages never echo the key.
+ */
+export async function authenticateRequest(headers: IncomingHttpHeaders, deps: AuthenticateDeps): Promise<Principal> {
+  if (deps.mode === 'none') return ANONYMOUS;
+  const secret = presentedSecret(headers);
+  if (secret === undefined) {
+    throw unauthorized('Missing API key: send "Authorization: Bearer <key>" (or "x-api-key: <key>") with a key from `switchyard keys create`.');
+  }
+  let key: VirtualKey | undefined;
+  try {
+    key = await deps.keys.authenticate(secret);
+  } catch (error) {
+    // A store outage must not look like a bad key, or callers go debugging keys that are fine.
+    throw new GatewayError('The gateway cannot check API keys right now (its store is unreachable); try again shortly.', {
+      status: 503,
+      code: 'gateway_unavailable',
+      type: 'server_error',
+      retryAfterMs: STORE_UNAVAILABLE_RETRY_AFTER_MS,
+      cause: error,
+    });
+  }
+  if (!key) throw unauthorized('Incorrect API key provided. Check the key, or create one with `switchyard keys create`.');
+  if (key.revokedAt !== null) throw unauthorized(`This API key was revoked at ${key.revokedAt}.`);
+  if (key.expiresAt !== null && Date.parse(key.expiresAt) <= deps.nowMs) throw unauthorized(`This API key expired at ${key.expiresAt}.`);
+  return { kind: 'key', key };
+}
+
+/** Refuses a key whose route globs do not cover `route` (the route name, or `connection/model`). */
+export function authorizeRoute(principal: Principal, route: string): void {
+  if (principal.kind === 'anonymous' || routeAllowed(principal.key.routes, route)) return;
+  throw new GatewayError(`This API key is not allowed to use the model "${route}".`, {
+    status: 403,
+    code: 'model_not_allowed',
+    type: 'invalid_request_error',
+    param: 'model',
+  });
+}
+
+/** `Authorization: Bearer` (OpenAI dialect) first, then `x-api-key` (Anthropic dialect). */
+function presentedSecret(headers: IncomingHttpHeaders): string | undefined {
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(headers.authorization ?? '')?.[1];
+  if (bearer !== undefined) return bearer;
+  const apiKey = headers['x-api-key'];
+  const value = (Array.isArray(apiKey) ? apiKey[0] : apiKey)?.trim();
+  return value === undefined || value === '' ? undefined : value;
+}
+
+function unauthorized(message: string): GatewayError {
+  return new GatewayError(message, { status: 401, code: 'invalid_api_key', type: 'invalid_request_error' });
+}

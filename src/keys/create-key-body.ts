@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { GatewayError } from '../errors/gateway-error.js';
+import { describeValidationError } from '../inbound/describe-validation-error.js';
+import { usdToMicros } from './key-view.js';
+import { BUDGET_PERIODS, type NewKey } from './virtual-key.js';
+
+const MAX_NAME_LENGTH = 200;
+const MAX_ROUTE_GLOBS = 100;
+const MAX_GLOB_LENGTH = 200;
+/** Far above any real budget, and far below where micro-dollars lose integer precision. */
+const MAX_BUDGET_USD = 1_000_000_000;
+
+const positiveInt = z.int().positive();
+
+/** `POST /admin/keys`. `null` is accepted wherever a field may be omitted, meaning the same. */
+const createKeyBodySchema = z
+  .object({
+    name: z.string().trim().min(1, 'must not be empty').max(MAX_NAME_LENGTH),
+    routes: z
+      .array(z.string().min(1, 'a route glob must not be empty').max(MAX_GLOB_LENGTH))
+      .min(1, 'must list at least one route glob; omit it to allow every route')
+      .max(MAX_ROUTE_GLOBS)
+      .nullish(),
+    budget: z
+      .object({
+        usd: z
+          .number()
+          .positive()
+          .max(MAX_BUDGET_USD)
+          .refine((usd) => usdToMicros(usd) >= 1, 'must be at least 0.000001 (one micro-dollar)'),
+        period: z.enum(BUDGET_PERIODS),
+      })
+      .strict()
+      .nullish(),
+    limits: z.object({ rpm: positiveInt.nullish(), tpm: positiveInt.nullish() }).strict().nullish(),
+    expires_at: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 time with a zone, e.g. 2030-01-31T00:00:00Z' }).nullish(),
+  })
+  .strict();
+
+/** Validates a create-key body; a 400 naming the first offending field otherwise. */
+export function parseCreateKeyBody(body: unknown, nowMs: number): NewKey {
+  const parsed = createKeyBodySchema.safeParse(body);
+  if (!parsed.success) throw describeValidationError(parsed.error);
+  const { name, routes, budget, limits, expires_at: expiresAtText } = parsed.data;
+  let expiresAt: string | null = null;
+  if (expiresAtText !== undefined && expiresAtText !== null) {
+    const expiresAtMs = Date.parse(expiresAtText);
+    if (expiresAtMs <= nowMs) {
+      throw new GatewayError(`Invalid request: expires_at: must be in the future (got ${expiresAtText}).`, {
+        status: 400,
+        code: 'invalid_request_error',
+        param: 'expires_at',
+      });
+    }
+    // One spelling in the store (UTC, milliseconds) whatever offset the caller wrote.
+    expiresAt = new Date(expiresAtMs).toISOString();
+  }
+  return {
+    name,
+    routes: routes ?? null,
+    budget: budget ? { usdMicros: usdToMicros(budget.usd), period: budget.period } : null,
+    rpm: limits?.rpm ?? null,
+    tpm: limits?.tpm ?? null,
+    expiresAt,
+  };
+}

@@ -1,0 +1,96 @@
+import { hashSecret, isWellFormedSecret } from './key-secret.js';
+import type { VirtualKey } from './virtual-key.js';
+
+/** The one store call authentication needs (KeyStore has it; tests pass a counting fake). */
+export interface KeyLookup {
+  findByHash(hash: string): Promise<VirtualKey | undefined>;
+}
+
+export interface KeyCacheOptions {
+  store: KeyLookup;
+  /** How long "no such key" is remembered, so repeating a forged key does not reach the store. */
+  negativeTtlMs?: number;
+  /** Bounds the memory a flood of distinct forged keys can take; the oldest are dropped first. */
+  maxNegativeEntries?: number;
+  nowMs?: () => number;
+}
+
+const DEFAULT_NEGATIVE_TTL_MS = 5_000;
+const DEFAULT_MAX_NEGATIVE_ENTRIES = 10_000;
+
+/**
+ * Keys by the hash of their secret, in memory in front of the store: after a key's first
+ * request, authenticating it is a hash and a Map lookup, and answering it needs no store.
+ * Known keys (revoked and expired ones too, so the refusal can say why) stay until `revoked`.
+ */
+export class KeyCache {
+  private readonly store: KeyLookup;
+  private readonly negativeTtlMs: number;
+  private readonly maxNegativeEntries: number;
+  private readonly nowMs: () => number;
+  private readonly known = new Map<string, VirtualKey>();
+  /** hash → when the "unknown" answer stops being trusted (epoch ms). Insertion order is age order. */
+  private readonly unknownUntilMs = new Map<string, number>();
+  /** One store lookup per hash at a time, however many requests arrive with a new key at once. */
+  private readonly pending = new Map<string, Promise<VirtualKey | undefined>>();
+  /** Bumped by `revoked`: a lookup that started before a revocation must not cache what it read. */
+  private generation = 0;
+
+  constructor(options: KeyCacheOptions) {
+    this.store = options.store;
+    this.negativeTtlMs = options.negativeTtlMs ?? DEFAULT_NEGATIVE_TTL_MS;
+    this.maxNegativeEntries = options.maxNegativeEntries ?? DEFAULT_MAX_NEGATIVE_ENTRIES;
+    this.nowMs = options.nowMs ?? Date.now;
+  }
+
+  /** The key this secret belongs to, or undefined. A store failure rejects (it is not "unknown"). */
+  authenticate(secret: string): Promise<VirtualKey | undefined> {
+    if (!isWellFormedSecret(secret)) return Promise.resolve(undefined);
+    const hash = hashSecret(secret);
+    const key = this.known.get(hash);
+    if (key) return Promise.resolve(key);
+    const unknownUntilMs = this.unknownUntilMs.get(hash);
+    if (unknownUntilMs !== undefined) {
+      if (unknownUntilMs > this.nowMs()) return Promise.resolve(undefined);
+      this.unknownUntilMs.delete(hash);
+    }
+    const pending = this.pending.get(hash);
+    if (pending) return pending;
+    const lookup = this.lookUp(hash);
+    this.pending.set(hash, lookup);
+    const settle = () => {
+      if (this.pending.get(hash) === lookup) this.pending.delete(hash);
+    };
+    lookup.then(settle, settle);
+    return lookup;
+  }
+
+  /** Forgets a revoked key at once, so its next request reads the revocation from the store. */
+  revoked(id: string): void {
+    this.generation++;
+    // New requests must not join a lookup that may have read the key before it was revoked.
+    this.pending.clear();
+    for (const [hash, key] of this.known) {
+      if (key.id === id) this.known.delete(hash);
+    }
+  }
+
+  private async lookUp(hash: string): Promise<VirtualKey | undefined> {
+    const generation = this.generation;
+    const key = await this.store.findByHash(hash);
+    if (generation === this.generation) this.remember(hash, key);
+    return key;
+  }
+
+  private remember(hash: string, key: VirtualKey | undefined): void {
+    if (key) {
+      this.known.set(hash, key);
+      return;
+    }
+    if (this.unknownUntilMs.size >= this.maxNegativeEntries) {
+      const oldest = this.unknownUntilMs.keys().next();
+      if (!oldest.done) this.unknownUntilMs.delete(oldest.value);
+    }
+    this.unknownUntilMs.set(hash, this.nowMs() + this.negativeTtlMs);
+  }
+}

@@ -1,0 +1,116 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely, Selectable } from 'kysely';
+import type { DatabaseSchema, VirtualKeysTable } from '../store/schema.js';
+import { generateSecret, hashesMatch, hashSecret, keyPrefix } from './key-secret.js';
+import { BUDGET_PERIODS, type BudgetPeriod, type NewKey, type VirtualKey } from './virtual-key.js';
+
+export interface KeyStoreOptions {
+  /** Opened and migrated by the caller. */
+  db: Kysely<DatabaseSchema>;
+  nowMs?: () => number;
+}
+
+export interface CreatedKey {
+  key: VirtualKey;
+  /** The only copy of the secret there will ever be: the store keeps its hash. */
+  secret: string;
+}
+
+type KeyRow = Selectable<VirtualKeysTable>;
+
+/** Virtual keys in the store: created, listed, revoked, and found by the hash of a secret. */
+export class KeyStore {
+  private readonly db: Kysely<DatabaseSchema>;
+  private readonly nowMs: () => number;
+
+  constructor(options: KeyStoreOptions) {
+    this.db = options.db;
+    this.nowMs = options.nowMs ?? Date.now;
+  }
+
+  async create(input: NewKey): Promise<CreatedKey> {
+    const secret = generateSecret();
+    const row: KeyRow = {
+      id: newKeyId(),
+      name: input.name,
+      key_hash: hashSecret(secret),
+      key_prefix: keyPrefix(secret),
+      routes_json: input.routes === null ? null : JSON.stringify(input.routes),
+      budget_usd_micros: input.budget?.usdMicros ?? null,
+      budget_period: input.budget?.period ?? null,
+      rpm: input.rpm,
+      tpm: input.tpm,
+      expires_at: input.expiresAt,
+      created_at: new Date(this.nowMs()).toISOString(),
+      revoked_at: null,
+    };
+    await this.db.insertInto('virtual_keys').values(row).execute();
+    return { key: toVirtualKey(row), secret };
+  }
+
+  /** Oldest first, revoked keys included (they stay listed so their history stays explained). */
+  async list(): Promise<VirtualKey[]> {
+    const rows = await this.db.selectFrom('virtual_keys').selectAll().orderBy('created_at').orderBy('id').execute();
+    return rows.map(toVirtualKey);
+  }
+
+  async get(id: string): Promise<VirtualKey | undefined> {
+    const row = await this.db.selectFrom('virtual_keys').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toVirtualKey(row) : undefined;
+  }
+
+  /** Marks the key revoked; false when it is unknown or was revoked already. */
+  async revoke(id: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('virtual_keys')
+      .set({ revoked_at: new Date(this.nowMs()).toISOString() })
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  /** The key whose secret hashes to `hash`, revoked and expired ones included (the caller says why it is refused). */
+  async findByHash(hash: string): Promise<VirtualKey | undefined> {
+    const row = await this.db.selectFrom('virtual_keys').selectAll().where('key_hash', '=', hash).executeTakeFirst();
+    // The index finds the row; the decision is a constant-time compare of the digests (SPEC §8),
+    // so it never rests on how a particular database compares text.
+    if (!row || !hashesMatch(row.key_hash, hash)) return undefined;
+    return toVirtualKey(row);
+  }
+}
+
+/** `key_` + 64 random bits in hex: unguessable enough that ids in URLs and logs reveal nothing. */
+function newKeyId(): string {
+  return `key_${randomBytes(8).toString('hex')}`;
+}
+
+function toVirtualKey(row: KeyRow): VirtualKey {
+  return {
+    id: row.id,
+    name: row.name,
+    keyPrefix: row.key_prefix,
+    routes: row.routes_json === null ? null : parseRoutes(row.id, row.routes_json),
+    budget:
+      row.budget_usd_micros === null || row.budget_period === null
+        ? null
+        : { usdMicros: row.budget_usd_micros, period: parsePeriod(row.id, row.budget_period) },
+    rpm: row.rpm,
+    tpm: row.tpm,
+    expiresAt: row.expires_at,
+    createdAt: row.created_at,
+    revokedAt: row.revoked_at,
+  };
+}
+
+function parseRoutes(id: string, json: string): string[] {
+  const parsed: unknown = JSON.parse(json);
+  if (Array.isArray(parsed) && parsed.every((item): item is string => typeof item === 'string')) return parsed;
+  throw new Error(`virtual key ${id}: routes_json is not an array of strings`);
+}
+
+function parsePeriod(id: string, period: string): BudgetPeriod {
+  const known = BUDGET_PERIODS.find((candidate) => candidate === period);
+  if (known) return known;
+  throw new Error(`virtual key ${id}: unknown budget_period "${period}"`);
+}

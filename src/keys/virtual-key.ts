@@ -1,0 +1,39 @@
+export const BUDGET_PERIODS = ['day', 'month', 'total'] as const;
+export type BudgetPeriod = (typeof BUDGET_PERIODS)[number];
+
+export interface KeyBudget {
+  usdMicros: number;
+  period: BudgetPeriod;
+}
+
+/**
+ * A virtual key as the gateway uses it. It carries neither the secret nor its hash, so nothing
+ * that renders a key (admin API, CLI, logs) can leak either by accident.
+ */
+export interface VirtualKey {
+  readonly id: string;
+  readonly name: string;
+  /** The secret's first characters, for telling keys apart. */
+  readonly keyPrefix: string;
+  /** Route globs the key may use; null allows every route. */
+  readonly routes: readonly string[] | null;
+  readonly budget: KeyBudget | null;
+  readonly rpm: number | null;
+  readonly tpm: number | null;
+  /** ISO 8601; null never expires. */
+  readonly expiresAt: string | null;
+  /** ISO 8601. */
+  readonly createdAt: string;
+  /** ISO 8601; null while live. */
+  readonly revokedAt: string | null;
+}
+
+/** What creating a key needs; the id, secret and timestamps are the store's to make. */
+export interface NewKey {
+  name: string;
+  routes: readonly string[] | null;
+  budget: KeyBudget | null;
+  rpm: number | null;
+  tpm: number | null;
+  expiresAt: string | null;
+}
