@@ -3,6 +3,9 @@ import type { AttemptRecord } from './attempt-record.js';
 import { AttemptTimer } from './attempt-timer.js';
 import { classifyTransportError } from './classify-transport-error.js';
 
+/** How long an upstream may keep a stream open after its finish before we end it ourselves. */
+const AFTER_FINISH_GRACE_MS = 1_000;
+
 /** The abort reason for letting go of an attempt's upstream once we are done with it (made once). */
 const ATTEMPT_RELEASED = new Error('attempt released');
 
@@ -19,6 +22,8 @@ export class AttemptContext {
   readonly #onCallerGone = () => this.controller.abort(this.#callerSignal.reason);
   readonly #onSettled: ((record: AttemptRecord) => void) | undefined;
   #settled = false;
+  #finishSeen = false;
+  #endedAfterFinish = false;
 
   constructor(
     record: AttemptRecord,
@@ -73,8 +78,21 @@ export class AttemptContext {
     return classifyTransportError(error, { caller: this.#callerSignal, attempt: this.signal });
   }
 
-  /** Ends the upstream read early without it counting as a failure (e.g. after the finish). */
-  endQuietly(): void {
-    if (!this.signal.aborted) this.controller.abort(ATTEMPT_RELEASED);
+  /**
+   * The upstream sent its finish: the stream is complete whether or not `[DONE]` follows. It gets
+   * a moment to send usage and close; then the gateway ends the read itself (`endedAfterFinish`).
+   */
+  finishSeen(): void {
+    if (this.#finishSeen) return;
+    this.#finishSeen = true;
+    this.timer.graceThen(AFTER_FINISH_GRACE_MS, () => {
+      this.#endedAfterFinish = true;
+      if (!this.signal.aborted) this.controller.abort(ATTEMPT_RELEASED);
+    });
+  }
+
+  /** The read ended because the finish's grace ran out: a complete stream, not a failure. */
+  get endedAfterFinish(): boolean {
+    return this.#endedAfterFinish;
   }
 }

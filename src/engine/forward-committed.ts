@@ -1,7 +1,7 @@
 import type { StreamEvent } from '../providers/spec.js';
 import { estimateTokens } from '../metering/estimate-tokens.js';
 import type { AttemptContext } from './attempt-context.js';
-import { AFTER_FINISH_GRACE_MS, type CommitReady } from './read-to-commit-point.js';
+import type { CommitReady } from './read-to-commit-point.js';
 
 /**
  * The rest of a committed stream: the held events, then everything the upstream still sends.
@@ -19,7 +19,6 @@ export async function* forwardCommitted(
   const { record } = context;
   record.committed = true;
   let finished = false;
-  let endedAfterFinish = false;
   let readToEnd = ready.ended;
   let forwardedCharacters = 0;
   let pendingNext = ready.pendingNext;
@@ -38,13 +37,8 @@ export async function* forwardCommitted(
         record.usage = event.usage;
         break;
       case 'finish':
-        if (!finished) {
-          finished = true;
-          context.timer.graceThen(AFTER_FINISH_GRACE_MS, () => {
-            endedAfterFinish = true;
-            context.endQuietly();
-          });
-        }
+        finished = true;
+        context.finishSeen();
         break;
       default:
     }
@@ -66,7 +60,7 @@ export async function* forwardCommitted(
         next = await (pendingNext ?? iterator.next());
         pendingNext = undefined;
       } catch (error) {
-        if (endedAfterFinish) {
+        if (context.endedAfterFinish) {
           readToEnd = true;
           break;
         }

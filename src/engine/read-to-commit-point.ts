@@ -2,9 +2,6 @@ import type { CommitPolicy, TimeoutsConfig } from '../config/schema.js';
 import { isContentEvent, type ProviderError, type StreamEvent } from '../providers/spec.js';
 import type { AttemptContext } from './attempt-context.js';
 
-/** How long an upstream may keep a stream open after its finish before we end it ourselves. */
-export const AFTER_FINISH_GRACE_MS = 1_000;
-
 export interface CommitReady {
   /** Everything read so far, to be sent first, in order. */
   held: StreamEvent[];
@@ -29,7 +26,6 @@ export async function readToCommitPoint(
   const holdMs = typeof options.commit === 'object' ? options.commit.hold_ms : undefined;
   let holdUntilMs: number | undefined;
   let finished = false;
-  let endedAfterFinish = false;
   let pendingNext: Promise<IteratorResult<StreamEvent>> | undefined;
   try {
     for (;;) {
@@ -59,10 +55,7 @@ export async function readToCommitPoint(
             return { kind: 'moderation', code: 'content_filter', message: 'the provider refused to answer (content filter)' };
           }
           finished = true;
-          context.timer.graceThen(AFTER_FINISH_GRACE_MS, () => {
-            endedAfterFinish = true;
-            context.endQuietly();
-          });
+          context.finishSeen();
           break;
         }
         default:
@@ -78,7 +71,7 @@ export async function readToCommitPoint(
       }
     }
   } catch (error) {
-    if (endedAfterFinish) return { held, ended: true };
+    if (context.endedAfterFinish) return { held, ended: true };
     return context.classify(error);
   }
 }
