@@ -2,6 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino, type Logger } from 'pino';
 import { handleGetRequest, handleListRequests } from './admin/handle-requests.js';
+import { authExposureProblem } from './config/check-auth-exposure.js';
 import type { ConfigSource } from './config/config-source.js';
 import { knownSecrets } from './config/known-secrets.js';
 import type { Config } from './config/schema.js';
@@ -9,6 +10,9 @@ import { RetryBudgets } from './engine/retry-budget.js';
 import type { EngineDeps } from './engine/run-chat.js';
 import { GatewayError } from './errors/gateway-error.js';
 import { handleHealth } from './admin/handle-health.js';
+import { handleCreateKey, handleKeySpend, handleListKeys, handleRevokeKey, type AdminKeysDeps } from './admin/handle-keys.js';
+import { KeyCache } from './keys/key-cache.js';
+import { KeyStore } from './keys/key-store.js';
 import { runAttempt } from './engine/run-attempt.js';
 import type { FailureKind } from './errors/failure-kind.js';
 import { ConnectionLoad } from './health/connection-load.js';
@@ -117,6 +121,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     metrics,
   };
   const adminDeps = { adminToken: () => config().admin.token, records };
+  const keyStore = new KeyStore({ db });
+  const keyCache = new KeyCache({ store: keyStore });
+  const keysDeps: AdminKeysDeps = { adminToken: () => config().admin.token, store: keyStore, cache: keyCache };
 
   /** One active probe (SPEC §7), kept as a record of its own, marked as a probe. */
   const runProbe = async (deployment: DeploymentHealth): Promise<FailureKind> => {
@@ -200,7 +207,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const startedAtSeconds = Math.floor(Date.now() / 1000);
   const server = createHttpServer(
     {
-      'POST /v1/chat/completions': traced((request, response, trace) => handleChatCompletions(request, response, trace, { config, engine, metrics })),
+      'POST /v1/chat/completions': traced((request, response, trace) => handleChatCompletions(request, response, trace, { config, engine, metrics, keys: keyCache })),
       'GET /v1/models': (_request, response) => handleModels(response, config(), startedAtSeconds),
       'GET /healthz': (_request, response) => sendJson(response, 200, { status: 'ok' }),
       'GET /readyz': (_request, response) => sendJson(response, 200, { status: 'ready', routes: Object.keys(config().routes).length }),
@@ -211,6 +218,10 @@ export async function createApp(options: AppOptions): Promise<App> {
       },
       'GET /admin/requests': (request, response, _requestId, params) => handleListRequests(request, response, params, adminDeps),
       'GET /admin/health': (request, response) => handleHealth(request, response, { config, health, cooling }),
+      'POST /admin/keys': (request, response, _requestId, params) => handleCreateKey(request, response, params, keysDeps),
+      'GET /admin/keys': (request, response, _requestId, params) => handleListKeys(request, response, params, keysDeps),
+      'DELETE /admin/keys/:id': (request, response, _requestId, params) => handleRevokeKey(request, response, params, keysDeps),
+      'GET /admin/keys/:id/spend': (request, response, _requestId, params) => handleKeySpend(request, response, params, keysDeps),
       'GET /admin/requests/:id': (request, response, _requestId, params) => handleGetRequest(request, response, params, adminDeps),
     },
     logger,
@@ -226,6 +237,13 @@ export async function createApp(options: AppOptions): Promise<App> {
     async listen(listenOptions = {}) {
       const current = config();
       const host = listenOptions.host ?? current.server.host;
+      const problem = authExposureProblem(current, host);
+      if (problem) throw new Error(problem);
+      // A reload may not open the gateway either.
+      configSource.addCheck((next) => {
+        const reloadProblem = authExposureProblem(next, host);
+        return reloadProblem ? [{ path: 'auth.mode', message: reloadProblem }] : [];
+      });
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
         server.listen(listenOptions.port ?? current.server.port, host, () => resolve());

@@ -3,6 +3,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { runCheckConfig } from './check-config.js';
 import { runDemo } from './demo.js';
 import { runMock } from './mock.js';
+import { runKeysCreate, runKeysList, runKeysRevoke, type AdminClientOptions, type KeysCreateOptions } from './keys.js';
 import { runRequestsShow } from './requests-show.js';
 import { runServe } from './serve.js';
 
@@ -45,6 +46,40 @@ program
   .description('start a gateway and mock providers, send sample traffic and show a failover')
   .option('-n, --requests <count>', 'requests per route', (value) => Math.max(1, Math.min(50, Number(value) || 3)), 3)
   .action(runDemo);
+
+const keys = program.command('keys').description('manage virtual keys through the admin API');
+keys
+  .command('create')
+  .description('create a virtual key and print it (it is shown this once); exit 1 on failure')
+  .requiredOption('--name <name>', 'a name for the key, shown in listings and request records')
+  .option('--routes <globs>', 'comma-separated route globs the key may use, e.g. "support-*,openai-prod/*" (default: every route)')
+  .option('--budget-usd <usd>', 'spend limit in US dollars per --budget-period')
+  .option('--budget-period <period>', 'budget period: day, month or total')
+  .option('--rpm <count>', 'requests per minute')
+  .option('--tpm <count>', 'tokens per minute')
+  .option('--expires-at <time>', 'expiry, ISO 8601 with a zone, e.g. 2030-01-31T00:00:00Z (default: never)')
+  .option('--url <url>', 'gateway URL', 'http://127.0.0.1:4000')
+  .option('--token <token>', 'admin token (default: $SWITCHYARD_ADMIN_TOKEN)')
+  .action(async (options: KeysCreateOptions) => {
+    process.exitCode = await runKeysCreate(options);
+  });
+keys
+  .command('list')
+  .description('list virtual keys (never their secrets); exit 1 on failure')
+  .option('--url <url>', 'gateway URL', 'http://127.0.0.1:4000')
+  .option('--token <token>', 'admin token (default: $SWITCHYARD_ADMIN_TOKEN)')
+  .action(async (options: AdminClientOptions) => {
+    process.exitCode = await runKeysList(options);
+  });
+keys
+  .command('revoke')
+  .description('revoke a virtual key, effective at once; exit 1 on failure')
+  .argument('<id>', 'key id (key_…), as `keys list` shows it')
+  .option('--url <url>', 'gateway URL', 'http://127.0.0.1:4000')
+  .option('--token <token>', 'admin token (default: $SWITCHYARD_ADMIN_TOKEN)')
+  .action(async (id: string, options: AdminClientOptions) => {
+    process.exitCode = await runKeysRevoke(id, options);
+  });
 
 const requests = program.command('requests').description('inspect request records through the admin API');
 requests

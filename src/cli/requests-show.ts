@@ -1,5 +1,6 @@
 import type { AttemptRecordEntry, RecordUsage, RequestRecord } from '../records/request-record.js';
 import { formatTable } from './format-table.js';
+import { ADMIN_REQUEST_TIMEOUT_MS, describeFetchError, errorMessage } from './admin-client.js';
 
 export interface RequestsShowOptions {
   url: string;
@@ -7,7 +8,6 @@ export interface RequestsShowOptions {
   token?: string;
 }
 
-const REQUEST_TIMEOUT_MS = 10_000;
 const MESSAGE_WIDTH = 100;
 
 /** Fetches one request record from the admin API and prints its timeline; returns the exit code. */
@@ -18,7 +18,7 @@ export async function runRequestsShow(id: string, options: RequestsShowOptions):
   try {
     response = await fetch(url, {
       headers: token ? { authorization: `Bearer ${token}` } : {},
-      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      signal: AbortSignal.timeout(ADMIN_REQUEST_TIMEOUT_MS),
     });
   } catch (error) {
     console.error(`cannot reach the gateway at ${options.url}: ${describeFetchError(error)}`);
@@ -114,26 +114,7 @@ function oneLine(message: string | null): string {
   return flat.length > MESSAGE_WIDTH ? `${flat.slice(0, MESSAGE_WIDTH - 1)}…` : flat;
 }
 
-function errorMessage(body: string): string {
-  try {
-    const parsed = JSON.parse(body) as { error?: { message?: unknown } };
-    if (typeof parsed.error?.message === 'string') return parsed.error.message;
-  } catch {
-    // Not JSON: show the raw text below.
-  }
-  return body.slice(0, 200) || '(empty body)';
-}
 
-function describeFetchError(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  if (error.name === 'TimeoutError') return `no answer within ${REQUEST_TIMEOUT_MS / 1000} s`;
-  // fetch reports every network failure as "fetch failed"; the cause says which one.
-  const cause = error.cause;
-  if (!(cause instanceof Error)) return error.message;
-  const code = (cause as NodeJS.ErrnoException).code;
-  if (code === 'ECONNREFUSED') return 'connection refused (is `switchyard serve` running, and is --url right?)';
-  return code === undefined ? cause.message : `${cause.message} (${code})`;
-}
 
 function parseRecord(text: string): RequestRecord | undefined {
   try {

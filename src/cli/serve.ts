@@ -21,7 +21,15 @@ export async function runServe(options: { config: string; port?: number; host?: 
   for (const note of configSource.notes) logger.info(note);
   configSource.watch();
   const app = await createApp({ configSource, logger });
-  const url = await app.listen({ port: options.port, host: options.host });
+  let url: string;
+  try {
+    url = await app.listen({ port: options.port, host: options.host });
+  } catch (error) {
+    console.error(`switchyard: cannot start: ${(error as Error).message}`);
+    await app.close();
+    process.exitCode = 1;
+    return;
+  }
   logger.info({ url, config: configSource.file, routes: Object.keys(configSource.current.routes) }, `Switchyard listening on ${url}`);
 
   let stopping = false;

@@ -20,6 +20,7 @@ export class ConfigSource {
   #debounce: NodeJS.Timeout | undefined;
   readonly #env: NodeJS.ProcessEnv;
   readonly #listeners: ((change: ConfigSourceListener) => void)[] = [];
+  readonly #checks: ((config: Config) => ConfigIssue[])[] = [];
   readonly #onSighup = () => this.reload();
 
   private constructor(file: string, config: Config, notes: readonly string[], env: NodeJS.ProcessEnv) {
@@ -46,6 +47,11 @@ export class ConfigSource {
     return this.#notes;
   }
 
+  /** A rule a reloaded config must also pass (one that depends on the running process). */
+  addCheck(check: (config: Config) => ConfigIssue[]): void {
+    this.#checks.push(check);
+  }
+
   /** Called after every reload attempt, accepted or rejected. */
   subscribe(listener: (change: ConfigSourceListener) => void): void {
     this.#listeners.push(listener);
@@ -59,13 +65,15 @@ export class ConfigSource {
     } catch (error) {
       parsed = { issues: [{ path: '(file)', message: (error as Error).message }], notes: [] };
     }
-    if (!parsed.config) {
-      for (const listener of this.#listeners) listener({ event: 'rejected', issues: parsed.issues });
-      return parsed.issues;
+    const config = parsed.config;
+    const issues = config ? this.#checks.flatMap((check) => check(config)) : parsed.issues;
+    if (!config || issues.length > 0) {
+      for (const listener of this.#listeners) listener({ event: 'rejected', issues });
+      return issues;
     }
-    this.#current = parsed.config;
+    this.#current = config;
     this.#notes = parsed.notes;
-    for (const listener of this.#listeners) listener({ event: 'reloaded', config: parsed.config, notes: parsed.notes });
+    for (const listener of this.#listeners) listener({ event: 'reloaded', config, notes: parsed.notes });
     return [];
   }
 

@@ -32,7 +32,7 @@ export function parseConfig(text: string, env: NodeJS.ProcessEnv): ParsedConfig 
   const raw = dropOptionalConnections(interpolated.value, notes);
   const issues: ConfigIssue[] = [...interpolated.issues];
 
-  const parsed = configSchema.safeParse(raw);
+  const parsed = configSchema.safeParse(raw, { reportInput: true });
   if (!parsed.success) {
     issues.push(...parsed.error.issues.map((issue) => describeZodIssue(issue, raw, lineOf)));
     return { issues, notes };

@@ -9,6 +9,8 @@ import { AllAttemptsFailedError } from '../errors/all-attempts-failed-error.js';
 import { parseOpenAiChat } from '../inbound/parse-openai-chat.js';
 import { OpenAiStreamWriter } from '../outbound/openai-stream-writer.js';
 import { renderOpenAiChat } from '../outbound/render-openai-chat.js';
+import { authenticateRequest, authorizeRoute } from '../keys/authenticate.js';
+import type { KeyCache } from '../keys/key-cache.js';
 import { redactSecrets } from '../records/redact-secrets.js';
 import type { RequestTrace } from '../records/request-trace.js';
 import { resolveRoute, type ResolvedTarget } from '../routing/resolve-route.js';
@@ -22,6 +24,7 @@ export interface ChatHandlerDeps {
   config(): Config;
   engine: EngineDeps;
   metrics: Metrics;
+  keys: KeyCache;
 }
 
 /**
@@ -35,11 +38,15 @@ export async function handleChatCompletions(
   deps: ChatHandlerDeps,
 ): Promise<void> {
   const config = deps.config();
+  // Who is asking is settled before anything else is read: a refused caller costs nothing.
+  const principal = await authenticateRequest(request.headers, { mode: config.auth.mode, keys: deps.keys, nowMs: trace.startedAtMs });
+  if (principal.kind === 'key') trace.keyName = principal.key.name;
   const body = await readJsonBody(request, config.server.max_body_bytes);
   const { requestedModel, request: chat } = parseOpenAiChat(body);
   trace.modelRequested = requestedModel;
   trace.stream = chat.stream;
   const route = resolveRoute(config, requestedModel);
+  authorizeRoute(principal, route.name);
   trace.route = route.name;
   trace.routeLabel = routeLabel(route);
   const deadlineAtMs = deadlineFromHeaders(request.headers, route.policy.timeouts.total_ms, trace.startedAtMs);

@@ -16,7 +16,8 @@ export function parseOpenAiChat(body: unknown): ParsedChat {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new GatewayError('The request body must be a JSON object.', { status: 400, code: 'invalid_request_error' });
   }
-  const parsed = openAiChatBodySchema.safeParse(body);
+  // reportInput lets the error tell a missing field from a wrong type (the value is never echoed).
+  const parsed = openAiChatBodySchema.safeParse(body, { reportInput: true });
   if (!parsed.success) throw describeValidationError(parsed.error);
   const chat = parsed.data;
 

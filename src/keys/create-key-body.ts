@@ -10,7 +10,7 @@ const MAX_GLOB_LENGTH = 200;
 /** Far above any real budget, and far below where micro-dollars lose integer precision. */
 const MAX_BUDGET_USD = 1_000_000_000;
 
-const positiveInt = z.int().positive();
+const positiveInt = z.int({ error: 'must be a whole number' }).positive({ error: 'must be above 0' });
 
 /** `POST /admin/keys`. `null` is accepted wherever a field may be omitted, meaning the same. */
 const createKeyBodySchema = z
@@ -39,7 +39,8 @@ const createKeyBodySchema = z
 
 /** Validates a create-key body; a 400 naming the first offending field otherwise. */
 export function parseCreateKeyBody(body: unknown, nowMs: number): NewKey {
-  const parsed = createKeyBodySchema.safeParse(body);
+  // reportInput: describeValidationError tells "missing" from "wrong type" by the issue's input.
+  const parsed = createKeyBodySchema.safeParse(body, { reportInput: true });
   if (!parsed.success) throw describeValidationError(parsed.error);
   const { name, routes, budget, limits, expires_at: expiresAtText } = parsed.data;
   let expiresAt: string | null = null;

@@ -11,6 +11,7 @@ export class RequestTrace {
   readonly id: string;
   readonly startedAtMs: number;
   modelRequested: string | null = null;
+  keyName: string | null = null;
   route: string | null = null;
   routeLabel: string | null = null;
   stream = false;
@@ -47,7 +48,7 @@ export class RequestTrace {
       created_at: new Date(this.startedAtMs).toISOString(),
       status: this.status,
       http_status: this.httpStatus,
-      key_name: null,
+      key_name: this.keyName,
       model_requested: this.modelRequested,
       route: this.route,
       served: this.served

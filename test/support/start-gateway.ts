@@ -41,9 +41,14 @@ export async function startGateway(yaml: string, options: { watch?: boolean; env
   };
 }
 
-/** Tests keep their records in memory unless they name a store themselves. */
+/**
+ * Tests keep their records in memory, and run without virtual keys (the loopback quick-start
+ * mode), unless they set `store` or `auth` themselves.
+ */
 function withMemoryStore(yaml: string): string {
-  return /^store:/m.test(yaml) ? yaml : `store: { kind: sqlite, path: ":memory:" }\n${yaml}`;
+  const store = /^store:/m.test(yaml) ? '' : 'store: { kind: sqlite, path: ":memory:" }\n';
+  const auth = /^auth:/m.test(yaml) ? '' : 'auth: { mode: none }\n';
+  return `${store}${auth}${yaml}`;
 }
 
 /** The two mock connections most tests use: one per upstream dialect. */

@@ -1,0 +1,165 @@
+import type { CreatedKeyView, KeyView } from '../keys/key-view.js';
+import { BUDGET_PERIODS } from '../keys/virtual-key.js';
+import { formatTable } from './format-table.js';
+import { ADMIN_REQUEST_TIMEOUT_MS, describeFetchError, errorMessage } from './admin-client.js';
+
+export interface AdminClientOptions {
+  url: string;
+  /** Falls back to SWITCHYARD_ADMIN_TOKEN; read here rather than as a commander default so `--help` never prints it. */
+  token?: string;
+}
+
+/** Option values as commander hands them over: text, checked here so every mistake gets one clear line. */
+export interface KeysCreateOptions extends AdminClientOptions {
+  name: string;
+  /** Comma-separated route globs. */
+  routes?: string;
+  budgetUsd?: string;
+  budgetPeriod?: string;
+  rpm?: string;
+  tpm?: string;
+  expiresAt?: string;
+}
+
+
+/** `switchyard keys create`: prints the new key once; returns the exit code. */
+export async function runKeysCreate(options: KeysCreateOptions): Promise<number> {
+  const body = createBody(options);
+  if (typeof body === 'string') {
+    console.error(body);
+    return 1;
+  }
+  const answer = await callAdmin('POST', '/admin/keys', options, body);
+  if (!answer.ok) return fail(answer.error);
+  if (answer.status !== 201) return fail(`the gateway answered ${answer.status}: ${errorMessage(answer.text)}`);
+  const created = JSON.parse(answer.text) as CreatedKeyView;
+  console.log(
+    labelled([
+      ['id', created.id],
+      ['name', created.name],
+      ['routes', routesText(created.routes)],
+      ['budget', budgetText(created.budget)],
+      ['limits', `rpm ${created.limits.rpm ?? '-'}, tpm ${created.limits.tpm ?? '-'}`],
+      ['expires', created.expires_at ?? 'never'],
+    ]),
+  );
+  console.log(`\n    ${created.key}\n`);
+  console.log('Copy this key now: it will not be shown again (the gateway keeps only its hash).');
+  return 0;
+}
+
+/** `switchyard keys list`: one aligned row per key, never a secret (the API has none to give). */
+export async function runKeysList(options: AdminClientOptions): Promise<number> {
+  const answer = await callAdmin('GET', '/admin/keys', options);
+  if (!answer.ok) return fail(answer.error);
+  if (answer.status !== 200) return fail(`the gateway answered ${answer.status}: ${errorMessage(answer.text)}`);
+  const keys = (JSON.parse(answer.text) as { data: KeyView[] }).data;
+  if (keys.length === 0) {
+    console.log('no keys yet; create one with `switchyard keys create --name NAME`');
+    return 0;
+  }
+  console.log(
+    formatTable(
+      ['id', 'name', 'prefix', 'status', 'routes', 'budget', 'rpm', 'tpm', 'expires', 'created'],
+      keys.map((key) => [
+        key.id,
+        key.name,
+        key.key_prefix,
+        key.status,
+        routesText(key.routes),
+        budgetText(key.budget),
+        key.limits.rpm === null ? '-' : String(key.limits.rpm),
+        key.limits.tpm === null ? '-' : String(key.limits.tpm),
+        key.expires_at ?? 'never',
+        key.created_at,
+      ]),
+    ),
+  );
+  return 0;
+}
+
+/** `switchyard keys revoke ID`: effective at once on the gateway that answers. */
+export async function runKeysRevoke(id: string, options: AdminClientOptions): Promise<number> {
+  const answer = await callAdmin('DELETE', `/admin/keys/${encodeURIComponent(id)}`, options);
+  if (!answer.ok) return fail(answer.error);
+  if (answer.status === 404) return fail(`no key with id ${id} at ${options.url}`);
+  if (answer.status !== 200) return fail(`the gateway answered ${answer.status}: ${errorMessage(answer.text)}`);
+  console.log(`revoked ${id}: requests with this key now get 401`);
+  return 0;
+}
+
+/** The POST body, or a message saying which option is wrong. */
+function createBody(options: KeysCreateOptions): Record<string, unknown> | string {
+  const body: Record<string, unknown> = { name: options.name };
+  if (options.routes !== undefined) {
+    const routes = options.routes.split(',').map((glob) => glob.trim());
+    if (routes.some((glob) => glob === '')) return '--routes takes comma-separated route globs, none of them empty (e.g. "support-*,openai-prod/*")';
+    body.routes = routes;
+  }
+  if ((options.budgetUsd === undefined) !== (options.budgetPeriod === undefined)) {
+    return `--budget-usd and --budget-period go together (period: ${BUDGET_PERIODS.join(', ')})`;
+  }
+  if (options.budgetUsd !== undefined) {
+    const usd = Number(options.budgetUsd);
+    if (options.budgetUsd.trim() === '' || !(usd > 0)) return `--budget-usd must be an amount of US dollars above 0 (got "${options.budgetUsd}")`;
+    body.budget = { usd, period: options.budgetPeriod };
+  }
+  const limits: Record<string, number> = {};
+  for (const [flag, value] of [['rpm', options.rpm], ['tpm', options.tpm]] as const) {
+    if (value === undefined) continue;
+    if (!/^\d+$/.test(value) || Number(value) < 1) return `--${flag} must be a whole number above 0 (got "${value}")`;
+    limits[flag] = Number(value);
+  }
+  if (Object.keys(limits).length > 0) body.limits = limits;
+  if (options.expiresAt !== undefined) body.expires_at = options.expiresAt;
+  return body;
+}
+
+type AdminAnswer = { ok: true; status: number; text: string } | { ok: false; error: string };
+
+async function callAdmin(method: string, path: string, options: AdminClientOptions, body?: unknown): Promise<AdminAnswer> {
+  const token = options.token ?? process.env.SWITCHYARD_ADMIN_TOKEN;
+  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  let response: Response;
+  try {
+    response = await fetch(`${options.url.replace(/\/+$/, '')}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(ADMIN_REQUEST_TIMEOUT_MS),
+    });
+  } catch (error) {
+    return { ok: false, error: `cannot reach the gateway at ${options.url}: ${describeFetchError(error)}` };
+  }
+  const text = await response.text();
+  if (response.status === 401) {
+    return {
+      ok: false,
+      error: `the gateway refused the admin token (401: ${errorMessage(text)}); pass --token or set SWITCHYARD_ADMIN_TOKEN to the config's admin.token`,
+    };
+  }
+  return { ok: true, status: response.status, text };
+}
+
+function fail(message: string): number {
+  console.error(message);
+  return 1;
+}
+
+function labelled(rows: readonly [string, string][]): string {
+  const width = Math.max(...rows.map(([label]) => label.length));
+  return rows.map(([label, value]) => `${label.padEnd(width)}  ${value}`).join('\n');
+}
+
+function routesText(routes: readonly string[] | null): string {
+  return routes === null ? 'all' : routes.join(',');
+}
+
+function budgetText(budget: KeyView['budget']): string {
+  if (budget === null) return '-';
+  const usd = budget.usd.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 6 });
+  return `$${usd} / ${budget.period}`;
+}
+
+

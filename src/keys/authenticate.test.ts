@@ -1,0 +1,140 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { GatewayError } from '../errors/gateway-error.js';
+import { authenticateRequest, authorizeRoute, type Principal } from './authenticate.js';
+import { KeyCache } from './key-cache.js';
+import { generateSecret, hashSecret } from './key-secret.js';
+import type { VirtualKey } from './virtual-key.js';
+
+const NOW_MS = Date.parse('2025-06-01T12:00:00Z');
+
+function sampleKey(overrides: Partial<VirtualKey> = {}): VirtualKey {
+  return {
+    id: 'key_sample',
+    name: 'sample',
+    keyPrefix: 'sk-sy-abcd',
+    routes: null,
+    budget: null,
+    rpm: null,
+    tpm: null,
+    expiresAt: null,
+    createdAt: '2025-01-01T00:00:00.000Z',
+    revokedAt: null,
+    ...overrides,
+  };
+}
+
+/** A cache over an in-memory map of secret → key; `down` makes every store lookup fail. */
+function keysWith(entries: [string, VirtualKey][], options: { down?: boolean } = {}): KeyCache {
+  const byHash = new Map(entries.map(([secret, key]) => [hashSecret(secret), key]));
+  return new KeyCache({
+    store: {
+      findByHash: async (hash) => {
+        if (options.down) throw new Error('store unreachable');
+        return byHash.get(hash);
+      },
+    },
+  });
+}
+
+async function refusal(headers: IncomingHttpHeaders, keys: KeyCache): Promise<GatewayError> {
+  const error: unknown = await authenticateRequest(headers, { mode: 'keys', keys, nowMs: NOW_MS }).then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  if (!(error instanceof GatewayError)) throw new Error(`expected a GatewayError, got ${String(error)}`);
+  return error;
+}
+
+describe('authenticateRequest', () => {
+  const secret = generateSecret();
+  const key = sampleKey();
+
+  it('lets everyone in as anonymous under auth.mode none', async () => {
+    const principal = await authenticateRequest({}, { mode: 'none', keys: keysWith([]), nowMs: NOW_MS });
+    expect(principal).toEqual({ kind: 'anonymous' });
+  });
+
+  it('accepts the key as a bearer token or as x-api-key', async () => {
+    const keys = keysWith([[secret, key]]);
+    for (const headers of [{ authorization: `Bearer ${secret}` }, { authorization: `bearer  ${secret} ` }, { 'x-api-key': secret }]) {
+      expect(await authenticateRequest(headers, { mode: 'keys', keys, nowMs: NOW_MS })).toEqual({ kind: 'key', key });
+    }
+  });
+
+  it.each([
+    ['no credentials', {}],
+    ['an empty bearer', { authorization: 'Bearer ' }],
+    ['another scheme', { authorization: `Basic ${Buffer.from('user:pass').toString('base64')}` }],
+    ['an empty x-api-key', { 'x-api-key': '  ' }],
+  ])('answers 401 invalid_api_key to %s, saying how to send a key', async (_case, headers: IncomingHttpHeaders) => {
+    const error = await refusal(headers, keysWith([[secret, key]]));
+    expect(error).toMatchObject({ status: 401, code: 'invalid_api_key', type: 'invalid_request_error' });
+    expect(error.message).toMatch(/Missing API key.*Authorization: Bearer/);
+  });
+
+  it.each([
+    ['an unknown key', generateSecret()],
+    ['a malformed key', 'sk-sy-short'],
+    ['a provider key', 'sk-proj-0123456789abcdef'],
+  ])('answers 401 invalid_api_key to %s without echoing it', async (_case, presented) => {
+    const error = await refusal({ authorization: `Bearer ${presented}` }, keysWith([[secret, key]]));
+    expect(error).toMatchObject({ status: 401, code: 'invalid_api_key', type: 'invalid_request_error' });
+    expect(error.message).toMatch(/^Incorrect API key provided/);
+    expect(error.message).not.toContain(presented);
+    expect(error.message).not.toContain(presented.slice(0, 10));
+  });
+
+  it('answers 401 to a revoked key, saying so', async () => {
+    const keys = keysWith([[secret, sampleKey({ revokedAt: '2025-05-01T00:00:00.000Z' })]]);
+    const error = await refusal({ authorization: `Bearer ${secret}` }, keys);
+    expect(error).toMatchObject({ status: 401, code: 'invalid_api_key' });
+    expect(error.message).toContain('revoked');
+  });
+
+  it('answers 401 to an expired key, saying when it expired', async () => {
+    const expiresAt = new Date(NOW_MS).toISOString();
+    const keys = keysWith([[secret, sampleKey({ expiresAt })]]);
+    const error = await refusal({ authorization: `Bearer ${secret}` }, keys);
+    expect(error).toMatchObject({ status: 401, code: 'invalid_api_key' });
+    expect(error.message).toBe(`This API key expired at ${expiresAt}.`);
+  });
+
+  it('accepts a key until its expiry', async () => {
+    const keys = keysWith([[secret, sampleKey({ expiresAt: new Date(NOW_MS + 1).toISOString() })]]);
+    expect((await authenticateRequest({ 'x-api-key': secret }, { mode: 'keys', keys, nowMs: NOW_MS })).kind).toBe('key');
+  });
+
+  it('answers 503 gateway_unavailable, never 401, when the store cannot be asked', async () => {
+    const error = await refusal({ authorization: `Bearer ${secret}` }, keysWith([[secret, key]], { down: true }));
+    expect(error).toMatchObject({ status: 503, code: 'gateway_unavailable' });
+    expect(error.retryAfterMs).toBeGreaterThan(0);
+  });
+});
+
+describe('authorizeRoute', () => {
+  const keyFor = (routes: string[] | null): Principal => ({ kind: 'key', key: sampleKey({ routes }) });
+
+  it('lets anonymous callers and unrestricted keys use any route', () => {
+    expect(() => authorizeRoute({ kind: 'anonymous' }, 'support')).not.toThrow();
+    expect(() => authorizeRoute(keyFor(null), 'openai-prod/gpt-4.1')).not.toThrow();
+  });
+
+  it('lets a key use the routes its globs cover', () => {
+    expect(() => authorizeRoute(keyFor(['support-*', 'openai-prod/*']), 'support-drafts')).not.toThrow();
+    expect(() => authorizeRoute(keyFor(['support-*', 'openai-prod/*']), 'openai-prod/gpt-4.1')).not.toThrow();
+  });
+
+  it('answers 403 model_not_allowed naming the route for any other', () => {
+    let error: unknown;
+    try {
+      authorizeRoute(keyFor(['support-*']), 'search');
+    } catch (thrown) {
+      error = thrown;
+    }
+    expect(error).toBeInstanceOf(GatewayError);
+    expect(error).toMatchObject({ status: 403, code: 'model_not_allowed', param: 'model' });
+    expect((error as GatewayError).message).toContain('"search"');
+    expect((error as GatewayError).message).not.toContain('sk-sy-');
+  });
+});
