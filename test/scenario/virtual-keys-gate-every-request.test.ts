@@ -32,7 +32,8 @@ async function createKey(body: Record<string, unknown>): Promise<{ id: string; k
 describe('virtual keys', () => {
   it('no key or a forged key → 401 invalid_api_key, and no provider is contacted', async () => {
     const before = gateway.mock.attempts.length;
-    for (const headers of [{}, { authorization: 'Bearer sk-sy-forgedforgedforgedforgedforgedforgedforge' }, { 'x-api-key': 'nonsense' }]) {
+    const attemptsWith: Record<string, string>[] = [{}, { authorization: 'Bearer sk-sy-forgedforgedforgedforgedforgedforgedforge' }, { 'x-api-key': 'nonsense' }];
+    for (const headers of attemptsWith) {
       const response = await postChat(gateway.url, { model: 'support', messages: hello }, headers);
       expect(response.status).toBe(401);
       const body = (await response.json()) as { error: { code: string } };
