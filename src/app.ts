@@ -18,7 +18,7 @@ import type { FailureKind } from './errors/failure-kind.js';
 import { ConnectionLoad } from './health/connection-load.js';
 import { FallbackShare } from './health/fallback-share.js';
 import { HealthMonitor } from './health/health-monitor.js';
-import { HealthRegistry, type DeploymentHealth } from './health/health-registry.js';
+import { HealthRegistry, type DeploymentHealth, type HealthState } from './health/health-registry.js';
 import { PROBE_REQUEST } from './health/probe-request.js';
 import { newRequestId } from './http/request-id.js';
 import type { ResolvedTarget } from './routing/resolve-route.js';
@@ -53,7 +53,7 @@ export interface App {
   readonly mock: MockProvider | undefined;
   records: RecordStore;
   metrics: Metrics;
-  health: HealthRegistry;
+  health: HealthState;
   monitor: HealthMonitor;
   alerts: AlertSender;
   listen(options?: { port?: number; host?: string }): Promise<string>;
@@ -100,7 +100,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const alerts = new AlertSender(() => config().alerts.webhook_url, logger);
   const fallbackShare = new FallbackShare();
   const monitor: HealthMonitor = new HealthMonitor({
-    registry: (): HealthRegistry => health,
+    registry: (): HealthState => health,
     cooling,
     fallbackShare,
     config,

@@ -3,7 +3,7 @@ import type { Config } from '../config/schema.js';
 import type { Cooling } from '../health/cooling.js';
 import { deploymentKey } from '../health/deployment-key.js';
 import { deploymentState } from '../health/deployment-state.js';
-import type { DeploymentHealth, HealthRegistry } from '../health/health-registry.js';
+import type { DeploymentHealth, HealthState } from '../health/health-registry.js';
 import { sendJson } from '../http/send.js';
 import { knownSecrets } from '../config/known-secrets.js';
 import { redactSecrets } from '../records/redact-secrets.js';
@@ -11,7 +11,7 @@ import { checkAdminToken } from './check-admin-token.js';
 
 export interface AdminHealthDeps {
   config(): Config;
-  health: HealthRegistry;
+  health: HealthState;
   cooling: Cooling;
 }
 

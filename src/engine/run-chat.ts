@@ -5,7 +5,7 @@ import type { Admission } from '../health/breaker.js';
 import type { ConnectionLoad } from '../health/connection-load.js';
 import type { Cooling } from '../health/cooling.js';
 import { deploymentKey } from '../health/deployment-key.js';
-import type { DeploymentHealth, HealthRegistry } from '../health/health-registry.js';
+import type { DeploymentHealth, HealthState } from '../health/health-registry.js';
 import { lookupModel } from '../metering/model-catalog.js';
 import type { ChatRequest, ChatResult, ProviderAdapter, ProviderError, StreamEvent } from '../providers/spec.js';
 import type { ResolvedRoute, ResolvedTarget } from '../routing/resolve-route.js';
@@ -31,7 +31,7 @@ export interface EngineDeps {
   baseUrlFor(target: ResolvedTarget): string;
   cooling: Cooling;
   load: ConnectionLoad;
-  health: HealthRegistry;
+  health: HealthState;
   retryBudgets: RetryBudgets;
   metrics: Metrics;
 }

@@ -5,13 +5,13 @@ import type { Metrics } from '../telemetry/metrics.js';
 import type { Cooling } from './cooling.js';
 import { DEPLOYMENT_STATES, deploymentState } from './deployment-state.js';
 import type { FallbackShare } from './fallback-share.js';
-import type { DeploymentHealth, HealthEvents, HealthRegistry } from './health-registry.js';
+import type { DeploymentHealth, HealthEvents, HealthState } from './health-registry.js';
 import { QUOTA_NAMES } from './quota-headers.js';
 
 const TICK_MS = 1_000;
 
 export interface HealthMonitorDeps {
-  registry: () => HealthRegistry;
+  registry: () => HealthState;
   cooling: Cooling;
   fallbackShare: FallbackShare;
   config(): Config;

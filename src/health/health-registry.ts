@@ -27,11 +27,25 @@ export interface HealthEvents {
 }
 
 /**
+ * What the attempt loop, the monitor and the admin API need of health state. This process's
+ * in-memory `HealthRegistry` is one implementation; a shared one (Redis, for replicas) is another.
+ */
+export interface HealthState {
+  deployment(connection: string, model: string, routeHealth: RouteHealthConfig, globalHealth: Config['health']): DeploymentHealth;
+  all(): DeploymentHealth[];
+  dispatched(deployment: DeploymentHealth): void;
+  settled(deployment: DeploymentHealth, admission: Admission, kind: FailureKind, message: string | undefined): void;
+  observeHeaders(deployment: DeploymentHealth, headers: ResponseHeaders): void;
+  keyRejected(connection: string): boolean;
+  probeSucceeded(deployment: DeploymentHealth): void;
+}
+
+/**
  * Health state that outlives a request (SPEC §7), per deployment, shared by all requests and kept
  * across config reloads (keyed by `connection/model`; settings are re-applied on use). The
  * attempt loop asks it who may be tried and tells it how each attempt ended.
  */
-export class HealthRegistry {
+export class HealthRegistry implements HealthState {
   readonly #deployments = new Map<string, DeploymentHealth>();
   readonly #now: () => number;
   readonly #events: HealthEvents;
