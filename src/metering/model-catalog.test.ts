@@ -16,3 +16,21 @@ describe('lookupModel', () => {
     expect(lookupModel('gpt-4.10')).toBeUndefined();
   });
 });
+
+describe('cache prices', () => {
+  it("follow Anthropic's multipliers: reads 0.1×, 5-minute writes 1.25× the input price", () => {
+    for (const model of ['claude-opus-4-1', 'claude-sonnet-4-5', 'claude-sonnet-4', 'claude-haiku-4-5', 'claude-3-5-haiku']) {
+      const facts = lookupModel(model)!;
+      expect(facts.cacheReadPerMtok, model).toBeCloseTo(facts.inputPerMtok * 0.1, 10);
+      expect(facts.cacheWritePerMtok, model).toBeCloseTo(facts.inputPerMtok * 1.25, 10);
+    }
+  });
+
+  it('list OpenAI cached input below the input price, with no write surcharge', () => {
+    for (const model of ['gpt-5', 'gpt-5-mini', 'gpt-5-nano', 'gpt-4.1', 'gpt-4.1-mini', 'gpt-4.1-nano', 'gpt-4o', 'gpt-4o-mini', 'o3', 'o4-mini']) {
+      const facts = lookupModel(model)!;
+      expect(facts.cacheReadPerMtok, model).toBeLessThan(facts.inputPerMtok);
+      expect(facts.cacheWritePerMtok, model).toBeUndefined();
+    }
+  });
+});

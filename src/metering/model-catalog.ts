@@ -2,6 +2,19 @@
  * What the gateway knows about common models without being told: context window (tokens) and
  * list price (USD per million tokens). A target's own `context_window` and `price` override it.
  * Prices change: this table is dated, and a wrong entry costs an estimate, never a request.
+ *
+ * Cache prices, where listed, are the providers' published rates as of the table's date:
+ * - Anthropic bills prompt-cache reads at 0.1× and 5-minute cache writes at 1.25× the input
+ *   price (1-hour writes cost 2×, but usage does not say which TTL was written, so writes are
+ *   priced at the default 5-minute rate).
+ * - OpenAI bills cached input at a discount that depends on the family (GPT-5: 90 %, GPT-4.1,
+ *   o3 and o4-mini: 75 %, GPT-4o: 50 %) and charges nothing extra for writing the cache, so no
+ *   write price is listed and written tokens cost the input price.
+ * - Gemini is left without cache prices: Google changed its 2.5 context-cache discount during
+ *   2025, and the Gemini adapter does not report cached tokens yet. Unlisted cache rates bill
+ *   those tokens at the full input price, which over-counts rather than under-counts.
+ * Tiered prices (Gemini 2.5 Pro above 200k prompt tokens, long-context Sonnet) are not modelled:
+ * the table carries the standard tier.
  */
 export const MODEL_CATALOG_DATE = '2025-11-01';
 
@@ -9,24 +22,28 @@ export interface ModelFacts {
   contextWindow: number;
   inputPerMtok: number;
   outputPerMtok: number;
+  /** Cached input tokens read back (OpenAI `cached_tokens`, Anthropic `cache_read_input_tokens`). */
+  cacheReadPerMtok?: number;
+  /** Input tokens written to the cache (Anthropic `cache_creation_input_tokens`). */
+  cacheWritePerMtok?: number;
 }
 
 const CATALOG: Readonly<Record<string, ModelFacts>> = {
-  'gpt-5': { contextWindow: 400_000, inputPerMtok: 1.25, outputPerMtok: 10 },
-  'gpt-5-mini': { contextWindow: 400_000, inputPerMtok: 0.25, outputPerMtok: 2 },
-  'gpt-5-nano': { contextWindow: 400_000, inputPerMtok: 0.05, outputPerMtok: 0.4 },
-  'gpt-4.1': { contextWindow: 1_047_576, inputPerMtok: 2, outputPerMtok: 8 },
-  'gpt-4.1-mini': { contextWindow: 1_047_576, inputPerMtok: 0.4, outputPerMtok: 1.6 },
-  'gpt-4.1-nano': { contextWindow: 1_047_576, inputPerMtok: 0.1, outputPerMtok: 0.4 },
-  'gpt-4o': { contextWindow: 128_000, inputPerMtok: 2.5, outputPerMtok: 10 },
-  'gpt-4o-mini': { contextWindow: 128_000, inputPerMtok: 0.15, outputPerMtok: 0.6 },
-  o3: { contextWindow: 200_000, inputPerMtok: 2, outputPerMtok: 8 },
-  'o4-mini': { contextWindow: 200_000, inputPerMtok: 1.1, outputPerMtok: 4.4 },
-  'claude-opus-4-1': { contextWindow: 200_000, inputPerMtok: 15, outputPerMtok: 75 },
-  'claude-sonnet-4-5': { contextWindow: 200_000, inputPerMtok: 3, outputPerMtok: 15 },
-  'claude-sonnet-4': { contextWindow: 200_000, inputPerMtok: 3, outputPerMtok: 15 },
-  'claude-haiku-4-5': { contextWindow: 200_000, inputPerMtok: 1, outputPerMtok: 5 },
-  'claude-3-5-haiku': { contextWindow: 200_000, inputPerMtok: 0.8, outputPerMtok: 4 },
+  'gpt-5': { contextWindow: 400_000, inputPerMtok: 1.25, outputPerMtok: 10, cacheReadPerMtok: 0.125 },
+  'gpt-5-mini': { contextWindow: 400_000, inputPerMtok: 0.25, outputPerMtok: 2, cacheReadPerMtok: 0.025 },
+  'gpt-5-nano': { contextWindow: 400_000, inputPerMtok: 0.05, outputPerMtok: 0.4, cacheReadPerMtok: 0.005 },
+  'gpt-4.1': { contextWindow: 1_047_576, inputPerMtok: 2, outputPerMtok: 8, cacheReadPerMtok: 0.5 },
+  'gpt-4.1-mini': { contextWindow: 1_047_576, inputPerMtok: 0.4, outputPerMtok: 1.6, cacheReadPerMtok: 0.1 },
+  'gpt-4.1-nano': { contextWindow: 1_047_576, inputPerMtok: 0.1, outputPerMtok: 0.4, cacheReadPerMtok: 0.025 },
+  'gpt-4o': { contextWindow: 128_000, inputPerMtok: 2.5, outputPerMtok: 10, cacheReadPerMtok: 1.25 },
+  'gpt-4o-mini': { contextWindow: 128_000, inputPerMtok: 0.15, outputPerMtok: 0.6, cacheReadPerMtok: 0.075 },
+  o3: { contextWindow: 200_000, inputPerMtok: 2, outputPerMtok: 8, cacheReadPerMtok: 0.5 },
+  'o4-mini': { contextWindow: 200_000, inputPerMtok: 1.1, outputPerMtok: 4.4, cacheReadPerMtok: 0.275 },
+  'claude-opus-4-1': { contextWindow: 200_000, inputPerMtok: 15, outputPerMtok: 75, cacheReadPerMtok: 1.5, cacheWritePerMtok: 18.75 },
+  'claude-sonnet-4-5': { contextWindow: 200_000, inputPerMtok: 3, outputPerMtok: 15, cacheReadPerMtok: 0.3, cacheWritePerMtok: 3.75 },
+  'claude-sonnet-4': { contextWindow: 200_000, inputPerMtok: 3, outputPerMtok: 15, cacheReadPerMtok: 0.3, cacheWritePerMtok: 3.75 },
+  'claude-haiku-4-5': { contextWindow: 200_000, inputPerMtok: 1, outputPerMtok: 5, cacheReadPerMtok: 0.1, cacheWritePerMtok: 1.25 },
+  'claude-3-5-haiku': { contextWindow: 200_000, inputPerMtok: 0.8, outputPerMtok: 4, cacheReadPerMtok: 0.08, cacheWritePerMtok: 1 },
   'gemini-2.5-pro': { contextWindow: 1_048_576, inputPerMtok: 1.25, outputPerMtok: 10 },
   'gemini-2.5-flash': { contextWindow: 1_048_576, inputPerMtok: 0.3, outputPerMtok: 2.5 },
   'gemini-2.5-flash-lite': { contextWindow: 1_048_576, inputPerMtok: 0.1, outputPerMtok: 0.4 },

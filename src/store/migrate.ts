@@ -58,5 +58,30 @@ export async function migrate(db: Kysely<DatabaseSchema>): Promise<void> {
       .addColumn('created_at', 'text', (column) => column.notNull())
       .addColumn('revoked_at', 'text')
       .execute();
+    await schema
+      .createTable('spend')
+      .ifNotExists()
+      .addColumn('request_id', 'text', (column) => column.notNull())
+      .addColumn('attempt_n', 'integer', (column) => column.notNull())
+      .addColumn('key_id', 'text')
+      .addColumn('key_name', 'text')
+      .addColumn('route', 'text')
+      .addColumn('connection', 'text', (column) => column.notNull())
+      .addColumn('provider', 'text', (column) => column.notNull())
+      .addColumn('model', 'text', (column) => column.notNull())
+      .addColumn('input_tokens', 'integer', (column) => column.notNull())
+      .addColumn('output_tokens', 'integer', (column) => column.notNull())
+      .addColumn('cache_read_tokens', 'integer', (column) => column.notNull())
+      .addColumn('cache_write_tokens', 'integer', (column) => column.notNull())
+      // bigint: an integer column would cap one attempt at $2,147 (a high override price reaches it).
+      .addColumn('cost_micros', 'bigint', (column) => column.notNull())
+      .addColumn('estimated', 'integer', (column) => column.notNull())
+      .addColumn('priced', 'integer', (column) => column.notNull())
+      .addColumn('probe', 'integer', (column) => column.notNull())
+      .addColumn('created_ms', 'bigint', (column) => column.notNull())
+      .addPrimaryKeyConstraint('spend_primary_key', ['request_id', 'attempt_n'])
+      .execute();
+    // Budget checks and the key spend endpoint sum one key's rows since a time.
+    await schema.createIndex('spend_key_id_created_ms').ifNotExists().on('spend').columns(['key_id', 'created_ms']).execute();
   });
 }

@@ -6,6 +6,7 @@ export interface DatabaseSchema {
   requests: RequestsTable;
   attempts: AttemptsTable;
   virtual_keys: VirtualKeysTable;
+  spend: SpendTable;
 }
 
 /** One row per request; `record_json` is the whole `RequestRecord`, the rest are filterable copies. */
@@ -63,4 +64,35 @@ export interface VirtualKeysTable {
   created_at: string;
   /** ISO 8601; null while the key is live. */
   revoked_at: string | null;
+}
+
+/**
+ * The ledger (SPEC §8): one row per physical attempt that consumed tokens, keyed like
+ * `attempts` so a replayed write stores nothing twice. Money is integer micro-dollars.
+ */
+export interface SpendTable {
+  request_id: string;
+  attempt_n: number;
+  /** Null for requests without a virtual key (`auth.mode: none`, probes). */
+  key_id: string | null;
+  /** The key's name when the request ran, so the ledger reads without a join. */
+  key_name: string | null;
+  route: string | null;
+  connection: string;
+  provider: string;
+  model: string;
+  /** All prompt tokens, cached ones included. */
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_tokens: number;
+  cache_write_tokens: number;
+  cost_micros: number;
+  /** 1 when the gateway counted the tokens itself (a stream that died before usage arrived). */
+  estimated: number;
+  /** 0 when no price was known for the model: the row costs 0 but the tokens are on record. */
+  priced: number;
+  /** 1 for an active health probe rather than a caller's request. */
+  probe: number;
+  /** When the request started, epoch milliseconds: budget periods are counted on it. */
+  created_ms: number;
 }

@@ -1,0 +1,80 @@
+import type { Usage } from '../providers/spec.js';
+import { lookupModel } from './model-catalog.js';
+
+/**
+ * What one model costs, in USD per million tokens. Numerically that is also micro-dollars per
+ * token, which is why the arithmetic below can work in micro-dollars directly.
+ */
+export interface Price {
+  inputPerMtok: number;
+  outputPerMtok: number;
+  /** Without it, cached input tokens cost the full input price. */
+  cacheReadPerMtok?: number;
+  /** Without it, tokens written to the cache cost the full input price. */
+  cacheWritePerMtok?: number;
+}
+
+/** The part of a target's config that decides its price (`TargetConfig` fits). */
+export interface PricedTarget {
+  model: string;
+  price?: { input_per_mtok: number; output_per_mtok: number };
+}
+
+/**
+ * A target's price: its own `price` when set, else the shipped catalog's entry for its model,
+ * else undefined (unknown model). An override replaces the whole price: the catalog's cache
+ * rates belong to the list price, so with an override cached tokens cost its input price.
+ */
+export function priceFor(target: PricedTarget): Price | undefined {
+  if (target.price) return { inputPerMtok: target.price.input_per_mtok, outputPerMtok: target.price.output_per_mtok };
+  const facts = lookupModel(target.model);
+  if (!facts) return undefined;
+  const price: Price = { inputPerMtok: facts.inputPerMtok, outputPerMtok: facts.outputPerMtok };
+  if (facts.cacheReadPerMtok !== undefined) price.cacheReadPerMtok = facts.cacheReadPerMtok;
+  if (facts.cacheWritePerMtok !== undefined) price.cacheWritePerMtok = facts.cacheWritePerMtok;
+  return price;
+}
+
+/**
+ * Prices become integers in millionths of a micro-dollar per token, exact for any price given
+ * to six decimals of a dollar per million tokens (list prices have at most three).
+ */
+const PRICE_SCALE = 1_000_000n;
+
+/**
+ * What `usage` cost at `price`, in whole micro-dollars. Each token class is counted at its own
+ * rate in scaled integers (BigInt, so no size can lose precision) and the total is rounded once,
+ * half up: summing per-class roundings or float products would drift by a micro-dollar here and
+ * there, and those add up across a ledger.
+ *
+ * `inputTokens` includes cached tokens, so the ones billed at a cache rate are taken out of the
+ * full-rate count; tokens whose class has no rate stay at the input price. Counts that are not
+ * whole non-negative numbers (a provider bug, an estimate) are rounded and floored at zero
+ * rather than thrown on: the ledger must not fail on a bad count.
+ */
+export function costMicros(usage: Usage, price: Price): number {
+  const inputTokens = wholeTokens(usage.inputTokens);
+  const cacheReadTokens = price.cacheReadPerMtok === undefined ? 0n : wholeTokens(usage.cacheReadTokens);
+  const cacheWriteTokens = price.cacheWritePerMtok === undefined ? 0n : wholeTokens(usage.cacheWriteTokens);
+  const fullRateTokens = bigMax(0n, inputTokens - cacheReadTokens - cacheWriteTokens);
+  const scaled =
+    fullRateTokens * scaledPrice(price.inputPerMtok) +
+    cacheReadTokens * scaledPrice(price.cacheReadPerMtok) +
+    cacheWriteTokens * scaledPrice(price.cacheWritePerMtok) +
+    wholeTokens(usage.outputTokens) * scaledPrice(price.outputPerMtok);
+  return Number((scaled + PRICE_SCALE / 2n) / PRICE_SCALE);
+}
+
+function wholeTokens(count: number | undefined): bigint {
+  if (count === undefined || !Number.isFinite(count) || count <= 0) return 0n;
+  return BigInt(Math.round(count));
+}
+
+function scaledPrice(perMtok: number | undefined): bigint {
+  if (perMtok === undefined || !Number.isFinite(perMtok) || perMtok <= 0) return 0n;
+  return BigInt(Math.round(perMtok * Number(PRICE_SCALE)));
+}
+
+function bigMax(a: bigint, b: bigint): bigint {
+  return a > b ? a : b;
+}

@@ -1,0 +1,207 @@
+export interface BatchWriterOptions<T> {
+  /**
+   * Writes one batch, all or nothing (one transaction). It must tolerate items already written
+   * (insert-or-ignore): a batch whose commit was lost in transit is written again.
+   */
+  writeBatch: (batch: readonly T[]) => Promise<void>;
+  /** Who is writing, for error messages (`RecordWriter`, `LedgerWriter`). */
+  name: string;
+  /** What one item is called in drop notices (`record`, `spend row`). */
+  itemName: string;
+  /** Items per batch; reaching it starts a write without waiting for the timer. */
+  batchSize?: number;
+  /** How long an item may wait in the buffer before a write starts. */
+  flushIntervalMs?: number;
+  /** Buffer bound while the store is failing; past it the oldest items are dropped. */
+  maxBuffered?: number;
+  /** Write failures and drop notices; the writer itself never throws on the request path. */
+  onError?: (error: unknown) => void;
+}
+
+/** Retries after failures back off up to this, so a dead store is not hammered or logged 4×/s. */
+const MAX_RETRY_DELAY_MS = 30_000;
+
+/**
+ * Buffers items and writes them in batches, off the request path. `enqueue` only pushes into a
+ * buffer; a timer or a full batch starts a write. A failed batch goes back to the front of the
+ * buffer and is retried with exponential backoff, so a store outage loses nothing until the
+ * buffer bound is reached. Writes run one at a time, in order.
+ */
+export class BatchWriter<T> {
+  /** Items dropped because the buffer was full (or the writer closed); never reset. */
+  droppedCount = 0;
+
+  private readonly writeBatch: (batch: readonly T[]) => Promise<void>;
+  private readonly itemName: string;
+  private readonly batchSize: number;
+  private readonly flushIntervalMs: number;
+  private readonly maxBuffered: number;
+  private readonly onError: (error: unknown) => void;
+  private readonly queue = new Fifo<T>();
+  /** Writes run one after another; each flush is chained onto the last. */
+  private tail: Promise<void> = Promise.resolve();
+  private timer: NodeJS.Timeout | undefined;
+  private backgroundFlushQueued = false;
+  private consecutiveFailures = 0;
+  private reportedDropCount = 0;
+  private closed = false;
+
+  constructor(options: BatchWriterOptions<T>) {
+    this.writeBatch = options.writeBatch;
+    this.itemName = options.itemName;
+    this.batchSize = positiveInteger(options.batchSize ?? 200, 'batchSize', options.name);
+    this.flushIntervalMs = positiveInteger(options.flushIntervalMs ?? 250, 'flushIntervalMs', options.name);
+    this.maxBuffered = positiveInteger(options.maxBuffered ?? 50_000, 'maxBuffered', options.name);
+    // Not silent by default: a lost write should be visible even if nobody wired a logger.
+    this.onError = options.onError ?? ((error) => process.emitWarning(error instanceof Error ? error : String(error)));
+  }
+
+  /** Items waiting to be written. */
+  get bufferedCount(): number {
+    return this.queue.length;
+  }
+
+  /** O(1): never touches the store. */
+  enqueue(item: T): void {
+    if (this.closed) {
+      this.droppedCount++;
+      return;
+    }
+    if (this.queue.length >= this.maxBuffered) this.droppedCount += this.queue.dropOldest(1);
+    this.queue.push(item);
+    // While the store is failing, only the backed-off timer retries.
+    if (this.queue.length >= this.batchSize && this.consecutiveFailures === 0) this.flushInBackground();
+    else this.armTimer();
+  }
+
+  /**
+   * Resolves when everything enqueued before the call is written; rejects with the write error
+   * if the store failed (those items stay buffered and are retried).
+   */
+  flush(): Promise<void> {
+    return this.chain(() => this.writePending());
+  }
+
+  /** Stops the timer and writes what is buffered; later items are counted as dropped. */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.flush();
+  }
+
+  private chain(work: () => Promise<void>): Promise<void> {
+    const run = this.tail.then(work);
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
+
+  private flushInBackground(): void {
+    if (this.backgroundFlushQueued) return;
+    this.backgroundFlushQueued = true;
+    // Failures were already reported through onError; the items stay buffered.
+    this.chain(() => {
+      this.backgroundFlushQueued = false;
+      return this.writePending();
+    }).catch(() => undefined);
+  }
+
+  private armTimer(): void {
+    if (this.timer || this.closed || this.queue.length === 0) return;
+    const delayMs =
+      this.consecutiveFailures === 0 ? this.flushIntervalMs : Math.min(this.flushIntervalMs * 2 ** this.consecutiveFailures, MAX_RETRY_DELAY_MS);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.flushInBackground();
+    }, delayMs);
+    this.timer.unref();
+  }
+
+  /** Writes the items buffered now (not ones that arrive meanwhile), one batch at a time. */
+  private async writePending(): Promise<void> {
+    this.reportDrops();
+    let remaining = this.queue.length;
+    while (remaining > 0) {
+      const batch = this.queue.take(Math.min(this.batchSize, remaining));
+      if (batch.length === 0) break;
+      remaining -= batch.length;
+      try {
+        await this.writeBatch(batch);
+      } catch (error) {
+        this.queue.putBack(batch);
+        const excess = this.queue.length - this.maxBuffered;
+        if (excess > 0) this.droppedCount += this.queue.dropOldest(excess);
+        this.consecutiveFailures++;
+        this.onError(error);
+        // A timer armed before the failure would retry at the normal interval: back off instead.
+        clearTimeout(this.timer);
+        this.timer = undefined;
+        this.armTimer();
+        throw error;
+      }
+    }
+    this.consecutiveFailures = 0;
+    this.armTimer();
+  }
+
+  private reportDrops(): void {
+    if (this.droppedCount === this.reportedDropCount) return;
+    const newlyDropped = this.droppedCount - this.reportedDropCount;
+    this.reportedDropCount = this.droppedCount;
+    this.onError(new Error(`${this.itemName} buffer: dropped ${newlyDropped} ${this.itemName}(s) (${this.droppedCount} in total) that could not be written`));
+  }
+}
+
+/** Splits rows for multi-row INSERTs, keeping each statement under the bound-parameter limit. */
+export function* chunks<T>(items: readonly T[], size: number): Generator<T[]> {
+  for (let start = 0; start < items.length; start += size) yield items.slice(start, start + size);
+}
+
+function positiveInteger(value: number, option: string, name: string): number {
+  if (!Number.isInteger(value) || value <= 0) throw new RangeError(`${name}: ${option} must be a positive integer (got ${value})`);
+  return value;
+}
+
+/**
+ * A FIFO with amortised O(1) push and shift (an array plus a head index, compacted once half of
+ * it is consumed), so neither enqueue nor dropping the oldest copies the whole buffer.
+ */
+class Fifo<T> {
+  private items: T[] = [];
+  private head = 0;
+
+  get length(): number {
+    return this.items.length - this.head;
+  }
+
+  push(item: T): void {
+    this.items.push(item);
+  }
+
+  take(count: number): T[] {
+    const taken = this.items.slice(this.head, this.head + count);
+    this.head += taken.length;
+    this.compact();
+    return taken;
+  }
+
+  /** Returns how many were dropped. */
+  dropOldest(count: number): number {
+    const dropped = Math.min(count, this.length);
+    this.head += dropped;
+    this.compact();
+    return dropped;
+  }
+
+  /** Puts items back in front (a failed batch), keeping their order. */
+  putBack(items: readonly T[]): void {
+    this.items = [...items, ...this.items.slice(this.head)];
+    this.head = 0;
+  }
+
+  private compact(): void {
+    if (this.head * 2 < this.items.length) return;
+    this.items = this.items.slice(this.head);
+    this.head = 0;
+  }
+}
