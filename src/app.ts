@@ -12,6 +12,9 @@ import { GatewayError } from './errors/gateway-error.js';
 import { handleHealth } from './admin/handle-health.js';
 import { handleCreateKey, handleKeySpend, handleListKeys, handleRevokeKey, type AdminKeysDeps } from './admin/handle-keys.js';
 import { KeyCache } from './keys/key-cache.js';
+import { LedgerWriter } from './ledger/ledger-writer.js';
+import { SpendAccounting } from './ledger/spend-accounting.js';
+import { spentMicros } from './ledger/spend-query.js';
 import { KeyStore } from './keys/key-store.js';
 import { runAttempt } from './engine/run-attempt.js';
 import type { FailureKind } from './errors/failure-kind.js';
@@ -89,12 +92,14 @@ export async function createApp(options: AppOptions): Promise<App> {
   // The store is chosen at start; a reload that changes it takes effect on restart.
   const db = openDatabase(configSource.current.store);
   await migrate(db);
+  const ledger = new LedgerWriter({ db, onError: (error) => logger.error({ err: error }, 'writing spend rows failed; will retry') });
   const records = new RecordStore({
     db,
     knownSecrets: () => knownSecrets(config()),
     writer: { onError: (error) => logger.error({ err: error }, 'writing request records failed; will retry') },
   });
   const metrics = new Metrics({ processMetrics: true });
+  const spendAccounting = new SpendAccounting({ ledger, metrics, config });
   const transport = new Transport();
   const cooling = new Cooling();
   const alerts = new AlertSender(() => config().alerts.webhook_url, logger);
@@ -123,7 +128,16 @@ export async function createApp(options: AppOptions): Promise<App> {
   const adminDeps = { adminToken: () => config().admin.token, records };
   const keyStore = new KeyStore({ db });
   const keyCache = new KeyCache({ store: keyStore });
-  const keysDeps: AdminKeysDeps = { adminToken: () => config().admin.token, store: keyStore, cache: keyCache };
+  const keysDeps: AdminKeysDeps = {
+    adminToken: () => config().admin.token,
+    store: keyStore,
+    cache: keyCache,
+    // Spend is read from the ledger, once what is queued for it has been written.
+    spentMicros: async (keyId, sinceMs) => {
+      await ledger.flush().catch(() => undefined);
+      return spentMicros(db, { keyId, sinceMs });
+    },
+  };
 
   /** One active probe (SPEC §7), kept as a record of its own, marked as a probe. */
   const runProbe = async (deployment: DeploymentHealth): Promise<FailureKind> => {
@@ -156,7 +170,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     trace.attempts = [outcome.record];
     if (outcome.ok) trace.served = target;
     else trace.fail('failed', outcome.record.httpStatus ?? 502, outcome.error.kind);
-    records.add(trace.toRecord(Date.now()));
+    records.add(trace.toRecord(Date.now(), spendAccounting.account(trace)));
     return outcome.record.kind;
   };
   monitor.start();
@@ -187,7 +201,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         throw error;
       } finally {
         requestsInFlight--;
-        const record = trace.toRecord(Date.now());
+        const record = trace.toRecord(Date.now(), spendAccounting.account(trace));
         records.add(record);
         if (trace.served && trace.route !== null) {
           // Named routes only: direct connection/model requests have no fallback (and unbounded names).
@@ -265,6 +279,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       try {
         await alerts.flush();
         await records.close();
+        await ledger.close();
       } finally {
         await db.destroy();
         await transport.close();

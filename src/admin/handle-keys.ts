@@ -7,12 +7,15 @@ import type { KeyCache } from '../keys/key-cache.js';
 import type { KeyStore } from '../keys/key-store.js';
 import { createdKeyView, keySpendView, keyView } from '../keys/key-view.js';
 import { checkAdminToken } from './check-admin-token.js';
+import { microsToUsd } from '../metering/money.js';
 
 export interface AdminKeysDeps {
   adminToken(): string | undefined;
   store: KeyStore;
   /** Told of every revocation, so it takes effect on the very next request. */
   cache: KeyCache;
+  /** Spent by the key since a time, from the ledger. */
+  spentMicros(keyId: string, sinceMs: number): Promise<number>;
   nowMs?: () => number;
 }
 
@@ -57,7 +60,9 @@ export async function handleKeySpend(request: IncomingMessage, response: ServerR
   const id = params.id ?? '';
   const key = await deps.store.get(id);
   if (!key) throw unknownKey(id);
-  sendJson(response, 200, keySpendView(key, (deps.nowMs ?? Date.now)()), NO_STORE);
+  const view = keySpendView(key, (deps.nowMs ?? Date.now)());
+  const spent = await deps.spentMicros(key.id, Date.parse(view.period_start));
+  sendJson(response, 200, { ...view, usd: microsToUsd(spent) }, NO_STORE);
 }
 
 function unknownKey(id: string): GatewayError {

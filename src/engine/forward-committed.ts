@@ -1,5 +1,5 @@
 import type { StreamEvent } from '../providers/spec.js';
-import { estimateTokens } from '../metering/estimate-tokens.js';
+import { estimatedUsage, outputCharactersOf } from '../metering/estimate-tokens.js';
 import type { AttemptContext } from './attempt-context.js';
 import type { CommitReady } from './read-to-commit-point.js';
 
@@ -20,19 +20,12 @@ export async function* forwardCommitted(
   record.committed = true;
   let finished = false;
   let readToEnd = ready.ended;
-  let forwardedCharacters = 0;
+  let forwardedCharacters = ready.outputCharacters;
   let pendingNext = ready.pendingNext;
 
   const track = (event: StreamEvent): void => {
+    forwardedCharacters += outputCharactersOf(event);
     switch (event.type) {
-      case 'text-delta':
-      case 'reasoning-delta':
-      case 'refusal-delta':
-        forwardedCharacters += event.text.length;
-        break;
-      case 'tool-call-delta':
-        forwardedCharacters += event.argumentsDelta.length;
-        break;
       case 'usage':
         record.usage = event.usage;
         break;
@@ -51,7 +44,11 @@ export async function* forwardCommitted(
 
   try {
     for (const event of ready.held) {
-      track(event);
+      if (event.type === 'usage') record.usage = event.usage;
+      if (event.type === 'finish') {
+        finished = true;
+        context.finishSeen();
+      }
       yield event;
     }
     while (!readToEnd) {
@@ -95,11 +92,7 @@ export async function* forwardCommitted(
     if (!finished && record.kind === 'ok') record.kind = context.callerGone ? 'cancelled' : 'stream_interrupted';
     // A stream that died may hold only an early, partial usage (Anthropic's message_start).
     if (!finished || record.usage === undefined) {
-      record.usage = {
-        inputTokens: record.usage?.inputTokens ?? options.estimateInputTokens(),
-        outputTokens: Math.max(record.usage?.outputTokens ?? 0, estimateTokens(forwardedCharacters)),
-        estimated: true,
-      };
+      record.usage = estimatedUsage(record.usage, forwardedCharacters, options.estimateInputTokens);
     }
     context.release(readToEnd);
     if (!readToEnd) void iterator.return?.();

@@ -1,10 +1,13 @@
 import type { CommitPolicy, TimeoutsConfig } from '../config/schema.js';
+import { estimatedUsage, outputCharactersOf } from '../metering/estimate-tokens.js';
 import { isContentEvent, type ProviderError, type StreamEvent } from '../providers/spec.js';
 import type { AttemptContext } from './attempt-context.js';
 
 export interface CommitReady {
   /** Everything read so far, to be sent first, in order. */
   held: StreamEvent[];
+  /** Output characters in `held`, for estimating usage should the stream die later. */
+  outputCharacters: number;
   /** A read already under way when a hold window closed; the forwarder adopts it. */
   pendingNext?: Promise<IteratorResult<StreamEvent>>;
   /** The upstream stream already ended (after its finish): nothing more to read. */
@@ -20,9 +23,17 @@ export interface CommitReady {
 export async function readToCommitPoint(
   iterator: AsyncIterator<StreamEvent>,
   context: AttemptContext,
-  options: { commit: CommitPolicy; timeouts: TimeoutsConfig },
+  options: { commit: CommitPolicy; timeouts: TimeoutsConfig; estimateInputTokens: () => number },
 ): Promise<CommitReady | ProviderError> {
   const held: StreamEvent[] = [];
+  let outputCharacters = 0;
+  // A stream that dies here was still generated, and billed: its usage is estimated for the ledger.
+  const failed = (error: ProviderError): ProviderError => {
+    if (outputCharacters > 0 || context.record.usage !== undefined) {
+      context.record.usage = estimatedUsage(context.record.usage, outputCharacters, options.estimateInputTokens);
+    }
+    return error;
+  };
   const holdMs = typeof options.commit === 'object' ? options.commit.hold_ms : undefined;
   let holdUntilMs: number | undefined;
   let finished = false;
@@ -35,13 +46,13 @@ export async function readToCommitPoint(
       } else {
         pendingNext ??= iterator.next();
         const settled = await settledWithin(pendingNext, holdUntilMs - Date.now());
-        if (settled === undefined) return { held, pendingNext, ended: false };
+        if (settled === undefined) return { held, outputCharacters, pendingNext, ended: false };
         next = settled;
         pendingNext = undefined;
       }
       if (next.done) {
-        if (finished) return { held, ended: true };
-        return { kind: 'server_error', message: held.some(isContentEvent) ? 'the upstream stream was cut before it finished' : 'the upstream stream ended before any content' };
+        if (finished) return { held, outputCharacters, ended: true };
+        return failed({ kind: 'server_error', message: held.some(isContentEvent) ? 'the upstream stream was cut before it finished' : 'the upstream stream ended before any content' });
       }
       const event = next.value;
       switch (event.type) {
@@ -49,7 +60,10 @@ export async function readToCommitPoint(
           context.record.malformedEvents++;
           continue;
         case 'provider-error':
-          return event.error;
+          return failed(event.error);
+        case 'usage':
+          context.record.usage = event.usage;
+          break;
         case 'finish': {
           if (event.reason === 'content_filter' && !held.some(isContentEvent)) {
             return { kind: 'moderation', code: 'content_filter', message: 'the provider refused to answer (content filter)' };
@@ -61,18 +75,19 @@ export async function readToCommitPoint(
         default:
       }
       held.push(event);
+      outputCharacters += outputCharactersOf(event);
       if (context.record.firstTokenMs === undefined && (isContentEvent(event) || event.type === 'finish')) {
         context.record.firstTokenMs = Date.now() - context.startedAtMs;
         if (!finished) context.timer.arm('idle', options.timeouts.idle_ms);
-        if (options.commit === 'first_token') return { held, ended: false };
+        if (options.commit === 'first_token') return { held, outputCharacters, ended: false };
         if (holdMs !== undefined) holdUntilMs = Date.now() + holdMs;
       } else if (context.record.firstTokenMs !== undefined && !finished) {
         context.timer.touch();
       }
     }
   } catch (error) {
-    if (context.endedAfterFinish) return { held, ended: true };
-    return context.classify(error);
+    if (context.endedAfterFinish) return { held, outputCharacters, ended: true };
+    return failed(context.classify(error));
   }
 }
 

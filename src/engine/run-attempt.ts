@@ -103,14 +103,13 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptOutcome> {
   }
 
   const iterator = input.adapter.parseStream(decodeSse(response.body))[Symbol.asyncIterator]();
-  const ready = await readToCommitPoint(iterator, context, { commit: input.commit, timeouts: input.timeouts });
+  const estimateInputTokens = () => estimateTokens(requestCharacters(input.request));
+  const ready = await readToCommitPoint(iterator, context, { commit: input.commit, timeouts: input.timeouts, estimateInputTokens });
   if (!('held' in ready)) {
     void iterator.return?.();
     return context.fail(ready);
   }
-  const events = forwardCommitted(ready, iterator, context, {
-    estimateInputTokens: () => estimateTokens(requestCharacters(input.request)),
-  });
+  const events = forwardCommitted(ready, iterator, context, { estimateInputTokens });
   return { ok: true, record, events };
 }
 

@@ -40,7 +40,10 @@ export async function handleChatCompletions(
   const config = deps.config();
   // Who is asking is settled before anything else is read: a refused caller costs nothing.
   const principal = await authenticateRequest(request.headers, { mode: config.auth.mode, keys: deps.keys, nowMs: trace.startedAtMs });
-  if (principal.kind === 'key') trace.keyName = principal.key.name;
+  if (principal.kind === 'key') {
+    trace.keyName = principal.key.name;
+    trace.keyId = principal.key.id;
+  }
   const body = await readJsonBody(request, config.server.max_body_bytes);
   const { requestedModel, request: chat } = parseOpenAiChat(body);
   trace.modelRequested = requestedModel;

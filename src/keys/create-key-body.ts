@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { GatewayError } from '../errors/gateway-error.js';
 import { describeValidationError } from '../inbound/describe-validation-error.js';
-import { usdToMicros } from './key-view.js';
+import { usdToMicros } from '../metering/money.js';
 import { BUDGET_PERIODS, type NewKey } from './virtual-key.js';
 
 const MAX_NAME_LENGTH = 200;

@@ -1,5 +1,6 @@
 import { periodStart } from './budget-period.js';
 import type { BudgetPeriod, VirtualKey } from './virtual-key.js';
+import { microsToUsd } from '../metering/money.js';
 
 export type KeyStatus = 'active' | 'expired' | 'revoked';
 
@@ -29,16 +30,6 @@ export interface KeySpendView {
   period: BudgetPeriod | null;
   /** Without a budget, spend counts from the key's creation. */
   period_start: string;
-}
-
-const MICROS_PER_USD = 1_000_000;
-
-export function usdToMicros(usd: number): number {
-  return Math.round(usd * MICROS_PER_USD);
-}
-
-export function microsToUsd(micros: number): number {
-  return micros / MICROS_PER_USD;
 }
 
 export function keyView(key: VirtualKey, nowMs: number): KeyView {

@@ -1,4 +1,4 @@
-import type { ChatRequest } from '../providers/spec.js';
+import type { ChatRequest, StreamEvent, Usage } from '../providers/spec.js';
 
 /**
  * A rough token count (about four characters a token for English text), used only where the
@@ -21,4 +21,31 @@ export function requestCharacters(request: ChatRequest): number {
   }
   for (const tool of request.tools ?? []) characters += tool.name.length + (tool.description?.length ?? 0) + JSON.stringify(tool.parameters ?? {}).length;
   return characters;
+}
+
+/** Characters of generated output an event carries (text, reasoning, refusal, tool arguments). */
+export function outputCharactersOf(event: StreamEvent): number {
+  switch (event.type) {
+    case 'text-delta':
+    case 'reasoning-delta':
+    case 'refusal-delta':
+      return event.text.length;
+    case 'tool-call-delta':
+      return event.argumentsDelta.length;
+    default:
+      return 0;
+  }
+}
+
+/**
+ * Usage for a stream that died before the provider's final count: the provider still bills what
+ * it generated. Keeps whatever the provider reported early (Anthropic's input count at the
+ * start), and never reports less output than the text that was generated.
+ */
+export function estimatedUsage(reported: Usage | undefined, outputCharacters: number, estimateInputTokens: () => number): Usage {
+  return {
+    inputTokens: reported?.inputTokens ?? estimateInputTokens(),
+    outputTokens: Math.max(reported?.outputTokens ?? 0, estimateTokens(outputCharacters)),
+    estimated: true,
+  };
 }

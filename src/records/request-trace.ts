@@ -1,7 +1,10 @@
 import type { AttemptRecord } from '../engine/attempt-record.js';
+import { microsToUsd } from '../metering/money.js';
 import type { Usage } from '../providers/spec.js';
 import type { ResolvedTarget } from '../routing/resolve-route.js';
 import type { AttemptRecordEntry, RecordUsage, RequestRecord, RequestStatus } from './request-record.js';
+
+const NO_COSTS: ReadonlyMap<number, number> = new Map();
 
 /**
  * What the HTTP layer learns about one request as it goes (model, route, attempts, outcome),
@@ -12,6 +15,7 @@ export class RequestTrace {
   readonly startedAtMs: number;
   modelRequested: string | null = null;
   keyName: string | null = null;
+  keyId: string | null = null;
   route: string | null = null;
   routeLabel: string | null = null;
   stream = false;
@@ -39,7 +43,8 @@ export class RequestTrace {
     this.errorCode = errorCode;
   }
 
-  toRecord(endedAtMs: number): RequestRecord {
+  /** `costMicrosByAttempt`: the ledger's priced cost of each attempt (by attempt number). */
+  toRecord(endedAtMs: number, costMicrosByAttempt: ReadonlyMap<number, number> = NO_COSTS): RequestRecord {
     const latencyMs = endedAtMs - this.startedAtMs;
     const upstreamMs = this.attempts.reduce((sum, attempt) => sum + attempt.latencyMs, 0);
     const servedAttempt = this.served ? this.attempts.at(-1) : undefined;
@@ -54,9 +59,9 @@ export class RequestTrace {
       served: this.served
         ? { connection: this.served.connectionName, provider: this.served.connection.provider, model: this.served.routedModel }
         : null,
-      attempts: this.attempts.map(toEntry),
+      attempts: this.attempts.map((attempt) => toEntry(attempt, costMicrosByAttempt.get(attempt.n))),
       usage: servedAttempt?.usage ? toRecordUsage(servedAttempt.usage) : null,
-      cost_usd: null,
+      cost_usd: costMicrosByAttempt.size === 0 ? null : microsToUsd([...costMicrosByAttempt.values()].reduce((sum, micros) => sum + micros, 0)),
       first_token_ms: this.firstTokenAtMs === undefined ? null : this.firstTokenAtMs - this.startedAtMs,
       latency_ms: latencyMs,
       added_latency_ms: Math.max(0, latencyMs - upstreamMs - this.waited.ms),
@@ -70,7 +75,7 @@ export class RequestTrace {
 }
 
 /** Messages are stored as the provider wrote them here; the record store redacts secrets. */
-function toEntry(attempt: AttemptRecord): AttemptRecordEntry {
+function toEntry(attempt: AttemptRecord, costMicros: number | undefined): AttemptRecordEntry {
   return {
     n: attempt.n,
     connection: attempt.connection,
@@ -86,7 +91,7 @@ function toEntry(attempt: AttemptRecord): AttemptRecordEntry {
     first_token_ms: attempt.firstTokenMs ?? null,
     committed: attempt.committed,
     usage: attempt.usage ? toRecordUsage(attempt.usage) : null,
-    cost_usd: null,
+    cost_usd: costMicros === undefined ? null : microsToUsd(costMicros),
   };
 }
 

@@ -107,6 +107,12 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly spend = new Counter({
+    name: 'switchyard_spend_usd_total',
+    help: 'Provider spend in USD by route, target and key (every billed attempt, failed ones included)',
+    labelNames: ['route', 'target', 'key'] as const,
+    registers: [this.registry],
+  });
   readonly fallbackShare = new Gauge({
     name: 'switchyard_fallback_share',
     help: "Share of a route's answers in the last minute served by a target other than its first",

@@ -8,6 +8,7 @@ import { KeyStore } from '../../src/keys/key-store.js';
 import { migrate } from '../../src/store/migrate.js';
 import { openDatabase } from '../../src/store/open-database.js';
 import type { DatabaseSchema } from '../../src/store/schema.js';
+import { spentMicros } from '../../src/ledger/spend-query.js';
 
 export interface KeysServer {
   url: string;
@@ -28,7 +29,7 @@ export async function startKeysServer(adminToken: string | undefined): Promise<K
   const nowMs = () => fixedNowMs ?? Date.now();
   const store = new KeyStore({ db, nowMs });
   const cache = new KeyCache({ store, nowMs });
-  const deps: AdminKeysDeps = { adminToken: () => adminToken, store, cache, nowMs };
+  const deps: AdminKeysDeps = { adminToken: () => adminToken, store, cache, nowMs, spentMicros: (keyId, sinceMs) => spentMicros(db, { keyId, sinceMs }) };
   const server = createHttpServer(
     {
       'POST /admin/keys': (request, response, _requestId, params) => handleCreateKey(request, response, params, deps),
