@@ -29,7 +29,10 @@ import { AlertSender } from './telemetry/alert-sender.js';
 import { Cooling } from './health/cooling.js';
 import { OVERLOADED_RETRY_AFTER_MS } from './engine/run-chat.js';
 import { createHttpServer } from './http/create-server.js';
-import { handleChatCompletions } from './http/handle-chat-completions.js';
+import { handleChatCompletions, type ChatHandlerDeps } from './http/handle-chat-completions.js';
+import { InMemoryBudgetGate } from './admission/budget-gate.js';
+import { InMemoryRateLimiter } from './admission/rate-limiter.js';
+import { InMemoryIdempotencyStore } from './idempotency/idempotency-store.js';
 import { handleModels } from './http/handle-models.js';
 import { sendJson } from './http/send.js';
 import { startMockProvider, type MockProvider } from './mock/mock-provider.js';
@@ -128,15 +131,28 @@ export async function createApp(options: AppOptions): Promise<App> {
   const adminDeps = { adminToken: () => config().admin.token, records };
   const keyStore = new KeyStore({ db });
   const keyCache = new KeyCache({ store: keyStore });
+  const ledgerSpentMicros = async (keyId: string, sinceMs: number) => {
+    // What is queued for the ledger counts too: write it first.
+    await ledger.flush().catch(() => undefined);
+    return spentMicros(db, { keyId, sinceMs });
+  };
+  const budgetGate = new InMemoryBudgetGate();
+  const chatDeps: ChatHandlerDeps = {
+    config,
+    engine,
+    metrics,
+    keys: keyCache,
+    idempotency: new InMemoryIdempotencyStore(),
+    rateLimiter: new InMemoryRateLimiter(),
+    budgetGate,
+    ledgerSpentMicros,
+  };
   const keysDeps: AdminKeysDeps = {
     adminToken: () => config().admin.token,
     store: keyStore,
     cache: keyCache,
-    // Spend is read from the ledger, once what is queued for it has been written.
-    spentMicros: async (keyId, sinceMs) => {
-      await ledger.flush().catch(() => undefined);
-      return spentMicros(db, { keyId, sinceMs });
-    },
+    spentMicros: ledgerSpentMicros,
+    reservedMicros: (keyId) => budgetGate.reservedMicros(keyId),
   };
 
   /** One active probe (SPEC §7), kept as a record of its own, marked as a probe. */
@@ -196,13 +212,18 @@ export async function createApp(options: AppOptions): Promise<App> {
         }
         await handler(request, response, trace);
       } catch (error) {
-        if (error instanceof GatewayError) trace.fail('rejected', error.status, error.code);
+        if (error instanceof GatewayError) {
+          trace.fail('rejected', error.status, error.code);
+          if (error.code === 'budget_exceeded') metrics.budgetRefusals.inc();
+          if (error.code === 'rate_limit_exceeded') metrics.limitRefusals.inc({ limit: error.type });
+        }
         else trace.fail('failed', 500, 'internal_error');
         throw error;
       } finally {
         requestsInFlight--;
         const record = trace.toRecord(Date.now(), spendAccounting.account(trace));
         records.add(record);
+        if (trace.replayed) metrics.idempotentReplays.inc();
         if (trace.served && trace.route !== null) {
           // Named routes only: direct connection/model requests have no fallback (and unbounded names).
           const first = config().routes[trace.route]?.targets[0];
@@ -221,10 +242,10 @@ export async function createApp(options: AppOptions): Promise<App> {
   const startedAtSeconds = Math.floor(Date.now() / 1000);
   const server = createHttpServer(
     {
-      'POST /v1/chat/completions': traced((request, response, trace) => handleChatCompletions(request, response, trace, { config, engine, metrics, keys: keyCache })),
+      'POST /v1/chat/completions': traced((request, response, trace) => handleChatCompletions(request, response, trace, chatDeps)),
       'GET /v1/models': (_request, response) => handleModels(response, config(), startedAtSeconds),
-      'GET /healthz': (_request, response) => sendJson(response, 200, { status: 'ok' }),
-      'GET /readyz': (_request, response) => sendJson(response, 200, { status: 'ready', routes: Object.keys(config().routes).length }),
+      'GET /healthz': (_request, response) => void sendJson(response, 200, { status: 'ok' }),
+      'GET /readyz': (_request, response) => void sendJson(response, 200, { status: 'ready', routes: Object.keys(config().routes).length }),
       'GET /metrics': async (_request, response) => {
         const text = await metrics.registry.metrics();
         response.writeHead(200, { 'content-type': metrics.registry.contentType });

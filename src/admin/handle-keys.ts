@@ -16,6 +16,8 @@ export interface AdminKeysDeps {
   cache: KeyCache;
   /** Spent by the key since a time, from the ledger. */
   spentMicros(keyId: string, sinceMs: number): Promise<number>;
+  /** Held back by the key's requests in flight (budget reservations). */
+  reservedMicros?(keyId: string): number;
   nowMs?: () => number;
 }
 
@@ -31,7 +33,7 @@ const NO_STORE = { 'cache-control': 'no-store' };
 export async function handleCreateKey(request: IncomingMessage, response: ServerResponse, _params: Params, deps: AdminKeysDeps): Promise<void> {
   checkAdminToken(request, deps.adminToken());
   const nowMs = (deps.nowMs ?? Date.now)();
-  const input = parseCreateKeyBody(await readJsonBody(request, MAX_BODY_BYTES), nowMs);
+  const input = parseCreateKeyBody((await readJsonBody(request, MAX_BODY_BYTES)).json, nowMs);
   const { key, secret } = await deps.store.create(input);
   sendJson(response, 201, createdKeyView(key, secret), NO_STORE);
 }
@@ -62,7 +64,7 @@ export async function handleKeySpend(request: IncomingMessage, response: ServerR
   if (!key) throw unknownKey(id);
   const view = keySpendView(key, (deps.nowMs ?? Date.now)());
   const spent = await deps.spentMicros(key.id, Date.parse(view.period_start));
-  sendJson(response, 200, { ...view, usd: microsToUsd(spent) }, NO_STORE);
+  sendJson(response, 200, { ...view, usd: microsToUsd(spent), reserved_usd: microsToUsd(deps.reservedMicros?.(key.id) ?? 0) }, NO_STORE);
 }
 
 function unknownKey(id: string): GatewayError {

@@ -36,6 +36,7 @@ export interface AttemptInput {
   onSettled?: (record: AttemptRecord) => void;
   /** Hears the upstream's response headers (rate-limit headers come on successes too). */
   onHeaders?: (headers: ResponseHeaders) => void;
+  idempotencyKey?: string;
 }
 
 export type AttemptOutcome =
@@ -73,6 +74,7 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptOutcome> {
       input.adapter.buildRequest(input.request, { baseUrl: input.baseUrl, routedModel: input.target.routedModel }),
       input.target.connection,
     );
+    if (input.idempotencyKey !== undefined) upstream.headers['idempotency-key'] = input.idempotencyKey;
     // Streams: content must start within first_token_ms. Non-streamed answers come whole, so
     // their headers must (SPEC §5: no headers in time is a timeout that fails over).
     context.timer.arm('first_token', input.timeouts.first_token_ms);

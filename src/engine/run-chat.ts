@@ -45,6 +45,8 @@ export interface ChatCall {
   deadlineAtMs: number;
   /** Time the loop spent waiting on purpose (backoff, a short Retry-After): not gateway overhead. */
   waited: { ms: number };
+  /** Sent as `Idempotency-Key` on every attempt, so a provider can tell a resend from a new request. */
+  upstreamIdempotencyKey?: string;
 }
 
 export type ChatOutcome =
@@ -219,6 +221,7 @@ class AttemptLoop {
       deadlineAtMs: this.#call.deadlineAtMs,
       requestStartedAtMs: this.#call.requestStartedAtMs,
       transport: this.#deps.transport,
+      idempotencyKey: this.#call.upstreamIdempotencyKey,
       onHeaders: (headers) => this.#deps.health.observeHeaders(deployment, headers),
       onSettled: (record) => {
         this.#deps.load.release(target.connectionName);

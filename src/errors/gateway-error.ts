@@ -15,6 +15,10 @@ export type GatewayErrorCode =
   | 'overloaded'
   | 'model_not_allowed'
   | 'gateway_unavailable'
+  | 'rate_limit_exceeded'
+  | 'budget_exceeded'
+  | 'idempotency_key_in_use'
+  | 'idempotency_key_mismatch'
   | 'internal_error';
 
 export interface GatewayErrorOptions {

@@ -2,10 +2,10 @@ import type { IncomingMessage } from 'node:http';
 import { GatewayError } from '../errors/gateway-error.js';
 
 /**
- * Reads and parses a JSON request body, refusing one over `maxBytes` with 413 as soon as it
+ * Reads and parses a JSON request body (the raw text comes back too: idempotency hashes it), refusing one over `maxBytes` with 413 as soon as it
  * is known (from content-length, or while reading) rather than buffering it all.
  */
-export async function readJsonBody(request: IncomingMessage, maxBytes: number): Promise<unknown> {
+export async function readJsonBody(request: IncomingMessage, maxBytes: number): Promise<{ text: string; json: unknown }> {
   const declared = Number(request.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
   const text = await readText(request, maxBytes);
@@ -13,7 +13,7 @@ export async function readJsonBody(request: IncomingMessage, maxBytes: number): 
     throw new GatewayError('The request body is empty; send a JSON object.', { status: 400, code: 'invalid_json', type: 'invalid_request_error' });
   }
   try {
-    return JSON.parse(text);
+    return { text, json: JSON.parse(text) as unknown };
   } catch (error) {
     throw new GatewayError(`The request body is not valid JSON: ${(error as Error).message}`, {
       status: 400,

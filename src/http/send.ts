@@ -1,7 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import type { GatewayError } from '../errors/gateway-error.js';
 
-export function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+/** Sends a JSON response; returns the text sent (idempotency keeps it for replay). */
+export function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): string {
   const text = JSON.stringify(body);
   response.writeHead(status, {
     ...headers,
@@ -9,6 +10,7 @@ export function sendJson(response: ServerResponse, status: number, body: unknown
     'content-length': Buffer.byteLength(text),
   });
   response.end(text);
+  return text;
 }
 
 /** Headers that tell a caller whether (and when) resending could help. */

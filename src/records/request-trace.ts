@@ -31,6 +31,8 @@ export class RequestTrace {
   /** When the first content went to the caller. */
   firstTokenAtMs: number | undefined;
   probe = false;
+  /** Answered from a stored idempotent response: nothing was generated. */
+  replayed = false;
 
   constructor(id: string, startedAtMs: number) {
     this.id = id;

@@ -113,6 +113,22 @@ export class Metrics {
     labelNames: ['route', 'target', 'key'] as const,
     registers: [this.registry],
   });
+  readonly idempotentReplays = new Counter({
+    name: 'switchyard_idempotent_replays_total',
+    help: 'Requests answered from a stored response under their Idempotency-Key (no new generation)',
+    registers: [this.registry],
+  });
+  readonly budgetRefusals = new Counter({
+    name: 'switchyard_budget_refusals_total',
+    help: 'Requests refused because the key budget could not cover them',
+    registers: [this.registry],
+  });
+  readonly limitRefusals = new Counter({
+    name: 'switchyard_limit_refusals_total',
+    help: 'Requests refused by a key rate limit',
+    labelNames: ['limit'] as const,
+    registers: [this.registry],
+  });
   readonly fallbackShare = new Gauge({
     name: 'switchyard_fallback_share',
     help: "Share of a route's answers in the last minute served by a target other than its first",

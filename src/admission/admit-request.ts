@@ -1,0 +1,92 @@
+import type { Config } from '../config/schema.js';
+import type { AttemptRecord } from '../engine/attempt-record.js';
+import { GatewayError } from '../errors/gateway-error.js';
+import type { Principal } from '../keys/authenticate.js';
+import { periodStart } from '../keys/budget-period.js';
+import { deploymentPrice } from '../metering/deployment-price.js';
+import type { ChatRequest } from '../providers/spec.js';
+import type { ResolvedRoute } from '../routing/resolve-route.js';
+import type { BudgetGate, BudgetReservation } from './budget-gate.js';
+import { consumptionOf } from './consumption.js';
+import { DEFAULT_OUTPUT_CAP_TOKENS, maxCostMicros } from './max-cost.js';
+import type { RateLimiter, RateTicket } from './rate-limiter.js';
+import { estimateInputTokens } from './token-estimator.js';
+
+export interface AdmissionDeps {
+  rateLimiter: RateLimiter;
+  budgetGate: BudgetGate;
+  /** The ledger's sum for a key since a time (read once per key and period). */
+  ledgerSpentMicros(keyId: string, sinceMs: number): Promise<number>;
+}
+
+const PERIOD_WORDS = { day: 'daily', month: 'monthly', total: 'total' } as const;
+
+/** What an admitted request holds until it ends: settled, always, in a `finally`. */
+export interface AdmissionHandle {
+  rateTicket?: RateTicket;
+  reservation?: BudgetReservation;
+}
+
+/**
+ * The synchronous gate's limits (SPEC §8), before any provider is called: the key's requests and
+ * tokens per minute (input estimated with the tokenizer), then its budget, reserving the most the
+ * request can cost — input estimate plus its output cap at the priciest target of the route — so
+ * concurrent requests cannot overshoot. Refusals are 429s: `rate_limit_exceeded` with
+ * `retry-after`; `budget_exceeded` with `x-should-retry: false` (waiting does not help).
+ */
+export async function admitRequest(
+  principal: Principal,
+  request: ChatRequest,
+  route: ResolvedRoute,
+  options: { config: Config; nowMs: number },
+  deps: AdmissionDeps,
+): Promise<AdmissionHandle> {
+  if (principal.kind !== 'key') return {};
+  const { key } = principal;
+  const handle: AdmissionHandle = {};
+  const estimatedTokens = key.rpm !== null || key.tpm !== null || key.budget !== null ? estimateInputTokens(request) : 0;
+  if (key.rpm !== null || key.tpm !== null) {
+    const admission = deps.rateLimiter.admit({ keyId: key.id, rpm: key.rpm, tpm: key.tpm, estimatedTokens, nowMs: options.nowMs });
+    if (!admission.ok) {
+      throw new GatewayError(
+        `Rate limit reached for this key: ${admission.limit === 'rpm' ? `${key.rpm} requests` : `${key.tpm} tokens`} per minute.`,
+        { status: 429, code: 'rate_limit_exceeded', type: admission.limit === 'rpm' ? 'requests' : 'tokens', retryAfterMs: admission.retryAfterMs },
+      );
+    }
+    handle.rateTicket = admission.ticket;
+  }
+  if (key.budget !== null) {
+    const periodStartMs = Date.parse(periodStart(key.budget.period, key.createdAt, options.nowMs));
+    const spentMicros = deps.budgetGate.spentMicros(key.id, periodStartMs) ?? (await deps.ledgerSpentMicros(key.id, periodStartMs));
+    const prices = route.targets.map((target) =>
+      deploymentPrice(options.config, route.name, { connection: target.connectionName, model: target.routedModel }),
+    );
+    const maxCost = maxCostMicros(estimatedTokens, request.maxOutputTokens ?? DEFAULT_OUTPUT_CAP_TOKENS, prices);
+    const admission = deps.budgetGate.reserve({ keyId: key.id, budgetMicros: key.budget.usdMicros, periodStartMs, spentMicros, maxCostMicros: maxCost });
+    if (!admission.ok) {
+      settleAdmission(handle, [], options, deps);
+      throw new GatewayError(`This key's ${PERIOD_WORDS[key.budget.period]} budget is spent, or this request could exceed it.`, {
+        status: 429,
+        code: 'budget_exceeded',
+        type: 'insufficient_quota',
+      });
+    }
+    handle.reservation = admission.reservation;
+  }
+  return handle;
+}
+
+/** Charges what the request really used (billed failures included) and releases its reservation. */
+export function settleAdmission(
+  handle: AdmissionHandle,
+  attempts: readonly AttemptRecord[],
+  options: { config: Config; route?: string | null; nowMs?: number },
+  deps: Pick<AdmissionDeps, 'rateLimiter' | 'budgetGate'>,
+): void {
+  if (!handle.rateTicket && !handle.reservation) return;
+  const consumption = consumptionOf(attempts, (attempt) => deploymentPrice(options.config, options.route ?? null, attempt));
+  if (handle.rateTicket) deps.rateLimiter.settle(handle.rateTicket, consumption.tokens, options.nowMs ?? Date.now());
+  if (handle.reservation) deps.budgetGate.settle(handle.reservation, consumption.costMicros);
+  handle.rateTicket = undefined;
+  handle.reservation = undefined;
+}

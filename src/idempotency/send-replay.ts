@@ -1,0 +1,15 @@
+import type { ServerResponse } from 'node:http';
+import { SSE_HEADERS } from '../http/heartbeat.js';
+import type { StoredResponse } from './idempotency-store.js';
+
+/** Sends a stored response again, marked `idempotent-replayed: true` (SPEC §6): a stream as a stream. */
+export function sendReplay(response: ServerResponse, stored: StoredResponse): void {
+  const headers = { ...stored.headers, 'idempotent-replayed': 'true' };
+  if ('sse' in stored) {
+    response.writeHead(stored.status, { ...headers, ...SSE_HEADERS });
+    response.end(stored.sse);
+    return;
+  }
+  response.writeHead(stored.status, { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(stored.body) });
+  response.end(stored.body);
+}
