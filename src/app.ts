@@ -41,9 +41,19 @@ import { RecordStore } from './records/record-store.js';
 import { RequestTrace } from './records/request-trace.js';
 import { migrate } from './store/migrate.js';
 import { openDatabase } from './store/open-database.js';
+import type { DatabaseSchema } from './store/schema.js';
+import { SpillFile } from './store/spill-file.js';
+import type { SpendRow } from './ledger/spend-row.js';
+import type { RequestRecord } from './records/request-record.js';
+import type { Kysely } from 'kysely';
 import { Metrics } from './telemetry/metrics.js';
 import { observeRequest } from './telemetry/observe-request.js';
 import { Transport } from './transport/send-upstream.js';
+
+/** Beside an SQLite file; an in-memory store (tests) keeps refused writes in memory only. */
+function spillPathFor(store: Config['store']): string | undefined {
+  return store.kind === 'sqlite' && store.path !== ':memory:' ? store.path : undefined;
+}
 
 /** A probe gets a short leash: it exists to find out, not to wait. */
 const PROBE_TIMEOUTS = { connect_ms: 3_000, first_token_ms: 15_000, idle_ms: 15_000, total_ms: 20_000, heartbeat_ms: 20_000 };
@@ -51,6 +61,8 @@ const PROBE_TIMEOUTS = { connect_ms: 3_000, first_token_ms: 15_000, idle_ms: 15_
 export interface AppOptions {
   configSource: ConfigSource;
   logger?: Logger;
+  /** The store, already migrated, instead of the one the config names (tests make it fail on purpose). */
+  database?: Kysely<DatabaseSchema>;
 }
 
 export interface App {
@@ -93,15 +105,24 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
 
   // The store is chosen at start; a reload that changes it takes effect on restart.
-  const db = openDatabase(configSource.current.store);
+  const db = options.database ?? openDatabase(configSource.current.store);
   await migrate(db);
-  const ledger = new LedgerWriter({ db, onError: (error) => logger.error({ err: error }, 'writing spend rows failed; will retry') });
+  const spillPath = spillPathFor(configSource.current.store);
+  const ledger = new LedgerWriter({
+    db,
+    onError: (error) => logger.error({ err: error }, 'writing spend rows failed; will retry'),
+    ...(spillPath ? { spill: new SpillFile<SpendRow>(`${spillPath}.spill-spend.jsonl`) } : {}),
+  });
   const records = new RecordStore({
     db,
     knownSecrets: () => knownSecrets(config()),
-    writer: { onError: (error) => logger.error({ err: error }, 'writing request records failed; will retry') },
+    writer: {
+      onError: (error) => logger.error({ err: error }, 'writing request records failed; will retry'),
+      ...(spillPath ? { spill: new SpillFile<RequestRecord>(`${spillPath}.spill-records.jsonl`) } : {}),
+    },
   });
   const metrics = new Metrics({ processMetrics: true });
+  metrics.spillDepthOf = () => ({ records: records.writer.spilledCount, spend: ledger.spilledCount });
   const spendAccounting = new SpendAccounting({ ledger, metrics, config });
   const transport = new Transport();
   const cooling = new Cooling();

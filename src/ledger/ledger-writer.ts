@@ -1,5 +1,6 @@
 import type { Insertable, Kysely } from 'kysely';
 import { BatchWriter, chunks } from '../store/batch-writer.js';
+import type { SpillFile } from '../store/spill-file.js';
 import type { DatabaseSchema, SpendTable } from '../store/schema.js';
 import type { SpendRow } from './spend-row.js';
 
@@ -13,6 +14,8 @@ export interface LedgerWriterOptions {
   maxBuffered?: number;
   /** Write failures and drop notices; enqueueing never throws. */
   onError?: (error: unknown) => void;
+  /** Where rows the store refused wait for it to come back (see `BatchWriter`). */
+  spill?: SpillFile<SpendRow>;
 }
 
 /** 17 columns × 100 rows stays well under SQLite's bound-parameter limit. */
@@ -29,6 +32,11 @@ export class LedgerWriter {
   constructor(options: LedgerWriterOptions) {
     const { db, ...tuning } = options;
     this.writer = new BatchWriter<SpendRow>({ ...tuning, name: 'LedgerWriter', itemName: 'spend row', writeBatch: (rows) => insertSpendRows(db, rows) });
+  }
+
+  /** Rows in the spill file, waiting for the store. */
+  get spilledCount(): number {
+    return this.writer.spilledCount;
   }
 
   /** Rows waiting to be written. */

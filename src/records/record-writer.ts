@@ -1,5 +1,6 @@
 import type { Insertable, Kysely } from 'kysely';
 import { BatchWriter, chunks } from '../store/batch-writer.js';
+import type { SpillFile } from '../store/spill-file.js';
 import type { AttemptsTable, DatabaseSchema, RequestsTable } from '../store/schema.js';
 import type { RecordSink, RequestRecord } from './request-record.js';
 
@@ -13,6 +14,8 @@ export interface RecordWriterOptions {
   maxBuffered?: number;
   /** Write failures and drop notices; the writer itself never throws on the request path. */
   onError?: (error: unknown) => void;
+  /** Where records the store refused wait for it to come back (see `BatchWriter`). */
+  spill?: SpillFile<RequestRecord>;
 }
 
 /** Rows per INSERT statement, well under SQLite's bound-parameter limit at any batch size. */
@@ -34,6 +37,11 @@ export class RecordWriter implements RecordSink {
   /** Records dropped because the buffer was full (or the writer closed); never reset. */
   get droppedCount(): number {
     return this.writer.droppedCount;
+  }
+
+  /** Records in the spill file, waiting for the store. */
+  get spilledCount(): number {
+    return this.writer.spilledCount;
   }
 
   /** Records waiting to be written. */

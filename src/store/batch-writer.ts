@@ -1,3 +1,5 @@
+import type { SpillFile } from './spill-file.js';
+
 export interface BatchWriterOptions<T> {
   /**
    * Writes one batch, all or nothing (one transaction). It must tolerate items already written
@@ -16,6 +18,11 @@ export interface BatchWriterOptions<T> {
   maxBuffered?: number;
   /** Write failures and drop notices; the writer itself never throws on the request path. */
   onError?: (error: unknown) => void;
+  /**
+   * Where batches the store refused go (SPEC §8, store outage) instead of waiting in memory:
+   * they are replayed, before anything newer, once the store takes writes again.
+   */
+  spill?: SpillFile<T>;
 }
 
 /** Retries after failures back off up to this, so a dead store is not hammered or logged 4×/s. */
@@ -37,6 +44,7 @@ export class BatchWriter<T> {
   private readonly flushIntervalMs: number;
   private readonly maxBuffered: number;
   private readonly onError: (error: unknown) => void;
+  private readonly spill: SpillFile<T> | undefined;
   private readonly queue = new Fifo<T>();
   /** Writes run one after another; each flush is chained onto the last. */
   private tail: Promise<void> = Promise.resolve();
@@ -54,6 +62,14 @@ export class BatchWriter<T> {
     this.maxBuffered = positiveInteger(options.maxBuffered ?? 50_000, 'maxBuffered', options.name);
     // Not silent by default: a lost write should be visible even if nobody wired a logger.
     this.onError = options.onError ?? ((error) => process.emitWarning(error instanceof Error ? error : String(error)));
+    this.spill = options.spill;
+    // Items spilled by an earlier run are replayed soon, traffic or not.
+    if (this.spill && this.spill.count > 0) this.flushInBackground();
+  }
+
+  /** Items in the spill file, waiting for the store to come back. */
+  get spilledCount(): number {
+    return this.spill?.count ?? 0;
   }
 
   /** Items waiting to be written. */
@@ -82,12 +98,24 @@ export class BatchWriter<T> {
     return this.chain(() => this.writePending());
   }
 
-  /** Stops the timer and writes what is buffered; later items are counted as dropped. */
+  /**
+   * Stops the timer and writes what is buffered; later items are counted as dropped. With a
+   * spill file, what the store will not take goes there, so a shutdown during an outage loses
+   * nothing (and close resolves).
+   */
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.timer);
     this.timer = undefined;
-    await this.flush();
+    try {
+      await this.flush();
+    } catch (error) {
+      const remaining = this.queue.take(this.queue.length);
+      if (!this.spillBatch(remaining)) {
+        this.queue.putBack(remaining);
+        throw error;
+      }
+    }
   }
 
   private chain(work: () => Promise<void>): Promise<void> {
@@ -107,7 +135,7 @@ export class BatchWriter<T> {
   }
 
   private armTimer(): void {
-    if (this.timer || this.closed || this.queue.length === 0) return;
+    if (this.timer || this.closed || (this.queue.length === 0 && this.spilledCount === 0)) return;
     const delayMs =
       this.consecutiveFailures === 0 ? this.flushIntervalMs : Math.min(this.flushIntervalMs * 2 ** this.consecutiveFailures, MAX_RETRY_DELAY_MS);
     this.timer = setTimeout(() => {
@@ -120,6 +148,7 @@ export class BatchWriter<T> {
   /** Writes the items buffered now (not ones that arrive meanwhile), one batch at a time. */
   private async writePending(): Promise<void> {
     this.reportDrops();
+    await this.replaySpill();
     let remaining = this.queue.length;
     while (remaining > 0) {
       const batch = this.queue.take(Math.min(this.batchSize, remaining));
@@ -128,19 +157,54 @@ export class BatchWriter<T> {
       try {
         await this.writeBatch(batch);
       } catch (error) {
-        this.queue.putBack(batch);
-        const excess = this.queue.length - this.maxBuffered;
-        if (excess > 0) this.droppedCount += this.queue.dropOldest(excess);
-        this.consecutiveFailures++;
-        this.onError(error);
-        // A timer armed before the failure would retry at the normal interval: back off instead.
-        clearTimeout(this.timer);
-        this.timer = undefined;
-        this.armTimer();
+        // With a spill file nothing waits in memory during an outage: the rest goes there too.
+        const refused = [...batch, ...this.queue.take(this.queue.length)];
+        if (!this.spillBatch(refused)) {
+          this.queue.putBack(refused);
+          const excess = this.queue.length - this.maxBuffered;
+          if (excess > 0) this.droppedCount += this.queue.dropOldest(excess);
+        }
+        this.failed(error);
         throw error;
       }
     }
     this.consecutiveFailures = 0;
+    this.armTimer();
+  }
+
+  /** Items the store refused before are written first, in their order; the file is cleared once all are in. */
+  private async replaySpill(): Promise<void> {
+    if (!this.spill || this.spill.count === 0) return;
+    try {
+      for (const batch of chunks(this.spill.read(), this.batchSize)) await this.writeBatch(batch);
+    } catch (error) {
+      // Still down: what arrived meanwhile joins the file rather than waiting in memory.
+      const arrived = this.queue.take(this.queue.length);
+      if (!this.spillBatch(arrived)) this.queue.putBack(arrived);
+      this.failed(error);
+      throw error;
+    }
+    this.spill.clear();
+  }
+
+  /** Appends a refused batch to the spill file; false when there is none (or it cannot be written). */
+  private spillBatch(batch: readonly T[]): boolean {
+    if (!this.spill) return false;
+    try {
+      this.spill.append(batch);
+      return true;
+    } catch (error) {
+      this.onError(error);
+      return false;
+    }
+  }
+
+  private failed(error: unknown): void {
+    this.consecutiveFailures++;
+    this.onError(error);
+    // A timer armed before the failure would retry at the normal interval: back off instead.
+    clearTimeout(this.timer);
+    this.timer = undefined;
     this.armTimer();
   }
 

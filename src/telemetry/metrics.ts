@@ -129,6 +129,20 @@ export class Metrics {
     labelNames: ['limit'] as const,
     registers: [this.registry],
   });
+  /** Set by the composition root: what the spill files hold, read at each scrape. */
+  spillDepthOf: (() => { records: number; spend: number }) | undefined;
+  readonly spillDepth: Gauge<'kind'> = new Gauge({
+    name: 'switchyard_spill_depth',
+    help: 'Records and spend rows in the local spill file, waiting for the store to come back',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+    collect: () => {
+      const depth = this.spillDepthOf?.();
+      if (!depth) return;
+      this.spillDepth.set({ kind: 'records' }, depth.records);
+      this.spillDepth.set({ kind: 'spend' }, depth.spend);
+    },
+  });
   readonly fallbackShare = new Gauge({
     name: 'switchyard_fallback_share',
     help: "Share of a route's answers in the last minute served by a target other than its first",
