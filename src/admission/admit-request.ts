@@ -30,7 +30,8 @@ export interface AdmissionHandle {
 /**
  * The synchronous gate's limits (SPEC §8), before any provider is called: the key's requests and
  * tokens per minute (input estimated with the tokenizer), then its budget, reserving the most the
- * request can cost — input estimate plus its output cap at the priciest target of the route — so
+ * request can cost — input estimate plus its output cap (`max_tokens`, else the route's
+ * `max_output_tokens`, else 4,096) at the priciest target of the route — so
  * concurrent requests cannot overshoot. Refusals are 429s: `rate_limit_exceeded` with
  * `retry-after`; `budget_exceeded` with `x-should-retry: false` (waiting does not help).
  */
@@ -61,7 +62,8 @@ export async function admitRequest(
     const prices = route.targets.map((target) =>
       deploymentPrice(options.config, route.name, { connection: target.connectionName, model: target.routedModel }),
     );
-    const maxCost = maxCostMicros(estimatedTokens, request.maxOutputTokens ?? DEFAULT_OUTPUT_CAP_TOKENS, prices);
+    const outputCap = request.maxOutputTokens ?? route.policy.max_output_tokens ?? DEFAULT_OUTPUT_CAP_TOKENS;
+    const maxCost = maxCostMicros(estimatedTokens, outputCap, prices);
     const admission = deps.budgetGate.reserve({ keyId: key.id, budgetMicros: key.budget.usdMicros, periodStartMs, spentMicros, maxCostMicros: maxCost });
     if (!admission.ok) {
       settleAdmission(handle, [], options, deps);

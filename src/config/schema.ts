@@ -97,6 +97,8 @@ const routeSchema = z
       .strict()
       .default({ base_ms: 200, max_ms: 2_000, jitter: 'full' }),
     retry_after_wait_max_ms: nonNegativeInt.default(3_000),
+    /** The output a budget reservation assumes when a request sets no max_tokens. */
+    max_output_tokens: positiveInt.optional(),
     on: z.partialRecord(failureKindSchema, failureRuleSchema).default({}),
     timeouts: timeoutsSchema.default(timeoutsSchema.parse({})),
     commit: commitSchema.default('first_token'),

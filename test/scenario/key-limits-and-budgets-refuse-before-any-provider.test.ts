@@ -17,6 +17,10 @@ routes:
   priced:
     targets:
       - { connection: mock-openai, model: gpt-priced, price: { input_per_mtok: 5000, output_per_mtok: 7000 } }
+  priced-capped:
+    max_output_tokens: 8
+    targets:
+      - { connection: mock-openai, model: gpt-capped, price: { input_per_mtok: 5000, output_per_mtok: 7000 } }
   priced-slow:
     targets:
       - { connection: mock-openai, model: "gpt-slow?first_token_ms=300", price: { input_per_mtok: 5000, output_per_mtok: 7000 } }
@@ -69,6 +73,15 @@ describe('budgets', () => {
     };
     expect(spend.usd).toBeCloseTo(0.061, 6);
     expect(spend.reserved_usd).toBe(0);
+  });
+
+  it("without max_tokens the reservation uses the route's max_output_tokens", async () => {
+    const { key } = await createKey({ name: 'capped-budget', budget: { usd: 0.1, period: 'month' } });
+    const auth = { authorization: `Bearer ${key}` };
+    const uncapped = { model: 'priced-capped', messages: [{ role: 'user', content: 'x' }] };
+    expect((await postChat(gateway.url, uncapped, auth)).status).toBe(200);
+    expect((await postChat(gateway.url, uncapped, auth)).status).toBe(429);
+    expect(gateway.mock.attemptsFor('gpt-capped')).toHaveLength(1);
   });
 
   it('ten concurrent requests against a budget that fits one and a half: only what fits is admitted, spend never above the budget', async () => {
