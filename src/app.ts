@@ -264,7 +264,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const server = createHttpServer(
     {
       'POST /v1/chat/completions': traced((request, response, trace) => handleChatCompletions(request, response, trace, chatDeps)),
-      'GET /v1/models': (_request, response) => handleModels(response, config(), startedAtSeconds),
+      'GET /v1/models': (request, response) => handleModels(request, response, { config: config(), keys: keyCache, startedAtSeconds }),
       'GET /healthz': (_request, response) => void sendJson(response, 200, { status: 'ok' }),
       'GET /readyz': (_request, response) => void sendJson(response, 200, { status: 'ready', routes: Object.keys(config().routes).length }),
       'GET /metrics': async (_request, response) => {

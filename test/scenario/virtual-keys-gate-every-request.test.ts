@@ -54,6 +54,13 @@ describe('virtual keys', () => {
     expect(gateway.mock.attemptsFor('claude-research')).toHaveLength(0);
   });
 
+  it('/v1/models needs a key and lists only the routes it may use', async () => {
+    expect((await fetch(`${gateway.url}/v1/models`)).status).toBe(401);
+    const { key } = await createKey({ name: 'models-lister', routes: ['research'] });
+    const listed = (await (await fetch(`${gateway.url}/v1/models`, { headers: { authorization: `Bearer ${key}` } })).json()) as { data: { id: string }[] };
+    expect(listed.data.map((model) => model.id)).toEqual(['research']);
+  });
+
   it('GET /admin/keys never shows a secret', async () => {
     const { key } = await createKey({ name: 'listed' });
     const text = await (await fetch(`${gateway.url}/admin/keys`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).text();
