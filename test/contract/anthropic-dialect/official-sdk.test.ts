@@ -1,0 +1,137 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseAnthropicMessages } from '../../../src/inbound/parse-anthropic-messages.js';
+import { AnthropicStreamWriter } from '../../../src/outbound/anthropic-stream-writer.js';
+import { renderAnthropicMessage } from '../../../src/outbound/render-anthropic-message.js';
+import type { ChatResult, StreamEvent } from '../../../src/providers/spec.js';
+
+/** What the stand-in gateway answers next: a JSON body, or an SSE text. */
+type Answer = { json: unknown } | { sse: string };
+
+let server: Server;
+let client: Anthropic;
+let next: Answer = { json: {} };
+let lastBody: unknown;
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    let text = '';
+    request.setEncoding('utf8');
+    request.on('data', (chunk: string) => (text += chunk));
+    request.on('end', () => {
+      lastBody = JSON.parse(text);
+      if (request.method !== 'POST' || request.url !== '/v1/messages') {
+        response.writeHead(404).end();
+      } else if ('json' in next) {
+        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(next.json));
+      } else {
+        response.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8' }).end(next.sse);
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  client = new Anthropic({ baseURL: `http://127.0.0.1:${port}`, apiKey: 'x', maxRetries: 0, timeout: 5_000 });
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+});
+
+const PARAMS = {
+  model: 'claude-haiku-4-5',
+  max_tokens: 256,
+  messages: [{ role: 'user' as const, content: 'What is the weather in Paris?' }],
+  tools: [{ name: 'get_weather', input_schema: { type: 'object' as const, properties: { location: { type: 'string' } } } }],
+};
+
+const RESULT: ChatResult = {
+  id: 'chatcmpl-9',
+  responseModel: 'gpt-4.1-2025-04-14',
+  text: "I'll check the weather.",
+  toolCalls: [{ id: 'call_abc', name: 'get_weather', arguments: '{"location":"Paris"}' }],
+  finishReason: 'tool_calls',
+  usage: { inputTokens: 377, outputTokens: 65, cacheReadTokens: 100 },
+};
+
+const EVENTS: StreamEvent[] = [
+  { type: 'response-start', id: 'chatcmpl-9', responseModel: 'gpt-4.1-2025-04-14' },
+  { type: 'text-delta', text: "I'll check" },
+  { type: 'text-delta', text: ' the weather.' },
+  { type: 'tool-call-start', index: 0, id: 'call_abc', name: 'get_weather' },
+  { type: 'tool-call-delta', index: 0, argumentsDelta: '{"location":' },
+  { type: 'tool-call-delta', index: 0, argumentsDelta: '"Paris"}' },
+  { type: 'finish', reason: 'tool_calls' },
+  { type: 'usage', usage: { inputTokens: 377, outputTokens: 65, cacheReadTokens: 100 } },
+];
+
+function renderStream(events: readonly StreamEvent[], error?: { kind: string; message: string }): string {
+  const writer = new AnthropicStreamWriter({ fallbackId: 'req_1', model: 'claude-haiku-4-5' });
+  const text = events.map((event) => writer.write(event)).join('');
+  return error === undefined ? text + writer.end() : text + writer.error(error);
+}
+
+const EXPECTED_CONTENT = [
+  { type: 'text', text: "I'll check the weather." },
+  { type: 'tool_use', id: 'call_abc', name: 'get_weather', input: { location: 'Paris' } },
+];
+
+describe('the official @anthropic-ai/sdk against the Anthropic dialect', () => {
+  it('sends requests the parser accepts', async () => {
+    next = { json: renderAnthropicMessage(RESULT, { fallbackId: 'req_1' }) };
+    await client.messages.create({ ...PARAMS, stop_sequences: ['END'], tool_choice: { type: 'any' } });
+    const { requestedModel, request } = parseAnthropicMessages(lastBody);
+    expect(requestedModel).toBe('claude-haiku-4-5');
+    expect(request).toMatchObject({ maxOutputTokens: 256, stop: ['END'], toolChoice: 'required', stream: false });
+  });
+
+  it('parses a rendered message', async () => {
+    next = { json: renderAnthropicMessage(RESULT, { fallbackId: 'req_1' }) };
+    const message = await client.messages.create(PARAMS);
+    expect(message.id).toBe('msg_req_1');
+    expect(message.model).toBe('gpt-4.1-2025-04-14');
+    expect(message.content).toEqual(EXPECTED_CONTENT);
+    expect(message.stop_reason).toBe('tool_use');
+    expect(message.usage).toMatchObject({ input_tokens: 277, cache_read_input_tokens: 100, output_tokens: 65 });
+  });
+
+  it('reads a rendered stream event by event', async () => {
+    next = { sse: renderStream(EVENTS) };
+    const stream = await client.messages.create({ ...PARAMS, stream: true });
+    const types: string[] = [];
+    let text = '';
+    for await (const event of stream) {
+      types.push(event.type);
+      if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') text += event.delta.text;
+    }
+    expect(text).toBe("I'll check the weather.");
+    expect(types.at(0)).toBe('message_start');
+    expect(types.at(-1)).toBe('message_stop');
+  });
+
+  it('assembles a rendered stream into the final message', async () => {
+    next = { sse: renderStream(EVENTS) };
+    const message = await client.messages.stream(PARAMS).finalMessage();
+    expect(message.content).toEqual(EXPECTED_CONTENT);
+    expect(message.stop_reason).toBe('tool_use');
+    expect(message.stop_sequence).toBeNull();
+    // Input counts came only with the final usage, after the finish: message_delta carried them.
+    expect(message.usage).toMatchObject({ input_tokens: 277, cache_read_input_tokens: 100, output_tokens: 65 });
+  });
+
+  it('raises on an error event after some content', async () => {
+    next = { sse: renderStream(EVENTS.slice(0, 3), { kind: 'server_error', message: 'All targets failed.' }) };
+    const failure = await client.messages
+      .stream(PARAMS)
+      .finalMessage()
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    expect(failure).toBeInstanceOf(Anthropic.APIError);
+    expect((failure as InstanceType<typeof Anthropic.APIError>).message).toContain('All targets failed.');
+    expect((failure as InstanceType<typeof Anthropic.APIError>).error).toMatchObject({ type: 'error', error: { type: 'overloaded_error' } });
+  });
+});
