@@ -30,6 +30,7 @@ import { Cooling } from './health/cooling.js';
 import { OVERLOADED_RETRY_AFTER_MS } from './engine/run-chat.js';
 import { createHttpServer } from './http/create-server.js';
 import { handleChatCompletions, type ChatHandlerDeps } from './http/handle-chat-completions.js';
+import { ANTHROPIC_MESSAGES, OPENAI_CHAT } from './http/inbound-dialect.js';
 import { InMemoryBudgetGate } from './admission/budget-gate.js';
 import { InMemoryRateLimiter } from './admission/rate-limiter.js';
 import { InMemoryIdempotencyStore } from './idempotency/idempotency-store.js';
@@ -159,6 +160,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   };
   const budgetGate = new InMemoryBudgetGate();
   const chatDeps: ChatHandlerDeps = {
+    dialect: OPENAI_CHAT,
     config,
     engine,
     metrics,
@@ -168,6 +170,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     budgetGate,
     ledgerSpentMicros,
   };
+  const messagesDeps: ChatHandlerDeps = { ...chatDeps, dialect: ANTHROPIC_MESSAGES };
   const keysDeps: AdminKeysDeps = {
     adminToken: () => config().admin.token,
     store: keyStore,
@@ -264,6 +267,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const server = createHttpServer(
     {
       'POST /v1/chat/completions': traced((request, response, trace) => handleChatCompletions(request, response, trace, chatDeps)),
+      'POST /v1/messages': traced((request, response, trace) => handleChatCompletions(request, response, trace, messagesDeps)),
       'GET /v1/models': (request, response) => handleModels(request, response, { config: config(), keys: keyCache, startedAtSeconds }),
       'GET /healthz': (_request, response) => void sendJson(response, 200, { status: 'ok' }),
       'GET /readyz': (_request, response) => void sendJson(response, 200, { status: 'ready', routes: Object.keys(config().routes).length }),
@@ -281,6 +285,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       'GET /admin/requests/:id': (request, response, _requestId, params) => handleGetRequest(request, response, params, adminDeps),
     },
     logger,
+    { dialectOf: (path) => (path === '/v1/messages' ? ANTHROPIC_MESSAGES : OPENAI_CHAT) },
   );
 
   return {

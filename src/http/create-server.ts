@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Logger } from 'pino';
 import { GatewayError } from '../errors/gateway-error.js';
 import { newRequestId } from './request-id.js';
+import type { InboundDialect } from './inbound-dialect.js';
 import { sendGatewayError } from './send.js';
 
 export type RouteHandler = (
@@ -24,7 +25,7 @@ interface PatternRoute {
  * The HTTP edge: assigns the request id, dispatches, and turns any thrown error into a JSON
  * error response. It holds no business logic, and no input can crash the process.
  */
-export function createHttpServer(routes: RouteTable, logger: Logger): Server {
+export function createHttpServer(routes: RouteTable, logger: Logger, options: { dialectOf?: (path: string) => InboundDialect } = {}): Server {
   const exact = new Map<string, RouteHandler>();
   const patterns: PatternRoute[] = [];
   for (const [key, handler] of Object.entries(routes)) {
@@ -67,12 +68,13 @@ export function createHttpServer(routes: RouteTable, logger: Logger): Server {
     Promise.resolve()
       .then(() => handler(request, response, requestId, params))
       .catch((error: unknown) => {
+        const dialect = options.dialectOf?.(path);
         if (error instanceof GatewayError) {
-          sendGatewayError(response, error, requestId);
+          sendGatewayError(response, error, requestId, dialect);
           return;
         }
         logger.error({ err: error, requestId }, 'unhandled error while serving a request');
-        sendGatewayError(response, new GatewayError('Internal gateway error.', { status: 500, code: 'internal_error', type: 'server_error' }), requestId);
+        sendGatewayError(response, new GatewayError('Internal gateway error.', { status: 500, code: 'internal_error', type: 'server_error' }), requestId, dialect);
       });
   });
 }

@@ -12,16 +12,15 @@ import { idempotencyKeyOf, upstreamIdempotencyKey } from '../idempotency/idempot
 import { bodyHash, isReplayable, type IdempotencyEntry, type IdempotencyStore } from '../idempotency/idempotency-store.js';
 import { RecordingSseRenderer } from '../idempotency/recording-sse-renderer.js';
 import { sendReplay } from '../idempotency/send-replay.js';
-import { parseOpenAiChat } from '../inbound/parse-openai-chat.js';
 import { authenticateRequest, authorizeRoute, type Principal } from '../keys/authenticate.js';
 import type { KeyCache } from '../keys/key-cache.js';
-import { OpenAiStreamWriter } from '../outbound/openai-stream-writer.js';
-import { renderOpenAiChat } from '../outbound/render-openai-chat.js';
 import { redactSecrets } from '../records/redact-secrets.js';
 import type { RequestTrace } from '../records/request-trace.js';
 import { resolveRoute, type ResolvedTarget } from '../routing/resolve-route.js';
 import type { Metrics } from '../telemetry/metrics.js';
+import type { ChatRequest } from '../providers/spec.js';
 import { Heartbeat } from './heartbeat.js';
+import type { InboundDialect } from './inbound-dialect.js';
 import { readJsonBody } from './read-json-body.js';
 import { retryHeaders, sendJson } from './send.js';
 import { writeSse } from './write-sse.js';
@@ -30,6 +29,7 @@ import { writeSse } from './write-sse.js';
 const MAX_STORED_STREAM_CHARS = 4 * 1024 * 1024;
 
 export interface ChatHandlerDeps extends AdmissionDeps {
+  dialect: InboundDialect;
   config(): Config;
   engine: EngineDeps;
   metrics: Metrics;
@@ -38,7 +38,8 @@ export interface ChatHandlerDeps extends AdmissionDeps {
 }
 
 /**
- * `POST /v1/chat/completions`: the synchronous gate (key, route, idempotency, limits, budget —
+ * `POST /v1/chat/completions` and `POST /v1/messages` (the dialect decides parsing and
+ * rendering only): the synchronous gate (key, route, idempotency, limits, budget —
  * all before any provider), then the attempt loop, rendered in the OpenAI dialect. Whatever
  * happens, the admission is settled and an unfinished idempotency claim released in `finally`;
  * everything learned goes into `trace`, which becomes the request's record.
@@ -57,7 +58,7 @@ export async function handleChatCompletions(
     trace.keyId = principal.key.id;
   }
   const body = await readJsonBody(request, config.server.max_body_bytes);
-  const { requestedModel, request: chat } = parseOpenAiChat(body.json);
+  const { requestedModel, request: chat } = deps.dialect.parse(body.json);
   trace.modelRequested = requestedModel;
   trace.stream = chat.stream;
   const route = resolveRoute(config, requestedModel);
@@ -101,7 +102,7 @@ function claimIdempotencyKey(
   const key = idempotencyKeyOf(request.headers);
   if (key === undefined) return undefined;
   trace.idempotencyKey = key;
-  const scope = `${principal.kind === 'key' ? principal.key.id : 'anonymous'} POST /v1/chat/completions`;
+  const scope = `${principal.kind === 'key' ? principal.key.id : 'anonymous'} ${deps.dialect.endpoint}`;
   const begun = deps.idempotency.begin({ key, scope, bodyHash: bodyHash(bodyText), nowMs: trace.startedAtMs });
   switch (begun.state) {
     case 'done':
@@ -129,7 +130,7 @@ function claimIdempotencyKey(
 }
 
 interface ChatPlan {
-  chat: ReturnType<typeof parseOpenAiChat>['request'];
+  chat: ChatRequest;
   route: ReturnType<typeof resolveRoute>;
   deadlineAtMs: number;
   idempotency: IdempotencyClaim | undefined;
@@ -144,7 +145,7 @@ async function serveChat(request: IncomingMessage, response: ServerResponse, tra
   });
   // A stream waiting long for its first content keeps the caller's connection alive meanwhile.
   const heartbeat = chat.stream ? new Heartbeat(response, route.policy.timeouts.heartbeat_ms) : undefined;
-  const writer = new OpenAiStreamWriter({ fallbackId: `chatcmpl-${trace.id}`, model: plan.requestedModel, includeUsage: chat.includeUsage });
+  const writer = deps.dialect.streamRenderer({ fallbackId: trace.id, model: plan.requestedModel, includeUsage: chat.includeUsage });
 
   let outcome: ChatOutcome;
   try {
@@ -172,20 +173,20 @@ async function serveChat(request: IncomingMessage, response: ServerResponse, tra
     // After a heartbeat the caller already has a 200; the failure goes in-band.
     trace.fail('failed', response.headersSent ? 200 : final.status, final.code);
     const secrets = knownSecrets(deps.config());
-    const envelope = {
-      message: final.message,
-      type: final.type,
-      param: null,
+    const errorBody = deps.dialect.errorBody({
+      status: final.status,
       code: final.code,
-      request_id: trace.id,
+      type: final.type,
+      message: final.message,
+      requestId: trace.id,
       attempts: error.attempts.map((attempt) => describeAttempt(attempt, secrets)),
-    };
+    });
     if (response.headersSent) {
       response.end(writer.error({ kind: final.code, message: final.message }));
       return;
     }
     const headers = retryHeaders(final.retryAfterMs);
-    const text = sendJson(response, final.status, { error: envelope }, headers);
+    const text = sendJson(response, final.status, errorBody, headers);
     storeForReplay(idempotency, final.status, headers, { body: text }, deps);
     return;
   }
@@ -195,7 +196,7 @@ async function serveChat(request: IncomingMessage, response: ServerResponse, tra
   const headers = servedHeaders(outcome.served, outcome.attempts.length);
   if (outcome.type === 'result') {
     trace.firstTokenAtMs = Date.now();
-    const text = sendJson(response, 200, renderOpenAiChat(outcome.result, `chatcmpl-${trace.id}`), headers);
+    const text = sendJson(response, 200, deps.dialect.renderResult(outcome.result, trace.id), headers);
     storeForReplay(idempotency, 200, headers, { body: text }, deps);
     return;
   }

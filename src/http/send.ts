@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { GatewayError } from '../errors/gateway-error.js';
+import { OPENAI_CHAT, type InboundDialect } from './inbound-dialect.js';
 
 /** Sends a JSON response; returns the text sent (idempotency keeps it for replay). */
 export function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): string {
@@ -22,16 +23,12 @@ export function retryHeaders(retryAfterMs: number | undefined): Record<string, s
   };
 }
 
-/** An error the gateway raised itself, in the OpenAI error envelope. */
-export function sendGatewayError(response: ServerResponse, error: GatewayError, requestId: string): void {
+/** An error the gateway raised itself, in the caller's dialect (the OpenAI envelope by default). */
+export function sendGatewayError(response: ServerResponse, error: GatewayError, requestId: string, dialect: InboundDialect = OPENAI_CHAT): void {
   if (response.headersSent) {
     response.destroy();
     return;
   }
-  sendJson(
-    response,
-    error.status,
-    { error: { message: error.message, type: error.type, param: error.param ?? null, code: error.code, request_id: requestId } },
-    retryHeaders(error.retryAfterMs),
-  );
+  const body = dialect.errorBody({ status: error.status, code: error.code, type: error.type, message: error.message, param: error.param ?? null, requestId });
+  sendJson(response, error.status, body, retryHeaders(error.retryAfterMs));
 }

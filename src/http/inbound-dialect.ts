@@ -1,0 +1,86 @@
+import type { ParsedChat } from '../inbound/parse-openai-chat.js';
+import { parseOpenAiChat } from '../inbound/parse-openai-chat.js';
+import { parseAnthropicMessages } from '../inbound/parse-anthropic-messages.js';
+import { AnthropicStreamWriter } from '../outbound/anthropic-stream-writer.js';
+import { OpenAiStreamWriter } from '../outbound/openai-stream-writer.js';
+import { renderAnthropicMessage } from '../outbound/render-anthropic-message.js';
+import { renderOpenAiChat } from '../outbound/render-openai-chat.js';
+import type { ChatResult } from '../providers/spec.js';
+import type { SseRenderer } from './write-sse.js';
+
+/** An error as the caller's dialect spells it, with the gateway's extras (request id, attempts). */
+export interface ErrorEnvelope {
+  status: number;
+  code: string;
+  type: string;
+  message: string;
+  param?: string | null;
+  requestId: string;
+  attempts?: readonly Record<string, unknown>[];
+}
+
+export interface StreamRenderer extends SseRenderer {
+  /** The in-band error frame the dialect's SDKs raise on. */
+  error(error: { kind: string; message: string }): string;
+}
+
+/**
+ * What differs between the inbound dialects — parsing, rendering answers, streams and errors —
+ * and nothing else: one handler and one engine serve both (SPEC §4).
+ */
+export interface InboundDialect {
+  /** For idempotency scopes: the same key on two endpoints is two keys. */
+  endpoint: string;
+  parse(body: unknown): ParsedChat;
+  renderResult(result: ChatResult, fallbackId: string): unknown;
+  streamRenderer(options: { fallbackId: string; model: string; includeUsage: boolean }): StreamRenderer;
+  errorBody(error: ErrorEnvelope): unknown;
+}
+
+export const OPENAI_CHAT: InboundDialect = {
+  endpoint: 'POST /v1/chat/completions',
+  parse: parseOpenAiChat,
+  renderResult: (result, fallbackId) => renderOpenAiChat(result, `chatcmpl-${fallbackId}`),
+  streamRenderer: (options) => new OpenAiStreamWriter({ ...options, fallbackId: `chatcmpl-${options.fallbackId}` }),
+  errorBody: (error) => ({
+    error: {
+      message: error.message,
+      type: error.type,
+      param: error.param ?? null,
+      code: error.code,
+      request_id: error.requestId,
+      ...(error.attempts ? { attempts: error.attempts } : {}),
+    },
+  }),
+};
+
+/** Anthropic's error `type` for an HTTP status (its SDKs pick the exception class from these). */
+const ANTHROPIC_ERROR_TYPES: Readonly<Record<number, string>> = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  402: 'billing_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  413: 'request_too_large',
+  422: 'invalid_request_error',
+  429: 'rate_limit_error',
+  503: 'overloaded_error',
+  529: 'overloaded_error',
+};
+
+export const ANTHROPIC_MESSAGES: InboundDialect = {
+  endpoint: 'POST /v1/messages',
+  parse: parseAnthropicMessages,
+  renderResult: (result, fallbackId) => renderAnthropicMessage(result, { fallbackId }),
+  streamRenderer: (options) => new AnthropicStreamWriter({ fallbackId: options.fallbackId, model: options.model }),
+  errorBody: (error) => ({
+    type: 'error',
+    error: {
+      type: ANTHROPIC_ERROR_TYPES[error.status] ?? (error.status >= 500 ? 'api_error' : 'invalid_request_error'),
+      message: error.message,
+      code: error.code,
+      ...(error.attempts ? { attempts: error.attempts } : {}),
+    },
+    request_id: error.requestId,
+  }),
+};
