@@ -34,6 +34,7 @@ import { ANTHROPIC_MESSAGES, OPENAI_CHAT } from './http/inbound-dialect.js';
 import { InMemoryBudgetGate } from './admission/budget-gate.js';
 import { InMemoryRateLimiter } from './admission/rate-limiter.js';
 import { InMemoryIdempotencyStore } from './idempotency/idempotency-store.js';
+import { handleCountTokens } from './http/handle-count-tokens.js';
 import { handleModels } from './http/handle-models.js';
 import { sendJson } from './http/send.js';
 import { startMockProvider, type MockProvider } from './mock/mock-provider.js';
@@ -267,6 +268,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const server = createHttpServer(
     {
       'POST /v1/chat/completions': traced((request, response, trace) => handleChatCompletions(request, response, trace, chatDeps)),
+      'POST /v1/messages/count_tokens': (request, response) => handleCountTokens(request, response, { config: config(), keys: keyCache }),
       'POST /v1/messages': traced((request, response, trace) => handleChatCompletions(request, response, trace, messagesDeps)),
       'GET /v1/models': (request, response) => handleModels(request, response, { config: config(), keys: keyCache, startedAtSeconds }),
       'GET /healthz': (_request, response) => void sendJson(response, 200, { status: 'ok' }),
@@ -285,7 +287,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       'GET /admin/requests/:id': (request, response, _requestId, params) => handleGetRequest(request, response, params, adminDeps),
     },
     logger,
-    { dialectOf: (path) => (path === '/v1/messages' ? ANTHROPIC_MESSAGES : OPENAI_CHAT) },
+    { dialectOf: (path) => (path.startsWith('/v1/messages') ? ANTHROPIC_MESSAGES : OPENAI_CHAT) },
   );
 
   return {

@@ -90,3 +90,10 @@ it('errors come in the Anthropic shape the SDK understands', async () => {
   expect(body.error.type).toBe('invalid_request_error');
   expect(body.error.message).toContain('max_tokens');
 });
+
+it('count_tokens is answered by the gateway tokenizer, no provider contacted', async () => {
+  const counted = await client.messages.countTokens({ model: 'claude-native', messages: [{ role: 'user', content: 'Hello there, how are you today?' }] });
+  expect(counted.input_tokens).toBeGreaterThan(5);
+  expect(counted.input_tokens).toBeLessThan(30);
+  expect(gateway.mock.attempts).toHaveLength(0);
+});
