@@ -29,7 +29,7 @@ import { AlertSender } from './telemetry/alert-sender.js';
 import { Cooling } from './health/cooling.js';
 import { OVERLOADED_RETRY_AFTER_MS } from './engine/run-chat.js';
 import { createHttpServer } from './http/create-server.js';
-import { handleChatCompletions, type ChatHandlerDeps } from './http/handle-chat-completions.js';
+import { handleChat, type ChatHandlerDeps } from './http/handle-chat.js';
 import { ANTHROPIC_MESSAGES, OPENAI_CHAT } from './http/inbound-dialect.js';
 import { InMemoryBudgetGate } from './admission/budget-gate.js';
 import { InMemoryRateLimiter } from './admission/rate-limiter.js';
@@ -267,9 +267,9 @@ export async function createApp(options: AppOptions): Promise<App> {
   const startedAtSeconds = Math.floor(Date.now() / 1000);
   const server = createHttpServer(
     {
-      'POST /v1/chat/completions': traced((request, response, trace) => handleChatCompletions(request, response, trace, chatDeps)),
+      'POST /v1/chat/completions': traced((request, response, trace) => handleChat(request, response, trace, chatDeps)),
       'POST /v1/messages/count_tokens': (request, response) => handleCountTokens(request, response, { config: config(), keys: keyCache }),
-      'POST /v1/messages': traced((request, response, trace) => handleChatCompletions(request, response, trace, messagesDeps)),
+      'POST /v1/messages': traced((request, response, trace) => handleChat(request, response, trace, messagesDeps)),
       'GET /v1/models': (request, response) => handleModels(request, response, { config: config(), keys: keyCache, startedAtSeconds }),
       'GET /healthz': (_request, response) => void sendJson(response, 200, { status: 'ok' }),
       'GET /readyz': (_request, response) => void sendJson(response, 200, { status: 'ready', routes: Object.keys(config().routes).length }),

@@ -44,7 +44,7 @@ export interface ChatHandlerDeps extends AdmissionDeps {
  * happens, the admission is settled and an unfinished idempotency claim released in `finally`;
  * everything learned goes into `trace`, which becomes the request's record.
  */
-export async function handleChatCompletions(
+export async function handleChat(
   request: IncomingMessage,
   response: ServerResponse,
   trace: RequestTrace,
