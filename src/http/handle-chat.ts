@@ -74,7 +74,7 @@ export async function handleChat(
   let admission: AdmissionHandle = {};
   try {
     admission = await admitRequest(principal, chat, route, { config, nowMs: trace.startedAtMs }, deps);
-    await serveChat(request, response, trace, { chat, route, deadlineAtMs, idempotency, requestedModel }, deps);
+    await serveChat(response, trace, { chat, route, deadlineAtMs, idempotency, requestedModel }, deps);
   } finally {
     settleAdmission(admission, trace.attempts, { config: deps.config(), route: trace.route }, deps);
     if (idempotency && !idempotency.completed) deps.idempotency.abandon(idempotency.entry);
@@ -137,7 +137,7 @@ interface ChatPlan {
   requestedModel: string;
 }
 
-async function serveChat(request: IncomingMessage, response: ServerResponse, trace: RequestTrace, plan: ChatPlan, deps: ChatHandlerDeps): Promise<void> {
+async function serveChat(response: ServerResponse, trace: RequestTrace, plan: ChatPlan, deps: ChatHandlerDeps): Promise<void> {
   const { chat, route, idempotency } = plan;
   const caller = new AbortController();
   response.once('close', () => {

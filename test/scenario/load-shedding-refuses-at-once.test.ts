@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { MOCK_CONNECTIONS, postChat, startGateway, type TestGateway } from '../support/start-gateway.js';
+import { postChat, startGateway, type TestGateway } from '../support/start-gateway.js';
 
 let gateway: TestGateway;
 
