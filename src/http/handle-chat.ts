@@ -40,7 +40,7 @@ export interface ChatHandlerDeps extends AdmissionDeps {
 /**
  * `POST /v1/chat/completions` and `POST /v1/messages` (the dialect decides parsing and
  * rendering only): the synchronous gate (key, route, idempotency, limits, budget —
- * all before any provider), then the attempt loop, rendered in the OpenAI dialect. Whatever
+ * all before any provider), then the attempt loop, rendered in the caller's dialect. Whatever
  * happens, the admission is settled and an unfinished idempotency claim released in `finally`;
  * everything learned goes into `trace`, which becomes the request's record.
  */
