@@ -1,21 +1,21 @@
 import type { StreamEvent } from '../providers/spec.js';
 import { estimatedUsage, outputCharactersOf } from '../metering/estimate-tokens.js';
 import type { AttemptContext } from './attempt-context.js';
-import type { CommitReady } from './read-to-commit-point.js';
+import type { CommitReady, EventBatches } from './read-to-commit-point.js';
 
 /**
- * The rest of a committed stream: the held events, then everything the upstream still sends.
- * Past the commit point a failure cannot move to another target: it ends the stream with a
+ * The rest of a committed stream, as batches: the held events, then everything the upstream still
+ * sends. Past the commit point a failure cannot move to another target: it ends the stream with a
  * `stream_interrupted` provider-error, which renderers turn into the dialect's error event (and
  * no `[DONE]`). When the stream dies before usage arrived, output tokens are estimated from what
  * was forwarded and marked estimated.
  */
 export async function* forwardCommitted(
   ready: CommitReady,
-  iterator: AsyncIterator<StreamEvent>,
+  batches: EventBatches,
   context: AttemptContext,
   options: { estimateInputTokens: () => number },
-): AsyncGenerator<StreamEvent> {
+): AsyncGenerator<StreamEvent[], void, undefined> {
   const { record } = context;
   record.committed = true;
   let finished = false;
@@ -23,23 +23,34 @@ export async function* forwardCommitted(
   let forwardedCharacters = ready.outputCharacters;
   let pendingNext = ready.pendingNext;
 
-  const track = (event: StreamEvent): void => {
-    forwardedCharacters += outputCharactersOf(event);
-    switch (event.type) {
-      case 'usage':
-        record.usage = event.usage;
-        break;
-      case 'finish':
-        finished = true;
-        context.finishSeen();
-        break;
-      default:
-    }
-  };
   const interrupted = (message: string): StreamEvent => {
     record.kind = 'stream_interrupted';
     record.message = message;
     return { type: 'provider-error', error: { kind: 'stream_interrupted', message } };
+  };
+  /** The events of one upstream batch that go to the caller; stops at an in-band error. */
+  const forwardable = (batch: StreamEvent[], into: StreamEvent[]): 'open' | 'failed' => {
+    for (const event of batch) {
+      switch (event.type) {
+        case 'malformed-event':
+          record.malformedEvents++;
+          continue;
+        case 'provider-error':
+          into.push(interrupted(`the upstream reported an error mid-stream: ${event.error.message}`));
+          return 'failed';
+        case 'usage':
+          record.usage = event.usage;
+          break;
+        case 'finish':
+          finished = true;
+          context.finishSeen();
+          break;
+        default:
+      }
+      forwardedCharacters += outputCharactersOf(event);
+      into.push(event);
+    }
+    return 'open';
   };
 
   try {
@@ -49,12 +60,17 @@ export async function* forwardCommitted(
         finished = true;
         context.finishSeen();
       }
-      yield event;
     }
+    const first = ready.held;
+    if (forwardable(ready.remainder, first) === 'failed') {
+      yield first;
+      return;
+    }
+    yield first;
     while (!readToEnd) {
-      let next: IteratorResult<StreamEvent>;
+      let next: IteratorResult<StreamEvent[], void>;
       try {
-        next = await (pendingNext ?? iterator.next());
+        next = await (pendingNext ?? batches.next());
         pendingNext = undefined;
       } catch (error) {
         if (context.endedAfterFinish) {
@@ -66,27 +82,20 @@ export async function* forwardCommitted(
           record.kind = 'cancelled';
           return;
         }
-        yield interrupted(`the upstream stream failed after it started: ${failure.message}`);
+        yield [interrupted(`the upstream stream failed after it started: ${failure.message}`)];
         return;
       }
       if (next.done) {
         readToEnd = true;
         break;
       }
-      const event = next.value;
       if (!finished) context.timer.touch();
-      if (event.type === 'malformed-event') {
-        record.malformedEvents++;
-        continue;
-      }
-      if (event.type === 'provider-error') {
-        yield interrupted(`the upstream reported an error mid-stream: ${event.error.message}`);
-        return;
-      }
-      track(event);
-      yield event;
+      const out: StreamEvent[] = [];
+      const state = forwardable(next.value, out);
+      if (out.length > 0) yield out;
+      if (state === 'failed') return;
     }
-    if (!finished) yield interrupted('the upstream stream ended before its finish');
+    if (!finished) yield [interrupted('the upstream stream ended before its finish')];
   } finally {
     record.latencyMs = Date.now() - context.startedAtMs;
     if (!finished && record.kind === 'ok') record.kind = context.callerGone ? 'cancelled' : 'stream_interrupted';
@@ -95,6 +104,6 @@ export async function* forwardCommitted(
       record.usage = estimatedUsage(record.usage, forwardedCharacters, options.estimateInputTokens);
     }
     context.release(readToEnd);
-    if (!readToEnd) void iterator.return?.();
+    if (!readToEnd) void batches.return?.();
   }
 }

@@ -3,13 +3,18 @@ import { estimatedUsage, outputCharactersOf } from '../metering/estimate-tokens.
 import { isContentEvent, type ProviderError, type StreamEvent } from '../providers/spec.js';
 import type { AttemptContext } from './attempt-context.js';
 
+/** An upstream stream as the engine reads it: one batch of events per network read. */
+export type EventBatches = AsyncIterator<StreamEvent[], void, undefined>;
+
 export interface CommitReady {
-  /** Everything read so far, to be sent first, in order. */
+  /** Everything read and checked so far, to be sent first, in order. */
   held: StreamEvent[];
+  /** The unchecked rest of the batch in which the commit point fell: forwarded next, as committed events. */
+  remainder: StreamEvent[];
   /** Output characters in `held`, for estimating usage should the stream die later. */
   outputCharacters: number;
   /** A read already under way when a hold window closed; the forwarder adopts it. */
-  pendingNext?: Promise<IteratorResult<StreamEvent>>;
+  pendingNext?: Promise<IteratorResult<StreamEvent[], void>>;
   /** The upstream stream already ended (after its finish): nothing more to read. */
   ended: boolean;
 }
@@ -21,7 +26,7 @@ export interface CommitReady {
  * returned as a ProviderError, and nothing has reached the caller: the attempt loop moves on.
  */
 export async function readToCommitPoint(
-  iterator: AsyncIterator<StreamEvent>,
+  batches: EventBatches,
   context: AttemptContext,
   options: { commit: CommitPolicy; timeouts: TimeoutsConfig; estimateInputTokens: () => number },
 ): Promise<CommitReady | ProviderError> {
@@ -37,56 +42,58 @@ export async function readToCommitPoint(
   const holdMs = typeof options.commit === 'object' ? options.commit.hold_ms : undefined;
   let holdUntilMs: number | undefined;
   let finished = false;
-  let pendingNext: Promise<IteratorResult<StreamEvent>> | undefined;
+  let pendingNext: Promise<IteratorResult<StreamEvent[], void>> | undefined;
   try {
     for (;;) {
-      let next: IteratorResult<StreamEvent>;
+      let next: IteratorResult<StreamEvent[], void>;
       if (holdUntilMs === undefined) {
-        next = await iterator.next();
+        next = await batches.next();
       } else {
-        pendingNext ??= iterator.next();
+        pendingNext ??= batches.next();
         const settled = await settledWithin(pendingNext, holdUntilMs - Date.now());
-        if (settled === undefined) return { held, outputCharacters, pendingNext, ended: false };
+        if (settled === undefined) return { held, remainder: [], outputCharacters, pendingNext, ended: false };
         next = settled;
         pendingNext = undefined;
       }
       if (next.done) {
-        if (finished) return { held, outputCharacters, ended: true };
+        if (finished) return { held, remainder: [], outputCharacters, ended: true };
         return failed({ kind: 'server_error', message: held.some(isContentEvent) ? 'the upstream stream was cut before it finished' : 'the upstream stream ended before any content' });
       }
-      const event = next.value;
-      switch (event.type) {
-        case 'malformed-event':
-          context.record.malformedEvents++;
-          continue;
-        case 'provider-error':
-          return failed(event.error);
-        case 'usage':
-          context.record.usage = event.usage;
-          break;
-        case 'finish': {
-          if (event.reason === 'content_filter' && !held.some(isContentEvent)) {
-            return { kind: 'moderation', code: 'content_filter', message: 'the provider refused to answer (content filter)' };
+      const batch = next.value;
+      for (let position = 0; position < batch.length; position++) {
+        const event = batch[position]!;
+        switch (event.type) {
+          case 'malformed-event':
+            context.record.malformedEvents++;
+            continue;
+          case 'provider-error':
+            return failed(event.error);
+          case 'usage':
+            context.record.usage = event.usage;
+            break;
+          case 'finish': {
+            if (event.reason === 'content_filter' && !held.some(isContentEvent)) {
+              return { kind: 'moderation', code: 'content_filter', message: 'the provider refused to answer (content filter)' };
+            }
+            finished = true;
+            context.finishSeen();
+            break;
           }
-          finished = true;
-          context.finishSeen();
-          break;
+          default:
         }
-        default:
+        held.push(event);
+        outputCharacters += outputCharactersOf(event);
+        if (context.record.firstTokenMs === undefined && (isContentEvent(event) || event.type === 'finish')) {
+          context.record.firstTokenMs = Date.now() - context.startedAtMs;
+          if (!finished) context.timer.arm('idle', options.timeouts.idle_ms);
+          if (options.commit === 'first_token') return { held, remainder: batch.slice(position + 1), outputCharacters, ended: false };
+          if (holdMs !== undefined) holdUntilMs = Date.now() + holdMs;
+        }
       }
-      held.push(event);
-      outputCharacters += outputCharactersOf(event);
-      if (context.record.firstTokenMs === undefined && (isContentEvent(event) || event.type === 'finish')) {
-        context.record.firstTokenMs = Date.now() - context.startedAtMs;
-        if (!finished) context.timer.arm('idle', options.timeouts.idle_ms);
-        if (options.commit === 'first_token') return { held, outputCharacters, ended: false };
-        if (holdMs !== undefined) holdUntilMs = Date.now() + holdMs;
-      } else if (context.record.firstTokenMs !== undefined && !finished) {
-        context.timer.touch();
-      }
+      if (context.record.firstTokenMs !== undefined && !finished) context.timer.touch();
     }
   } catch (error) {
-    if (context.endedAfterFinish) return { held, outputCharacters, ended: true };
+    if (context.endedAfterFinish) return { held, remainder: [], outputCharacters, ended: true };
     return failed(context.classify(error));
   }
 }

@@ -12,7 +12,8 @@ import {
   type UpstreamRequest,
 } from '../providers/spec.js';
 import type { ResolvedTarget } from '../routing/resolve-route.js';
-import { decodeSse } from '../streaming/decode-sse.js';
+import { createFrameDecoder } from '../streaming/frame-decoder.js';
+import { readEventBatches } from '../streaming/read-event-batches.js';
 import type { Transport, UpstreamResponse } from '../transport/send-upstream.js';
 import { AttemptContext } from './attempt-context.js';
 import { errorCode } from './classify-transport-error.js';
@@ -41,8 +42,8 @@ export interface AttemptInput {
 
 export type AttemptOutcome =
   | { ok: true; record: AttemptRecord; result: ChatResult }
-  /** A committed stream: `events` starts with what was held back before the commit point. */
-  | { ok: true; record: AttemptRecord; events: AsyncIterable<StreamEvent> }
+  /** A committed stream, in batches: the first holds what was read up to the commit point. */
+  | { ok: true; record: AttemptRecord; events: AsyncIterable<StreamEvent[]> }
   | { ok: false; record: AttemptRecord; error: ProviderError };
 
 /**
@@ -104,14 +105,14 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptOutcome> {
     return context.fail(error instanceof ProviderFailure ? error.error : context.classify(error));
   }
 
-  const iterator = input.adapter.parseStream(decodeSse(response.body))[Symbol.asyncIterator]();
+  const batches = readEventBatches(response.body, createFrameDecoder(input.adapter.framing), input.adapter.createStreamParser());
   const estimateInputTokens = () => estimateTokens(requestCharacters(input.request));
-  const ready = await readToCommitPoint(iterator, context, { commit: input.commit, timeouts: input.timeouts, estimateInputTokens });
+  const ready = await readToCommitPoint(batches, context, { commit: input.commit, timeouts: input.timeouts, estimateInputTokens });
   if (!('held' in ready)) {
-    void iterator.return?.();
+    void batches.return();
     return context.fail(ready);
   }
-  const events = forwardCommitted(ready, iterator, context, { estimateInputTokens });
+  const events = forwardCommitted(ready, batches, context, { estimateInputTokens });
   return { ok: true, record, events };
 }
 

@@ -51,7 +51,7 @@ export interface ChatCall {
 
 export type ChatOutcome =
   | { type: 'result'; result: ChatResult; served: ResolvedTarget; attempts: AttemptRecord[] }
-  | { type: 'stream'; events: AsyncIterable<StreamEvent>; served: ResolvedTarget; attempts: AttemptRecord[] };
+  | { type: 'stream'; events: AsyncIterable<StreamEvent[]>; served: ResolvedTarget; attempts: AttemptRecord[] };
 
 /** Why a target was passed over without an attempt. */
 type Skip = { target: ResolvedTarget; deployment: DeploymentHealth; outUntilMs: number };

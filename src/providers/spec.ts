@@ -7,7 +7,8 @@
  */
 import type { FailureKind } from '../errors/failure-kind.js';
 
-export type Dialect = 'openai' | 'anthropic';
+/** A provider wire format. Azure OpenAI and the OpenAI-compatible hosts speak `openai`. */
+export type Dialect = 'openai' | 'anthropic' | 'gemini' | 'bedrock';
 
 export interface TextPart {
   type: 'text';
@@ -159,10 +160,31 @@ export interface ProviderError {
   message: string;
 }
 
-/** One server-sent event as decoded from the wire. */
+/**
+ * One event as decoded from the wire: a server-sent event, or an AWS event-stream message (whose
+ * `:event-type` — or, for an exception, `:exception-type` — is `event`, and payload is `data`).
+ */
 export interface SseFrame {
   event?: string;
   data: string;
+}
+
+/** How an upstream frames its stream: server-sent events, or Bedrock's binary event stream. */
+export type StreamFraming = 'sse' | 'aws-eventstream';
+
+/**
+ * Translates one upstream stream into canonical events, frame by frame. Made afresh for each
+ * attempt, and synchronous: the engine decodes each network read into frames and runs them all
+ * through at once, so a stream costs a promise per read rather than several per event.
+ */
+export interface StreamParser {
+  /** Appends the events `frame` yields (often none, sometimes several) to `out`. */
+  push(frame: SseFrame, out: StreamEvent[]): void;
+  /**
+   * True once the stream has said its last word (OpenAI's `[DONE]`, an error event): the engine
+   * reads no further, and later frames would be ignored.
+   */
+  readonly done: boolean;
 }
 
 export interface UpstreamRequest {
@@ -181,14 +203,16 @@ export interface TargetContext {
   routedModel: string;
 }
 
-/** Four pure functions: no I/O, no clock (time comes in as `nowMs`), no secrets. */
+/** Pure functions: no I/O, no clock (time comes in as `nowMs`), no secrets. */
 export interface ProviderAdapter {
   /** The wire dialect this adapter speaks; passthrough fields of the same dialect are forwarded. */
   readonly dialect: Dialect;
+  /** How this provider frames a streamed answer. */
+  readonly framing: StreamFraming;
   buildRequest(request: ChatRequest, target: TargetContext): UpstreamRequest;
   /** Throws `ProviderFailure` when a 2xx body is really an error. */
   parseResponse(body: unknown): ChatResult;
-  parseStream(frames: AsyncIterable<SseFrame>): AsyncIterable<StreamEvent>;
+  createStreamParser(): StreamParser;
   parseError(status: number, headers: ResponseHeaders, body: string, nowMs: number): ProviderError;
 }
 

@@ -1,38 +1,39 @@
 import { describe, expect, it } from 'vitest';
 import type { SseFrame } from '../providers/spec.js';
-import { decodeSse } from './decode-sse.js';
+import { SseDecoder } from './decode-sse.js';
 
-async function framesOf(pieces: string[]): Promise<SseFrame[]> {
-  async function* source() {
-    for (const piece of pieces) yield new TextEncoder().encode(piece);
-  }
+function framesOf(pieces: (string | Uint8Array)[]): SseFrame[] {
+  const decoder = new SseDecoder();
   const frames: SseFrame[] = [];
-  for await (const frame of decodeSse(source())) frames.push(frame);
+  for (const piece of pieces) decoder.push(typeof piece === 'string' ? new TextEncoder().encode(piece) : piece, frames);
   return frames;
 }
 
-describe('decodeSse', () => {
-  it('decodes events split anywhere, with \\n, \\r\\n and \\r line endings', async () => {
-    expect(await framesOf(['data: {"a"', ':1}\n\nevent: ping\nda', 'ta: {}\n\n'])).toEqual([{ data: '{"a":1}' }, { event: 'ping', data: '{}' }]);
-    expect(await framesOf(['data: one\r\n\r\ndata: two\r\rdata: three\r\n\r\n'])).toEqual([{ data: 'one' }, { data: 'two' }, { data: 'three' }]);
+describe('SseDecoder', () => {
+  it('decodes events split anywhere, with \\n, \\r\\n and \\r line endings', () => {
+    expect(framesOf(['data: {"a"', ':1}\n\nevent: ping\nda', 'ta: {}\n\n'])).toEqual([{ data: '{"a":1}' }, { event: 'ping', data: '{}' }]);
+    expect(framesOf(['data: one\r\n\r\ndata: two\r\rdata: three\r\n\r\n'])).toEqual([{ data: 'one' }, { data: 'two' }, { data: 'three' }]);
   });
 
-  it('joins multi-line data and ignores comments (keep-alives)', async () => {
-    expect(await framesOf([': keep-alive\n\ndata: a\ndata: b\n\n'])).toEqual([{ data: 'a\nb' }]);
+  it('joins multi-line data and ignores comments (keep-alives)', () => {
+    expect(framesOf([': keep-alive\n\ndata: a\ndata: b\n\n'])).toEqual([{ data: 'a\nb' }]);
   });
 
-  it('splits a multi-byte character across chunks correctly', async () => {
+  it('splits a multi-byte character across chunks correctly', () => {
     const bytes = new TextEncoder().encode('data: café\n\n');
-    async function* source() {
-      yield bytes.slice(0, 9);
-      yield bytes.slice(9);
-    }
-    const frames: SseFrame[] = [];
-    for await (const frame of decodeSse(source())) frames.push(frame);
-    expect(frames).toEqual([{ data: 'café' }]);
+    expect(framesOf([bytes.slice(0, 9), bytes.slice(9)])).toEqual([{ data: 'café' }]);
   });
 
-  it('drops an event cut off before its blank line (the stream died mid-event)', async () => {
-    expect(await framesOf(['data: complete\n\ndata: {"cut'])).toEqual([{ data: 'complete' }]);
+  it('drops an event cut off before its blank line (the stream died mid-event)', () => {
+    expect(framesOf(['data: complete\n\ndata: {"cut'])).toEqual([{ data: 'complete' }]);
+  });
+
+  it('emits each frame once, into the batch of the read that completed it', () => {
+    const decoder = new SseDecoder();
+    const first: SseFrame[] = [];
+    const second: SseFrame[] = [];
+    decoder.push(new TextEncoder().encode('data: a\n\ndata: b'), first);
+    decoder.push(new TextEncoder().encode('\n\n'), second);
+    expect([first, second]).toEqual([[{ data: 'a' }], [{ data: 'b' }]]);
   });
 });

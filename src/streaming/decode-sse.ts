@@ -1,24 +1,27 @@
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { createParser, type EventSourceMessage, type EventSourceParser } from 'eventsource-parser';
 import type { SseFrame } from '../providers/spec.js';
+import type { FrameDecoder } from './frame-decoder.js';
 
 /**
- * Decodes a byte stream of server-sent events into frames, pulling from the source only as fast
- * as the consumer pulls (a slow caller slows the upstream read). Handles `\n`, `\r\n` and `\r`
- * line endings (Gemini uses `\r\n\r\n`).
+ * Server-sent events from a byte stream. Handles `\n`, `\r\n` and `\r` line endings (Gemini uses
+ * `\r\n\r\n`) and characters split across reads. An event cut off before its blank line is
+ * incomplete and, as in EventSource, never emitted.
  */
-export async function* decodeSse(source: AsyncIterable<Uint8Array | string>): AsyncIterable<SseFrame> {
-  const pending: SseFrame[] = [];
-  const parser = createParser({
-    onEvent(message: EventSourceMessage) {
-      pending.push(message.event ? { event: message.event, data: message.data } : { data: message.data });
-    },
-  });
-  const decoder = new TextDecoder();
-  for await (const chunk of source) {
-    parser.feed(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
-    while (pending.length > 0) yield pending.shift()!;
+export class SseDecoder implements FrameDecoder {
+  readonly #decoder = new TextDecoder();
+  readonly #parser: EventSourceParser;
+  #out: SseFrame[] = [];
+
+  constructor() {
+    this.#parser = createParser({
+      onEvent: (message: EventSourceMessage) => {
+        this.#out.push(message.event ? { event: message.event, data: message.data } : { data: message.data });
+      },
+    });
   }
-  // An event cut off before its blank line is incomplete and, as in EventSource, dropped.
-  parser.feed(decoder.decode());
-  while (pending.length > 0) yield pending.shift()!;
+
+  push(chunk: Uint8Array, out: SseFrame[]): void {
+    this.#out = out;
+    this.#parser.feed(this.#decoder.decode(chunk, { stream: true }));
+  }
 }

@@ -85,7 +85,7 @@ describe('canonical → Anthropic → canonical', () => {
   });
 
   it('rebuilds the same tool_use input from a streamed tool call', async () => {
-    const events = await replaySse(readFixture('anthropic', 'messages-stream-tool-use.sse'), anthropicAdapter.parseStream);
+    const events = await replaySse(readFixture('anthropic', 'messages-stream-tool-use.sse'), anthropicAdapter);
     const [call] = summarizeStream(events).toolCalls;
     expect(call).toBeDefined();
     const next = weatherRequest(

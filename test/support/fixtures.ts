@@ -1,8 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { SseFrame, StreamEvent } from '../../src/providers/spec.js';
-import { decodeSse } from '../../src/streaming/decode-sse.js';
+import type { ProviderAdapter, SseFrame, StreamEvent } from '../../src/providers/spec.js';
+import { createFrameDecoder } from '../../src/streaming/frame-decoder.js';
+import { readEventBatches } from '../../src/streaming/read-event-batches.js';
 
 const CONTRACT_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'contract');
 
@@ -54,8 +55,8 @@ export function parseHttpFixture(text: string): HttpFixture {
 }
 
 /** The text's UTF-8 bytes in pieces of the given sizes (cycled), as a network read would give them. */
-export async function* chunked(text: string, sizes: readonly number[]): AsyncIterable<Uint8Array> {
-  const bytes = new TextEncoder().encode(text);
+export async function* chunked(text: string | Uint8Array, sizes: readonly number[]): AsyncIterable<Uint8Array> {
+  const bytes = typeof text === 'string' ? new TextEncoder().encode(text) : text;
   let offset = 0;
   for (let turn = 0; offset < bytes.length; turn += 1) {
     const size = Math.max(1, sizes[turn % sizes.length] ?? bytes.length);
@@ -83,13 +84,30 @@ export async function collect<T>(source: AsyncIterable<T>): Promise<T[]> {
   return items;
 }
 
-/** Feeds SSE text (whole, or in the given chunk sizes) through the decoder and a stream parser. */
-export function replaySse(
-  text: string,
-  parseStream: (frames: AsyncIterable<SseFrame>) => AsyncIterable<StreamEvent>,
+/**
+ * Feeds a recorded stream (whole, or in the given chunk sizes) through the adapter's frame decoder
+ * and stream parser, as the engine does.
+ */
+export async function replaySse(
+  text: string | Uint8Array,
+  adapter: Pick<ProviderAdapter, 'framing' | 'createStreamParser'>,
   sizes: readonly number[] = [Number.MAX_SAFE_INTEGER],
 ): Promise<StreamEvent[]> {
-  return collect(parseStream(decodeSse(chunked(text, sizes))));
+  const batches = await collect(readEventBatches(chunked(text, sizes), createFrameDecoder(adapter.framing), adapter.createStreamParser()));
+  return batches.flat();
+}
+
+/** The adapter's stream parser over hand-written frames, stopping where the engine would. */
+export function parseWith(adapter: Pick<ProviderAdapter, 'createStreamParser'>) {
+  return async function* (frames: AsyncIterable<SseFrame>): AsyncIterable<StreamEvent> {
+    const parser = adapter.createStreamParser();
+    for await (const frame of frames) {
+      const out: StreamEvent[] = [];
+      parser.push(frame, out);
+      yield* out;
+      if (parser.done) return;
+    }
+  };
 }
 
 /** Frames as an async iterable, for hand-written stream cases. */

@@ -2,15 +2,16 @@ import type { ProviderAdapter } from '../spec.js';
 import { buildAnthropicRequest } from './build-request.js';
 import { parseAnthropicError } from './parse-error.js';
 import { parseAnthropicResponse } from './parse-response.js';
-import { parseAnthropicStream } from './parse-stream.js';
+import { AnthropicStreamParser } from './parse-stream.js';
 
 export { ANTHROPIC_DEFAULT_MAX_TOKENS } from './build-request.js';
 
 /** The Anthropic Messages API adapter. */
 export const anthropicAdapter: ProviderAdapter = {
   dialect: 'anthropic',
+  framing: 'sse',
   buildRequest: buildAnthropicRequest,
   parseResponse: parseAnthropicResponse,
-  parseStream: parseAnthropicStream,
+  createStreamParser: () => new AnthropicStreamParser(),
   parseError: parseAnthropicError,
 };

@@ -2,7 +2,7 @@ import type { ProviderAdapter } from '../spec.js';
 import { buildOpenAiRequest } from './build-request.js';
 import { parseOpenAiError } from './parse-error.js';
 import { parseOpenAiResponse } from './parse-response.js';
-import { parseOpenAiStream } from './parse-stream.js';
+import { OpenAiStreamParser } from './parse-stream.js';
 
 export interface OpenAiAdapterOptions {
   /** Top-level request fields the target rejects (see `openai-compatible/hosts.ts`). */
@@ -14,9 +14,10 @@ export function createOpenAiAdapter(options: OpenAiAdapterOptions = {}): Provide
   const dropParams = options.dropParams ?? [];
   return {
     dialect: 'openai',
+    framing: 'sse',
     buildRequest: (request, target) => buildOpenAiRequest(request, target, { dropParams }),
     parseResponse: parseOpenAiResponse,
-    parseStream: parseOpenAiStream,
+    createStreamParser: () => new OpenAiStreamParser(),
     parseError: parseOpenAiError,
   };
 }

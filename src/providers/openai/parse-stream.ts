@@ -1,4 +1,4 @@
-import type { SseFrame, StreamEvent } from '../spec.js';
+import type { SseFrame, StreamEvent, StreamParser } from '../spec.js';
 import { isRecord, readArray, readNumber, readRecord, readString, type JsonRecord } from '../shared/json-fields.js';
 import { parseJson } from '../shared/parse-json.js';
 import { mapOpenAiFinishReason } from './finish-reason.js';
@@ -6,46 +6,48 @@ import { classifyOpenAiError, readEmbeddedError } from './parse-error.js';
 import { readOpenAiUsage } from './usage.js';
 
 /** Chat Completions SSE chunks → canonical stream events. */
-export async function* parseOpenAiStream(frames: AsyncIterable<SseFrame>): AsyncIterable<StreamEvent> {
-  let started = false;
-  // Tool calls started and not yet ended, by OpenAI's tool index, in start order.
-  const openToolCalls = new Set<number>();
+export class OpenAiStreamParser implements StreamParser {
+  done = false;
+  #started = false;
+  /** Tool calls started and not yet ended, by OpenAI's tool index, in start order. */
+  readonly #openToolCalls = new Set<number>();
 
-  for await (const frame of frames) {
-    if (frame.data.trim() === '[DONE]') return;
+  push(frame: SseFrame, out: StreamEvent[]): void {
+    if (this.done) return;
+    if (frame.data.trim() === '[DONE]') {
+      this.done = true;
+      return;
+    }
     const parsed = parseJson(frame.data);
     if (!parsed.ok || !isRecord(parsed.value)) {
-      yield { type: 'malformed-event', data: frame.data };
-      continue;
+      out.push({ type: 'malformed-event', data: frame.data });
+      return;
     }
     const chunk = parsed.value;
 
     // The error ends the stream: OpenAI closes the connection after it, without [DONE].
     const error = readEmbeddedError(chunk);
     if (error !== undefined) {
-      yield { type: 'provider-error', error: classifyOpenAiError(error) };
+      out.push({ type: 'provider-error', error: classifyOpenAiError(error) });
+      this.done = true;
       return;
     }
 
-    if (!started) {
-      started = true;
-      yield {
+    if (!this.#started) {
+      this.#started = true;
+      out.push({
         type: 'response-start',
         id: readString(chunk, 'id'),
         responseModel: readString(chunk, 'model'),
         created: readNumber(chunk, 'created'),
         systemFingerprint: readString(chunk, 'system_fingerprint'),
-      };
+      });
     }
 
     const choice = readArray(chunk, 'choices')?.find(isFirstChoice);
-    // Events are collected and yielded one by one: `yield*` of a sync generator inside an async
-    // one costs a promise per event, and this runs for every streamed token.
-    const events: StreamEvent[] = [];
-    if (choice !== undefined) choiceEvents(choice, openToolCalls, events);
+    if (choice !== undefined) choiceEvents(choice, this.#openToolCalls, out);
     const usage = readRecord(chunk, 'usage');
-    if (usage !== undefined) events.push({ type: 'usage', usage: readOpenAiUsage(usage) });
-    for (const event of events) yield event;
+    if (usage !== undefined) out.push({ type: 'usage', usage: readOpenAiUsage(usage) });
   }
 }
 

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { AnthropicStreamWriter } from '../../../src/outbound/anthropic-stream-writer.js';
 import { anthropicAdapter } from '../../../src/providers/anthropic/adapter.js';
 import type { SseFrame, StreamEvent } from '../../../src/providers/spec.js';
-import { decodeSse } from '../../../src/streaming/decode-sse.js';
-import { collect, readFixture, replaySse } from '../../support/fixtures.js';
+import { SseDecoder } from '../../../src/streaming/decode-sse.js';
+import { readFixture, replaySse } from '../../support/fixtures.js';
 
 type Json = Record<string, unknown>;
 
@@ -14,12 +14,10 @@ function render(events: readonly StreamEvent[], options = { fallbackId: 'req_1',
   return events.some((event) => event.type === 'provider-error') ? text : text + writer.end();
 }
 
-async function* once(text: string): AsyncIterable<string> {
-  yield text;
-}
-
-function framesOf(text: string): Promise<SseFrame[]> {
-  return collect(decodeSse(once(text)));
+function framesOf(text: string): SseFrame[] {
+  const frames: SseFrame[] = [];
+  new SseDecoder().push(new TextEncoder().encode(text), frames);
+  return frames;
 }
 
 /** A fixture as sent: one of them was saved without the blank line that ends its last event. */
@@ -122,7 +120,7 @@ describe('AnthropicStreamWriter', () => {
     'renders what an Anthropic upstream streamed in %s back to the same event sequence',
     async (name) => {
       const fixture = sseFixture(name);
-      const events = await replaySse(fixture, (frames) => anthropicAdapter.parseStream(frames));
+      const events = await replaySse(fixture, anthropicAdapter);
       expect(await outline(render(events))).toEqual(await outline(fixture));
     },
   );
@@ -180,7 +178,7 @@ describe('AnthropicStreamWriter', () => {
 
   it('renders a provider error event after the content sent so far', async () => {
     const fixture = sseFixture('messages-stream-error-overloaded.sse');
-    const events = await replaySse(fixture, (frames) => anthropicAdapter.parseStream(frames));
+    const events = await replaySse(fixture, anthropicAdapter);
     const items = await outline(render(events));
     expect(items.at(-1)).toEqual({ event: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } });
     expect(items.map((item) => item.event)).not.toContain('message_stop');

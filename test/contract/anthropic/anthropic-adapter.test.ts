@@ -17,6 +17,7 @@ import {
   readFixture,
   replaySse,
   summarizeStream,
+  parseWith,
 } from '../../support/fixtures.js';
 
 const PROVIDER = 'anthropic';
@@ -537,7 +538,7 @@ describe('Anthropic parseStream', () => {
     const expected = STREAM_EXPECTATIONS[name];
 
     it(`parses ${name}`, async () => {
-      const events = await replaySse(readFixture(PROVIDER, name), anthropicAdapter.parseStream);
+      const events = await replaySse(readFixture(PROVIDER, name), anthropicAdapter);
       expect(eventShape(events)).toEqual(expected.shape);
       const summary = summarizeStream(events);
       expect(summary.start).toEqual(expected.start);
@@ -553,16 +554,16 @@ describe('Anthropic parseStream', () => {
 
     it(`parses ${name} identically when the bytes arrive in random pieces`, async () => {
       const text = readFixture(PROVIDER, name);
-      const whole = await replaySse(text, anthropicAdapter.parseStream);
+      const whole = await replaySse(text, anthropicAdapter);
       for (const seed of [3, 11, 4096]) {
-        expect(await replaySse(text, anthropicAdapter.parseStream, randomChunkSizes(seed))).toEqual(whole);
+        expect(await replaySse(text, anthropicAdapter, randomChunkSizes(seed))).toEqual(whole);
       }
-      expect(await replaySse(text, anthropicAdapter.parseStream, [1])).toEqual(whole);
+      expect(await replaySse(text, anthropicAdapter, [1])).toEqual(whole);
     });
   }
 
   it('reports the start usage as soon as the message starts', async () => {
-    const events = await replaySse(readFixture(PROVIDER, 'messages-stream-tool-use.sse'), anthropicAdapter.parseStream);
+    const events = await replaySse(readFixture(PROVIDER, 'messages-stream-tool-use.sse'), anthropicAdapter);
     expect(events.slice(0, 2)).toEqual([
       { type: 'response-start', id: 'msg_01AusY9WEbCaj3N7Tv5J4YjH', responseModel: 'claude-haiku-4-5-20251001' },
       { type: 'usage', usage: { inputTokens: 656, outputTokens: 26, ...NO_CACHE, reasoningTokens: undefined } },
@@ -576,7 +577,7 @@ describe('Anthropic parseStream', () => {
     expect(payloads).toHaveLength(3);
     for (const payload of payloads) {
       const sse = `event: error\ndata: ${payload}\n\nevent: message_stop\ndata: {"type":"message_stop"}\n\n`;
-      const events = await replaySse(sse, anthropicAdapter.parseStream, randomChunkSizes(payload.length));
+      const events = await replaySse(sse, anthropicAdapter, randomChunkSizes(payload.length));
       expect(events).toEqual([
         {
           type: 'provider-error',
@@ -587,10 +588,10 @@ describe('Anthropic parseStream', () => {
   });
 
   it('ends with a server_error when an error event cannot be read, or has a type it does not know', async () => {
-    const unreadable = await collect(anthropicAdapter.parseStream(framesOf({ event: 'error', data: 'upstream <b>reset</b>' }, { data: '{}' })));
+    const unreadable = await collect(parseWith(anthropicAdapter)(framesOf({ event: 'error', data: 'upstream <b>reset</b>' }, { data: '{}' })));
     expect(unreadable).toEqual([{ type: 'provider-error', error: { kind: 'server_error', message: 'upstream reset' } }]);
     const unknownType = await collect(
-      anthropicAdapter.parseStream(framesOf({ event: 'error', data: '{"type":"error","error":{"type":"constructor","message":"?"}}' })),
+      parseWith(anthropicAdapter)(framesOf({ event: 'error', data: '{"type":"error","error":{"type":"constructor","message":"?"}}' })),
     );
     expect(unknownType.map((event) => event.type === 'provider-error' && event.error.kind)).toEqual(['server_error']);
   });
@@ -598,7 +599,7 @@ describe('Anthropic parseStream', () => {
   it('streams thinking, skips empty deltas and server-tool blocks, and reports malformed data', async () => {
     const frame = (data: object): { event: string; data: string } => ({ event: (data as { type: string }).type, data: JSON.stringify(data) });
     const events = await collect(
-      anthropicAdapter.parseStream(
+      parseWith(anthropicAdapter)(
         framesOf(
           frame({ type: 'message_start', message: { id: 'msg_t', model: 'claude-x', usage: { input_tokens: 5, cache_read_input_tokens: 100, output_tokens: 1 } } }),
           frame({ type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '' } }),

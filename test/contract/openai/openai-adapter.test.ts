@@ -11,6 +11,7 @@ import {
   readFixture,
   replaySse,
   summarizeStream,
+  parseWith,
 } from '../../support/fixtures.js';
 
 const PROVIDER = 'openai';
@@ -459,7 +460,7 @@ describe('OpenAI parseStream', () => {
     const expected = STREAM_EXPECTATIONS[name];
 
     it(`parses ${name}`, async () => {
-      const events = await replaySse(readFixture(PROVIDER, name), openAiAdapter.parseStream);
+      const events = await replaySse(readFixture(PROVIDER, name), openAiAdapter);
       expect(eventShape(events)).toEqual(expected.shape);
       const summary = summarizeStream(events);
       expect(summary.text).toBe(expected.text);
@@ -475,16 +476,16 @@ describe('OpenAI parseStream', () => {
 
     it(`parses ${name} identically when the bytes arrive in random pieces`, async () => {
       const text = readFixture(PROVIDER, name);
-      const whole = await replaySse(text, openAiAdapter.parseStream);
+      const whole = await replaySse(text, openAiAdapter);
       for (const seed of [1, 7, 2026]) {
-        expect(await replaySse(text, openAiAdapter.parseStream, randomChunkSizes(seed))).toEqual(whole);
+        expect(await replaySse(text, openAiAdapter, randomChunkSizes(seed))).toEqual(whole);
       }
-      expect(await replaySse(text, openAiAdapter.parseStream, [1])).toEqual(whole);
+      expect(await replaySse(text, openAiAdapter, [1])).toEqual(whole);
     });
   }
 
   it('starts with the response identity from the first chunk', async () => {
-    const events = await replaySse(readFixture(PROVIDER, 'chat-stream-tool-call.sse'), openAiAdapter.parseStream);
+    const events = await replaySse(readFixture(PROVIDER, 'chat-stream-tool-call.sse'), openAiAdapter);
     expect(events[0]).toEqual({
       type: 'response-start',
       id: 'chatcmpl-ABfw8AOXnoa2kzy11vVTSjuQhHCQr',
@@ -498,7 +499,7 @@ describe('OpenAI parseStream', () => {
     const chunk = (delta: object, extra: object = {}): string =>
       JSON.stringify({ id: 'c1', model: 'm', choices: [{ index: 0, delta, finish_reason: null }], ...extra });
     const events = await collect(
-      openAiAdapter.parseStream(
+      parseWith(openAiAdapter)(
         framesOf(
           { data: chunk({ role: 'assistant', content: '' }) },
           { data: '{"truncated": ' },
@@ -524,7 +525,7 @@ describe('OpenAI parseStream', () => {
       data: JSON.stringify({ id: 'c2', choices: [{ index: 0, delta: { tool_calls: toolCalls }, finish_reason: finishReason }] }),
     });
     const events = await collect(
-      openAiAdapter.parseStream(
+      parseWith(openAiAdapter)(
         framesOf(
           toolChunk([{ index: 0, id: 'call_a', function: { name: 'first', arguments: '{"a":' } }]),
           toolChunk([{ index: 0, id: 'call_a', function: { arguments: '1}' } }]),
@@ -538,7 +539,7 @@ describe('OpenAI parseStream', () => {
     ]);
     // Hosts that omit `index` send whole calls in one chunk; their position is the index.
     const secondEvents = await collect(
-      openAiAdapter.parseStream(
+      parseWith(openAiAdapter)(
         framesOf(
           toolChunk([
             { id: 'call_x', function: { name: 'x', arguments: '{}' } },
@@ -557,14 +558,14 @@ describe('OpenAI parseStream', () => {
 
   it('classifies an in-stream error with an unknown or prototype-named code as server_error', async () => {
     for (const code of ['constructor', 'toString', 'something_new']) {
-      const events = await collect(openAiAdapter.parseStream(framesOf({ data: JSON.stringify({ error: { message: 'x', code } }) })));
+      const events = await collect(parseWith(openAiAdapter)(framesOf({ data: JSON.stringify({ error: { message: 'x', code } }) })));
       expect(events.map((event) => event.type === 'provider-error' && event.error.kind)).toEqual(['server_error']);
     }
   });
 
   it('classifies an error frame named by the SSE event field', async () => {
     const events = await collect(
-      openAiAdapter.parseStream(framesOf({ event: 'error', data: '{"error":{"message":"Rate limited","code":"rate_limit_exceeded"}}' })),
+      parseWith(openAiAdapter)(framesOf({ event: 'error', data: '{"error":{"message":"Rate limited","code":"rate_limit_exceeded"}}' })),
     );
     expect(events).toEqual([
       {

@@ -1,0 +1,22 @@
+import type { SseFrame, StreamFraming } from '../providers/spec.js';
+import { SseDecoder } from './decode-sse.js';
+
+/**
+ * Turns the bytes of a streamed answer into frames, as they arrive. Push-based and synchronous:
+ * one network read becomes one batch of frames.
+ */
+export interface FrameDecoder {
+  /** Appends the frames that `chunk` completes to `out`; an incomplete frame waits for more. */
+  push(chunk: Uint8Array, out: SseFrame[]): void;
+}
+
+const decoderFactories: Record<StreamFraming, () => FrameDecoder> = {
+  sse: () => new SseDecoder(),
+  'aws-eventstream': () => {
+    throw new Error('aws-eventstream framing is not available in this build');
+  },
+};
+
+export function createFrameDecoder(framing: StreamFraming): FrameDecoder {
+  return decoderFactories[framing]();
+}

@@ -1,0 +1,27 @@
+import type { SseFrame, StreamEvent, StreamParser } from '../providers/spec.js';
+import type { FrameDecoder } from './frame-decoder.js';
+
+/**
+ * An upstream stream as batches of canonical events, one batch per network read that completed
+ * at least one event: the decoding and translation of a read run synchronously, so the async
+ * cost is per read, not per event. Ends when the body ends or the parser has heard the last word.
+ */
+export async function* readEventBatches(
+  body: AsyncIterable<Uint8Array>,
+  decoder: FrameDecoder,
+  parser: StreamParser,
+): AsyncGenerator<StreamEvent[], void, undefined> {
+  const frames: SseFrame[] = [];
+  for await (const chunk of body) {
+    decoder.push(chunk, frames);
+    if (frames.length === 0) continue;
+    const events: StreamEvent[] = [];
+    for (const frame of frames) {
+      parser.push(frame, events);
+      if (parser.done) break;
+    }
+    frames.length = 0;
+    if (events.length > 0) yield events;
+    if (parser.done) return;
+  }
+}
