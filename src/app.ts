@@ -7,7 +7,7 @@ import type { ConfigSource } from './config/config-source.js';
 import { knownSecrets } from './config/known-secrets.js';
 import type { Config } from './config/schema.js';
 import { RetryBudgets } from './engine/retry-budget.js';
-import type { EngineDeps } from './engine/run-chat.js';
+import type { EngineDeps } from './engine/run-route.js';
 import { GatewayError } from './errors/gateway-error.js';
 import { handleHealth } from './admin/handle-health.js';
 import { handleCreateKey, handleKeySpend, handleListKeys, handleRevokeKey, type AdminKeysDeps } from './admin/handle-keys.js';
@@ -16,6 +16,7 @@ import { LedgerWriter } from './ledger/ledger-writer.js';
 import { SpendAccounting } from './ledger/spend-accounting.js';
 import { spentMicros } from './ledger/spend-query.js';
 import { KeyStore } from './keys/key-store.js';
+import { chatOperation } from './engine/chat-operation.js';
 import { runAttempt } from './engine/run-attempt.js';
 import type { FailureKind } from './errors/failure-kind.js';
 import { ConnectionLoad } from './health/connection-load.js';
@@ -27,9 +28,10 @@ import { newRequestId } from './http/request-id.js';
 import type { ResolvedTarget } from './routing/resolve-route.js';
 import { AlertSender } from './telemetry/alert-sender.js';
 import { Cooling } from './health/cooling.js';
-import { OVERLOADED_RETRY_AFTER_MS } from './engine/run-chat.js';
+import { OVERLOADED_RETRY_AFTER_MS } from './engine/run-route.js';
 import { createHttpServer } from './http/create-server.js';
 import { handleChat, type ChatHandlerDeps } from './http/handle-chat.js';
+import { handleEmbeddings } from './http/handle-embeddings.js';
 import { ANTHROPIC_MESSAGES, OPENAI_CHAT } from './http/inbound-dialect.js';
 import { InMemoryBudgetGate } from './admission/budget-gate.js';
 import { InMemoryRateLimiter } from './admission/rate-limiter.js';
@@ -195,19 +197,20 @@ export async function createApp(options: AppOptions): Promise<App> {
     const trace = new RequestTrace(newRequestId(), Date.now());
     trace.probe = true;
     trace.modelRequested = deployment.key;
-    const outcome = await runAttempt({
-      n: 1,
-      target,
-      adapter: adapterFor(connection),
-      baseUrl: baseUrlFor(connection, mock?.url),
-      request: PROBE_REQUEST,
-      timeouts: PROBE_TIMEOUTS,
-      commit: 'first_token',
-      callerSignal: new AbortController().signal,
-      deadlineAtMs: trace.startedAtMs + PROBE_TIMEOUTS.total_ms,
-      requestStartedAtMs: trace.startedAtMs,
-      transport,
-    });
+    const outcome = await runAttempt(
+      {
+        n: 1,
+        target,
+        adapter: adapterFor(connection),
+        baseUrl: baseUrlFor(connection, mock?.url),
+        timeouts: PROBE_TIMEOUTS,
+        callerSignal: new AbortController().signal,
+        deadlineAtMs: trace.startedAtMs + PROBE_TIMEOUTS.total_ms,
+        requestStartedAtMs: trace.startedAtMs,
+        transport,
+      },
+      chatOperation(PROBE_REQUEST, 'first_token'),
+    );
     trace.attempts = [outcome.record];
     if (outcome.ok) trace.served = target;
     else trace.fail('failed', outcome.record.httpStatus ?? 502, outcome.error.kind);
@@ -270,6 +273,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       'POST /v1/chat/completions': traced((request, response, trace) => handleChat(request, response, trace, chatDeps)),
       'POST /v1/messages/count_tokens': (request, response) => handleCountTokens(request, response, { config: config(), keys: keyCache }),
       'POST /v1/messages': traced((request, response, trace) => handleChat(request, response, trace, messagesDeps)),
+      'POST /v1/embeddings': traced((request, response, trace) => handleEmbeddings(request, response, trace, chatDeps)),
       'GET /v1/models': (request, response) => handleModels(request, response, { config: config(), keys: keyCache, startedAtSeconds }),
       'GET /healthz': (_request, response) => void sendJson(response, 200, { status: 'ok' }),
       'GET /readyz': (_request, response) => void sendJson(response, 200, { status: 'ready', routes: Object.keys(config().routes).length }),

@@ -4,13 +4,11 @@ import { GatewayError } from '../errors/gateway-error.js';
 import type { Principal } from '../keys/authenticate.js';
 import { periodStart } from '../keys/budget-period.js';
 import { deploymentPrice } from '../metering/deployment-price.js';
-import type { ChatRequest } from '../providers/spec.js';
 import type { ResolvedRoute } from '../routing/resolve-route.js';
 import type { BudgetGate, BudgetReservation } from './budget-gate.js';
 import { consumptionOf } from './consumption.js';
 import { DEFAULT_OUTPUT_CAP_TOKENS, maxCostMicros } from './max-cost.js';
 import type { RateLimiter, RateTicket } from './rate-limiter.js';
-import { estimateInputTokens } from './token-estimator.js';
 
 export interface AdmissionDeps {
   rateLimiter: RateLimiter;
@@ -27,6 +25,14 @@ export interface AdmissionHandle {
   reservation?: BudgetReservation;
 }
 
+/** What a request may consume, as far as the gate can tell before any provider is called. */
+export interface Demand {
+  /** The tokenizer's input estimate; only computed when a limit or budget needs it. */
+  inputTokens(): number;
+  /** The caller's output cap; `0` for requests that generate nothing (embeddings). */
+  maxOutputTokens?: number;
+}
+
 /**
  * The synchronous gate's limits (SPEC §8), before any provider is called: the key's requests and
  * tokens per minute (input estimated with the tokenizer), then its budget, reserving the most the
@@ -37,7 +43,7 @@ export interface AdmissionHandle {
  */
 export async function admitRequest(
   principal: Principal,
-  request: ChatRequest,
+  demand: Demand,
   route: ResolvedRoute,
   options: { config: Config; nowMs: number },
   deps: AdmissionDeps,
@@ -45,7 +51,7 @@ export async function admitRequest(
   if (principal.kind !== 'key') return {};
   const { key } = principal;
   const handle: AdmissionHandle = {};
-  const estimatedTokens = key.rpm !== null || key.tpm !== null || key.budget !== null ? estimateInputTokens(request) : 0;
+  const estimatedTokens = key.rpm !== null || key.tpm !== null || key.budget !== null ? demand.inputTokens() : 0;
   if (key.rpm !== null || key.tpm !== null) {
     const admission = deps.rateLimiter.admit({ keyId: key.id, rpm: key.rpm, tpm: key.tpm, estimatedTokens, nowMs: options.nowMs });
     if (!admission.ok) {
@@ -62,7 +68,7 @@ export async function admitRequest(
     const prices = route.targets.map((target) =>
       deploymentPrice(options.config, route.name, { connection: target.connectionName, model: target.routedModel }),
     );
-    const outputCap = request.maxOutputTokens ?? route.policy.max_output_tokens ?? DEFAULT_OUTPUT_CAP_TOKENS;
+    const outputCap = demand.maxOutputTokens ?? route.policy.max_output_tokens ?? DEFAULT_OUTPUT_CAP_TOKENS;
     const maxCost = maxCostMicros(estimatedTokens, outputCap, prices);
     const admission = deps.budgetGate.reserve({ keyId: key.id, budgetMicros: key.budget.usdMicros, periodStartMs, spentMicros, maxCostMicros: maxCost });
     if (!admission.ok) {

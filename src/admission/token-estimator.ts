@@ -10,7 +10,7 @@
  * tokenize differently; for them this is an approximation the settlement corrects.
  */
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
-import type { ChatMessage, ChatRequest, ContentPart } from '../providers/spec.js';
+import type { ChatMessage, ChatRequest, ContentPart, EmbeddingsRequest } from '../providers/spec.js';
 
 /**
  * Chat framing OpenAI documents for its chat models: each message is wrapped in three tokens
@@ -60,6 +60,17 @@ export function estimateInputTokens(request: ChatRequest): number {
   const format = request.responseFormat;
   if (format?.type === 'json_schema') counter.add(JSON.stringify(format));
   return fixedTokens + counter.tokens();
+}
+
+/** Estimated input tokens of an embeddings request: its texts, or the token arrays' lengths. */
+export function estimateEmbeddingsTokens(request: EmbeddingsRequest): number {
+  const counter = new TextCounter(EXACT_CHARS);
+  let tokens = 0;
+  for (const input of request.input) {
+    if (typeof input === 'string') counter.add(input);
+    else tokens += input.length;
+  }
+  return tokens + counter.tokens();
 }
 
 /** Adds a message's text to `counter`; returns the tokens it costs besides that text. */

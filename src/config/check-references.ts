@@ -1,4 +1,4 @@
-import type { Config } from './schema.js';
+import type { Config, ConnectionConfig, ProviderName } from './schema.js';
 import { formatPath } from './config-issue.js';
 import { SUPPORTED_PROVIDERS } from '../providers/registry.js';
 
@@ -12,6 +12,28 @@ export interface ReferenceIssue {
 const PROVIDERS_NEEDING_KEY = new Set(['openai', 'anthropic', 'gemini', 'azure-openai']);
 /** Providers with no public default host. */
 const PROVIDERS_NEEDING_BASE_URL = new Set(['openai-compatible', 'azure-openai']);
+
+/** Keys that mean something to one provider only: elsewhere they are a mistake worth naming. */
+const PROVIDER_ONLY_KEYS: readonly [keyof ConnectionConfig, ProviderName][] = [
+  ['region', 'bedrock'],
+  ['aws_access_key_id', 'bedrock'],
+  ['aws_secret_access_key', 'bedrock'],
+  ['aws_session_token', 'bedrock'],
+  ['api_version', 'azure-openai'],
+];
+
+/** Bedrock takes an API key (bearer) or an IAM key pair (SigV4), and needs a region unless base_url names the host. */
+function checkBedrock(name: string, connection: ConnectionConfig, add: (path: PropertyKey[], message: string) => void): void {
+  const hasKeyPair = connection.aws_access_key_id !== undefined && connection.aws_secret_access_key !== undefined;
+  if (connection.api_key === undefined && !hasKeyPair) {
+    add(['connections', name, 'api_key'], 'provider bedrock needs api_key (a Bedrock API key) or aws_access_key_id with aws_secret_access_key');
+  } else if ((connection.aws_access_key_id === undefined) !== (connection.aws_secret_access_key === undefined)) {
+    add(['connections', name, connection.aws_access_key_id === undefined ? 'aws_access_key_id' : 'aws_secret_access_key'], 'aws_access_key_id and aws_secret_access_key go together');
+  }
+  if (connection.region === undefined && (hasKeyPair || connection.base_url === undefined)) {
+    add(['connections', name, 'region'], 'required for provider bedrock (it names the host and signs the requests)');
+  }
+}
 
 /** Checks that the schema alone cannot: names that refer to other entries, and per-provider needs. */
 export function checkReferences(config: Config, unsetByPath: ReadonlyMap<string, string>): ReferenceIssue[] {
@@ -35,6 +57,10 @@ export function checkReferences(config: Config, unsetByPath: ReadonlyMap<string,
     if (connection.dialect !== undefined && connection.provider !== 'mock') {
       add(['connections', name, 'dialect'], 'only a mock connection takes a dialect');
     }
+    for (const [key, provider] of PROVIDER_ONLY_KEYS) {
+      if (connection[key] !== undefined && connection.provider !== provider) add(['connections', name, key], `only a ${provider} connection takes ${key}`);
+    }
+    if (connection.provider === 'bedrock') checkBedrock(name, connection, add);
   }
   const known = Object.keys(config.connections);
   for (const [routeName, route] of Object.entries(config.routes)) {

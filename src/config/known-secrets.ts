@@ -8,7 +8,9 @@ export function knownSecrets(config: Config): ReadonlySet<string> {
   if (!secrets) {
     const found = new Set<string>();
     if (config.admin.token) found.add(config.admin.token);
-    for (const connection of Object.values(config.connections)) if (connection.api_key) found.add(connection.api_key);
+    for (const connection of Object.values(config.connections)) {
+      for (const secret of [connection.api_key, connection.aws_secret_access_key, connection.aws_session_token]) if (secret) found.add(secret);
+    }
     secrets = found;
     bySnapshot.set(config, secrets);
   }

@@ -27,7 +27,15 @@ const connectionSchema = z
     /** Skip this connection (and every target on it) when it has no api_key, e.g. an unset env var. */
     optional: z.boolean().default(false),
     /** For `provider: mock`: which wire format the mock speaks. */
-    dialect: z.enum(['openai', 'anthropic']).optional(),
+    dialect: z.enum(['openai', 'anthropic', 'gemini', 'bedrock']).optional(),
+    /** Bedrock: the AWS region (`us-east-1`); sets the default base_url and the SigV4 scope. */
+    region: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, 'an AWS region such as us-east-1').optional(),
+    /** Bedrock without an API key: IAM credentials, requests signed with SigV4 per attempt. */
+    aws_access_key_id: z.string().min(1).optional(),
+    aws_secret_access_key: z.string().min(1).optional(),
+    aws_session_token: z.string().min(1).optional(),
+    /** Azure OpenAI: the `api-version` query parameter. */
+    api_version: z.string().min(1).optional(),
   })
   .strict();
 

@@ -1,34 +1,25 @@
-import type { CommitPolicy, TimeoutsConfig } from '../config/schema.js';
+import type { TimeoutsConfig } from '../config/schema.js';
 import { applyCredentials } from '../credentials/apply-credentials.js';
-import { estimateTokens, requestCharacters } from '../metering/estimate-tokens.js';
 import {
   ProviderFailure,
-  type ChatRequest,
-  type ChatResult,
   type ProviderAdapter,
   type ProviderError,
   type ResponseHeaders,
-  type StreamEvent,
+  type TargetContext,
   type UpstreamRequest,
 } from '../providers/spec.js';
 import type { ResolvedTarget } from '../routing/resolve-route.js';
-import { createFrameDecoder } from '../streaming/frame-decoder.js';
-import { readEventBatches } from '../streaming/read-event-batches.js';
 import type { Transport, UpstreamResponse } from '../transport/send-upstream.js';
 import { AttemptContext } from './attempt-context.js';
 import { errorCode } from './classify-transport-error.js';
 import type { AttemptRecord } from './attempt-record.js';
-import { forwardCommitted } from './forward-committed.js';
-import { readToCommitPoint } from './read-to-commit-point.js';
 
 export interface AttemptInput {
   n: number;
   target: ResolvedTarget;
   adapter: ProviderAdapter;
   baseUrl: string;
-  request: ChatRequest;
   timeouts: TimeoutsConfig;
-  commit: CommitPolicy;
   callerSignal: AbortSignal;
   deadlineAtMs: number;
   requestStartedAtMs: number;
@@ -40,18 +31,30 @@ export interface AttemptInput {
   idempotencyKey?: string;
 }
 
-export type AttemptOutcome =
-  | { ok: true; record: AttemptRecord; result: ChatResult }
-  /** A committed stream, in batches: the first holds what was read up to the commit point. */
-  | { ok: true; record: AttemptRecord; events: AsyncIterable<StreamEvent[]> }
+export type AttemptOutcome<Answer> =
+  | { ok: true; record: AttemptRecord; answer: Answer }
   | { ok: false; record: AttemptRecord; error: ProviderError };
 
 /**
- * One physical attempt against one target: translate afresh from the untouched request, sign,
- * send, and classify. For streams it reads up to the commit point; any failure before it is a
- * failed attempt, and nothing has reached the caller.
+ * What one kind of request (a chat, embeddings) does in an attempt, around the part every kind
+ * shares: translate, sign, send, classify an error status.
  */
-export async function runAttempt(input: AttemptInput): Promise<AttemptOutcome> {
+export interface Operation<Answer> {
+  /** What the caller asked for, in words for errors (`chat completions`, `embeddings`). */
+  readonly name: string;
+  /** Whether a target's adapter can serve this at all; targets that cannot are passed over. */
+  accepts?(adapter: ProviderAdapter): boolean;
+  /** The upstream request for this target, translated afresh from the untouched caller request. */
+  build(adapter: ProviderAdapter, target: TargetContext): UpstreamRequest;
+  /** Reads a 2xx response; throws `ProviderFailure` when it is really an error. */
+  read(response: UpstreamResponse, context: AttemptContext, input: AttemptInput): Promise<AttemptOutcome<Answer>>;
+}
+
+/**
+ * One physical attempt against one target: translate afresh from the untouched request, sign,
+ * send, and classify; the operation reads the answer. Nothing reaches the caller here.
+ */
+export async function runAttempt<Answer>(input: AttemptInput, operation: Operation<Answer>): Promise<AttemptOutcome<Answer>> {
   const startedAtMs = Date.now();
   const context = new AttemptContext(
     {
@@ -67,12 +70,11 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptOutcome> {
     },
     { callerSignal: input.callerSignal, startedAtMs, deadlineAtMs: input.deadlineAtMs, onSettled: input.onSettled },
   );
-  const { record } = context;
 
   let response: UpstreamResponse;
   try {
-    const upstream = applyCredentials(
-      input.adapter.buildRequest(input.request, { baseUrl: input.baseUrl, routedModel: input.target.routedModel }),
+    const upstream = await applyCredentials(
+      operation.build(input.adapter, { baseUrl: input.baseUrl, routedModel: input.target.routedModel }),
       input.target.connection,
     );
     if (input.idempotencyKey !== undefined) upstream.headers['idempotency-key'] = input.idempotencyKey;
@@ -83,7 +85,7 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptOutcome> {
   } catch (error) {
     return context.fail(error instanceof ProviderFailure ? error.error : context.classify(error));
   }
-  record.httpStatus = response.statusCode;
+  context.record.httpStatus = response.statusCode;
   input.onHeaders?.(response.headers);
 
   try {
@@ -91,29 +93,10 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptOutcome> {
       const body = await response.body.text();
       return context.fail({ ...input.adapter.parseError(response.statusCode, response.headers, body, Date.now()), status: response.statusCode });
     }
-    if (!input.request.stream) {
-      context.timer.arm('idle', input.timeouts.idle_ms);
-      const result = input.adapter.parseResponse(await response.body.json());
-      if (result.finishReason === 'content_filter' && result.text === '' && result.toolCalls.length === 0) {
-        return context.fail({ kind: 'moderation', code: 'content_filter', message: 'the provider refused to answer (content filter)' });
-      }
-      Object.assign(record, { latencyMs: Date.now() - startedAtMs, usage: result.usage, committed: true });
-      context.release(true);
-      return { ok: true, record, result };
-    }
+    return await operation.read(response, context, input);
   } catch (error) {
     return context.fail(error instanceof ProviderFailure ? error.error : context.classify(error));
   }
-
-  const batches = readEventBatches(response.body, createFrameDecoder(input.adapter.framing), input.adapter.createStreamParser());
-  const estimateInputTokens = () => estimateTokens(requestCharacters(input.request));
-  const ready = await readToCommitPoint(batches, context, { commit: input.commit, timeouts: input.timeouts, estimateInputTokens });
-  if (!('held' in ready)) {
-    void batches.return();
-    return context.fail(ready);
-  }
-  const events = forwardCommitted(ready, batches, context, { estimateInputTokens });
-  return { ok: true, record, events };
 }
 
 /**

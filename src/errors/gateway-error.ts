@@ -14,6 +14,7 @@ export type GatewayErrorCode =
   | 'upstream_timeout'
   | 'overloaded'
   | 'model_not_allowed'
+  | 'model_not_supported'
   | 'gateway_unavailable'
   | 'rate_limit_exceeded'
   | 'budget_exceeded'

@@ -1,39 +1,31 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { admitRequest, settleAdmission, type AdmissionDeps, type AdmissionHandle } from '../admission/admit-request.js';
-import type { Config } from '../config/schema.js';
-import { knownSecrets } from '../config/known-secrets.js';
-import { deadlineFromHeaders } from '../engine/deadline.js';
-import { finalError } from '../engine/final-error.js';
-import { routeLabel, runChat, type ChatOutcome, type EngineDeps } from '../engine/run-chat.js';
-import type { AttemptRecord } from '../engine/attempt-record.js';
+import { estimateInputTokens } from '../admission/token-estimator.js';
+import { chatOperation, type ChatAnswer } from '../engine/chat-operation.js';
+import { runRoute, type EngineDeps, type Served } from '../engine/run-route.js';
 import { AllAttemptsFailedError } from '../errors/all-attempts-failed-error.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { idempotencyKeyOf, upstreamIdempotencyKey } from '../idempotency/idempotency-key-header.js';
 import { bodyHash, isReplayable, type IdempotencyEntry, type IdempotencyStore } from '../idempotency/idempotency-store.js';
 import { RecordingSseRenderer } from '../idempotency/recording-sse-renderer.js';
 import { sendReplay } from '../idempotency/send-replay.js';
-import { authenticateRequest, authorizeRoute, type Principal } from '../keys/authenticate.js';
-import type { KeyCache } from '../keys/key-cache.js';
-import { redactSecrets } from '../records/redact-secrets.js';
+import type { Principal } from '../keys/authenticate.js';
 import type { RequestTrace } from '../records/request-trace.js';
-import { resolveRoute, type ResolvedTarget } from '../routing/resolve-route.js';
-import type { Metrics } from '../telemetry/metrics.js';
+import type { ResolvedRoute } from '../routing/resolve-route.js';
 import type { ChatRequest } from '../providers/spec.js';
 import { Heartbeat } from './heartbeat.js';
+import { failureBody } from './failure-body.js';
 import type { InboundDialect } from './inbound-dialect.js';
-import { readJsonBody } from './read-json-body.js';
-import { retryHeaders, sendJson } from './send.js';
+import { openGate, type GateDeps } from './open-gate.js';
+import { retryHeaders, sendJson, servedHeaders } from './send.js';
 import { writeSse } from './write-sse.js';
 
 /** A replayable stream is kept up to this size; a longer one is answered but not stored. */
 const MAX_STORED_STREAM_CHARS = 4 * 1024 * 1024;
 
-export interface ChatHandlerDeps extends AdmissionDeps {
+export interface ChatHandlerDeps extends AdmissionDeps, GateDeps {
   dialect: InboundDialect;
-  config(): Config;
   engine: EngineDeps;
-  metrics: Metrics;
-  keys: KeyCache;
   idempotency: IdempotencyStore;
 }
 
@@ -50,30 +42,21 @@ export async function handleChat(
   trace: RequestTrace,
   deps: ChatHandlerDeps,
 ): Promise<void> {
-  const config = deps.config();
-  // Who is asking is settled before anything else is read: a refused caller costs nothing.
-  const principal = await authenticateRequest(request.headers, { mode: config.auth.mode, keys: deps.keys, nowMs: trace.startedAtMs });
-  if (principal.kind === 'key') {
-    trace.keyName = principal.key.name;
-    trace.keyId = principal.key.id;
-  }
-  const body = await readJsonBody(request, config.server.max_body_bytes);
-  const { requestedModel, request: chat } = deps.dialect.parse(body.json);
-  trace.modelRequested = requestedModel;
+  const { config, principal, bodyText, parsed, route, deadlineAtMs } = await openGate(request, trace, deps, deps.dialect.parse);
+  const { requestedModel, request: chat } = parsed;
   trace.stream = chat.stream;
-  const route = resolveRoute(config, requestedModel);
-  trace.route = route.name;
-  trace.routeLabel = routeLabel(route);
-  authorizeRoute(principal, route.name);
-  const deadlineAtMs = deadlineFromHeaders(request.headers, route.policy.timeouts.total_ms, trace.startedAtMs);
-  trace.deadlineAtMs = deadlineAtMs;
-  if (Number(request.headers['x-stainless-retry-count']) > 0) deps.metrics.callerRetries.inc({ route: trace.routeLabel });
 
-  const idempotency = claimIdempotencyKey(request, response, body.text, principal, trace, deps);
+  const idempotency = claimIdempotencyKey(request, response, bodyText, principal, trace, deps);
   if (idempotency === 'answered') return;
   let admission: AdmissionHandle = {};
   try {
-    admission = await admitRequest(principal, chat, route, { config, nowMs: trace.startedAtMs }, deps);
+    admission = await admitRequest(
+      principal,
+      { inputTokens: () => estimateInputTokens(chat), maxOutputTokens: chat.maxOutputTokens },
+      route,
+      { config, nowMs: trace.startedAtMs },
+      deps,
+    );
     await serveChat(response, trace, { chat, route, deadlineAtMs, idempotency, requestedModel }, deps);
   } finally {
     settleAdmission(admission, trace.attempts, { config: deps.config(), route: trace.route }, deps);
@@ -131,7 +114,7 @@ function claimIdempotencyKey(
 
 interface ChatPlan {
   chat: ChatRequest;
-  route: ReturnType<typeof resolveRoute>;
+  route: ResolvedRoute;
   deadlineAtMs: number;
   idempotency: IdempotencyClaim | undefined;
   requestedModel: string;
@@ -147,11 +130,10 @@ async function serveChat(response: ServerResponse, trace: RequestTrace, plan: Ch
   const heartbeat = chat.stream ? new Heartbeat(response, route.policy.timeouts.heartbeat_ms) : undefined;
   const writer = deps.dialect.streamRenderer({ fallbackId: trace.id, model: plan.requestedModel, includeUsage: chat.includeUsage });
 
-  let outcome: ChatOutcome;
+  let outcome: Served<ChatAnswer>;
   try {
-    outcome = await runChat(
+    outcome = await runRoute(
       {
-        request: chat,
         route,
         callerSignal: caller.signal,
         requestStartedAtMs: trace.startedAtMs,
@@ -159,6 +141,7 @@ async function serveChat(response: ServerResponse, trace: RequestTrace, plan: Ch
         waited: trace.waited,
         ...(idempotency ? { upstreamIdempotencyKey: idempotency.upstreamKey } : {}),
       },
+      chatOperation(chat, route.policy.commit),
       deps.engine,
     );
   } catch (error) {
@@ -169,24 +152,15 @@ async function serveChat(response: ServerResponse, trace: RequestTrace, plan: Ch
       trace.fail('cancelled', 499, 'cancelled');
       return;
     }
-    const final = finalError(error.attempts, error.coolingEndsInMs);
+    const { final, body } = failureBody(error, trace, deps.config(), deps.dialect);
     // After a heartbeat the caller already has a 200; the failure goes in-band.
     trace.fail('failed', response.headersSent ? 200 : final.status, final.code);
-    const secrets = knownSecrets(deps.config());
-    const errorBody = deps.dialect.errorBody({
-      status: final.status,
-      code: final.code,
-      type: final.type,
-      message: final.message,
-      requestId: trace.id,
-      attempts: error.attempts.map((attempt) => describeAttempt(attempt, secrets)),
-    });
     if (response.headersSent) {
       response.end(writer.error({ kind: final.code, message: final.message }));
       return;
     }
     const headers = retryHeaders(final.retryAfterMs);
-    const text = sendJson(response, final.status, errorBody, headers);
+    const text = sendJson(response, final.status, body, headers);
     storeForReplay(idempotency, final.status, headers, { body: text }, deps);
     return;
   }
@@ -194,15 +168,16 @@ async function serveChat(response: ServerResponse, trace: RequestTrace, plan: Ch
   trace.attempts = outcome.attempts;
   trace.served = outcome.served;
   const headers = servedHeaders(outcome.served, outcome.attempts.length);
-  if (outcome.type === 'result') {
+  const { answer } = outcome;
+  if ('result' in answer) {
     trace.firstTokenAtMs = Date.now();
-    const text = sendJson(response, 200, deps.dialect.renderResult(outcome.result, trace.id), headers);
+    const text = sendJson(response, 200, deps.dialect.renderResult(answer.result, trace.id), headers);
     storeForReplay(idempotency, 200, headers, { body: text }, deps);
     return;
   }
   heartbeat?.stop();
   const recorder = idempotency ? new RecordingSseRenderer(writer, MAX_STORED_STREAM_CHARS) : undefined;
-  const ended = await writeSse(response, headers, outcome.events, recorder ?? writer, () => {
+  const ended = await writeSse(response, headers, answer.events, recorder ?? writer, () => {
     trace.firstTokenAtMs ??= Date.now();
   });
   if (ended === 'interrupted') trace.fail('interrupted', 200, 'stream_interrupted');
@@ -224,22 +199,4 @@ function storeForReplay(
   if (!idempotency || !isReplayable(status)) return;
   deps.idempotency.complete(idempotency.entry, { status, headers, ...content });
   idempotency.completed = true;
-}
-
-function servedHeaders(served: ResolvedTarget, attempts: number): Record<string, string> {
-  return {
-    'x-switchyard-served-by': `${served.connectionName}/${served.routedModel}`,
-    'x-switchyard-attempts': String(attempts),
-  };
-}
-
-function describeAttempt(attempt: AttemptRecord, secrets: ReadonlySet<string>): Record<string, unknown> {
-  return {
-    n: attempt.n,
-    target: `${attempt.connection}/${attempt.model}`,
-    kind: attempt.kind,
-    status: attempt.httpStatus ?? null,
-    latency_ms: attempt.latencyMs,
-    ...(attempt.message === undefined ? {} : { message: redactSecrets(attempt.message, secrets) }),
-  };
 }

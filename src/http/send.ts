@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { GatewayError } from '../errors/gateway-error.js';
+import type { ResolvedTarget } from '../routing/resolve-route.js';
 import { OPENAI_CHAT, type InboundDialect } from './inbound-dialect.js';
 
 /** Sends a JSON response; returns the text sent (idempotency keeps it for replay). */
@@ -31,4 +32,12 @@ export function sendGatewayError(response: ServerResponse, error: GatewayError, 
   }
   const body = dialect.errorBody({ status: error.status, code: error.code, type: error.type, message: error.message, param: error.param ?? null, requestId });
   sendJson(response, error.status, body, retryHeaders(error.retryAfterMs));
+}
+
+/** What a successful answer says about how it was served (SPEC §4). */
+export function servedHeaders(served: ResolvedTarget, attempts: number): Record<string, string> {
+  return {
+    'x-switchyard-served-by': `${served.connectionName}/${served.routedModel}`,
+    'x-switchyard-attempts': String(attempts),
+  };
 }

@@ -37,17 +37,25 @@ export const mockToolArgumentFragments: readonly string[] = ['{"city":', '"Paris
 
 /**
  * Input tokens are `ceil(characters / 4)` over all text in the request: string contents, `text`
- * fields of content parts (nested tool results included) and an Anthropic `system` prompt.
+ * fields of content parts (nested tool results included) and the system prompt, in each format's
+ * place for them: OpenAI / Anthropic / Bedrock `messages[].content` and `system`, Gemini
+ * `contents[].parts` and `systemInstruction.parts`.
  */
 export function countInputTokens(body: Record<string, unknown>): number {
-  let characters = textLength(body.system);
-  const messages = body.messages;
-  if (Array.isArray(messages)) {
-    for (const message of messages) {
-      if (isRecord(message)) characters += textLength(message.content);
-    }
-  }
+  let characters = textLength(body.system) + turnsLength(body.messages, 'content') + turnsLength(body.contents, 'parts');
+  // Gemini's REST API takes snake_case field names too.
+  const instruction = body.systemInstruction ?? body.system_instruction;
+  if (isRecord(instruction)) characters += textLength(instruction.parts);
   return Math.ceil(characters / 4);
+}
+
+function turnsLength(turns: unknown, contentKey: 'content' | 'parts'): number {
+  if (!Array.isArray(turns)) return 0;
+  let characters = 0;
+  for (const turn of turns) {
+    if (isRecord(turn)) characters += textLength(turn[contentKey]);
+  }
+  return characters;
 }
 
 function textLength(content: unknown): number {
@@ -58,6 +66,7 @@ function textLength(content: unknown): number {
     if (typeof part === 'string') characters += part.length;
     else if (isRecord(part)) {
       if (typeof part.text === 'string') characters += part.text.length;
+      else if (isRecord(part.toolResult)) characters += textLength(part.toolResult.content);
       else characters += textLength(part.content);
     }
   }

@@ -2,7 +2,8 @@
 import { mockAnswerText, mockChunkJson, mockToolArgumentFragments, mockToolInput } from './answer.js';
 import type { ErrorName, FinishDirective, InbandErrorKind } from './directives.js';
 import { anthropicErrorBodies, anthropicInbandErrors, anthropicNotFoundBody } from './error-bodies.js';
-import type { AnswerPlan, ErrorAnswer, StreamFrames, WireFormat } from './wire.js';
+import { retryAfterHeaders } from './retry-after-headers.js';
+import type { AnswerPlan, ErrorAnswer, ErrorFaults, StreamFrames, WireFormat } from './wire.js';
 
 const errorsByName: Record<ErrorName, { status: number; body: string }> = {
   spend_cap: { status: 429, body: JSON.stringify(anthropicErrorBodies.spendCapEnforced) },
@@ -13,6 +14,7 @@ const errorsByName: Record<ErrorName, { status: number; body: string }> = {
   content_policy: { status: 400, body: JSON.stringify(anthropicErrorBodies.contentFiltered) },
   rate_limit: { status: 429, body: JSON.stringify(anthropicErrorBodies.rateLimit) },
   overloaded: { status: 529, body: JSON.stringify(anthropicErrorBodies.overloaded) },
+  credential: { status: 401, body: JSON.stringify(anthropicErrorBodies.authentication) },
 };
 
 const bodiesByStatus = new Map<number, string>([
@@ -123,21 +125,23 @@ function stream(plan: AnswerPlan): StreamFrames {
     if (terminate) text += event('message_stop', '{"type":"message_stop"}');
     return text;
   };
-  return { head, piece, tail };
+  return { head, pieceCount: plan.pieceCount, piece, tail };
 }
 
-function error(status: number | undefined, name: ErrorName | undefined, model: string): ErrorAnswer {
-  if (name !== undefined) {
-    const named = errorsByName[name];
-    return { status: status ?? named.status, body: named.body };
+function error(faults: ErrorFaults, request: { model: string }): ErrorAnswer {
+  const headers = retryAfterHeaders(faults);
+  if (faults.errorName !== undefined) {
+    const named = errorsByName[faults.errorName];
+    return { status: faults.status ?? named.status, body: named.body, headers };
   }
-  const answerStatus = status ?? 500;
-  if (answerStatus === 404) return { status: 404, body: JSON.stringify(anthropicNotFoundBody(model)) };
-  return { status: answerStatus, body: bodiesByStatus.get(answerStatus) ?? genericServerErrorBody };
+  const status = faults.status ?? 500;
+  if (status === 404) return { status, body: JSON.stringify(anthropicNotFoundBody(request.model)), headers };
+  return { status, body: bodiesByStatus.get(status) ?? genericServerErrorBody, headers };
 }
 
-function invalidRequest(message: string): string {
-  return JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message } });
+function invalidRequest(message: string): ErrorAnswer {
+  const body = JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message } });
+  return { status: 400, body, headers: {} };
 }
 
 /** RFC 3339 at whole seconds, as the API writes them (`2026-02-25T20:02:37Z`). */
@@ -160,6 +164,7 @@ function rateLimitHeaders(limit: number, remaining: number, resetS: number, nowM
 export const anthropicWire: WireFormat = {
   dialect: 'anthropic',
   requestIdHeader: 'request-id',
+  streamContentType: 'text/event-stream; charset=utf-8',
   malformedFrame: 'event: content_block_delta\ndata: {"choices": [\n\n',
   completion,
   stream,

@@ -12,6 +12,7 @@ export const errorNames = [
   'overloaded',
   'spend_cap',
   'spend_limit',
+  'credential',
 ] as const;
 export type ErrorName = (typeof errorNames)[number];
 

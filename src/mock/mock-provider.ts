@@ -1,7 +1,8 @@
 /**
- * The built-in fault-injecting mock provider (SPEC §11): an HTTP server speaking the OpenAI and
- * Anthropic wire formats that misbehaves on request. Directives ride on the model string
- * (`gpt-mock?status=503`) or an `x-mock` header; see README.md in this folder.
+ * The built-in fault-injecting mock provider (SPEC §11): an HTTP server speaking the OpenAI,
+ * Anthropic, Gemini and Bedrock wire formats that misbehaves on request. Directives ride on the
+ * model string (`gpt-mock?status=503`, URL-encoded in Gemini and Bedrock paths) or an `x-mock`
+ * header; see docs/mock.md.
  *
  * It is also the benchmark backend, so an undelayed answer costs one parse, a few string
  * concatenations and a single write, with no timers.
@@ -11,12 +12,15 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { Dialect } from '../providers/spec.js';
 import { countInputTokens, isRecord, mockToolArgumentFragments } from './answer.js';
 import { anthropicWire } from './anthropic-wire.js';
+import { bedrockWire } from './bedrock-wire.js';
 import { noFaults, parseDirectives, type AnswerShape, type Faults } from './directives.js';
 import { FaultWindow } from './fault-window.js';
+import { geminiWire } from './gemini-wire.js';
 import { embeddingsResponse } from './openai-embeddings.js';
 import { openaiWire } from './openai-wire.js';
+import { findRoute, type Route } from './routes.js';
 import { afterDelay, playStream, streamEnding } from './stream-player.js';
-import type { AnswerPlan, WireFormat } from './wire.js';
+import type { AnswerPlan, ErrorAnswer, WireFormat } from './wire.js';
 
 export { mockAnswerText } from './answer.js';
 
@@ -26,7 +30,7 @@ export interface MockAttempt {
   atMs: number;
   dialect: Dialect;
   path: string;
-  /** The full model string as sent, directives included. */
+  /** The full model string as sent (decoded from the path for Gemini and Bedrock), directives included. */
   model: string;
   /** The model before `?`. */
   name: string;
@@ -69,18 +73,12 @@ export interface MockProviderOptions {
   maxAttempts?: number;
 }
 
-interface Route {
-  dialect: Dialect;
-  endpoint: 'chat' | 'embeddings';
-}
-
-const routes = new Map<string, Route>([
-  ['/v1/chat/completions', { dialect: 'openai', endpoint: 'chat' }],
-  ['/chat/completions', { dialect: 'openai', endpoint: 'chat' }],
-  ['/v1/embeddings', { dialect: 'openai', endpoint: 'embeddings' }],
-  ['/embeddings', { dialect: 'openai', endpoint: 'embeddings' }],
-  ['/v1/messages', { dialect: 'anthropic', endpoint: 'chat' }],
-]);
+const wires: Record<Dialect, WireFormat> = {
+  openai: openaiWire,
+  anthropic: anthropicWire,
+  gemini: geminiWire,
+  bedrock: bedrockWire,
+};
 
 const defaultMaxAttempts = 10_000;
 // Longer than common clients' idle timeouts (undici: 4 s), so the client, not the mock, retires
@@ -116,10 +114,11 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
     text: string,
   ): void => {
     const nowMs = Date.now();
-    const wire = route.dialect === 'openai' ? openaiWire : anthropicWire;
+    const wire = wires[route.dialect];
     const body = parseJson(text);
     const fields = isRecord(body) ? body : undefined;
-    const model = typeof fields?.model === 'string' ? fields.model : '';
+    const inPath = route.inPath;
+    const model = inPath ? inPath.model : typeof fields?.model === 'string' ? fields.model : '';
     const mockHeader = headerText(request.headers['x-mock'], '&');
     const parsed = parseDirectives(model, mockHeader);
     const attempt: MockAttempt = {
@@ -129,7 +128,7 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
       path,
       model,
       name: parsed.name,
-      stream: route.endpoint === 'chat' && fields?.stream === true,
+      stream: inPath ? inPath.stream : route.endpoint === 'chat' && fields?.stream === true,
       directives: parsed.raw,
       headers: flattenHeaders(request.headers),
       body: body === undefined ? text : body,
@@ -139,17 +138,17 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
       if (attempt.outcome === undefined) settle(attempt, 'client_closed');
     });
 
-    if (!fields || model === '') {
+    if (route.problem !== undefined || !fields || model === '') {
       settle(attempt, 'invalid_request');
-      const message = fields
-        ? "mock: 'model' must be a non-empty string"
-        : 'mock: the request body must be a JSON object';
-      sendJson(response, 400, wire.invalidRequest(message), {});
+      const message =
+        route.problem ??
+        (fields ? "mock: 'model' must be a non-empty string" : 'mock: the request body must be a JSON object');
+      sendError(response, wire.invalidRequest(message), {});
       return;
     }
     if (!parsed.ok) {
       settle(attempt, 'bad_directive');
-      sendJson(response, 400, wire.invalidRequest(`mock: ${parsed.problem}`), {});
+      sendError(response, wire.invalidRequest(`mock: ${parsed.problem}`), {});
       return;
     }
 
@@ -169,12 +168,10 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
       return;
     }
     if (faults.status !== undefined || faults.errorName !== undefined) {
-      const error = wire.error(faults.status, faults.errorName, parsed.name);
-      if (faults.retryAfterS !== undefined) headers['retry-after'] = faults.retryAfterS;
-      if (faults.retryAfterMs !== undefined) headers['retry-after-ms'] = String(faults.retryAfterMs);
+      const error = wire.error(faults, { model: parsed.name, stream: attempt.stream });
       afterDelay(response, faults.headersDelayMs, () => {
         settle(attempt, `status ${error.status}`);
-        sendJson(response, error.status, error.body, headers);
+        sendError(response, error, headers);
       });
       return;
     }
@@ -183,7 +180,7 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
       const answer = embeddingsResponse(fields, parsed.name);
       if (!answer.ok) {
         settle(attempt, 'invalid_request');
-        sendJson(response, 400, wire.invalidRequest(answer.message), headers);
+        sendError(response, wire.invalidRequest(answer.message), headers);
         return;
       }
       afterDelay(response, faults.headersDelayMs + faults.firstTokenMs, () => {
@@ -213,15 +210,15 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
     response: ServerResponse,
     headers: Record<string, string>,
   ): void => {
-    const ending = streamEnding(faults, plan.pieceCount);
+    const frames = wire.stream(plan);
+    const ending = streamEnding(faults, frames.pieceCount);
     const outcome = ending.kind === 'complete' ? 'ok' : ending.kind === 'inband' ? 'inband_error' : ending.kind;
-    headers['content-type'] = 'text/event-stream; charset=utf-8';
+    headers['content-type'] = wire.streamContentType;
     headers['cache-control'] = 'no-cache';
     afterDelay(response, faults.headersDelayMs, () => {
       response.writeHead(200, headers);
       playStream(response, {
-        frames: wire.stream(plan),
-        pieceCount: plan.pieceCount,
+        frames,
         ending,
         inbandFrame: faults.inband ? wire.inbandError(faults.inband.kind) : '',
         malformedAfter: faults.malformedAfter,
@@ -257,11 +254,12 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
     const url = request.url ?? '/';
     const queryStart = url.indexOf('?');
     const path = queryStart === -1 ? url : url.slice(0, queryStart);
-    const route = request.method === 'POST' ? routes.get(path) : undefined;
+    const route = request.method === 'POST' ? findRoute(path, queryStart === -1 ? '' : url.slice(queryStart + 1)) : undefined;
     if (!route) {
       request.resume();
       if (!control(path, request, response)) {
-        sendJson(response, 404, openaiWire.invalidRequest(`mock: no route for ${request.method} ${path}`), {});
+        const notFound = openaiWire.invalidRequest(`mock: no route for ${request.method} ${path}`);
+        sendJson(response, 404, notFound.body, {});
       }
       return;
     }
@@ -324,9 +322,10 @@ function answerPlan(
 }
 
 function commonHeaders(wire: WireFormat, n: number, shape: AnswerShape, inWindow: boolean, nowMs: number): Record<string, string> {
-  const headers: Record<string, string> = { [wire.requestIdHeader]: `req_mock_${n}` };
+  const headers: Record<string, string> = {};
+  if (wire.requestIdHeader !== undefined) headers[wire.requestIdHeader] = `req_mock_${n}`;
   const rateLimit = shape.rateLimit;
-  if (rateLimit) {
+  if (rateLimit && wire.rateLimitHeaders) {
     // A limit that changes once the window has passed: how a provider stepping a limit down looks.
     const limit = inWindow ? rateLimit.limit : (rateLimit.limitAfterWindow ?? rateLimit.limit);
     const remaining = Math.min(rateLimit.remaining, Math.max(0, limit - 1));
@@ -335,11 +334,21 @@ function commonHeaders(wire: WireFormat, n: number, shape: AnswerShape, inWindow
   return headers;
 }
 
-function sendJson(response: ServerResponse, status: number, body: string, headers: Record<string, string>): void {
-  headers['content-type'] = 'application/json';
+function sendJson(
+  response: ServerResponse,
+  status: number,
+  body: string,
+  headers: Record<string, string>,
+  contentType = 'application/json',
+): void {
+  headers['content-type'] = contentType;
   headers['content-length'] = String(Buffer.byteLength(body));
   response.writeHead(status, headers);
   response.end(body);
+}
+
+function sendError(response: ServerResponse, error: ErrorAnswer, headers: Record<string, string>): void {
+  sendJson(response, error.status, error.body, Object.assign(headers, error.headers), error.contentType);
 }
 
 function parseJson(text: string): unknown {

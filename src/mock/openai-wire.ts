@@ -2,7 +2,8 @@
 import { mockAnswerText, mockChunkJson, mockToolArgumentFragments, mockToolArguments } from './answer.js';
 import type { ErrorName, InbandErrorKind } from './directives.js';
 import { openaiErrorBodies, openaiInbandErrors, openaiModelNotFoundBody } from './error-bodies.js';
-import type { AnswerPlan, ErrorAnswer, StreamFrames, WireFormat } from './wire.js';
+import { retryAfterHeaders } from './retry-after-headers.js';
+import type { AnswerPlan, ErrorAnswer, ErrorFaults, StreamFrames, WireFormat } from './wire.js';
 
 const systemFingerprint = 'fp_mock';
 
@@ -15,6 +16,7 @@ const errorsByName: Record<ErrorName, { status: number; body: string }> = {
   content_policy: { status: 400, body: JSON.stringify(openaiErrorBodies.invalidPromptSafety) },
   rate_limit: { status: 429, body: JSON.stringify(openaiErrorBodies.rateLimitExceeded) },
   overloaded: { status: 503, body: JSON.stringify(openaiErrorBodies.modelOverloaded) },
+  credential: { status: 401, body: JSON.stringify(openaiErrorBodies.invalidApiKey) },
 };
 
 const bodiesByStatus = new Map<number, string>([
@@ -110,21 +112,23 @@ function stream(plan: AnswerPlan): StreamFrames {
     if (terminate) text += 'data: [DONE]\n\n';
     return text;
   };
-  return { head, piece, tail };
+  return { head, pieceCount: plan.pieceCount, piece, tail };
 }
 
-function error(status: number | undefined, name: ErrorName | undefined, model: string): ErrorAnswer {
-  if (name !== undefined) {
-    const named = errorsByName[name];
-    return { status: status ?? named.status, body: named.body };
+function error(faults: ErrorFaults, request: { model: string }): ErrorAnswer {
+  const headers = retryAfterHeaders(faults);
+  if (faults.errorName !== undefined) {
+    const named = errorsByName[faults.errorName];
+    return { status: faults.status ?? named.status, body: named.body, headers };
   }
-  const answerStatus = status ?? 500;
-  if (answerStatus === 404) return { status: 404, body: JSON.stringify(openaiModelNotFoundBody(model)) };
-  return { status: answerStatus, body: bodiesByStatus.get(answerStatus) ?? genericServerErrorBody };
+  const status = faults.status ?? 500;
+  if (status === 404) return { status, body: JSON.stringify(openaiModelNotFoundBody(request.model)), headers };
+  return { status, body: bodiesByStatus.get(status) ?? genericServerErrorBody, headers };
 }
 
-function invalidRequest(message: string): string {
-  return JSON.stringify({ error: { message, type: 'invalid_request_error', param: null, code: null } });
+function invalidRequest(message: string): ErrorAnswer {
+  const body = JSON.stringify({ error: { message, type: 'invalid_request_error', param: null, code: null } });
+  return { status: 400, body, headers: {} };
 }
 
 /** Go duration syntax, which OpenAI uses for reset times: `12ms`, `1s`, `6m0s`, `1h0m0s`. */
@@ -154,6 +158,7 @@ function rateLimitHeaders(limit: number, remaining: number, resetS: number): Rec
 export const openaiWire: WireFormat = {
   dialect: 'openai',
   requestIdHeader: 'x-request-id',
+  streamContentType: 'text/event-stream; charset=utf-8',
   malformedFrame: 'data: {"choices": [\n\n',
   completion,
   stream,

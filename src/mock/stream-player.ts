@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { Faults } from './directives.js';
-import type { StreamFrames } from './wire.js';
+import type { Frame, StreamFrames } from './wire.js';
 
 /** How a stream ends: normally, or interrupted after `after` content pieces. */
 export type StreamEnding = { kind: 'complete' } | { kind: 'cut' | 'stall' | 'inband'; after: number };
@@ -28,15 +28,14 @@ export function streamEnding(faults: Faults, pieceCount: number): StreamEnding {
 
 export interface StreamScript {
   frames: StreamFrames;
-  pieceCount: number;
   ending: StreamEnding;
   /** The in-band error event, when `ending` is `inband`. */
-  inbandFrame: string;
+  inbandFrame: Frame;
   malformedAfter?: number;
-  malformedFrame: string;
+  malformedFrame: Frame;
   firstTokenMs: number;
   chunkMs: number;
-  /** False for `no_done`: the tail goes out without `[DONE]` / `message_stop`. */
+  /** False for `no_done`: the tail goes out without its last word (`[DONE]`, `message_stop`, …). */
   terminate: boolean;
   /** Called just before the stream ends, is cut or stalls (not when the client leaves first). */
   onEnding: () => void;
@@ -59,18 +58,32 @@ export function afterDelay(response: ServerResponse, delayMs: number, action: ()
   response.once('close', cancel);
 }
 
+/** One write for several frames; the frames of one stream are all text or all bytes. */
+function joinFrames(frames: Frame[]): Frame {
+  if (frames.length === 1) return frames[0]!;
+  return typeof frames[0] === 'string' ? frames.join('') : Buffer.concat(frames as Uint8Array[]);
+}
+
 /**
  * Writes the stream whose status and headers are already set on `response`. Frames are
- * concatenated and written only when the script must wait or stop, so an undelayed stream is a
- * single `end()` call.
+ * collected and written only when the script must wait or stop, so an undelayed stream is a
+ * single `end()` call. The head is written even when empty (Gemini has none): that sends the
+ * headers before any wait.
  */
 export function playStream(response: ServerResponse, script: StreamScript): void {
-  const { frames, pieceCount, ending } = script;
+  const { frames, ending } = script;
+  const pieceCount = frames.pieceCount;
   const stopAt = ending.kind === 'complete' ? pieceCount : ending.after;
   const malformedAt = script.malformedAfter === undefined ? undefined : Math.min(script.malformedAfter, pieceCount);
-  let pending = frames.head;
+  let pending: Frame[] = [frames.head];
   let sent = 0;
   let waitedAt = -1;
+
+  const takePending = (): Frame => {
+    const joined = joinFrames(pending);
+    pending = [];
+    return joined;
+  };
 
   // Each position waits first (first_token_ms before the first piece, chunk_ms before the
   // others), so an interruption or the finish comes as late as the next piece would have.
@@ -79,17 +92,16 @@ export function playStream(response: ServerResponse, script: StreamScript): void
       const delayMs = sent === 0 ? script.firstTokenMs : script.chunkMs;
       if (delayMs > 0 && waitedAt !== sent) {
         waitedAt = sent;
-        if (pending !== '') response.write(pending);
-        pending = '';
+        if (pending.length !== 0) response.write(takePending());
         afterDelay(response, delayMs, step);
         return;
       }
-      if (sent === malformedAt) pending += script.malformedFrame;
+      if (sent === malformedAt) pending.push(script.malformedFrame);
       if (sent === stopAt) {
         finish();
         return;
       }
-      pending += frames.piece(sent);
+      pending.push(frames.piece(sent));
       sent += 1;
     }
   };
@@ -98,18 +110,20 @@ export function playStream(response: ServerResponse, script: StreamScript): void
     script.onEnding();
     switch (ending.kind) {
       case 'complete':
-        response.end(pending + frames.tail(script.terminate));
+        pending.push(frames.tail(script.terminate));
+        response.end(takePending());
         return;
       case 'inband':
-        response.end(pending + script.inbandFrame);
+        pending.push(script.inbandFrame);
+        response.end(takePending());
         return;
       case 'stall':
-        if (pending !== '') response.write(pending);
+        if (pending.length !== 0) response.write(takePending());
         return;
       case 'cut':
         // Destroy only once the pieces are on the wire, so the client sees exactly `after` of them.
-        if (pending === '') response.destroy();
-        else response.write(pending, () => response.destroy());
+        if (pending.length === 0) response.destroy();
+        else response.write(takePending(), () => response.destroy());
         return;
     }
   };

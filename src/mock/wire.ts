@@ -1,5 +1,5 @@
 import type { Dialect } from '../providers/spec.js';
-import type { ErrorName, FinishDirective, InbandErrorKind } from './directives.js';
+import type { FinishDirective, Faults, InbandErrorKind } from './directives.js';
 
 /** Everything a dialect needs to render one successful answer. */
 export interface AnswerPlan {
@@ -9,40 +9,57 @@ export interface AnswerPlan {
   name: string;
   createdS: number;
   inputTokens: number;
-  /** Content pieces: text chunks, or the argument fragments when `toolName` is set. */
+  /** Content pieces: text chunks, or the argument fragments when `toolName` is set; also the output tokens. */
   pieceCount: number;
   toolName?: string;
   finish?: FinishDirective;
-  /** OpenAI `stream_options.include_usage`; Anthropic always reports usage. */
+  /** OpenAI `stream_options.include_usage`; the other formats always report usage. */
   includeUsage: boolean;
 }
 
-/** A stream as pre-serialised SSE text, to be played (and interrupted) by the stream player. */
+/** Part of a stream as written to the socket: SSE text, or binary AWS event-stream messages. */
+export type Frame = string | Uint8Array;
+
+/** A stream as pre-serialised frames, to be played (and interrupted) by the stream player. */
 export interface StreamFrames {
-  /** Everything before the first content piece (role chunk, or message_start … ping). */
-  head: string;
-  piece(index: number): string;
-  /** Finish and usage after all pieces; `terminate` adds `[DONE]` / `message_stop`. */
-  tail(terminate: boolean): string;
+  /** Everything before the first content piece (role chunk, message_start … ping, messageStart); may be empty. */
+  head: Frame;
+  /**
+   * Pieces in this stream, where faults can strike between them. Usually the plan's pieceCount;
+   * 0 for a Gemini tool call, which arrives whole in the finishing chunk.
+   */
+  pieceCount: number;
+  piece(index: number): Frame;
+  /** Finish and usage after all pieces; `terminate` adds the last word (`[DONE]`, `message_stop`, …). */
+  tail(terminate: boolean): Frame;
 }
+
+/** What `status=`, `error=`, `retry_after=` and `retry_after_ms=` ask of an error answer. */
+export type ErrorFaults = Pick<Faults, 'status' | 'errorName' | 'retryAfterS' | 'retryAfterMs'>;
 
 export interface ErrorAnswer {
   status: number;
   body: string;
+  /** Headers the format puts on its errors: `retry-after`, Bedrock's `x-amzn-errortype`. */
+  headers: Record<string, string>;
+  /** Only when not JSON: a Gemini prompt block on the streaming endpoint is an SSE chunk. */
+  contentType?: string;
 }
 
 export interface WireFormat {
   readonly dialect: Dialect;
-  /** The response header carrying the request id (`x-request-id` / `request-id`). */
-  readonly requestIdHeader: string;
+  /** The response header carrying the request id; Gemini sends none. */
+  readonly requestIdHeader?: string;
+  readonly streamContentType: string;
   /** An event whose data is not JSON, as a broken proxy would deliver it. */
-  readonly malformedFrame: string;
+  readonly malformedFrame: Frame;
   completion(plan: AnswerPlan): string;
   stream(plan: AnswerPlan): StreamFrames;
-  inbandError(kind: InbandErrorKind): string;
+  inbandError(kind: InbandErrorKind): Frame;
   /** The error for `status=` and/or `error=`; a name sets the status unless one is given. */
-  error(status: number | undefined, name: ErrorName | undefined, model: string): ErrorAnswer;
-  /** A 400 body for a request the mock cannot serve (bad JSON, bad directive). */
-  invalidRequest(message: string): string;
-  rateLimitHeaders(limit: number, remaining: number, resetS: number, nowMs: number): Record<string, string>;
+  error(faults: ErrorFaults, request: { model: string; stream: boolean }): ErrorAnswer;
+  /** A 400 for a request the mock cannot serve (bad JSON, bad directive). */
+  invalidRequest(message: string): ErrorAnswer;
+  /** Absent where the provider sends no rate-limit headers (Gemini, Bedrock). */
+  rateLimitHeaders?(limit: number, remaining: number, resetS: number, nowMs: number): Record<string, string>;
 }

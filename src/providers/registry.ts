@@ -1,47 +1,73 @@
 import type { ConnectionConfig, ProviderName } from '../config/schema.js';
 import { anthropicAdapter } from './anthropic/adapter.js';
+import { AZURE_DEFAULT_API_VERSION, createAzureOpenAiAdapter } from './azure-openai/adapter.js';
+import { bedrockAdapter } from './bedrock/adapter.js';
+import { geminiAdapter } from './gemini/adapter.js';
 import { openAiAdapter } from './openai/adapter.js';
 import { createCompatibleAdapter } from './openai-compatible/adapter.js';
-import type { ProviderAdapter } from './spec.js';
+import type { Dialect, ProviderAdapter } from './spec.js';
 
 /** Each provider's public endpoint, in its own SDK's convention (SPEC §3). */
 const DEFAULT_BASE_URLS: Partial<Record<ProviderName, string>> = {
   openai: 'https://api.openai.com/v1',
   anthropic: 'https://api.anthropic.com',
+  gemini: 'https://generativelanguage.googleapis.com/v1beta',
 };
 
 /** Providers this build can call; config naming another is rejected at load. */
-export const SUPPORTED_PROVIDERS: ReadonlySet<ProviderName> = new Set(['openai', 'openai-compatible', 'anthropic', 'mock']);
+export const SUPPORTED_PROVIDERS: ReadonlySet<ProviderName> = new Set(['openai', 'openai-compatible', 'anthropic', 'gemini', 'bedrock', 'azure-openai', 'mock']);
 
-const compatibleAdapters = new Map<string, ProviderAdapter>();
+const ADAPTERS_BY_DIALECT: Readonly<Record<Dialect, ProviderAdapter>> = {
+  openai: openAiAdapter,
+  anthropic: anthropicAdapter,
+  gemini: geminiAdapter,
+  bedrock: bedrockAdapter,
+};
+
+/** Adapters that depend on a connection setting, made once per distinct setting. */
+const configuredAdapters = new Map<string, ProviderAdapter>();
+
+function configured(key: string, create: () => ProviderAdapter): ProviderAdapter {
+  let adapter = configuredAdapters.get(key);
+  if (!adapter) {
+    adapter = create();
+    configuredAdapters.set(key, adapter);
+  }
+  return adapter;
+}
 
 export function adapterFor(connection: ConnectionConfig): ProviderAdapter {
   switch (connection.provider) {
+    case 'openai':
+      return openAiAdapter;
     case 'anthropic':
-      return anthropicAdapter;
+    case 'gemini':
+    case 'bedrock':
+      return ADAPTERS_BY_DIALECT[connection.provider];
     case 'mock':
-      return connection.dialect === 'anthropic' ? anthropicAdapter : openAiAdapter;
+      return ADAPTERS_BY_DIALECT[connection.dialect ?? 'openai'];
     case 'openai-compatible': {
       const baseUrl = connection.base_url ?? '';
-      let adapter = compatibleAdapters.get(baseUrl);
-      if (!adapter) {
-        adapter = createCompatibleAdapter(baseUrl);
-        compatibleAdapters.set(baseUrl, adapter);
-      }
-      return adapter;
+      return configured(`compatible ${baseUrl}`, () => createCompatibleAdapter(baseUrl));
     }
-    default:
-      return openAiAdapter;
+    case 'azure-openai': {
+      const apiVersion = connection.api_version ?? AZURE_DEFAULT_API_VERSION;
+      return configured(`azure ${apiVersion}`, () => createAzureOpenAiAdapter(apiVersion));
+    }
   }
 }
+
+/** Where the in-process mock serves each wire format, relative to its root (the SDKs' own conventions). */
+const MOCK_PATHS: Readonly<Record<Dialect, string>> = { openai: '/v1', anthropic: '', gemini: '/v1beta', bedrock: '' };
 
 /** The base URL to call; a mock connection without one uses the gateway's in-process mock. */
 export function baseUrlFor(connection: ConnectionConfig, inProcessMockUrl: string | undefined): string {
   if (connection.base_url !== undefined) return connection.base_url;
   if (connection.provider === 'mock') {
     if (inProcessMockUrl === undefined) throw new Error('the in-process mock provider is not running');
-    return connection.dialect === 'anthropic' ? inProcessMockUrl : `${inProcessMockUrl}/v1`;
+    return `${inProcessMockUrl}${MOCK_PATHS[connection.dialect ?? 'openai']}`;
   }
+  if (connection.provider === 'bedrock' && connection.region !== undefined) return `https://bedrock-runtime.${connection.region}.amazonaws.com`;
   const url = DEFAULT_BASE_URLS[connection.provider];
   if (url === undefined) throw new Error(`provider ${connection.provider} has no default base_url`);
   return url;

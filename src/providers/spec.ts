@@ -203,6 +203,31 @@ export interface TargetContext {
   routedModel: string;
 }
 
+/**
+ * An embeddings request. `input` is what the caller sent: texts, or token arrays (which only
+ * an OpenAI-dialect target can take).
+ */
+export interface EmbeddingsRequest {
+  input: string[] | number[][];
+  dimensions?: number;
+  encodingFormat: 'float' | 'base64';
+  user?: string;
+}
+
+export interface EmbeddingsResult {
+  responseModel?: string;
+  /** One vector per input, in input order: floats, or base64 of little-endian float32 when the provider sent that. */
+  vectors: (number[] | string)[];
+  usage?: Usage;
+}
+
+/** Embeddings, for providers that serve them. */
+export interface EmbeddingsAdapter {
+  buildRequest(request: EmbeddingsRequest, target: TargetContext): UpstreamRequest;
+  /** Throws `ProviderFailure` when a 2xx body is really an error. */
+  parseResponse(body: unknown): EmbeddingsResult;
+}
+
 /** Pure functions: no I/O, no clock (time comes in as `nowMs`), no secrets. */
 export interface ProviderAdapter {
   /** The wire dialect this adapter speaks; passthrough fields of the same dialect are forwarded. */
@@ -214,6 +239,8 @@ export interface ProviderAdapter {
   parseResponse(body: unknown): ChatResult;
   createStreamParser(): StreamParser;
   parseError(status: number, headers: ResponseHeaders, body: string, nowMs: number): ProviderError;
+  /** Absent when the provider's API has no embeddings this gateway speaks: such targets are skipped. */
+  readonly embeddings?: EmbeddingsAdapter;
 }
 
 /** Thrown by an adapter when a response that looked successful carries an error. */

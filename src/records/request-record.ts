@@ -64,6 +64,8 @@ export interface RequestRecord {
   error_code: string | null;
   /** An active health probe of a faulted deployment, not a caller's request (SPEC §7). */
   probe?: true;
+  /** `embeddings` for `POST /v1/embeddings`; absent for chat (both dialects). */
+  operation?: 'embeddings';
 }
 
 /** Where finished request records go. `enqueue` never blocks the request path. */

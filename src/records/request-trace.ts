@@ -31,6 +31,8 @@ export class RequestTrace {
   /** When the first content went to the caller. */
   firstTokenAtMs: number | undefined;
   probe = false;
+  /** Set for requests that are not chats (records show chat requests without it). */
+  operation: 'embeddings' | undefined;
   /** Answered from a stored idempotent response: nothing was generated. */
   replayed = false;
 
@@ -72,6 +74,7 @@ export class RequestTrace {
       stream: this.stream,
       error_code: this.errorCode,
       ...(this.probe ? { probe: true as const } : {}),
+      ...(this.operation === undefined ? {} : { operation: this.operation }),
     };
   }
 }

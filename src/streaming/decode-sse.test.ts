@@ -28,6 +28,11 @@ describe('SseDecoder', () => {
     expect(framesOf(['data: complete\n\ndata: {"cut'])).toEqual([{ data: 'complete' }]);
   });
 
+  it('makes a bare JSON line (Gemini\'s error after a 200) a frame of its own', () => {
+    expect(framesOf(['data: {"a":1}\n\n{"error": {"code": 500}}\n'])).toEqual([{ data: '{"a":1}' }, { data: '{"error": {"code": 500}}' }]);
+    expect(framesOf(['data: x\n\nnonsense line\n\n'])).toEqual([{ data: 'x' }]);
+  });
+
   it('emits each frame once, into the batch of the read that completed it', () => {
     const decoder = new SseDecoder();
     const first: SseFrame[] = [];

@@ -1,11 +1,11 @@
-import { createParser, type EventSourceMessage, type EventSourceParser } from 'eventsource-parser';
+import { createParser, type EventSourceMessage, type EventSourceParser, type ParseError } from 'eventsource-parser';
 import type { SseFrame } from '../providers/spec.js';
 import type { FrameDecoder } from './frame-decoder.js';
 
 /**
  * Server-sent events from a byte stream. Handles `\n`, `\r\n` and `\r` line endings (Gemini uses
  * `\r\n\r\n`) and characters split across reads. An event cut off before its blank line is
- * incomplete and, as in EventSource, never emitted.
+ * incomplete and, as in EventSource, never emitted; a bare JSON line is a frame by itself.
  */
 export class SseDecoder implements FrameDecoder {
   readonly #decoder = new TextDecoder();
@@ -16,6 +16,12 @@ export class SseDecoder implements FrameDecoder {
     this.#parser = createParser({
       onEvent: (message: EventSourceMessage) => {
         this.#out.push(message.event ? { event: message.event, data: message.data } : { data: message.data });
+      },
+      // Gemini reports an error after its 200 as a bare JSON line, outside any `data:` field:
+      // it becomes a frame of its own so that the adapter can read it, instead of being dropped.
+      onError: (error: ParseError) => {
+        const line = error.line?.trim();
+        if (error.type === 'unknown-field' && line?.startsWith('{')) this.#out.push({ data: line });
       },
     });
   }

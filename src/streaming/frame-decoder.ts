@@ -1,4 +1,5 @@
 import type { SseFrame, StreamFraming } from '../providers/spec.js';
+import { AwsEventStreamDecoder } from './decode-aws-eventstream.js';
 import { SseDecoder } from './decode-sse.js';
 
 /**
@@ -12,9 +13,7 @@ export interface FrameDecoder {
 
 const decoderFactories: Record<StreamFraming, () => FrameDecoder> = {
   sse: () => new SseDecoder(),
-  'aws-eventstream': () => {
-    throw new Error('aws-eventstream framing is not available in this build');
-  },
+  'aws-eventstream': () => new AwsEventStreamDecoder(),
 };
 
 export function createFrameDecoder(framing: StreamFraming): FrameDecoder {

@@ -13,8 +13,13 @@ export async function* readEventBatches(
 ): AsyncGenerator<StreamEvent[], void, undefined> {
   const frames: SseFrame[] = [];
   for await (const chunk of body) {
-    decoder.push(chunk, frames);
-    if (frames.length === 0) continue;
+    // A corrupt frame ends the stream, but the frames before it in the same read still count.
+    let corrupt: { error: unknown } | undefined;
+    try {
+      decoder.push(chunk, frames);
+    } catch (error) {
+      corrupt = { error };
+    }
     const events: StreamEvent[] = [];
     for (const frame of frames) {
       parser.push(frame, events);
@@ -23,5 +28,6 @@ export async function* readEventBatches(
     frames.length = 0;
     if (events.length > 0) yield events;
     if (parser.done) return;
+    if (corrupt) throw corrupt.error;
   }
 }

@@ -103,6 +103,7 @@ describe('error=NAME', () => {
     ['rate_limit', 429, 'tokens', 'rate_limit_exceeded'],
     ['overloaded', 503, 'server_error', null],
     ['spend_cap', 429, 'insufficient_quota', 'insufficient_quota'],
+    ['credential', 401, 'invalid_request_error', 'invalid_api_key'],
   ])('OpenAI %s answers %i', async (name, status, type, code) => {
     const answer = await openaiError(`gpt-mock?error=${name}`);
     expect(answer.status).toBe(status);
@@ -117,6 +118,7 @@ describe('error=NAME', () => {
     ['overloaded', 529, 'overloaded_error', /Overloaded/],
     ['insufficient_quota', 429, 'rate_limit_error', /usage limits/],
     ['content_policy', 400, 'invalid_request_error', /content filtering/],
+    ['credential', 401, 'authentication_error', /invalid x-api-key/],
   ])('Anthropic %s answers %i', async (name, status, type, message) => {
     const answer = await anthropicError(`claude-mock?error=${name}`);
     expect(answer.status).toBe(status);

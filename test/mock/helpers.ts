@@ -1,4 +1,6 @@
-/** Small HTTP and SSE helpers for the mock provider tests (global fetch, bounded reads). */
+/** Small HTTP, SSE and event-stream helpers for the mock provider tests (global fetch, bounded reads). */
+import { EventStreamCodec } from '@smithy/eventstream-codec';
+import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 
 export interface Frame {
   event?: string;
@@ -20,6 +22,8 @@ export async function postJson(
 
 export interface StreamRead {
   text: string;
+  /** The same body as bytes (Bedrock streams are binary). */
+  bytes: Uint8Array;
   /** The body finished normally. */
   ended: boolean;
   /** The body failed (a cut connection). */
@@ -35,7 +39,12 @@ export async function readBody(response: Response, idleMs = 2_000): Promise<Stre
   const reader = response.body!.getReader();
   const decoder = new TextDecoder();
   const startedAt = performance.now();
-  const read: StreamRead = { text: '', ended: false, idle: false, arrivalsMs: [] };
+  const parts: Uint8Array[] = [];
+  const read: StreamRead = { text: '', bytes: new Uint8Array(), ended: false, idle: false, arrivalsMs: [] };
+  const done = (): StreamRead => {
+    read.bytes = Buffer.concat(parts);
+    return read;
+  };
   for (;;) {
     let timer: NodeJS.Timeout | undefined;
     const idle = new Promise<'idle'>((resolve) => {
@@ -46,17 +55,18 @@ export async function readBody(response: Response, idleMs = 2_000): Promise<Stre
       if (next === 'idle') {
         read.idle = true;
         await reader.cancel().catch(() => undefined);
-        return read;
+        return done();
       }
       if (next.done) {
         read.ended = true;
-        return read;
+        return done();
       }
       read.arrivalsMs.push(performance.now() - startedAt);
+      parts.push(next.value);
       read.text += decoder.decode(next.value, { stream: true });
     } catch (error) {
       read.error = error;
-      return read;
+      return done();
     } finally {
       clearTimeout(timer);
     }
@@ -127,4 +137,83 @@ export function chatBody(model: string, extra: Record<string, unknown> = {}): Re
 
 export function messagesBody(model: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return { model, max_tokens: 64, messages: [{ role: 'user', content: 'Say hello to the mock.' }], ...extra };
+}
+
+/** `/v1beta/models/{model}:generateContent` or `:streamGenerateContent?alt=sse`, the model URL-encoded as clients send it. */
+export function geminiPath(model: string, stream = false): string {
+  const method = stream ? 'streamGenerateContent?alt=sse' : 'generateContent';
+  return `/v1beta/models/${encodeURIComponent(model)}:${method}`;
+}
+
+export function geminiBody(extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { contents: [{ role: 'user', parts: [{ text: 'Say hello to the mock.' }] }], ...extra };
+}
+
+/** The JSON of each complete `data:` event of a Gemini stream (CRLF-framed). */
+export function geminiChunks(text: string): string[] {
+  const events = text.split('\r\n\r\n');
+  events.pop();
+  return events.map((event) => {
+    if (!event.startsWith('data: ')) throw new Error(`not a data event: ${event}`);
+    return event.slice('data: '.length);
+  });
+}
+
+export interface GeminiChunk {
+  candidates?: {
+    content: { parts: { text?: string; functionCall?: { name: string; args: unknown } }[]; role: string };
+    finishReason?: string;
+    finishMessage?: string;
+    index: number;
+  }[];
+  usageMetadata?: { promptTokenCount: number; candidatesTokenCount: number; totalTokenCount: number };
+  modelVersion?: string;
+  responseId?: string;
+  promptFeedback?: { blockReason: string };
+}
+
+/** The text carried by Gemini stream chunks. */
+export function geminiText(chunks: string[]): string {
+  return chunks
+    .map((chunk) => JSON.parse(chunk) as GeminiChunk)
+    .map((chunk) => chunk.candidates?.[0]?.content.parts.map((part) => part.text ?? '').join('') ?? '')
+    .join('');
+}
+
+/** `/model/{modelId}/converse` or `/converse-stream`, the model id URL-encoded as the AWS SDKs send it. */
+export function bedrockPath(model: string, stream = false): string {
+  return `/model/${encodeURIComponent(model)}/${stream ? 'converse-stream' : 'converse'}`;
+}
+
+export function bedrockBody(extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { messages: [{ role: 'user', content: [{ text: 'Say hello to the mock.' }] }], ...extra };
+}
+
+export interface EventStreamMessage {
+  headers: Record<string, string>;
+  payload: string;
+}
+
+const codec = new EventStreamCodec(toUtf8, fromUtf8);
+
+/** Splits a binary event stream into its messages (checking every CRC); a trailing partial message is dropped. */
+export function decodeEventStream(bytes: Uint8Array): EventStreamMessage[] {
+  const messages: EventStreamMessage[] = [];
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let offset = 0;
+  while (offset + 4 <= bytes.byteLength) {
+    const length = view.getUint32(offset);
+    if (offset + length > bytes.byteLength) break;
+    const message = codec.decode(bytes.subarray(offset, offset + length));
+    const headers: Record<string, string> = {};
+    for (const [name, header] of Object.entries(message.headers)) headers[name] = String(header.value);
+    messages.push({ headers, payload: toUtf8(message.body) });
+    offset += length;
+  }
+  return messages;
+}
+
+/** The `:event-type` (or `:exception-type`) of each message, in order. */
+export function eventTypes(messages: EventStreamMessage[]): string[] {
+  return messages.map((message) => message.headers[':event-type'] ?? `exception:${message.headers[':exception-type']}`);
 }

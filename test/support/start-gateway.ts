@@ -51,11 +51,13 @@ function withMemoryStore(yaml: string): string {
   return `${store}${auth}${yaml}`;
 }
 
-/** The two mock connections most tests use: one per upstream dialect. */
+/** The mock connections most tests use: one per upstream wire format. */
 export const MOCK_CONNECTIONS = `
 connections:
   mock-openai: { provider: mock, dialect: openai }
   mock-anthropic: { provider: mock, dialect: anthropic }
+  mock-gemini: { provider: mock, dialect: gemini }
+  mock-bedrock: { provider: mock, dialect: bedrock }
 `;
 
 export async function postChat(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {

@@ -1,5 +1,6 @@
 import type { ProviderAdapter } from '../spec.js';
 import { buildOpenAiRequest } from './build-request.js';
+import { openAiEmbeddings } from './embeddings.js';
 import { parseOpenAiError } from './parse-error.js';
 import { parseOpenAiResponse } from './parse-response.js';
 import { OpenAiStreamParser } from './parse-stream.js';
@@ -19,6 +20,7 @@ export function createOpenAiAdapter(options: OpenAiAdapterOptions = {}): Provide
     parseResponse: parseOpenAiResponse,
     createStreamParser: () => new OpenAiStreamParser(),
     parseError: parseOpenAiError,
+    embeddings: openAiEmbeddings,
   };
 }
 

@@ -7,7 +7,7 @@ import type { Cooling } from '../health/cooling.js';
 import { deploymentKey } from '../health/deployment-key.js';
 import type { DeploymentHealth, HealthState } from '../health/health-registry.js';
 import { lookupModel } from '../metering/model-catalog.js';
-import type { ChatRequest, ChatResult, ProviderAdapter, ProviderError, StreamEvent } from '../providers/spec.js';
+import type { ProviderAdapter, ProviderError } from '../providers/spec.js';
 import type { ResolvedRoute, ResolvedTarget } from '../routing/resolve-route.js';
 import type { Metrics } from '../telemetry/metrics.js';
 import type { Transport } from '../transport/send-upstream.js';
@@ -15,7 +15,7 @@ import type { AttemptRecord } from './attempt-record.js';
 import { backoffDelayMs } from './backoff.js';
 import { ruleFor } from './failure-policy.js';
 import type { RetryBudget, RetryBudgets } from './retry-budget.js';
-import { runAttempt, type AttemptOutcome } from './run-attempt.js';
+import { runAttempt, type AttemptOutcome, type Operation } from './run-attempt.js';
 import { sleep } from './sleep.js';
 
 /** An attempt that cannot get this much time is not started: it could not finish. */
@@ -36,8 +36,8 @@ export interface EngineDeps {
   metrics: Metrics;
 }
 
-export interface ChatCall {
-  request: ChatRequest;
+/** One caller request's trip through a route, whatever its kind (the operation says that). */
+export interface RouteCall {
   route: ResolvedRoute;
   /** Aborts when the caller goes away. */
   callerSignal: AbortSignal;
@@ -49,15 +49,17 @@ export interface ChatCall {
   upstreamIdempotencyKey?: string;
 }
 
-export type ChatOutcome =
-  | { type: 'result'; result: ChatResult; served: ResolvedTarget; attempts: AttemptRecord[] }
-  | { type: 'stream'; events: AsyncIterable<StreamEvent[]>; served: ResolvedTarget; attempts: AttemptRecord[] };
+export interface Served<Answer> {
+  answer: Answer;
+  served: ResolvedTarget;
+  attempts: AttemptRecord[];
+}
 
 /** Why a target was passed over without an attempt. */
 type Skip = { target: ResolvedTarget; deployment: DeploymentHealth; outUntilMs: number };
 
 /** What trying one target came to: an answer, a reason to stop the whole request, or move on. */
-type TargetResult = { type: 'served'; outcome: ChatOutcome } | { type: 'stop' } | { type: 'next' };
+type TargetResult<Answer> = { type: 'served'; outcome: Served<Answer> } | { type: 'stop' } | { type: 'next' };
 
 /**
  * The attempt loop (SPEC §6, §7). Plans the route's targets — cooling, ejected, structurally
@@ -68,10 +70,19 @@ type TargetResult = { type: 'served'; outcome: ChatOutcome } | { type: 'stop' } 
  * one. Returns at the first success (a stream: at its commit point); otherwise throws
  * `AllAttemptsFailedError` with every attempt.
  */
-export async function runChat(call: ChatCall, deps: EngineDeps): Promise<ChatOutcome> {
+export async function runRoute<Answer>(call: RouteCall, operation: Operation<Answer>, deps: EngineDeps): Promise<Served<Answer>> {
   const { route } = call;
-  const loop = new AttemptLoop(call, deps);
-  const targets = route.targets.filter((target) => deps.cooling.coolingUntil(deploymentKey(target.connectionName, target.routedModel)) === undefined);
+  const loop = new AttemptLoop(call, operation, deps);
+  const capable = operation.accepts ? route.targets.filter((target) => operation.accepts!(deps.adapterFor(target))) : route.targets;
+  if (capable.length === 0) {
+    throw new GatewayError(`No target of model '${route.name}' serves ${operation.name}.`, {
+      status: 400,
+      code: 'model_not_supported',
+      type: 'invalid_request_error',
+      param: 'model',
+    });
+  }
+  const targets = capable.filter((target) => deps.cooling.coolingUntil(deploymentKey(target.connectionName, target.routedModel)) === undefined);
   const skipped: Skip[] = [];
 
   for (const [index, target] of targets.entries()) {
@@ -98,18 +109,20 @@ export async function runChat(call: ChatCall, deps: EngineDeps): Promise<ChatOut
 }
 
 /** The state of one request's trip through its targets. */
-class AttemptLoop {
+class AttemptLoop<Answer> {
   readonly attempts: AttemptRecord[] = [];
   skippedBusy = false;
-  readonly #call: ChatCall;
+  readonly #call: RouteCall;
+  readonly #operation: Operation<Answer>;
   readonly #deps: EngineDeps;
   readonly #budget: RetryBudget;
   /** Once a target rejects the input as too long, only targets known to take more may follow. */
   #contextLimit: number | undefined;
   #previous: ResolvedTarget | undefined;
 
-  constructor(call: ChatCall, deps: EngineDeps) {
+  constructor(call: RouteCall, operation: Operation<Answer>, deps: EngineDeps) {
     this.#call = call;
+    this.#operation = operation;
     this.#deps = deps;
     this.#budget = deps.retryBudgets.for(routeLabel(call.route), call.route.policy.retry_budget);
   }
@@ -138,7 +151,7 @@ class AttemptLoop {
     target: ResolvedTarget,
     deployment: DeploymentHealth,
     options: { rest: readonly ResolvedTarget[]; forced: boolean; onOut: (outUntilMs: number) => void },
-  ): Promise<TargetResult> {
+  ): Promise<TargetResult<Answer>> {
     const { policy } = this.#call.route;
     let waitedForRetryAfter = false;
     for (let retry = 0; ; retry++) {
@@ -157,11 +170,7 @@ class AttemptLoop {
       this.attempts.push(outcome.record);
       if (outcome.ok) {
         this.#budget.recordSuccess();
-        const served: ChatOutcome =
-          'result' in outcome
-            ? { type: 'result', result: outcome.result, served: target, attempts: this.attempts }
-            : { type: 'stream', events: outcome.events, served: target, attempts: this.attempts };
-        return { type: 'served', outcome: served };
+        return { type: 'served', outcome: { answer: outcome.answer, served: target, attempts: this.attempts } };
       }
       const { error } = outcome;
       if (error.kind === 'rate_limit' || error.kind === 'quota_exhausted') {
@@ -201,7 +210,7 @@ class AttemptLoop {
     return admission;
   }
 
-  async #attempt(target: ResolvedTarget, deployment: DeploymentHealth, admission: Admission, remainingMs: number): Promise<AttemptOutcome> {
+  async #attempt(target: ResolvedTarget, deployment: DeploymentHealth, admission: Admission, remainingMs: number): Promise<AttemptOutcome<Answer>> {
     const { route } = this.#call;
     if (this.#previous !== undefined && this.#previous !== target) {
       this.#deps.metrics.failovers.inc({ from: label(this.#previous), to: label(target) });
@@ -209,25 +218,26 @@ class AttemptLoop {
     this.#previous = target;
     this.#deps.metrics.deadlineRemaining.observe(remainingMs / 1000);
     this.#deps.health.dispatched(deployment);
-    return runAttempt({
-      n: this.attempts.length + 1,
-      target,
-      adapter: this.#deps.adapterFor(target),
-      baseUrl: this.#deps.baseUrlFor(target),
-      request: this.#call.request,
-      timeouts: route.policy.timeouts,
-      commit: route.policy.commit,
-      callerSignal: this.#call.callerSignal,
-      deadlineAtMs: this.#call.deadlineAtMs,
-      requestStartedAtMs: this.#call.requestStartedAtMs,
-      transport: this.#deps.transport,
-      idempotencyKey: this.#call.upstreamIdempotencyKey,
-      onHeaders: (headers) => this.#deps.health.observeHeaders(deployment, headers),
-      onSettled: (record) => {
-        this.#deps.load.release(target.connectionName);
-        this.#deps.health.settled(deployment, admission, record.kind, record.message);
+    return runAttempt(
+      {
+        n: this.attempts.length + 1,
+        target,
+        adapter: this.#deps.adapterFor(target),
+        baseUrl: this.#deps.baseUrlFor(target),
+        timeouts: route.policy.timeouts,
+        callerSignal: this.#call.callerSignal,
+        deadlineAtMs: this.#call.deadlineAtMs,
+        requestStartedAtMs: this.#call.requestStartedAtMs,
+        transport: this.#deps.transport,
+        idempotencyKey: this.#call.upstreamIdempotencyKey,
+        onHeaders: (headers) => this.#deps.health.observeHeaders(deployment, headers),
+        onSettled: (record) => {
+          this.#deps.load.release(target.connectionName);
+          this.#deps.health.settled(deployment, admission, record.kind, record.message);
+        },
       },
-    });
+      this.#operation,
+    );
   }
 
   async #waitOnPurpose(ms: number): Promise<boolean> {
@@ -242,7 +252,7 @@ class AttemptLoop {
  * A Retry-After is information about the target, not a reason to hold the caller — except when
  * nothing but a model change (or nothing) is left and the wait is short and fits the deadline.
  */
-function shouldWaitForRetryAfter(error: ProviderError, rest: readonly ResolvedTarget[], call: ChatCall, waitMaxMs: number): boolean {
+function shouldWaitForRetryAfter(error: ProviderError, rest: readonly ResolvedTarget[], call: RouteCall, waitMaxMs: number): boolean {
   if (error.kind !== 'rate_limit' || error.retryAfterMs === undefined) return false;
   if (rest.some((target) => !target.modelChange)) return false;
   return error.retryAfterMs <= waitMaxMs && Date.now() + error.retryAfterMs + MIN_ATTEMPT_MS <= call.deadlineAtMs;

@@ -1,0 +1,54 @@
+import type { CommitPolicy } from '../config/schema.js';
+import { estimateTokens, requestCharacters } from '../metering/estimate-tokens.js';
+import type { ChatRequest, ChatResult, StreamEvent } from '../providers/spec.js';
+import { createFrameDecoder } from '../streaming/frame-decoder.js';
+import { readEventBatches } from '../streaming/read-event-batches.js';
+import { forwardCommitted } from './forward-committed.js';
+import { readToCommitPoint } from './read-to-commit-point.js';
+import type { Operation } from './run-attempt.js';
+
+/** A chat answer: whole, or a committed stream in batches whose first holds what was read up to the commit point. */
+export type ChatAnswer = { result: ChatResult } | { events: AsyncIterable<StreamEvent[]> };
+
+/**
+ * A chat completion attempt. A non-streamed answer is read whole; a stream is read up to the
+ * route's commit point, and any failure before it is a failed attempt that the caller never saw.
+ */
+export function chatOperation(request: ChatRequest, commit: CommitPolicy): Operation<ChatAnswer> {
+  return {
+    name: 'chat completions',
+    build: (adapter, target) => adapter.buildRequest(request, target),
+    async read(response, context, input) {
+      const { record } = context;
+      if (!request.stream) {
+        context.timer.arm('idle', input.timeouts.idle_ms);
+        const result = input.adapter.parseResponse(await response.body.json());
+        if (result.finishReason === 'content_filter' && result.text === '' && result.toolCalls.length === 0) {
+          return context.fail({ kind: 'moderation', code: 'content_filter', message: 'the provider refused to answer (content filter)' });
+        }
+        // Providers that do not say which model answered (Bedrock) answered with the routed one.
+        if (!result.responseModel) result.responseModel = input.target.routedModel;
+        Object.assign(record, { latencyMs: Date.now() - context.startedAtMs, usage: result.usage, committed: true });
+        context.release(true);
+        return { ok: true, record, answer: { result } };
+      }
+
+      const batches = readEventBatches(response.body, createFrameDecoder(input.adapter.framing), input.adapter.createStreamParser());
+      const estimateInputTokens = () => estimateTokens(requestCharacters(request));
+      const ready = await readToCommitPoint(batches, context, { commit, timeouts: input.timeouts, estimateInputTokens });
+      if (!('held' in ready)) {
+        void batches.return();
+        return context.fail(ready);
+      }
+      nameTheAnsweringModel(ready.held, input.target.routedModel);
+      return { ok: true, record, answer: { events: forwardCommitted(ready, batches, context, { estimateInputTokens }) } };
+    },
+  };
+}
+
+/** A stream whose provider does not say which model answered (Bedrock) answered with the routed one. */
+function nameTheAnsweringModel(held: StreamEvent[], routedModel: string): void {
+  const start = held.find((event) => event.type === 'response-start');
+  if (start === undefined) held.unshift({ type: 'response-start', responseModel: routedModel });
+  else if (!start.responseModel) start.responseModel = routedModel;
+}

@@ -1,0 +1,63 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { admitRequest, settleAdmission, type AdmissionDeps, type AdmissionHandle } from '../admission/admit-request.js';
+import { estimateEmbeddingsTokens } from '../admission/token-estimator.js';
+import { embeddingsOperation } from '../engine/embeddings-operation.js';
+import { runRoute, type EngineDeps } from '../engine/run-route.js';
+import { AllAttemptsFailedError } from '../errors/all-attempts-failed-error.js';
+import { parseOpenAiEmbeddings } from '../inbound/parse-openai-embeddings.js';
+import { renderOpenAiEmbeddings } from '../outbound/render-openai-embeddings.js';
+import type { RequestTrace } from '../records/request-trace.js';
+import { failureBody } from './failure-body.js';
+import { OPENAI_CHAT } from './inbound-dialect.js';
+import { openGate, type GateDeps } from './open-gate.js';
+import { retryHeaders, sendJson, servedHeaders } from './send.js';
+
+export interface EmbeddingsHandlerDeps extends AdmissionDeps, GateDeps {
+  engine: EngineDeps;
+}
+
+/**
+ * `POST /v1/embeddings`: the same gate, attempt loop, health state, records and ledger as chat
+ * (SPEC §4); targets whose provider has no embeddings are passed over. Nothing is generated, so
+ * the budget reserves input tokens only.
+ */
+export async function handleEmbeddings(
+  request: IncomingMessage,
+  response: ServerResponse,
+  trace: RequestTrace,
+  deps: EmbeddingsHandlerDeps,
+): Promise<void> {
+  trace.operation = 'embeddings';
+  const { config, principal, parsed, route, deadlineAtMs } = await openGate(request, trace, deps, parseOpenAiEmbeddings);
+  const embeddings = parsed.request;
+  const caller = new AbortController();
+  response.once('close', () => {
+    if (!response.writableFinished) caller.abort();
+  });
+  let admission: AdmissionHandle = {};
+  try {
+    admission = await admitRequest(principal, { inputTokens: () => estimateEmbeddingsTokens(embeddings), maxOutputTokens: 0 }, route, { config, nowMs: trace.startedAtMs }, deps);
+    const outcome = await runRoute(
+      { route, callerSignal: caller.signal, requestStartedAtMs: trace.startedAtMs, deadlineAtMs, waited: trace.waited },
+      embeddingsOperation(embeddings),
+      deps.engine,
+    );
+    trace.attempts = outcome.attempts;
+    trace.served = outcome.served;
+    trace.firstTokenAtMs = Date.now();
+    const body = renderOpenAiEmbeddings(outcome.answer, { model: outcome.served.routedModel, encodingFormat: embeddings.encodingFormat });
+    sendJson(response, 200, body, servedHeaders(outcome.served, outcome.attempts.length));
+  } catch (error) {
+    if (!(error instanceof AllAttemptsFailedError)) throw error;
+    trace.attempts = error.attempts;
+    if (caller.signal.aborted) {
+      trace.fail('cancelled', 499, 'cancelled');
+      return;
+    }
+    const { final, body } = failureBody(error, trace, deps.config(), OPENAI_CHAT);
+    trace.fail('failed', final.status, final.code);
+    sendJson(response, final.status, body, retryHeaders(final.retryAfterMs));
+  } finally {
+    settleAdmission(admission, trace.attempts, { config: deps.config(), route: trace.route }, deps);
+  }
+}

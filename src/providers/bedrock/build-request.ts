@@ -1,0 +1,89 @@
+import type {
+  ChatRequest,
+  ResponseFormat,
+  TargetContext,
+  ToolChoice,
+  ToolDefinition,
+  UpstreamRequest,
+} from '../spec.js';
+import type { JsonRecord } from '../shared/json-fields.js';
+import { joinUrl } from '../shared/join-url.js';
+import { hasToolBlocks, toBedrockConversation } from './to-bedrock-messages.js';
+
+/**
+ * A Converse or ConverseStream request. The model id goes in the path, URL-encoded: Bedrock ids
+ * and ARNs contain `:` and `/`. Credentials (SigV4) are added per attempt, after this.
+ */
+export function buildBedrockRequest(request: ChatRequest, target: TargetContext): UpstreamRequest {
+  const conversation = toBedrockConversation(request.messages);
+  const body: JsonRecord = { ...conversation };
+  const inferenceConfig = toInferenceConfig(request);
+  if (Object.keys(inferenceConfig).length > 0) body.inferenceConfig = inferenceConfig;
+  const tools = request.tools ?? [];
+  // Converse has no "none" tool choice: leaving the tools out says it, except that Converse
+  // rejects a conversation holding tool blocks without a toolConfig, so there they stay declared.
+  const toolsWithheld = request.toolChoice === 'none' && !hasToolBlocks(conversation);
+  if (tools.length > 0 && !toolsWithheld) {
+    body.toolConfig = { tools: tools.map(toToolSpec), toolChoice: toBedrockToolChoice(request.toolChoice) };
+  }
+  const outputConfig = toOutputConfig(request.responseFormat);
+  if (outputConfig !== undefined) body.outputConfig = outputConfig;
+
+  const operation = request.stream ? 'converse-stream' : 'converse';
+  return {
+    url: joinUrl(target.baseUrl, `/model/${encodeURIComponent(target.routedModel)}/${operation}`),
+    method: 'POST',
+    headers: request.stream
+      ? { 'content-type': 'application/json', accept: 'application/vnd.amazon.eventstream' }
+      : { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  };
+}
+
+function toInferenceConfig(request: ChatRequest): JsonRecord {
+  const config: JsonRecord = {};
+  if (request.maxOutputTokens !== undefined) config.maxTokens = request.maxOutputTokens;
+  if (request.temperature !== undefined) config.temperature = request.temperature;
+  if (request.topP !== undefined) config.topP = request.topP;
+  if (request.stop !== undefined && request.stop.length > 0) config.stopSequences = request.stop;
+  return config;
+}
+
+/**
+ * `strict` is not forwarded: only some Bedrock models support strict tool use, and OpenAI
+ * clients often set it by default, which would make every request to the others fail.
+ */
+function toToolSpec(tool: ToolDefinition): JsonRecord {
+  return {
+    toolSpec: {
+      name: tool.name,
+      description: tool.description,
+      inputSchema: { json: tool.parameters ?? { type: 'object', properties: {} } },
+    },
+  };
+}
+
+/** `undefined` (and `none`, when the tools must stay declared) leave Converse's default, `auto`. */
+function toBedrockToolChoice(choice: ToolChoice | undefined): JsonRecord | undefined {
+  if (choice === undefined || choice === 'none') return undefined;
+  if (choice === 'auto') return { auto: {} };
+  if (choice === 'required') return { any: {} };
+  return { tool: { name: choice.name } };
+}
+
+/**
+ * A JSON schema becomes Converse structured output (`outputConfig.textFormat`, whose schema is
+ * JSON text); models without it answer 400, which fails over. `json_object` has no Converse
+ * equivalent and is left to the prompt, which OpenAI already requires to ask for JSON.
+ */
+function toOutputConfig(format: ResponseFormat | undefined): JsonRecord | undefined {
+  if (format?.type !== 'json_schema' || format.schema === undefined) return undefined;
+  return {
+    textFormat: {
+      type: 'json_schema',
+      structure: {
+        jsonSchema: { schema: JSON.stringify(format.schema), name: format.name, description: format.description },
+      },
+    },
+  };
+}
