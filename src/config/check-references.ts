@@ -58,7 +58,7 @@ export function checkReferences(config: Config, unsetByPath: ReadonlyMap<string,
       add(['connections', name, 'dialect'], 'only a mock connection takes a dialect');
     }
     for (const [key, provider] of PROVIDER_ONLY_KEYS) {
-      if (connection[key] !== undefined && connection.provider !== provider) add(['connections', name, key], `only a ${provider} connection takes ${key}`);
+      if (connection[key] !== undefined && connection.provider !== provider) add(['connections', name, key], `only ${provider} connections take ${key}`);
     }
     if (connection.provider === 'bedrock') checkBedrock(name, connection, add);
   }

@@ -12,6 +12,8 @@ ${MOCK_CONNECTIONS}
 routes:
   claude-native: { targets: [{ connection: mock-anthropic, model: claude-native }] }
   claude-via-openai: { targets: [{ connection: mock-openai, model: gpt-behind-claude }] }
+  claude-via-gemini: { targets: [{ connection: mock-gemini, model: gemini-behind-claude }] }
+  claude-via-bedrock: { targets: [{ connection: mock-bedrock, model: bedrock-behind-claude }] }
   claude-overloaded:
     retries: 0
     targets:
@@ -31,6 +33,8 @@ const hello = [{ role: 'user' as const, content: 'Hello' }];
 describe.each([
   ['claude-native', 'claude-native'],
   ['claude-via-openai', 'gpt-behind-claude'],
+  ['claude-via-gemini', 'gemini-behind-claude'],
+  ['claude-via-bedrock', 'bedrock-behind-claude'],
 ])('the official @anthropic-ai/sdk through route %s', (route, answeringModel) => {
   it('gets a non-streamed answer with usage', async () => {
     const message = await client.messages.create({ model: route, max_tokens: 64, messages: hello });
