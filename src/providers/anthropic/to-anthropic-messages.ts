@@ -1,7 +1,6 @@
-import { FailureKind } from '../../errors/failure-kind.js';
-import { ProviderFailure, type ChatMessage, type ContentPart, type SystemMessage, type ToolCall } from '../spec.js';
-import { isRecord, type JsonRecord } from '../shared/json-fields.js';
-import { parseJson } from '../shared/parse-json.js';
+import type { ChatMessage, ContentPart, SystemMessage, ToolCall } from '../spec.js';
+import type { JsonRecord } from '../shared/json-fields.js';
+import { base64DataUrl, toolArgumentsObject } from '../shared/message-parts.js';
 
 export interface AnthropicTurn {
   role: 'user' | 'assistant';
@@ -97,18 +96,10 @@ function toToolResultContent(parts: readonly ContentPart[]): string | JsonRecord
   return parts.flatMap(toContentBlock);
 }
 
-const BASE64_DATA_URL = /^data:([^;,]+);base64,(.*)$/s;
-
 function toImageSource(url: string): JsonRecord {
   if (!url.startsWith('data:')) return { type: 'url', url };
-  const match = BASE64_DATA_URL.exec(url);
-  if (match === null) {
-    throw new ProviderFailure({
-      kind: FailureKind.invalidRequest,
-      message: 'An image data URL is not base64-encoded; Anthropic accepts base64 image data only.',
-    });
-  }
-  return { type: 'base64', media_type: match[1], data: match[2] };
+  const { mediaType, data } = base64DataUrl(url, 'Anthropic');
+  return { type: 'base64', media_type: mediaType, data };
 }
 
 /**
@@ -118,17 +109,6 @@ function toImageSource(url: string): JsonRecord {
  * than sending a guessed `{}` that would misstate what the model called.
  */
 function toToolUseBlock(call: ToolCall): JsonRecord {
-  return { type: 'tool_use', id: call.id, name: call.name, input: parseToolInput(call) };
+  return { type: 'tool_use', id: call.id, name: call.name, input: toolArgumentsObject(call, 'Anthropic') };
 }
 
-function parseToolInput(call: ToolCall): JsonRecord {
-  if (call.arguments.trim() === '') return {};
-  const parsed = parseJson(call.arguments);
-  if (parsed.ok && isRecord(parsed.value)) return parsed.value;
-  throw new ProviderFailure({
-    kind: FailureKind.invalidRequest,
-    message:
-      `Tool call ${call.id} (${call.name}) has arguments that are not a JSON object; ` +
-      'Anthropic requires an object as tool input.',
-  });
-}

@@ -1,7 +1,7 @@
 import { FailureKind } from '../../errors/failure-kind.js';
 import { ProviderFailure, type ChatMessage, type ContentPart, type SystemMessage, type ToolCall } from '../spec.js';
-import { isRecord, type JsonRecord } from '../shared/json-fields.js';
-import { parseJson } from '../shared/parse-json.js';
+import type { JsonRecord } from '../shared/json-fields.js';
+import { toolArgumentsObject } from '../shared/message-parts.js';
 
 export interface BedrockTurn {
   role: 'user' | 'assistant';
@@ -104,17 +104,6 @@ function toImageBlock(url: string): JsonRecord {
  * faithfully, so the attempt fails as invalid_request rather than sending a guessed `{}`.
  */
 function toToolUseBlock(call: ToolCall): JsonRecord {
-  return { toolUse: { toolUseId: call.id, name: call.name, input: parseToolInput(call) } };
+  return { toolUse: { toolUseId: call.id, name: call.name, input: toolArgumentsObject(call, 'Bedrock Converse') } };
 }
 
-function parseToolInput(call: ToolCall): JsonRecord {
-  if (call.arguments.trim() === '') return {};
-  const parsed = parseJson(call.arguments);
-  if (parsed.ok && isRecord(parsed.value)) return parsed.value;
-  throw new ProviderFailure({
-    kind: FailureKind.invalidRequest,
-    message:
-      `Tool call ${call.id} (${call.name}) has arguments that are not a JSON object; ` +
-      'Bedrock Converse requires an object as tool input.',
-  });
-}

@@ -8,6 +8,7 @@ import {
   type ToolMessage,
 } from '../spec.js';
 import { isRecord, type JsonRecord } from '../shared/json-fields.js';
+import { base64DataUrl, toolArgumentsObject } from '../shared/message-parts.js';
 import { parseJson } from '../shared/parse-json.js';
 import { readToolCallId } from './tool-call-id.js';
 
@@ -91,45 +92,21 @@ function toContentPart(part: ContentPart): JsonRecord[] {
   return [toImagePart(part.url)];
 }
 
-const BASE64_DATA_URL = /^data:([^;,]+);base64,(.*)$/s;
-
 function toImagePart(url: string): JsonRecord {
   if (!url.startsWith('data:')) return { fileData: { fileUri: url } };
-  const match = BASE64_DATA_URL.exec(url);
-  if (match === null) {
-    throw new ProviderFailure({
-      kind: FailureKind.invalidRequest,
-      message: 'An image data URL is not base64-encoded; Gemini accepts base64 inline data only.',
-    });
-  }
-  return { inlineData: { mimeType: match[1], data: match[2] } };
+  const { mediaType, data } = base64DataUrl(url, 'Gemini');
+  return { inlineData: { mimeType: mediaType, data } };
 }
 
 /** The id gives back what Gemini sent with the call: its signature, and its own id if it had one. */
 function toFunctionCallPart(call: ToolCall): JsonRecord {
   const { geminiId, signature } = readToolCallId(call.id);
   return {
-    functionCall: { id: geminiId, name: call.name, args: parseArguments(call) },
+    functionCall: { id: geminiId, name: call.name, args: toolArgumentsObject(call, 'Gemini') },
     thoughtSignature: signature,
   };
 }
 
-/**
- * `functionCall.args` must be a JSON object, while canonical arguments are the model's raw text.
- * Empty text means "no arguments"; anything else that is not an object cannot be sent
- * faithfully, so the attempt fails as invalid_request (another target may accept it).
- */
-function parseArguments(call: ToolCall): JsonRecord {
-  if (call.arguments.trim() === '') return {};
-  const parsed = parseJson(call.arguments);
-  if (parsed.ok && isRecord(parsed.value)) return parsed.value;
-  throw new ProviderFailure({
-    kind: FailureKind.invalidRequest,
-    message:
-      `Tool call ${call.id} (${call.name}) has arguments that are not a JSON object; ` +
-      'Gemini requires an object as function call args.',
-  });
-}
 
 function toFunctionResponsePart(message: ToolMessage, callsById: ReadonlyMap<string, ToolCall>): JsonRecord {
   const call = callsById.get(message.toolCallId);

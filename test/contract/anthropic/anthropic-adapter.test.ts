@@ -309,7 +309,7 @@ describe('Anthropic buildRequest', () => {
     });
     expect(failureOf(() => anthropicAdapter.buildRequest(request, TARGET))).toEqual({
       kind: 'invalid_request',
-      message: 'Tool call call_9 (search) has arguments that are not a JSON object; Anthropic requires an object as tool input.',
+      message: 'Tool call call_9 (search) has arguments that are not a JSON object; Anthropic requires an object.',
     });
     const arrayArguments = minimalRequest({
       messages: [userText('Go'), { role: 'assistant', content: [], toolCalls: [{ id: 'call_8', name: 'sum', arguments: '[1,2]' }] }],

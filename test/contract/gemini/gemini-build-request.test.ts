@@ -175,7 +175,7 @@ describe('Gemini buildRequest: body', () => {
     });
     expect(failureOf(() => geminiAdapter.buildRequest(arrayArguments, TARGET))).toEqual({
       kind: 'invalid_request',
-      message: 'Tool call call_8 (sum) has arguments that are not a JSON object; Gemini requires an object as function call args.',
+      message: 'Tool call call_8 (sum) has arguments that are not a JSON object; Gemini requires an object.',
     });
   });
 
