@@ -73,10 +73,7 @@ export async function runAttempt<Answer>(input: AttemptInput, operation: Operati
 
   let response: UpstreamResponse;
   try {
-    const upstream = await applyCredentials(
-      operation.build(input.adapter, { baseUrl: input.baseUrl, routedModel: input.target.routedModel }),
-      input.target.connection,
-    );
+    const upstream = operation.build(input.adapter, { baseUrl: input.baseUrl, routedModel: input.target.routedModel });
     if (input.idempotencyKey !== undefined) upstream.headers['idempotency-key'] = input.idempotencyKey;
     // Streams: content must start within first_token_ms. Non-streamed answers come whole, so
     // their headers must (SPEC §5: no headers in time is a timeout that fails over).
@@ -101,17 +98,20 @@ export async function runAttempt<Answer>(input: AttemptInput, operation: Operati
 
 /**
  * Sends to the connection's base URL, and when that host cannot be reached at all, to each of its
- * `alternate_hosts` in turn (same key, same request): inside one attempt, no retry spent.
+ * `alternate_hosts` in turn (same key, same request): inside one attempt, no retry spent. The
+ * credential is applied per host, since a SigV4 signature covers the host it was made for.
  */
-async function sendToFirstReachableHost(upstream: UpstreamRequest, input: AttemptInput, context: AttemptContext): Promise<UpstreamResponse> {
+async function sendToFirstReachableHost(unsigned: UpstreamRequest, input: AttemptInput, context: AttemptContext): Promise<UpstreamResponse> {
   const hosts = input.target.connection.alternate_hosts;
+  let upstream = unsigned;
   for (let index = 0; ; index++) {
     try {
-      return await input.transport.send(upstream, { signal: context.signal, connectTimeoutMs: input.timeouts.connect_ms });
+      const signed = await applyCredentials({ ...upstream, headers: { ...upstream.headers } }, input.target.connection);
+      return await input.transport.send(signed, { signal: context.signal, connectTimeoutMs: input.timeouts.connect_ms });
     } catch (error) {
       const alternate = hosts[index];
       if (alternate === undefined || context.signal.aborted || !isUnreachable(error)) throw error;
-      upstream = { ...upstream, url: alternate.replace(/\/+$/, '') + upstream.url.slice(input.baseUrl.replace(/\/+$/, '').length) };
+      upstream = { ...unsigned, url: alternate.replace(/\/+$/, '') + unsigned.url.slice(input.baseUrl.replace(/\/+$/, '').length) };
     }
   }
 }
