@@ -1,4 +1,4 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino, type Logger } from 'pino';
 import { handleGetRequest, handleListRequests } from './admin/handle-requests.js';
@@ -29,7 +29,7 @@ import type { ResolvedTarget } from './routing/resolve-route.js';
 import { AlertSender } from './telemetry/alert-sender.js';
 import { Cooling } from './health/cooling.js';
 import { OVERLOADED_RETRY_AFTER_MS } from './engine/run-route.js';
-import { createHttpServer } from './http/create-server.js';
+import { createHttpServer, type GatewayServer } from './http/create-server.js';
 import { handleChat, type ChatHandlerDeps } from './http/handle-chat.js';
 import { handleEmbeddings } from './http/handle-embeddings.js';
 import { ANTHROPIC_MESSAGES, OPENAI_CHAT } from './http/inbound-dialect.js';
@@ -70,7 +70,7 @@ export interface AppOptions {
 }
 
 export interface App {
-  server: Server;
+  server: GatewayServer;
   /** The in-process mock provider, when the config has a mock connection without a base_url. */
   readonly mock: MockProvider | undefined;
   records: RecordStore;

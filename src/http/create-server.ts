@@ -1,9 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { GatewayError } from '../errors/gateway-error.js';
+import { GatewayResponse } from './gateway-response.js';
 import { newRequestId } from './request-id.js';
 import type { InboundDialect } from './inbound-dialect.js';
 import { sendGatewayError } from './send.js';
+
+/** The gateway's HTTP server: its responses are `GatewayResponse`s. */
+export type GatewayServer = Server<typeof IncomingMessage, typeof GatewayResponse>;
 
 export type RouteHandler = (
   request: IncomingMessage,
@@ -25,7 +29,7 @@ interface PatternRoute {
  * The HTTP edge: assigns the request id, dispatches, and turns any thrown error into a JSON
  * error response. It holds no business logic, and no input can crash the process.
  */
-export function createHttpServer(routes: RouteTable, logger: Logger, options: { dialectOf?: (path: string) => InboundDialect } = {}): Server {
+export function createHttpServer(routes: RouteTable, logger: Logger, options: { dialectOf?: (path: string) => InboundDialect } = {}): GatewayServer {
   const exact = new Map<string, RouteHandler>();
   const patterns: PatternRoute[] = [];
   for (const [key, handler] of Object.entries(routes)) {
@@ -34,9 +38,9 @@ export function createHttpServer(routes: RouteTable, logger: Logger, options: { 
     else exact.set(key, handler);
   }
   const knownPaths = new Set(Object.keys(routes).map((key) => key.slice(key.indexOf(' ') + 1)));
-  return createServer({ keepAliveTimeout: 65_000 }, (request, response) => {
+  return createServer({ keepAliveTimeout: 65_000, ServerResponse: GatewayResponse }, (request, response) => {
     const requestId = newRequestId();
-    response.setHeader('x-request-id', requestId);
+    response.requestId = requestId;
     const path = (request.url ?? '/').split('?', 1)[0]!;
     let params: Record<string, string> = {};
     let handler = exact.get(`${request.method} ${path}`);
