@@ -1,6 +1,7 @@
 import type { ChatMessage, ContentPart, SystemMessage, ToolCall } from '../spec.js';
 import type { JsonRecord } from '../shared/json-fields.js';
 import { base64DataUrl, toolArgumentsObject } from '../shared/message-parts.js';
+import { ANTHROPIC_TOOL_CALL_IDS, fitToolCallId } from '../shared/tool-call-ids.js';
 
 export interface AnthropicTurn {
   role: 'user' | 'assistant';
@@ -75,7 +76,7 @@ function toBlocks(message: Exclude<ChatMessage, SystemMessage>): JsonRecord[] {
       return [
         {
           type: 'tool_result',
-          tool_use_id: message.toolCallId,
+          tool_use_id: fitToolCallId(message.toolCallId, ANTHROPIC_TOOL_CALL_IDS),
           content: toToolResultContent(message.content),
           is_error: message.isError === true ? true : undefined,
         },
@@ -109,6 +110,6 @@ function toImageSource(url: string): JsonRecord {
  * than sending a guessed `{}` that would misstate what the model called.
  */
 function toToolUseBlock(call: ToolCall): JsonRecord {
-  return { type: 'tool_use', id: call.id, name: call.name, input: toolArgumentsObject(call, 'Anthropic') };
+  return { type: 'tool_use', id: fitToolCallId(call.id, ANTHROPIC_TOOL_CALL_IDS), name: call.name, input: toolArgumentsObject(call, 'Anthropic') };
 }
 

@@ -2,6 +2,7 @@ import { FailureKind } from '../../errors/failure-kind.js';
 import { ProviderFailure, type ChatMessage, type ContentPart, type SystemMessage, type ToolCall } from '../spec.js';
 import type { JsonRecord } from '../shared/json-fields.js';
 import { toolArgumentsObject } from '../shared/message-parts.js';
+import { BEDROCK_TOOL_CALL_IDS, fitToolCallId } from '../shared/tool-call-ids.js';
 
 export interface BedrockTurn {
   role: 'user' | 'assistant';
@@ -67,7 +68,7 @@ function toBlocks(message: Exclude<ChatMessage, SystemMessage>): JsonRecord[] {
       return [
         {
           toolResult: {
-            toolUseId: message.toolCallId,
+            toolUseId: fitToolCallId(message.toolCallId, BEDROCK_TOOL_CALL_IDS),
             content: message.content.map((part) => ({ text: part.text })),
             status: message.isError === true ? 'error' : 'success',
           },
@@ -104,6 +105,6 @@ function toImageBlock(url: string): JsonRecord {
  * faithfully, so the attempt fails as invalid_request rather than sending a guessed `{}`.
  */
 function toToolUseBlock(call: ToolCall): JsonRecord {
-  return { toolUse: { toolUseId: call.id, name: call.name, input: toolArgumentsObject(call, 'Bedrock Converse') } };
+  return { toolUse: { toolUseId: fitToolCallId(call.id, BEDROCK_TOOL_CALL_IDS), name: call.name, input: toolArgumentsObject(call, 'Bedrock Converse') } };
 }
 

@@ -4,5 +4,6 @@ import { resolveCompatibleHost } from './hosts.js';
 
 /** The Chat Completions adapter with the quirks of the host behind `baseUrl`. */
 export function createCompatibleAdapter(baseUrl: string): ProviderAdapter {
-  return createOpenAiAdapter({ dropParams: resolveCompatibleHost(baseUrl).dropParams });
+  const host = resolveCompatibleHost(baseUrl);
+  return createOpenAiAdapter({ dropParams: host.dropParams, ...(host.toolCallIds ? { toolCallIds: host.toolCallIds } : {}) });
 }

@@ -6,6 +6,8 @@
  * as `max_tokens` (see `openai/build-request.ts`). Hosts not listed get the generic row.
  */
 
+import { MISTRAL_TOOL_CALL_IDS, type ToolCallIdRule } from '../shared/tool-call-ids.js';
+
 export type HostAuth = { header: 'authorization'; scheme: 'Bearer' } | { header: string };
 
 export interface CompatibleHost {
@@ -15,6 +17,8 @@ export interface CompatibleHost {
   defaultBaseUrl?: string;
   auth: HostAuth;
   dropParams: readonly string[];
+  /** Hosts stricter about tool-call ids than OpenAI. */
+  toolCallIds?: ToolCallIdRule;
 }
 
 const BEARER: HostAuth = { header: 'authorization', scheme: 'Bearer' };
@@ -68,6 +72,8 @@ export const COMPATIBLE_HOSTS: readonly CompatibleHost[] = [
       'metadata',
       'service_tier',
     ],
+    // "Tool call id was … but must be a-z, A-Z, 0-9, with a length of 9" (a 400 otherwise).
+    toolCallIds: MISTRAL_TOOL_CALL_IDS,
   },
   {
     name: 'openrouter',

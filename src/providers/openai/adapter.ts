@@ -1,4 +1,5 @@
 import type { ProviderAdapter } from '../spec.js';
+import { OPENAI_TOOL_CALL_IDS, type ToolCallIdRule } from '../shared/tool-call-ids.js';
 import { buildOpenAiRequest } from './build-request.js';
 import { openAiEmbeddings } from './embeddings.js';
 import { parseOpenAiError } from './parse-error.js';
@@ -8,15 +9,18 @@ import { OpenAiStreamParser } from './parse-stream.js';
 export interface OpenAiAdapterOptions {
   /** Top-level request fields the target rejects (see `openai-compatible/hosts.ts`). */
   dropParams?: readonly string[];
+  /** The tool-call ids the target accepts (OpenAI's rule unless the host has its own). */
+  toolCallIds?: ToolCallIdRule;
 }
 
 /** The Chat Completions adapter, shared by OpenAI itself and every OpenAI-compatible host. */
 export function createOpenAiAdapter(options: OpenAiAdapterOptions = {}): ProviderAdapter {
   const dropParams = options.dropParams ?? [];
+  const toolCallIds = options.toolCallIds ?? OPENAI_TOOL_CALL_IDS;
   return {
     dialect: 'openai',
     framing: 'sse',
-    buildRequest: (request, target) => buildOpenAiRequest(request, target, { dropParams }),
+    buildRequest: (request, target) => buildOpenAiRequest(request, target, { dropParams, toolCallIds }),
     parseResponse: parseOpenAiResponse,
     createStreamParser: () => new OpenAiStreamParser(),
     parseError: parseOpenAiError,

@@ -9,11 +9,14 @@ import type {
 import type { JsonRecord } from '../shared/json-fields.js';
 import { joinUrl } from '../shared/join-url.js';
 import { mergePassthrough } from '../shared/merge-passthrough.js';
+import type { ToolCallIdRule } from '../shared/tool-call-ids.js';
 import { toOpenAiMessages } from './to-openai-messages.js';
 
 export interface OpenAiRequestOptions {
   /** Top-level body fields the target rejects, removed last. */
   dropParams: readonly string[];
+  /** The tool-call ids the target accepts. */
+  toolCallIds: ToolCallIdRule;
 }
 
 // Decided by the canonical request, so a passthrough copy must not bring them back:
@@ -28,7 +31,7 @@ export function buildOpenAiRequest(
 ): UpstreamRequest {
   const body: JsonRecord = {
     model: target.routedModel,
-    messages: toOpenAiMessages(request.messages),
+    messages: toOpenAiMessages(request.messages, options.toolCallIds),
   };
   // OpenAI rejects `tool_choice` and `parallel_tool_calls` when no tools are given.
   if (request.tools !== undefined && request.tools.length > 0) {

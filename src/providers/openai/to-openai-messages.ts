@@ -1,12 +1,13 @@
 import type { ChatMessage, ContentPart, ToolCall } from '../spec.js';
 import type { JsonRecord } from '../shared/json-fields.js';
+import { fitToolCallId, type ToolCallIdRule } from '../shared/tool-call-ids.js';
 
-/** Canonical messages → Chat Completions `messages`. */
-export function toOpenAiMessages(messages: readonly ChatMessage[]): JsonRecord[] {
-  return messages.map(toOpenAiMessage);
+/** Canonical messages → Chat Completions `messages`, tool-call ids fitted to what the host accepts. */
+export function toOpenAiMessages(messages: readonly ChatMessage[], ids: ToolCallIdRule): JsonRecord[] {
+  return messages.map((message) => toOpenAiMessage(message, ids));
 }
 
-function toOpenAiMessage(message: ChatMessage): JsonRecord {
+function toOpenAiMessage(message: ChatMessage, ids: ToolCallIdRule): JsonRecord {
   switch (message.role) {
     case 'system':
     case 'developer':
@@ -23,12 +24,12 @@ function toOpenAiMessage(message: ChatMessage): JsonRecord {
         content: message.content.length === 0 && toolCalls.length > 0 ? null : toOpenAiContent(message.content),
         refusal: message.refusal,
         name: message.name,
-        tool_calls: toolCalls.length > 0 ? toolCalls.map(toOpenAiToolCall) : undefined,
+        tool_calls: toolCalls.length > 0 ? toolCalls.map((call) => toOpenAiToolCall(call, ids)) : undefined,
       };
     }
     case 'tool':
       // Chat Completions has no error flag on tool results; the content itself says so.
-      return { role: 'tool', tool_call_id: message.toolCallId, content: toOpenAiContent(message.content) };
+      return { role: 'tool', tool_call_id: fitToolCallId(message.toolCallId, ids), content: toOpenAiContent(message.content) };
   }
 }
 
@@ -47,6 +48,6 @@ function toOpenAiContent(parts: readonly ContentPart[]): string | JsonRecord[] {
   );
 }
 
-function toOpenAiToolCall(call: ToolCall): JsonRecord {
-  return { id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } };
+function toOpenAiToolCall(call: ToolCall, ids: ToolCallIdRule): JsonRecord {
+  return { id: fitToolCallId(call.id, ids), type: 'function', function: { name: call.name, arguments: call.arguments } };
 }
