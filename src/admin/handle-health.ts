@@ -4,7 +4,7 @@ import type { Cooling } from '../health/cooling.js';
 import { deploymentKey } from '../health/deployment-key.js';
 import { deploymentState } from '../health/deployment-state.js';
 import type { DeploymentHealth, HealthState } from '../health/health-registry.js';
-import { sendJson } from '../http/send.js';
+import { noStore, sendJson } from '../http/send.js';
 import { knownSecrets } from '../config/known-secrets.js';
 import { redactSecrets } from '../records/redact-secrets.js';
 import { checkAdminToken } from './check-admin-token.js';
@@ -30,7 +30,7 @@ export function handleHealth(request: IncomingMessage, response: ServerResponse,
   for (const key of seen.keys()) keys.add(key);
   const redact = (text: string) => redactSecrets(text, knownSecrets(config));
   const data = [...keys].sort().map((key) => describe(key, seen.get(key), deps, redact));
-  sendJson(response, 200, { data }, { 'cache-control': 'no-store' });
+  sendJson(response, 200, { data }, noStore());
 }
 
 function describe(key: string, deployment: DeploymentHealth | undefined, deps: AdminHealthDeps, redact: (text: string) => string): Record<string, unknown> {

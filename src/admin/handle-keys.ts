@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { GatewayError } from '../errors/gateway-error.js';
 import { readJsonBody } from '../http/read-json-body.js';
-import { sendJson } from '../http/send.js';
+import { noStore, sendJson } from '../http/send.js';
 import { parseCreateKeyBody } from '../keys/create-key-body.js';
 import type { KeyCache } from '../keys/key-cache.js';
 import type { KeyStore } from '../keys/key-store.js';
@@ -27,7 +27,6 @@ type Params = Readonly<Record<string, string>>;
 const MAX_BODY_BYTES = 64 * 1024;
 
 /** A created key's secret must not linger in any cache between the gateway and the operator. */
-const NO_STORE = { 'cache-control': 'no-store' };
 
 /** `POST /admin/keys` → 201 with the secret, the only time it is ever shown (SPEC §8). */
 export async function handleCreateKey(request: IncomingMessage, response: ServerResponse, _params: Params, deps: AdminKeysDeps): Promise<void> {
@@ -35,7 +34,7 @@ export async function handleCreateKey(request: IncomingMessage, response: Server
   const nowMs = (deps.nowMs ?? Date.now)();
   const input = parseCreateKeyBody((await readJsonBody(request, MAX_BODY_BYTES)).json, nowMs);
   const { key, secret } = await deps.store.create(input);
-  sendJson(response, 201, createdKeyView(key, secret), NO_STORE);
+  sendJson(response, 201, createdKeyView(key, secret), noStore());
 }
 
 /** `GET /admin/keys` → `{data: [keys]}`, oldest first, revoked ones included. */
@@ -43,7 +42,7 @@ export async function handleListKeys(request: IncomingMessage, response: ServerR
   checkAdminToken(request, deps.adminToken());
   const nowMs = (deps.nowMs ?? Date.now)();
   const keys = await deps.store.list();
-  sendJson(response, 200, { data: keys.map((key) => keyView(key, nowMs)) }, NO_STORE);
+  sendJson(response, 200, { data: keys.map((key) => keyView(key, nowMs)) }, noStore());
 }
 
 /** `DELETE /admin/keys/:id` → `{id, revoked: true}`; revoking twice is not an error. */
@@ -53,7 +52,7 @@ export async function handleRevokeKey(request: IncomingMessage, response: Server
   const revokedNow = await deps.store.revoke(id);
   if (!revokedNow && !(await deps.store.get(id))) throw unknownKey(id);
   deps.cache.revoked(id);
-  sendJson(response, 200, { id, revoked: true }, NO_STORE);
+  sendJson(response, 200, { id, revoked: true }, noStore());
 }
 
 /** `GET /admin/keys/:id/spend` → spend in the key's current budget period. */
@@ -64,7 +63,7 @@ export async function handleKeySpend(request: IncomingMessage, response: ServerR
   if (!key) throw unknownKey(id);
   const view = keySpendView(key, (deps.nowMs ?? Date.now)());
   const spent = await deps.spentMicros(key.id, Date.parse(view.period_start));
-  sendJson(response, 200, { ...view, usd: microsToUsd(spent), reserved_usd: microsToUsd(deps.reservedMicros?.(key.id) ?? 0) }, NO_STORE);
+  sendJson(response, 200, { ...view, usd: microsToUsd(spent), reserved_usd: microsToUsd(deps.reservedMicros?.(key.id) ?? 0) }, noStore());
 }
 
 function unknownKey(id: string): GatewayError {

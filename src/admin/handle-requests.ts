@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { GatewayError } from '../errors/gateway-error.js';
-import { sendJson } from '../http/send.js';
+import { noStore, sendJson } from '../http/send.js';
 import { MAX_LIST_LIMIT, sinceToEpochMs, type RecordFilter, type RecordStore } from '../records/record-store.js';
 import type { RequestStatus } from '../records/request-record.js';
 import { checkAdminToken } from './check-admin-token.js';
@@ -14,7 +14,6 @@ const STATUSES: readonly RequestStatus[] = ['ok', 'interrupted', 'failed', 'reje
 const QUERY_PARAMETERS = ['route', 'status', 'since', 'limit'] as const;
 
 /** Records can hold prompts' metadata and error text: never let a proxy or browser keep them. */
-const NO_STORE = { 'cache-control': 'no-store' };
 
 /** `GET /admin/requests/:id` → the record (SPEC §9), 404 when unknown. */
 export async function handleGetRequest(
@@ -27,7 +26,7 @@ export async function handleGetRequest(
   const id = params.id ?? '';
   const record = await deps.records.get(id);
   if (!record) throw new GatewayError(`No request with id "${id}".`, { status: 404, code: 'not_found', type: 'invalid_request_error' });
-  sendJson(response, 200, record, NO_STORE);
+  sendJson(response, 200, record, noStore());
 }
 
 /** `GET /admin/requests?route=&status=&since=&limit=` → `{data: [records]}`, newest first. */
@@ -39,7 +38,7 @@ export async function handleListRequests(
 ): Promise<void> {
   checkAdminToken(request, deps.adminToken());
   const filter = parseListQuery(new URL(request.url ?? '/', 'http://gateway.invalid').searchParams);
-  sendJson(response, 200, { data: await deps.records.list(filter) }, NO_STORE);
+  sendJson(response, 200, { data: await deps.records.list(filter) }, noStore());
 }
 
 /** Refuses (never ignores or clamps) a bad or unknown parameter, naming it. */

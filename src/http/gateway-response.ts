@@ -4,7 +4,9 @@ import { ServerResponse, type IncomingMessage, type OutgoingHttpHeader, type Out
  * A response that carries its request id and adds `x-request-id` to whatever head is written
  * (SPEC §4: every response). Adding it with the rest of the head, rather than by `setHeader`
  * beforehand, keeps Node on its fast path for headers passed to `writeHead`: a header set in
- * advance makes Node re-set every later one individually, a measurable cost per request.
+ * advance makes Node re-set every later one individually, a measurable cost per request. For the
+ * same reason the id is added to the headers object passed in, not to a copy: `writeHead` takes
+ * that object over, so callers pass one of their own, never a shared constant.
  */
 export class GatewayResponse extends ServerResponse<IncomingMessage> {
   requestId = '';
@@ -24,6 +26,7 @@ export class GatewayResponse extends ServerResponse<IncomingMessage> {
       this.setHeader('x-request-id', this.requestId);
       return super.writeHead(statusCode, messageOrHeaders);
     }
-    return super.writeHead(statusCode, { ...messageOrHeaders, 'x-request-id': this.requestId });
+    messageOrHeaders['x-request-id'] = this.requestId;
+    return super.writeHead(statusCode, messageOrHeaders);
   }
 }

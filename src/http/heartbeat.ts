@@ -25,14 +25,14 @@ export class Heartbeat {
 
   #beat(): void {
     if (this.#response.destroyed) return;
-    if (!this.#response.headersSent) this.#response.writeHead(200, SSE_HEADERS);
+    if (!this.#response.headersSent) this.#response.writeHead(200, { ...SSE_HEADERS });
     this.#response.write(': keep-alive\n\n');
     this.#timer = setTimeout(() => this.#beat(), KEEP_ALIVE_INTERVAL_MS);
   }
 }
 
-export const SSE_HEADERS: Readonly<Record<string, string>> = {
+export const SSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'content-type': 'text/event-stream; charset=utf-8',
   'cache-control': 'no-cache',
   'x-accel-buffering': 'no',
-};
+});

@@ -3,14 +3,15 @@ import type { GatewayError } from '../errors/gateway-error.js';
 import type { ResolvedTarget } from '../routing/resolve-route.js';
 import { OPENAI_CHAT, type InboundDialect } from './inbound-dialect.js';
 
-/** Sends a JSON response; returns the text sent (idempotency keeps it for replay). */
+/**
+ * Sends a JSON response; returns the text sent (idempotency keeps it for replay). The head is
+ * written from `headers` itself, which gains the content headers: pass an object of your own.
+ */
 export function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): string {
   const text = JSON.stringify(body);
-  response.writeHead(status, {
-    ...headers,
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(text),
-  });
+  headers['content-type'] = 'application/json';
+  headers['content-length'] = String(Buffer.byteLength(text));
+  response.writeHead(status, headers);
   response.end(text);
   return text;
 }
@@ -40,4 +41,9 @@ export function servedHeaders(served: ResolvedTarget, attempts: number): Record<
     'x-switchyard-served-by': `${served.connectionName}/${served.routedModel}`,
     'x-switchyard-attempts': String(attempts),
   };
+}
+
+/** For answers that must not be cached (admin views); a fresh object, since `sendJson` takes it over. */
+export function noStore(): Record<string, string> {
+  return { 'cache-control': 'no-store' };
 }
