@@ -2,23 +2,26 @@ import { z } from 'zod';
 
 /**
  * The Anthropic Messages request body as the gateway accepts it. Unknown top-level fields pass
- * through (for Anthropic targets); unknown keys inside blocks (`cache_control`, `citations`,
- * `caller`) are dropped, since the canonical model has nowhere to keep them. Block types the
- * canonical model cannot express (documents, server tools, …) are rejected rather than dropped.
+ * through (for Anthropic targets); unknown keys inside blocks (`citations`, `caller`) are
+ * dropped, since the canonical model has nowhere to keep them. Block types the canonical model
+ * cannot express (documents, server tools, …) are rejected rather than dropped.
  */
-const textBlock = z.object({ type: z.literal('text'), text: z.string() });
+const cacheControl = z.object({ type: z.literal('ephemeral'), ttl: z.enum(['5m', '1h']).optional() }).nullish();
+
+const textBlock = z.object({ type: z.literal('text'), text: z.string(), cache_control: cacheControl });
 
 const imageSource = z.discriminatedUnion('type', [
   z.object({ type: z.literal('base64'), media_type: z.string().min(1), data: z.string().min(1) }),
   z.object({ type: z.literal('url'), url: z.string().min(1) }),
 ]);
-const imageBlock = z.object({ type: z.literal('image'), source: imageSource });
+const imageBlock = z.object({ type: z.literal('image'), source: imageSource, cache_control: cacheControl });
 
 const toolResultBlock = z.object({
   type: z.literal('tool_result'),
   tool_use_id: z.string().min(1),
   content: z.union([z.string(), z.array(textBlock)]).optional(),
   is_error: z.boolean().optional(),
+  cache_control: cacheControl,
 });
 
 const toolUseBlock = z.object({
@@ -26,12 +29,13 @@ const toolUseBlock = z.object({
   id: z.string().min(1),
   name: z.string().min(1),
   input: z.record(z.string(), z.unknown()),
+  cache_control: cacheControl,
 });
 
-// Earlier turns' reasoning, which clients such as Claude Code send back; the canonical history
-// has no reasoning, so these blocks are accepted and left out.
-const thinkingBlock = z.object({ type: z.literal('thinking') });
-const redactedThinkingBlock = z.object({ type: z.literal('redacted_thinking') });
+// Earlier turns' reasoning, which clients such as Claude Code send back as they received it. A
+// signature is required by Anthropic, not here: an unsigned block is simply never sent to it.
+const thinkingBlock = z.object({ type: z.literal('thinking'), thinking: z.string(), signature: z.string().optional() });
+const redactedThinkingBlock = z.object({ type: z.literal('redacted_thinking'), data: z.string() });
 
 const userBlock = z.discriminatedUnion('type', [textBlock, imageBlock, toolResultBlock]);
 const assistantBlock = z.discriminatedUnion('type', [textBlock, toolUseBlock, thinkingBlock, redactedThinkingBlock]);
@@ -47,6 +51,7 @@ const tool = z.object({
   name: z.string().min(1).max(128),
   description: z.string().optional(),
   input_schema: z.record(z.string(), z.unknown()),
+  cache_control: cacheControl,
 });
 
 const parallelism = { disable_parallel_tool_use: z.boolean().optional() };

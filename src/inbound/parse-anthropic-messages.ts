@@ -1,5 +1,14 @@
 import { GatewayError } from '../errors/gateway-error.js';
-import type { ChatMessage, ChatRequest, ContentPart, TextPart, ToolCall, ToolChoice } from '../providers/spec.js';
+import type {
+  CacheControl,
+  ChatMessage,
+  ChatRequest,
+  ContentPart,
+  ReasoningBlock,
+  TextPart,
+  ToolCall,
+  ToolChoice,
+} from '../providers/spec.js';
 import { anthropicMessagesBodySchema, MODELED_FIELDS, type AnthropicMessagesBody } from './anthropic-messages-schema.js';
 import { describeValidationError } from './describe-validation-error.js';
 import type { ParsedChat } from './parse-openai-chat.js';
@@ -28,11 +37,16 @@ export function parseAnthropicMessages(body: unknown): ParsedChat {
     includeUsage: true,
   };
   if (messages.tools) {
-    request.tools = messages.tools.map((tool) => ({
-      name: tool.name,
-      ...(tool.description === undefined ? {} : { description: tool.description }),
-      parameters: tool.input_schema,
-    }));
+    request.tools = messages.tools.map((tool) =>
+      marked(
+        {
+          name: tool.name,
+          ...(tool.description === undefined ? {} : { description: tool.description }),
+          parameters: tool.input_schema,
+        },
+        tool.cache_control,
+      ),
+    );
   }
   if (messages.tool_choice) {
     const choice = messages.tool_choice;
@@ -49,9 +63,13 @@ export function parseAnthropicMessages(body: unknown): ParsedChat {
 
 type InboundMessage = AnthropicMessagesBody['messages'][number];
 type InboundToolChoice = NonNullable<AnthropicMessagesBody['tool_choice']>;
+type InboundTextBlock = Extract<NonNullable<AnthropicMessagesBody['system']>, unknown[]>[number];
 
+/** System blocks are joined into one text; the blocks themselves are kept when they carry cache markers. */
 function toSystemMessages(system: AnthropicMessagesBody['system']): ChatMessage[] {
-  const content = typeof system === 'string' ? system : system?.map((block) => block.text).join('\n');
+  if (typeof system === 'string' || system === undefined) return system ? [{ role: 'system', content: system }] : [];
+  const content = system.map((block) => block.text).join('\n');
+  if (system.some((block) => block.cache_control)) return [{ role: 'system', content, parts: system.map(textPart) }];
   return content ? [{ role: 'system', content }] : [];
 }
 
@@ -67,13 +85,33 @@ function toCanonicalMessages(message: InboundMessage): ChatMessage[] {
       : [{ role: 'assistant', content: [text(message.content)] }];
   }
   if (message.role === 'assistant') {
+    const reasoningBlocks: ReasoningBlock[] = [];
     const content: TextPart[] = [];
     const toolCalls: ToolCall[] = [];
     for (const block of message.content) {
-      if (block.type === 'text') content.push(text(block.text));
-      else if (block.type === 'tool_use') toolCalls.push({ id: block.id, name: block.name, arguments: JSON.stringify(block.input) });
+      switch (block.type) {
+        case 'thinking':
+          reasoningBlocks.push({ type: 'thinking', text: block.thinking, signature: block.signature });
+          break;
+        case 'redacted_thinking':
+          reasoningBlocks.push({ type: 'redacted', data: block.data });
+          break;
+        case 'text':
+          content.push(textPart(block));
+          break;
+        case 'tool_use':
+          toolCalls.push(marked({ id: block.id, name: block.name, arguments: JSON.stringify(block.input) }, block.cache_control));
+          break;
+      }
     }
-    return [{ role: 'assistant', content, ...(toolCalls.length > 0 ? { toolCalls } : {}) }];
+    return [
+      {
+        role: 'assistant',
+        ...(reasoningBlocks.length > 0 ? { reasoningBlocks } : {}),
+        content,
+        ...(toolCalls.length > 0 ? { toolCalls } : {}),
+      },
+    ];
   }
 
   const toolMessages: ChatMessage[] = [];
@@ -81,21 +119,31 @@ function toCanonicalMessages(message: InboundMessage): ChatMessage[] {
   for (const block of message.content) {
     switch (block.type) {
       case 'tool_result':
-        toolMessages.push({
-          role: 'tool',
-          toolCallId: block.tool_use_id,
-          content: toolResultContent(block.content),
-          ...(block.is_error === true ? { isError: true } : {}),
-        });
+        toolMessages.push(
+          marked(
+            {
+              role: 'tool',
+              toolCallId: block.tool_use_id,
+              content: toolResultContent(block.content),
+              ...(block.is_error === true ? { isError: true } : {}),
+            },
+            block.cache_control,
+          ),
+        );
         break;
       case 'text':
-        parts.push(text(block.text));
+        parts.push(textPart(block));
         break;
       case 'image':
-        parts.push({
-          type: 'image',
-          url: block.source.type === 'url' ? block.source.url : `data:${block.source.media_type};base64,${block.source.data}`,
-        });
+        parts.push(
+          marked(
+            {
+              type: 'image',
+              url: block.source.type === 'url' ? block.source.url : `data:${block.source.media_type};base64,${block.source.data}`,
+            },
+            block.cache_control,
+          ),
+        );
         break;
     }
   }
@@ -103,9 +151,9 @@ function toCanonicalMessages(message: InboundMessage): ChatMessage[] {
   return parts.length > 0 || toolMessages.length === 0 ? [...toolMessages, { role: 'user', content: parts }] : toolMessages;
 }
 
-function toolResultContent(content: string | { text: string }[] | undefined): TextPart[] {
+function toolResultContent(content: string | InboundTextBlock[] | undefined): TextPart[] {
   if (content === undefined) return [];
-  return typeof content === 'string' ? [text(content)] : content.map((block) => text(block.text));
+  return typeof content === 'string' ? [text(content)] : content.map(textPart);
 }
 
 function toCanonicalToolChoice(choice: InboundToolChoice): ToolChoice {
@@ -123,4 +171,13 @@ function toCanonicalToolChoice(choice: InboundToolChoice): ToolChoice {
 
 function text(value: string): TextPart {
   return { type: 'text', text: value };
+}
+
+function textPart(block: InboundTextBlock): TextPart {
+  return marked(text(block.text), block.cache_control);
+}
+
+/** The canonical value with the block's cache marker, if it had one (`null` says it has none). */
+function marked<T extends object>(value: T, cacheControl: CacheControl | null | undefined): T & { cacheControl?: CacheControl } {
+  return cacheControl ? { ...value, cacheControl } : value;
 }

@@ -1,7 +1,10 @@
 import type { FinishReason, StreamEvent, Usage } from '../providers/spec.js';
 import { anthropicMessageId, toAnthropicStopReason, toAnthropicUsage } from './render-anthropic-message.js';
 
-type OpenBlock = { kind: 'text'; index: number } | { kind: 'tool'; index: number; toolIndex: number };
+type OpenBlock =
+  | { kind: 'text'; index: number }
+  | { kind: 'thinking'; index: number }
+  | { kind: 'tool'; index: number; toolIndex: number };
 
 interface Finish {
   reason: FinishReason;
@@ -29,9 +32,10 @@ export function anthropicStreamErrorType(code: string): string {
  *
  * `message_start` waits for the first content so that the usage the upstream reports at its
  * start is in it. The finish is held until `end()`, because some upstreams report the final
- * usage only after their finish. Blocks are numbered in order over text and tool_use blocks
- * alike, as Anthropic does; reasoning is not rendered, because a thinking block without
- * Anthropic's signature would be rejected when the client sends it back.
+ * usage only after their finish. Blocks are numbered in order over thinking, text and tool_use
+ * blocks alike, as Anthropic does. Reasoning is rendered only inside a signed block (one that
+ * opened with `reasoning-start`): a thinking block without Anthropic's signature would be
+ * rejected when the client sends it back, so unsigned reasoning (OpenAI, Gemini) is not shown.
  */
 export class AnthropicStreamWriter {
   readonly #fallbackId: string;
@@ -66,6 +70,14 @@ export class AnthropicStreamWriter {
         // The open block is always the last one opened.
         return opening + this.#delta(this.#blockCount - 1, { type: 'text_delta', text: event.text });
       }
+      case 'reasoning-start':
+        return this.#thinkingBlock();
+      case 'reasoning-delta':
+        return this.#thinkingDelta({ type: 'thinking_delta', thinking: event.text });
+      case 'reasoning-signature':
+        return this.#thinkingDelta({ type: 'signature_delta', signature: event.signature });
+      case 'reasoning-redacted':
+        return this.#redactedThinkingBlock(event.data);
       case 'tool-call-start':
         return this.#toolBlock(event.index, event.id, event.name);
       case 'tool-call-delta': {
@@ -84,7 +96,6 @@ export class AnthropicStreamWriter {
         return '';
       case 'provider-error':
         return this.error(event.error);
-      case 'reasoning-delta':
       case 'malformed-event':
         return '';
     }
@@ -136,6 +147,25 @@ export class AnthropicStreamWriter {
     const text = this.#start() + this.#closeBlock();
     this.#open = { kind: 'text', index: this.#blockCount++ };
     return text + this.#blockStart(this.#open.index, { type: 'text', text: '' });
+  }
+
+  #thinkingBlock(): string {
+    const text = this.#start() + this.#closeBlock();
+    this.#open = { kind: 'thinking', index: this.#blockCount++ };
+    return text + this.#blockStart(this.#open.index, { type: 'thinking', thinking: '', signature: '' });
+  }
+
+  /** Reasoning outside a signed thinking block is not shown (see the class comment). */
+  #thinkingDelta(delta: Record<string, unknown>): string {
+    return this.#open?.kind === 'thinking' ? this.#delta(this.#open.index, delta) : '';
+  }
+
+  /** Redacted thinking comes whole: its block opens and closes at once. */
+  #redactedThinkingBlock(data: string): string {
+    const text = this.#start() + this.#closeBlock();
+    const index = this.#blockCount++;
+    const opening = this.#blockStart(index, { type: 'redacted_thinking', data });
+    return text + opening + frame('content_block_stop', { type: 'content_block_stop', index });
   }
 
   #toolBlock(toolIndex: number, id: string, name: string): string {

@@ -49,6 +49,10 @@ export class OpenAiStreamWriter {
         return this.#chunk({ tool_calls: [{ index: event.index, function: { arguments: event.argumentsDelta } }] });
       case 'tool-call-end':
       case 'malformed-event':
+      // Chat Completions has no reasoning blocks or signatures; the reasoning text went as deltas.
+      case 'reasoning-start':
+      case 'reasoning-signature':
+      case 'reasoning-redacted':
         return '';
       case 'usage':
         this.#usage = event.usage;

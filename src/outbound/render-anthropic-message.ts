@@ -1,4 +1,5 @@
 import { mapAnthropicStopReason } from '../providers/anthropic/stop-reason.js';
+import { toAnthropicReasoningBlock } from '../providers/anthropic/to-anthropic-messages.js';
 import { isRecord, type JsonRecord } from '../providers/shared/json-fields.js';
 import { parseJson } from '../providers/shared/parse-json.js';
 import type { ChatResult, FinishReason, ToolCall, Usage } from '../providers/spec.js';
@@ -49,9 +50,13 @@ export function toAnthropicUsage(usage: Usage | undefined): Record<string, numbe
   };
 }
 
-/** A complete answer as an Anthropic Messages response body. */
+/**
+ * A complete answer as an Anthropic Messages response body. Thinking comes first, and only as
+ * signed blocks: a client sends them back, and Anthropic refuses thinking it did not sign, so
+ * reasoning from other providers (the bare `reasoning` text) is not shown.
+ */
 export function renderAnthropicMessage(result: ChatResult, options: { fallbackId: string }): Record<string, unknown> {
-  const content: Record<string, unknown>[] = [];
+  const content = (result.reasoningBlocks ?? []).flatMap(toAnthropicReasoningBlock);
   if (result.text !== '') content.push({ type: 'text', text: result.text });
   // Anthropic has no refusal field: an OpenAI-style refusal is what the model said, so it is text.
   if (result.refusal) content.push({ type: 'text', text: result.refusal });

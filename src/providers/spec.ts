@@ -10,9 +10,19 @@ import type { FailureKind } from '../errors/failure-kind.js';
 /** A provider wire format. Azure OpenAI and the OpenAI-compatible hosts speak `openai`. */
 export type Dialect = 'openai' | 'anthropic' | 'gemini' | 'bedrock';
 
+/**
+ * A prompt-caching breakpoint (Anthropic `cache_control`, Bedrock `cachePoint`): the prompt up to
+ * the end of the marked block may be cached. Providers that cache on their own ignore it.
+ */
+export interface CacheControl {
+  type: 'ephemeral';
+  ttl?: '5m' | '1h';
+}
+
 export interface TextPart {
   type: 'text';
   text: string;
+  cacheControl?: CacheControl;
 }
 
 export interface ImagePart {
@@ -20,6 +30,7 @@ export interface ImagePart {
   /** An http(s) URL or a `data:` URL with base64 content. */
   url: string;
   detail?: 'auto' | 'low' | 'high';
+  cacheControl?: CacheControl;
 }
 
 export type ContentPart = TextPart | ImagePart;
@@ -29,12 +40,29 @@ export interface ToolCall {
   name: string;
   /** The arguments as JSON text, exactly as the model produced them. */
   arguments: string;
+  /** A cache marker the caller put on this call in its history. */
+  cacheControl?: CacheControl;
 }
+
+/**
+ * A block of the model's reasoning, kept in history and results because Anthropic wants a
+ * tool-using turn's thinking back, unmodified, and checks it against its signature. A block
+ * without a signature is never sent to a provider, nor shown to a caller as Anthropic thinking.
+ */
+export type ReasoningBlock =
+  | { type: 'thinking'; text: string; signature?: string }
+  /** Reasoning the provider encrypted (Anthropic `redacted_thinking`): only its opaque data travels. */
+  | { type: 'redacted'; data: string };
 
 export interface SystemMessage {
   /** `developer` is OpenAI's newer name for system instructions; other dialects treat it as system. */
   role: 'system' | 'developer';
   content: string;
+  /**
+   * The same text as the caller's blocks, when it marked some for caching (Anthropic `system`
+   * blocks with `cache_control`); `content` is their texts joined by newlines.
+   */
+  parts?: TextPart[];
 }
 
 export interface UserMessage {
@@ -45,6 +73,8 @@ export interface UserMessage {
 
 export interface AssistantMessage {
   role: 'assistant';
+  /** In the order the model produced them; they come before the text and tool calls. */
+  reasoningBlocks?: ReasoningBlock[];
   content: TextPart[];
   toolCalls?: ToolCall[];
   refusal?: string;
@@ -56,6 +86,8 @@ export interface ToolMessage {
   toolCallId: string;
   content: TextPart[];
   isError?: boolean;
+  /** A cache marker on the whole result (Anthropic `tool_result.cache_control`). */
+  cacheControl?: CacheControl;
 }
 
 export type ChatMessage = SystemMessage | UserMessage | AssistantMessage | ToolMessage;
@@ -66,6 +98,7 @@ export interface ToolDefinition {
   /** JSON Schema of the arguments object. */
   parameters?: Record<string, unknown>;
   strict?: boolean;
+  cacheControl?: CacheControl;
 }
 
 export type ToolChoice = 'auto' | 'none' | 'required' | { name: string };
@@ -118,6 +151,8 @@ export interface ChatResult {
   created?: number;
   text: string;
   reasoning?: string;
+  /** The reasoning as the provider's blocks, with their signatures, when it has them (Anthropic). */
+  reasoningBlocks?: ReasoningBlock[];
   refusal?: string;
   toolCalls: ToolCall[];
   finishReason: FinishReason;
@@ -133,6 +168,16 @@ export type StreamEvent =
   | { type: 'response-start'; id?: string; responseModel?: string; created?: number; systemFingerprint?: string }
   | { type: 'text-delta'; text: string }
   | { type: 'reasoning-delta'; text: string }
+  /**
+   * A reasoning block the provider signs opens (Anthropic `thinking`): its text follows as
+   * `reasoning-delta`s, its signature as `reasoning-signature`. Unsigned reasoning (OpenAI,
+   * Gemini) comes as bare deltas, so a dialect that must not show it unsigned can tell the two apart.
+   */
+  | { type: 'reasoning-start' }
+  /** The signature of the open reasoning block (Anthropic sends it last; a later one replaces it). */
+  | { type: 'reasoning-signature'; signature: string }
+  /** A whole reasoning block the provider encrypted (Anthropic `redacted_thinking`). */
+  | { type: 'reasoning-redacted'; data: string }
   | { type: 'refusal-delta'; text: string }
   /** `index` counts tool calls only (0, 1, …), whatever block numbering the provider uses. */
   | { type: 'tool-call-start'; index: number; id: string; name: string }

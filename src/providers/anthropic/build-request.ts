@@ -55,6 +55,7 @@ function toAnthropicTool(tool: ToolDefinition): JsonRecord {
     name: tool.name,
     description: tool.description,
     input_schema: tool.parameters ?? { type: 'object', properties: {} },
+    cache_control: tool.cacheControl,
   };
 }
 

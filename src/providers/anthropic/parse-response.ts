@@ -1,5 +1,5 @@
 import { FailureKind } from '../../errors/failure-kind.js';
-import { ProviderFailure, type ChatResult, type ToolCall } from '../spec.js';
+import { ProviderFailure, type ChatResult, type ReasoningBlock, type ToolCall } from '../spec.js';
 import { isRecord, readArray, readRecord, readString, type JsonRecord } from '../shared/json-fields.js';
 import { classifyAnthropicError, readAnthropicErrorDetails } from './parse-error.js';
 import { mapAnthropicStopReason } from './stop-reason.js';
@@ -19,11 +19,13 @@ export function parseAnthropicResponse(body: unknown): ChatResult {
   const stopReason = readString(body, 'stop_reason');
   const usage = readRecord(body, 'usage');
   const reasoning = textOf(blocks, 'thinking', 'thinking');
+  const reasoningBlocks = blocks.flatMap(toReasoningBlock);
   return {
     id: readString(body, 'id') ?? '',
     responseModel: readString(body, 'model') ?? '',
     text: textOf(blocks, 'text', 'text'),
     reasoning: reasoning === '' ? undefined : reasoning,
+    reasoningBlocks: reasoningBlocks.length === 0 ? undefined : reasoningBlocks,
     toolCalls: blocks.filter((block) => block.type === 'tool_use').map(toToolCall),
     finishReason: mapAnthropicStopReason(stopReason),
     providerFinishReason: stopReason,
@@ -37,6 +39,13 @@ function textOf(blocks: readonly JsonRecord[], blockType: string, field: string)
     .filter((block) => block.type === blockType)
     .map((block) => readString(block, field) ?? '')
     .join('');
+}
+
+/** Thinking with its signature (the text may be empty when the request asked for it omitted), and redacted thinking. */
+function toReasoningBlock(block: JsonRecord): ReasoningBlock[] {
+  if (block.type === 'redacted_thinking') return [{ type: 'redacted', data: readString(block, 'data') ?? '' }];
+  if (block.type !== 'thinking') return [];
+  return [{ type: 'thinking', text: readString(block, 'thinking') ?? '', signature: readString(block, 'signature') }];
 }
 
 function toToolCall(block: JsonRecord): ToolCall {

@@ -84,10 +84,17 @@ export class AnthropicStreamParser implements StreamParser {
         break;
       }
       case 'thinking': {
+        out.push({ type: 'reasoning-start' });
         const thinking = readString(block, 'thinking');
         if (thinking) out.push({ type: 'reasoning-delta', text: thinking });
+        // Empty at the start, as a rule; a block whose text was omitted may come signed already.
+        const signature = readString(block, 'signature');
+        if (signature) out.push({ type: 'reasoning-signature', signature });
         break;
       }
+      case 'redacted_thinking':
+        out.push({ type: 'reasoning-redacted', data: readString(block, 'data') ?? '' });
+        break;
       case 'tool_use': {
         if (blockIndex === undefined) break;
         const index = this.#toolIndexByBlock.size;
@@ -114,6 +121,11 @@ export class AnthropicStreamParser implements StreamParser {
         if (thinking) out.push({ type: 'reasoning-delta', text: thinking });
         break;
       }
+      case 'signature_delta': {
+        const signature = readString(delta, 'signature');
+        if (signature) out.push({ type: 'reasoning-signature', signature });
+        break;
+      }
       case 'input_json_delta': {
         const toolIndex = this.#toolIndexByBlock.get(readNumber(event, 'index') ?? -1);
         const argumentsDelta = readString(delta, 'partial_json');
@@ -121,7 +133,7 @@ export class AnthropicStreamParser implements StreamParser {
         break;
       }
       default:
-      // Signature and citation deltas have no canonical counterpart.
+      // Citation deltas have no canonical counterpart.
     }
   }
 

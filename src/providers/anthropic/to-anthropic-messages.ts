@@ -1,4 +1,4 @@
-import type { ChatMessage, ContentPart, SystemMessage, ToolCall } from '../spec.js';
+import type { ChatMessage, ContentPart, ReasoningBlock, SystemMessage, TextPart, ToolCall, ToolMessage } from '../spec.js';
 import type { JsonRecord } from '../shared/json-fields.js';
 import { base64DataUrl, toolArgumentsObject } from '../shared/message-parts.js';
 import { ANTHROPIC_TOOL_CALL_IDS, fitToolCallId } from '../shared/tool-call-ids.js';
@@ -16,14 +16,15 @@ export interface AnthropicConversation {
 /**
  * Canonical messages → Messages API `system` + `messages`. System and developer messages are
  * hoisted to `system`; tool results travel in user turns; consecutive turns of one role are
- * merged, because Anthropic requires user and assistant turns to alternate.
+ * merged, because Anthropic requires user and assistant turns to alternate. Cache markers go
+ * back on the blocks they came on, as `cache_control`.
  */
 export function toAnthropicConversation(messages: readonly ChatMessage[]): AnthropicConversation {
-  const systemTexts: string[] = [];
+  const systemParts: TextPart[] = [];
   const turns: { role: AnthropicTurn['role']; blocks: JsonRecord[] }[] = [];
   for (const message of messages) {
     if (isSystemMessage(message)) {
-      systemTexts.push(message.content);
+      systemParts.push(...(message.parts ?? [{ type: 'text', text: message.content }]));
       continue;
     }
     const role = message.role === 'assistant' ? 'assistant' : 'user';
@@ -33,7 +34,7 @@ export function toAnthropicConversation(messages: readonly ChatMessage[]): Anthr
     else turns.push({ role, blocks });
   }
   return {
-    system: toSystem(systemTexts),
+    system: toSystem(systemParts),
     messages: turns.map(({ role, blocks }) => ({ role, content: toTurnContent(blocks) })),
   };
 }
@@ -42,22 +43,28 @@ function isSystemMessage(message: ChatMessage): message is SystemMessage {
   return message.role === 'system' || message.role === 'developer';
 }
 
-function toSystem(texts: readonly string[]): string | JsonRecord[] | undefined {
-  if (texts.length <= 1) return texts[0];
-  return texts.map((text) => ({ type: 'text', text }));
+/** One unmarked text goes as a plain string; several, or any marked, as text blocks. */
+function toSystem(parts: readonly TextPart[]): string | JsonRecord[] | undefined {
+  const [first] = parts;
+  if (parts.length <= 1 && first?.cacheControl === undefined) return first?.text;
+  return parts.map((part) => ({ type: 'text', text: part.text, cache_control: part.cacheControl }));
 }
 
+/** Blocks that must open their turn: tool results (before any text) and thinking (before the answer). */
+const LEADING_BLOCK_TYPES = new Set(['tool_result', 'thinking', 'redacted_thinking']);
+
 /**
- * Tool results must open a user turn (Anthropic rejects text before them), and a turn that is
- * a single text block is sent as a plain string, as Anthropic's own clients do.
+ * Tool results must open a user turn (Anthropic rejects text before them) and reasoning an
+ * assistant turn; a turn that is a single unmarked text block is sent as a plain string, as
+ * Anthropic's own clients do.
  */
 function toTurnContent(blocks: readonly JsonRecord[]): string | JsonRecord[] {
-  const ordered = [
-    ...blocks.filter((block) => block.type === 'tool_result'),
-    ...blocks.filter((block) => block.type !== 'tool_result'),
-  ];
+  const leads = (block: JsonRecord): boolean => LEADING_BLOCK_TYPES.has(String(block.type));
+  const ordered = [...blocks.filter(leads), ...blocks.filter((block) => !leads(block))];
   const [first] = ordered;
-  if (ordered.length === 1 && first?.type === 'text' && typeof first.text === 'string') return first.text;
+  if (ordered.length === 1 && first?.type === 'text' && typeof first.text === 'string' && first.cache_control === undefined) {
+    return first.text;
+  }
   return ordered;
 }
 
@@ -67,33 +74,46 @@ function toBlocks(message: Exclude<ChatMessage, SystemMessage>): JsonRecord[] {
       return message.content.flatMap(toContentBlock);
     case 'assistant':
       return [
+        ...(message.reasoningBlocks ?? []).flatMap(toAnthropicReasoningBlock),
         ...message.content.flatMap(toContentBlock),
         // Anthropic has no refusal input; kept as text so the history still reads right.
         ...(message.refusal ? [{ type: 'text', text: message.refusal }] : []),
         ...(message.toolCalls ?? []).map(toToolUseBlock),
       ];
     case 'tool':
-      return [
-        {
-          type: 'tool_result',
-          tool_use_id: fitToolCallId(message.toolCallId, ANTHROPIC_TOOL_CALL_IDS),
-          content: toToolResultContent(message.content),
-          is_error: message.isError === true ? true : undefined,
-        },
-      ];
+      return [toToolResultBlock(message)];
   }
+}
+
+/**
+ * Thinking goes back exactly as it came, signature and all (Anthropic checks it). A block with
+ * no signature — reasoning from a provider that does not sign it — would be refused, so it stays out.
+ */
+export function toAnthropicReasoningBlock(block: ReasoningBlock): JsonRecord[] {
+  if (block.type === 'redacted') return [{ type: 'redacted_thinking', data: block.data }];
+  return block.signature === undefined ? [] : [{ type: 'thinking', thinking: block.text, signature: block.signature }];
 }
 
 /** Empty text blocks are rejected by Anthropic, so they are left out. */
 function toContentBlock(part: ContentPart): JsonRecord[] {
-  if (part.type === 'text') return part.text === '' ? [] : [{ type: 'text', text: part.text }];
-  return [{ type: 'image', source: toImageSource(part.url) }];
+  if (part.type === 'text') return part.text === '' ? [] : [{ type: 'text', text: part.text, cache_control: part.cacheControl }];
+  return [{ type: 'image', source: toImageSource(part.url), cache_control: part.cacheControl }];
+}
+
+function toToolResultBlock(message: ToolMessage): JsonRecord {
+  return {
+    type: 'tool_result',
+    tool_use_id: fitToolCallId(message.toolCallId, ANTHROPIC_TOOL_CALL_IDS),
+    content: toToolResultContent(message.content),
+    is_error: message.isError === true ? true : undefined,
+    cache_control: message.cacheControl,
+  };
 }
 
 function toToolResultContent(parts: readonly ContentPart[]): string | JsonRecord[] | undefined {
   const [first] = parts;
   if (first === undefined) return undefined;
-  if (parts.length === 1 && first.type === 'text') return first.text;
+  if (parts.length === 1 && first.type === 'text' && first.cacheControl === undefined) return first.text;
   return parts.flatMap(toContentBlock);
 }
 
@@ -110,6 +130,11 @@ function toImageSource(url: string): JsonRecord {
  * than sending a guessed `{}` that would misstate what the model called.
  */
 function toToolUseBlock(call: ToolCall): JsonRecord {
-  return { type: 'tool_use', id: fitToolCallId(call.id, ANTHROPIC_TOOL_CALL_IDS), name: call.name, input: toolArgumentsObject(call, 'Anthropic') };
+  return {
+    type: 'tool_use',
+    id: fitToolCallId(call.id, ANTHROPIC_TOOL_CALL_IDS),
+    name: call.name,
+    input: toolArgumentsObject(call, 'Anthropic'),
+    cache_control: call.cacheControl,
+  };
 }
-

@@ -8,14 +8,15 @@ import type {
 } from '../spec.js';
 import type { JsonRecord } from '../shared/json-fields.js';
 import { joinUrl } from '../shared/join-url.js';
-import { hasToolBlocks, toBedrockConversation } from './to-bedrock-messages.js';
+import { hasToolBlocks, toBedrockConversation, toCachePoint } from './to-bedrock-messages.js';
 
 /**
  * A Converse or ConverseStream request. The model id goes in the path, URL-encoded: Bedrock ids
  * and ARNs contain `:` and `/`. Credentials (SigV4) are added per attempt, after this.
  */
 export function buildBedrockRequest(request: ChatRequest, target: TargetContext): UpstreamRequest {
-  const conversation = toBedrockConversation(request.messages);
+  const claudeBlocks = takesClaudeBlocks(target.routedModel);
+  const conversation = toBedrockConversation(request.messages, { claudeBlocks });
   const body: JsonRecord = { ...conversation };
   const inferenceConfig = toInferenceConfig(request);
   if (Object.keys(inferenceConfig).length > 0) body.inferenceConfig = inferenceConfig;
@@ -24,7 +25,10 @@ export function buildBedrockRequest(request: ChatRequest, target: TargetContext)
   // rejects a conversation holding tool blocks without a toolConfig, so there they stay declared.
   const toolsWithheld = request.toolChoice === 'none' && !hasToolBlocks(conversation);
   if (tools.length > 0 && !toolsWithheld) {
-    body.toolConfig = { tools: tools.map(toToolSpec), toolChoice: toBedrockToolChoice(request.toolChoice) };
+    const toolBlocks = tools.flatMap((tool) =>
+      claudeBlocks && tool.cacheControl !== undefined ? [toToolSpec(tool), toCachePoint(tool.cacheControl)] : [toToolSpec(tool)],
+    );
+    body.toolConfig = { tools: toolBlocks, toolChoice: toBedrockToolChoice(request.toolChoice) };
   }
   const outputConfig = toOutputConfig(request.responseFormat);
   if (outputConfig !== undefined) body.outputConfig = outputConfig;
@@ -38,6 +42,20 @@ export function buildBedrockRequest(request: ChatRequest, target: TargetContext)
       : { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   };
+}
+
+const CLAUDE_MODEL = /anthropic\.claude-/;
+const CLAUDE_WITHOUT_PROMPT_CACHING = /anthropic\.claude-(v2|instant|3-(opus|sonnet|haiku)-|3-5-sonnet)/;
+
+/**
+ * Whether the model takes cache points and Claude's reasoning blocks: Claude from 3.5 Haiku and
+ * 3.7 Sonnet on, named in the model id, inference profile or ARN. Bedrock refuses a cache point
+ * for a model without prompt caching (with a 403, which would read as a bad credential), and
+ * only Claude can check Claude's reasoning signatures. An id that does not name the model (an
+ * application inference profile) gets neither.
+ */
+function takesClaudeBlocks(modelId: string): boolean {
+  return CLAUDE_MODEL.test(modelId) && !CLAUDE_WITHOUT_PROMPT_CACHING.test(modelId);
 }
 
 function toInferenceConfig(request: ChatRequest): JsonRecord {

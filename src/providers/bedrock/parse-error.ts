@@ -44,6 +44,13 @@ const CONTEXT_LENGTH_MESSAGE = /input is too long|prompt is too long|exceed cont
 const UNUSABLE_MODEL_MESSAGE = /model identifier is invalid|on-demand throughput isn.t supported/i;
 /** Models that filter by refusing the request (Titan, Stability) answer with a validation error. */
 const CONTENT_FILTER_MESSAGE = /blocked by our content filters/i;
+/**
+ * Access denials that are about one model, not the key: taking the whole connection out for them
+ * would stop its other models too. Model access not granted is like a model that is not there;
+ * a feature the model lacks ("…did not allow prompt caching") is a request another target may take.
+ */
+const MODEL_ACCESS_MESSAGE = /access to the model/i;
+const UNSUPPORTED_FEATURE_MESSAGE = /unsupported model|did not allow prompt caching/i;
 
 export function parseBedrockError(
   status: number,
@@ -79,6 +86,10 @@ function kindOf(details: BedrockErrorDetails, status: number | undefined): Provi
   // A stream's unknown exception is the provider failing mid-answer.
   const kind = knownKind ?? (status === undefined ? FailureKind.serverError : kindFromStatus(status));
   if (kind === FailureKind.rateLimit && DAILY_QUOTA_MESSAGE.test(details.message)) return FailureKind.quotaExhausted;
+  if (kind === FailureKind.credential) {
+    if (UNSUPPORTED_FEATURE_MESSAGE.test(details.message)) return FailureKind.invalidRequest;
+    if (MODEL_ACCESS_MESSAGE.test(details.message)) return FailureKind.notFound;
+  }
   if (kind === FailureKind.invalidRequest) {
     if (CONTEXT_LENGTH_MESSAGE.test(details.message)) return FailureKind.contextLength;
     if (UNUSABLE_MODEL_MESSAGE.test(details.message)) return FailureKind.notFound;

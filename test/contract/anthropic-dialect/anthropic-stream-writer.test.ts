@@ -49,9 +49,12 @@ async function outline(text: string): Promise<Json[]> {
       }
       case 'content_block_delta': {
         const delta = data.delta as Json;
-        const piece = String(delta.text ?? delta.partial_json);
-        if (previous?.event === 'content_block_delta' && previous.index === data.index) previous.joined += piece;
-        else items.push({ event: 'content_block_delta', index: data.index, type: delta.type, joined: piece });
+        const piece = String(delta.text ?? delta.partial_json ?? delta.thinking ?? delta.signature);
+        if (previous?.event === 'content_block_delta' && previous.index === data.index && previous.type === delta.type) {
+          previous.joined += piece;
+        } else {
+          items.push({ event: 'content_block_delta', index: data.index, type: delta.type, joined: piece });
+        }
         break;
       }
       case 'content_block_stop':
@@ -116,7 +119,13 @@ describe('AnthropicStreamWriter', () => {
     });
   });
 
-  it.each(['messages-stream-text.sse', 'messages-stream-tool-use.sse', 'messages-stream-text-then-tool-use.sse', 'messages-stream-refusal.sse'])(
+  it.each([
+    'messages-stream-text.sse',
+    'messages-stream-tool-use.sse',
+    'messages-stream-text-then-tool-use.sse',
+    'messages-stream-refusal.sse',
+    'messages-stream-thinking-tool-use.sse',
+  ])(
     'renders what an Anthropic upstream streamed in %s back to the same event sequence',
     async (name) => {
       const fixture = sseFixture(name);
@@ -124,6 +133,36 @@ describe('AnthropicStreamWriter', () => {
       expect(await outline(render(events))).toEqual(await outline(fixture));
     },
   );
+
+  it('renders a signed thinking block and a redacted one where the upstream had them', async () => {
+    const text = render([
+      { type: 'response-start', id: 'msg_01Think', responseModel: 'claude-sonnet-4-5' },
+      { type: 'reasoning-start' },
+      { type: 'reasoning-delta', text: 'Paris, ' },
+      { type: 'reasoning-delta', text: 'so get_weather.' },
+      { type: 'reasoning-signature', signature: 'sig-1' },
+      { type: 'reasoning-redacted', data: 'opaque' },
+      { type: 'text-delta', text: 'Checking.' },
+      { type: 'finish', reason: 'stop' },
+    ]);
+    const frames = framesOf(text).map((frame) => JSON.parse(frame.data) as Json);
+    expect(frames.slice(1, 9)).toEqual([
+      { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } },
+      { type: 'ping' },
+      { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'Paris, ' } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'so get_weather.' } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: 'sig-1' } },
+      { type: 'content_block_stop', index: 0 },
+      { type: 'content_block_start', index: 1, content_block: { type: 'redacted_thinking', data: 'opaque' } },
+      { type: 'content_block_stop', index: 1 },
+    ]);
+    expect(frames[9]).toEqual({ type: 'content_block_start', index: 2, content_block: { type: 'text', text: '' } });
+  });
+
+  it('shows no unsigned reasoning: an OpenAI-style stream renders as it did without it', async () => {
+    const withReasoning: StreamEvent[] = [TEXT_THEN_TOOL[0]!, { type: 'reasoning-delta', text: 'thinking aloud' }, ...TEXT_THEN_TOOL.slice(1)];
+    expect(render(withReasoning)).toBe(render(TEXT_THEN_TOOL));
+  });
 
   it('opens a new text block after a tool block, numbering all blocks in order', async () => {
     const text = render([

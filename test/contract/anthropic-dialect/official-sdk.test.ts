@@ -5,7 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAnthropicMessages } from '../../../src/inbound/parse-anthropic-messages.js';
 import { AnthropicStreamWriter } from '../../../src/outbound/anthropic-stream-writer.js';
 import { renderAnthropicMessage } from '../../../src/outbound/render-anthropic-message.js';
+import { anthropicAdapter } from '../../../src/providers/anthropic/adapter.js';
 import type { ChatResult, StreamEvent } from '../../../src/providers/spec.js';
+import { readFixture, replaySse } from '../../support/fixtures.js';
+import { REDACTED_THINKING_DATA, THINKING_SIGNATURE } from '../anthropic/cached-thinking-turn.js';
 
 /** What the stand-in gateway answers next: a JSON body, or an SSE text. */
 type Answer = { json: unknown } | { sse: string };
@@ -119,6 +122,35 @@ describe('the official @anthropic-ai/sdk against the Anthropic dialect', () => {
     expect(message.stop_sequence).toBeNull();
     // Input counts came only with the final usage, after the finish: message_delta carried them.
     expect(message.usage).toMatchObject({ input_tokens: 277, cache_read_input_tokens: 100, output_tokens: 65 });
+  });
+
+  it('assembles streamed thinking with its signature, and sends it back in a form the parser keeps', async () => {
+    const events = await replaySse(readFixture('anthropic', 'messages-stream-thinking-tool-use.sse'), anthropicAdapter);
+    next = { sse: renderStream(events) };
+    const message = await client.messages.stream(PARAMS).finalMessage();
+    const thinking = 'The user wants the weather in Paris. I should call get_weather with the city.';
+    expect(message.content.slice(0, 2)).toEqual([
+      { type: 'thinking', thinking, signature: THINKING_SIGNATURE },
+      { type: 'redacted_thinking', data: REDACTED_THINKING_DATA },
+    ]);
+
+    // The next turn, as a tool-running client sends it: the assistant content exactly as received.
+    next = { json: renderAnthropicMessage(RESULT, { fallbackId: 'req_2' }) };
+    await client.messages.create({
+      ...PARAMS,
+      messages: [
+        ...PARAMS.messages,
+        { role: 'assistant', content: message.content },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01ThinkingToolUseReconstr', content: '18°C' }] },
+      ],
+    });
+    expect(parseAnthropicMessages(lastBody).request.messages[1]).toMatchObject({
+      role: 'assistant',
+      reasoningBlocks: [
+        { type: 'thinking', text: thinking, signature: THINKING_SIGNATURE },
+        { type: 'redacted', data: REDACTED_THINKING_DATA },
+      ],
+    });
   });
 
   it('raises on an error event after some content', async () => {

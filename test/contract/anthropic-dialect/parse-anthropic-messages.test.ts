@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../../src/errors/gateway-error.js';
 import { parseAnthropicMessages } from '../../../src/inbound/parse-anthropic-messages.js';
+import { anthropicAdapter } from '../../../src/providers/anthropic/adapter.js';
 import type { ChatRequest, ToolDefinition } from '../../../src/providers/spec.js';
 import { readFixture } from '../../support/fixtures.js';
+import { CACHED_THINKING_TURN } from '../anthropic/cached-thinking-turn.js';
 
 function fixtureBody(name: string): Record<string, unknown> {
   return JSON.parse(readFixture('anthropic', name)) as Record<string, unknown>;
@@ -160,7 +162,14 @@ describe('parseAnthropicMessages', () => {
       thinking: { type: 'enabled', budget_tokens: 2048 },
     });
     expect(request.messages).toEqual([
-      { role: 'system', content: 'first\nsecond' },
+      {
+        role: 'system',
+        content: 'first\nsecond',
+        parts: [
+          { type: 'text', text: 'first', cacheControl: { type: 'ephemeral' } },
+          { type: 'text', text: 'second' },
+        ],
+      },
       {
         role: 'user',
         content: [
@@ -168,7 +177,11 @@ describe('parseAnthropicMessages', () => {
           { type: 'image', url: 'https://example.com/cat.jpg' },
         ],
       },
-      { role: 'assistant', content: [{ type: 'text', text: 'A cat.' }] },
+      {
+        role: 'assistant',
+        reasoningBlocks: [{ type: 'thinking', text: 'hm', signature: 'sig' }],
+        content: [{ type: 'text', text: 'A cat.' }],
+      },
     ]);
     expect(request.toolChoice).toEqual({ name: 'get_weather' });
     expect(request.parallelToolCalls).toBe(false);
@@ -176,6 +189,43 @@ describe('parseAnthropicMessages', () => {
       dialect: 'anthropic',
       fields: { top_k: 5, thinking: { type: 'enabled', budget_tokens: 2048 } },
     });
+  });
+
+  it('keeps cache markers, and thinking with its signature, as the canonical request', () => {
+    expect(parseAnthropicMessages(fixtureBody('messages-request-cache-control-thinking.json'))).toEqual({
+      requestedModel: 'claude-sonnet-4-5',
+      request: CACHED_THINKING_TURN,
+    });
+  });
+
+  it('hands an Anthropic target the same markers and thinking the caller sent', () => {
+    const body = fixtureBody('messages-request-cache-control-thinking.json');
+    const { request } = parseAnthropicMessages(body);
+    const upstream = anthropicAdapter.buildRequest(request, { baseUrl: 'https://api.anthropic.com', routedModel: 'claude-sonnet-4-5' });
+    expect(JSON.parse(upstream.body)).toEqual(body);
+  });
+
+  it('keeps markers on images, tool_use blocks and the texts inside a tool result, and joins unmarked system blocks', () => {
+    const marker = { type: 'ephemeral', ttl: '1h' } as const;
+    const { request } = parseAnthropicMessages({
+      model: 'claude-haiku-4-5',
+      max_tokens: 10,
+      system: [{ type: 'text', text: 'one', cache_control: null }, { type: 'text', text: 'two' }],
+      messages: [
+        { role: 'user', content: [{ type: 'image', source: { type: 'url', url: 'https://example.com/a.png' }, cache_control: marker }] },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'read', input: {}, cache_control: marker }] },
+        {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: 'file', cache_control: marker }] }],
+        },
+      ],
+    });
+    expect(request.messages).toEqual([
+      { role: 'system', content: 'one\ntwo' },
+      { role: 'user', content: [{ type: 'image', url: 'https://example.com/a.png', cacheControl: marker }] },
+      { role: 'assistant', content: [], toolCalls: [{ id: 'toolu_1', name: 'read', arguments: '{}', cacheControl: marker }] },
+      { role: 'tool', toolCallId: 'toolu_1', content: [{ type: 'text', text: 'file', cacheControl: marker }] },
+    ]);
   });
 
   it.each([
@@ -208,6 +258,16 @@ describe('parseAnthropicMessages', () => {
         'messages[0].content',
       ],
       ['a server tool', { ...valid, tools: [{ type: 'web_search_20250305', name: 'web_search' }] }, 'tools[0].type'],
+      [
+        'a cache marker of an unknown type',
+        { ...valid, messages: [{ role: 'user', content: [{ type: 'text', text: 'hi', cache_control: { type: 'persistent' } }] }] },
+        'messages[0].content',
+      ],
+      [
+        'a thinking block without its text',
+        { ...valid, messages: [{ role: 'assistant', content: [{ type: 'thinking', signature: 'sig' }] }] },
+        'messages[0].content',
+      ],
       ['an unknown tool_choice', { ...valid, tool_choice: { type: 'sometimes' } }, 'tool_choice.type'],
     ])('%s', (_name, body, param) => {
       const error = rejection(body);

@@ -35,7 +35,12 @@ function result(overrides: Partial<ChatResult> = {}): ChatResult {
 }
 
 describe('renderAnthropicMessage', () => {
-  it.each(['messages-response-text.json', 'messages-response-tool-use.json', 'messages-response-refusal.json'])(
+  it.each([
+    'messages-response-text.json',
+    'messages-response-tool-use.json',
+    'messages-response-refusal.json',
+    'messages-response-thinking-tool-use.json',
+  ])(
     'renders what an Anthropic upstream answered in %s back to the same body',
     (name) => {
       const fixture = fixtureJson(name);
@@ -67,6 +72,27 @@ describe('renderAnthropicMessage', () => {
       stop_reason: 'tool_use',
       stop_sequence: null,
     });
+  });
+
+  it('renders signed and redacted thinking first, and leaves out reasoning no one signed', () => {
+    const rendered = renderAnthropicMessage(
+      result({
+        reasoning: 'unsigned thoughts',
+        reasoningBlocks: [
+          { type: 'thinking', text: 'unsigned thoughts' },
+          { type: 'thinking', text: 'signed thoughts', signature: 'sig' },
+          { type: 'redacted', data: 'opaque' },
+        ],
+      }),
+      { fallbackId: 'req_1' },
+    );
+    expect(rendered.content).toEqual([
+      { type: 'thinking', thinking: 'signed thoughts', signature: 'sig' },
+      { type: 'redacted_thinking', data: 'opaque' },
+      { type: 'text', text: 'Hi.' },
+    ]);
+    // Reasoning text from a provider without blocks (OpenAI, Gemini) is not shown at all.
+    expect(renderAnthropicMessage(result({ reasoning: 'thoughts' }), { fallbackId: 'req_1' }).content).toEqual([{ type: 'text', text: 'Hi.' }]);
   });
 
   it.each([

@@ -19,6 +19,7 @@ import {
   summarizeStream,
   parseWith,
 } from '../../support/fixtures.js';
+import { CACHED_THINKING_TURN, REDACTED_THINKING_DATA, THINKING_SIGNATURE } from './cached-thinking-turn.js';
 
 const PROVIDER = 'anthropic';
 const TARGET = { baseUrl: 'https://api.anthropic.com', routedModel: 'claude-haiku-4-5' };
@@ -65,6 +66,9 @@ function withoutCaller(body: Json): Json {
 
 // ---------------------------------------------------------------------------------------------
 // Fixture manifest: every file in __fixtures__ is named here, so a new fixture fails until used.
+// The three `*thinking*` / `*cache-control*` fixtures are reconstructed from Anthropic's documented
+// shapes (extended-thinking stream events, `cache_control` params), with hand-written ids,
+// signatures and redacted data that no API would accept (test/contract/FIXTURES.md).
 
 const SSE_FIXTURES = [
   'messages-stream-text.sse',
@@ -72,6 +76,7 @@ const SSE_FIXTURES = [
   'messages-stream-text-then-tool-use.sse',
   'messages-stream-refusal.sse',
   'messages-stream-error-overloaded.sse',
+  'messages-stream-thinking-tool-use.sse',
 ] as const;
 
 const ERROR_FIXTURES: Record<string, { kind: ProviderError['kind']; type: string; code?: string }> = {
@@ -99,12 +104,14 @@ const SDK_ERROR_TYPES: Record<string, { kind: ProviderError['kind']; type: strin
 
 const OTHER_FIXTURES = [
   'errors/other-error-types-from-sdk.json',
+  'messages-request-cache-control-thinking.json',
   'messages-request-full-shape.json',
   'messages-request-stream-tools.json',
   'messages-request-tool-result-turn.json',
   'messages-request-tools.json',
   'messages-response-refusal.json',
   'messages-response-text.json',
+  'messages-response-thinking-tool-use.json',
   'messages-response-tool-use.json',
   'messages-stream-error-observed-payloads.txt',
   'response-headers-and-body.http',
@@ -343,6 +350,69 @@ describe('Anthropic buildRequest', () => {
     expect(bodyOf(minimalRequest({ responseFormat: { type: 'json_object' } }))).not.toHaveProperty('output_config');
   });
 
+  it('sends cache markers and signed thinking back exactly as the caller sent them', () => {
+    expect(bodyOf(CACHED_THINKING_TURN)).toEqual({
+      ...fixtureJson('messages-request-cache-control-thinking.json'),
+      model: TARGET.routedModel,
+    });
+  });
+
+  it('leaves out thinking without a signature, which Anthropic would refuse, and keeps thinking first', () => {
+    const body = bodyOf(
+      minimalRequest({
+        messages: [
+          userText('Go'),
+          { role: 'assistant', reasoningBlocks: [{ type: 'thinking', text: 'from a provider that does not sign' }], content: [{ type: 'text', text: 'One.' }] },
+          {
+            role: 'assistant',
+            reasoningBlocks: [
+              { type: 'thinking', text: '', signature: 'sig-omitted-text' },
+              { type: 'redacted', data: 'opaque' },
+            ],
+            content: [],
+            toolCalls: [{ id: 'toolu_1', name: 'get_weather', arguments: '{}', cacheControl: { type: 'ephemeral' } }],
+          },
+        ],
+      }),
+    );
+    expect(body.messages).toEqual([
+      { role: 'user', content: 'Go' },
+      {
+        role: 'assistant',
+        content: [
+          // The second message's reasoning leads the merged turn; its empty (omitted) text is kept.
+          { type: 'thinking', thinking: '', signature: 'sig-omitted-text' },
+          { type: 'redacted_thinking', data: 'opaque' },
+          { type: 'text', text: 'One.' },
+          { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: {}, cache_control: { type: 'ephemeral' } },
+        ],
+      },
+    ]);
+  });
+
+  it('keeps a marked lone text, system text or tool result text as a block, to carry its marker', () => {
+    const marker = { type: 'ephemeral' as const, ttl: '5m' as const };
+    const body = bodyOf(
+      minimalRequest({
+        messages: [
+          { role: 'system', content: 'Rules.', parts: [{ type: 'text', text: 'Rules.', cacheControl: marker }] },
+          { role: 'user', content: [{ type: 'text', text: 'Hi', cacheControl: marker }] },
+          { role: 'assistant', content: [], toolCalls: [{ id: 'toolu_1', name: 'read', arguments: '' }] },
+          { role: 'tool', toolCallId: 'toolu_1', content: [{ type: 'text', text: 'file', cacheControl: marker }] },
+        ],
+      }),
+    );
+    expect(body.system).toEqual([{ type: 'text', text: 'Rules.', cache_control: marker }]);
+    expect(body.messages).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'Hi', cache_control: marker }] },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'read', input: {} }] },
+      {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: 'file', cache_control: marker }] }],
+      },
+    ]);
+  });
+
   it('merges Anthropic passthrough fields without overriding, and ignores OpenAI ones', () => {
     const body = bodyOf(
       minimalRequest({ temperature: 0.3, passthrough: { dialect: 'anthropic', fields: { top_k: 40, temperature: 1 } } }),
@@ -440,6 +510,28 @@ describe('Anthropic parseResponse', () => {
     });
   });
 
+  it('parses signed and redacted thinking into reasoning blocks, in order, and the thinking text', () => {
+    expect(anthropicAdapter.parseResponse(fixtureJson('messages-response-thinking-tool-use.json'))).toEqual({
+      id: 'msg_01ThinkingResponseReconstr',
+      responseModel: 'claude-sonnet-4-5-20250929',
+      text: 'Let me check the weather in Paris.',
+      reasoning: 'The user wants the weather in Paris. I should call get_weather with the city.',
+      reasoningBlocks: [
+        {
+          type: 'thinking',
+          text: 'The user wants the weather in Paris. I should call get_weather with the city.',
+          signature: THINKING_SIGNATURE,
+        },
+        { type: 'redacted', data: REDACTED_THINKING_DATA },
+      ],
+      toolCalls: [{ id: 'toolu_01ThinkingToolUseReconstr', name: 'get_weather', arguments: '{"location":"Paris"}' }],
+      finishReason: 'tool_calls',
+      providerFinishReason: 'tool_use',
+      stopSequence: undefined,
+      usage: { inputTokens: 2060, outputTokens: 96, cacheReadTokens: 2048, cacheWriteTokens: 0, reasoningTokens: undefined },
+    });
+  });
+
   it.each([
     ['end_turn', 'stop'],
     ['stop_sequence', 'stop'],
@@ -474,6 +566,7 @@ interface StreamExpectation {
   shape: string[];
   start: { id: string; responseModel: string };
   text: string;
+  reasoning?: string;
   toolCalls?: { index: number; id: string; name: string; arguments: string }[];
   finish?: { reason: string; providerReason: string; stopSequence?: string };
   usage: Record<string, number>;
@@ -531,6 +624,18 @@ const STREAM_EXPECTATIONS: Record<(typeof SSE_FIXTURES)[number], StreamExpectati
     usage: { inputTokens: 25, outputTokens: 1 },
     errors: [{ kind: 'server_error', type: 'overloaded_error', message: 'Overloaded', status: undefined }],
   },
+  'messages-stream-thinking-tool-use.sse': {
+    shape: [
+      'response-start', 'usage', 'reasoning-start', 'reasoning-delta', 'reasoning-signature', 'reasoning-redacted',
+      'text-delta', 'tool-call-start', 'tool-call-delta', 'tool-call-end', 'usage', 'finish',
+    ],
+    start: { id: 'msg_01ThinkingStreamReconstruct', responseModel: 'claude-sonnet-4-5-20250929' },
+    text: 'Let me check the weather in Paris.',
+    reasoning: 'The user wants the weather in Paris. I should call get_weather with the city.',
+    toolCalls: [{ index: 0, id: 'toolu_01ThinkingToolUseReconstr', name: 'get_weather', arguments: '{"location": "Paris"}' }],
+    finish: { reason: 'tool_calls', providerReason: 'tool_use' },
+    usage: { inputTokens: 2060, outputTokens: 96, cacheReadTokens: 2048, cacheWriteTokens: 0 },
+  },
 };
 
 describe('Anthropic parseStream', () => {
@@ -543,7 +648,7 @@ describe('Anthropic parseStream', () => {
       const summary = summarizeStream(events);
       expect(summary.start).toEqual(expected.start);
       expect(summary.text).toBe(expected.text);
-      expect(summary.reasoning).toBe('');
+      expect(summary.reasoning).toBe(expected.reasoning ?? '');
       expect(summary.toolCalls).toEqual((expected.toolCalls ?? []).map((call) => ({ ...call, ended: true })));
       expect(summary.finish).toEqual(expected.finish);
       expect(summary.usage).toEqual(expected.usage);
@@ -568,6 +673,28 @@ describe('Anthropic parseStream', () => {
       { type: 'response-start', id: 'msg_01AusY9WEbCaj3N7Tv5J4YjH', responseModel: 'claude-haiku-4-5-20251001' },
       { type: 'usage', usage: { inputTokens: 656, outputTokens: 26, ...NO_CACHE, reasoningTokens: undefined } },
     ]);
+  });
+
+  it('carries the thinking signature and the redacted block at their places in the stream', async () => {
+    const events = await replaySse(readFixture(PROVIDER, 'messages-stream-thinking-tool-use.sse'), anthropicAdapter);
+    const reasoning = events.filter((event) => event.type.startsWith('reasoning-') && event.type !== 'reasoning-delta');
+    expect(reasoning).toEqual([
+      { type: 'reasoning-start' },
+      { type: 'reasoning-signature', signature: THINKING_SIGNATURE },
+      { type: 'reasoning-redacted', data: REDACTED_THINKING_DATA },
+    ]);
+  });
+
+  it('reads a signature that comes with the thinking block itself (thinking text omitted)', async () => {
+    const events = await collect(
+      parseWith(anthropicAdapter)(
+        framesOf({
+          event: 'content_block_start',
+          data: '{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":"","signature":"sig-at-start"}}',
+        }),
+      ),
+    );
+    expect(events).toEqual([{ type: 'reasoning-start' }, { type: 'reasoning-signature', signature: 'sig-at-start' }]);
   });
 
   it('classifies every observed in-stream error payload and stops there', async () => {

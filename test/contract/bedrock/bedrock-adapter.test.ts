@@ -23,6 +23,7 @@ import {
   replaySse,
   summarizeStream,
 } from '../../support/fixtures.js';
+import { CACHED_THINKING_TURN, REDACTED_THINKING_DATA, THINKING_SIGNATURE } from '../anthropic/cached-thinking-turn.js';
 
 const PROVIDER = 'bedrock';
 const TARGET = { baseUrl: 'https://bedrock-runtime.us-east-1.amazonaws.com', routedModel: 'anthropic.claude-3-haiku-20240307-v1:0' };
@@ -250,6 +251,133 @@ describe('Bedrock buildRequest', () => {
     ]);
     expect(body).not.toHaveProperty('inferenceConfig');
     expect(body).not.toHaveProperty('toolConfig');
+  });
+
+  it('sends cache markers as cache points after the blocks they mark, and signed thinking as reasoning first', () => {
+    const claude = { ...TARGET, routedModel: 'us.anthropic.claude-sonnet-4-5-20250929-v1:0' };
+    expect(bodyOf(CACHED_THINKING_TURN, claude)).toEqual({
+      system: [
+        { text: 'You are a concise weather assistant.' },
+        { text: 'Project notes: answer in Celsius unless the user asks otherwise.' },
+        { cachePoint: { type: 'default' } },
+      ],
+      messages: [
+        { role: 'user', content: [{ text: 'What is the weather in Paris?' }, { cachePoint: { type: 'default' } }] },
+        {
+          role: 'assistant',
+          content: [
+            {
+              reasoningContent: {
+                reasoningText: {
+                  text: 'The user wants the weather in Paris. I should call get_weather with the city.',
+                  signature: THINKING_SIGNATURE,
+                },
+              },
+            },
+            { reasoningContent: { redactedContent: REDACTED_THINKING_DATA } },
+            { text: 'Let me check the weather in Paris.' },
+            { toolUse: { toolUseId: 'toolu_01ThinkingToolUseReconstr', name: 'get_weather', input: { location: 'Paris' } } },
+          ],
+        },
+        {
+          role: 'user',
+          content: [
+            { toolResult: { toolUseId: 'toolu_01ThinkingToolUseReconstr', content: [{ text: '18°C, sunny' }], status: 'success' } },
+            { cachePoint: { type: 'default' } },
+          ],
+        },
+      ],
+      inferenceConfig: { maxTokens: 16000 },
+      toolConfig: {
+        tools: [
+          {
+            toolSpec: {
+              name: 'get_weather',
+              description: 'Get the current weather in a given location',
+              inputSchema: { json: CACHED_THINKING_TURN.tools![0]!.parameters },
+            },
+          },
+          { cachePoint: { type: 'default', ttl: '1h' } },
+        ],
+      },
+    });
+  });
+
+  it('moves a cache point with its block when tool results and reasoning move first, and leaves unsigned thinking out', () => {
+    const marker = { type: 'ephemeral' as const };
+    const body = bodyOf(
+      minimalRequest({
+        messages: [
+          userText('Go'),
+          { role: 'assistant', content: [{ type: 'text', text: 'One.', cacheControl: marker }] },
+          {
+            role: 'assistant',
+            reasoningBlocks: [{ type: 'thinking', text: 'unsigned' }, { type: 'thinking', text: 'signed', signature: 'sig' }],
+            content: [],
+            toolCalls: [{ ...weatherToolCall, cacheControl: marker }],
+          },
+          { role: 'user', content: [{ type: 'text', text: 'Hurry.', cacheControl: marker }] },
+          { role: 'tool', toolCallId: weatherToolCall.id, content: [{ type: 'text', text: '61F', cacheControl: marker }] },
+        ],
+        tools: [weatherTool],
+      }),
+      { ...TARGET, routedModel: 'anthropic.claude-3-5-haiku-20241022-v1:0' },
+    );
+    expect(body.messages).toEqual([
+      { role: 'user', content: [{ text: 'Go' }] },
+      {
+        role: 'assistant',
+        content: [
+          { reasoningContent: { reasoningText: { text: 'signed', signature: 'sig' } } },
+          { text: 'One.' },
+          { cachePoint: { type: 'default' } },
+          { toolUse: { toolUseId: weatherToolCall.id, name: 'get_weather', input: { location: 'San Francisco, CA' } } },
+          { cachePoint: { type: 'default' } },
+        ],
+      },
+      {
+        role: 'user',
+        content: [
+          // A marker on a text inside a tool result follows the whole result.
+          { toolResult: { toolUseId: weatherToolCall.id, content: [{ text: '61F' }], status: 'success' } },
+          { cachePoint: { type: 'default' } },
+          { text: 'Hurry.' },
+          { cachePoint: { type: 'default' } },
+        ],
+      },
+    ]);
+  });
+
+  it.each([
+    ['an older Claude without prompt caching', 'anthropic.claude-3-haiku-20240307-v1:0'],
+    ['Claude 3.5 Sonnet', 'anthropic.claude-3-5-sonnet-20241022-v2:0'],
+    ['another model family', 'meta.llama3-3-70b-instruct-v1:0'],
+    ['an application inference profile, which does not name its model', 'arn:aws:bedrock:us-east-1:123456789012:application-inference-profile/a1b2c3'],
+  ])('sends neither cache points nor reasoning blocks to %s', (_name, routedModel) => {
+    const body = bodyOf(CACHED_THINKING_TURN, { ...TARGET, routedModel });
+    expect(JSON.stringify(body)).not.toMatch(/cachePoint|reasoningContent/);
+    expect(body.system).toEqual([
+      { text: 'You are a concise weather assistant.' },
+      { text: 'Project notes: answer in Celsius unless the user asks otherwise.' },
+    ]);
+    expect((body.messages as Json[])[1]).toEqual({
+      role: 'assistant',
+      content: [
+        { text: 'Let me check the weather in Paris.' },
+        { toolUse: { toolUseId: 'toolu_01ThinkingToolUseReconstr', name: 'get_weather', input: { location: 'Paris' } } },
+      ],
+    });
+  });
+
+  it.each([
+    'anthropic.claude-3-7-sonnet-20250219-v1:0',
+    'global.anthropic.claude-haiku-4-5-20251001-v1:0',
+    'arn:aws:bedrock:us-east-1::foundation-model/anthropic.claude-opus-4-1-20250805-v1:0',
+    'arn:aws:bedrock:eu-west-1:123456789012:inference-profile/eu.anthropic.claude-sonnet-4-20250514-v1:0',
+  ])('sends cache points and reasoning blocks to %s', (routedModel) => {
+    const text = JSON.stringify(bodyOf(CACHED_THINKING_TURN, { ...TARGET, routedModel }));
+    expect(text.match(/"cachePoint"/g)).toHaveLength(4);
+    expect(text.match(/"reasoningContent"/g)).toHaveLength(2);
   });
 
   it('sends data-URL images as bytes, and refuses what Converse cannot take', () => {
@@ -618,6 +746,15 @@ describe('Bedrock parseError', () => {
   ])('refines a ValidationException by its message: %s', (message, kind) => {
     const headers = { 'x-amzn-errortype': 'ValidationException:http://internal.amazon.com/coral/com.amazon.bedrock/' };
     expect(bedrockAdapter.parseError(400, headers, JSON.stringify({ message }), NOW_MS).kind).toBe(kind);
+  });
+
+  it.each([
+    ['You invoked an unsupported model or your request did not allow prompt caching. See the documentation for more information.', 'invalid_request'],
+    ["You don't have access to the model with the specified model ID.", 'not_found'],
+    ['User: arn:aws:iam::123456789012:user/gw is not authorized to perform: bedrock:InvokeModel', 'credential'],
+  ])('takes the connection out only for access denials about the key: %s', (message, kind) => {
+    const headers = { 'x-amzn-errortype': 'AccessDeniedException:http://internal.amazon.com/coral/com.amazon.bedrock/' };
+    expect(bedrockAdapter.parseError(403, headers, JSON.stringify({ message }), NOW_MS).kind).toBe(kind);
   });
 
   it('reads a Retry-After when one is sent, though Bedrock sends none', () => {
