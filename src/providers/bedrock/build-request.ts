@@ -50,7 +50,7 @@ const CLAUDE_WITHOUT_PROMPT_CACHING = /anthropic\.claude-(v2|instant|3-(opus|son
 /**
  * Whether the model takes cache points and Claude's reasoning blocks: Claude from 3.5 Haiku and
  * 3.7 Sonnet on, named in the model id, inference profile or ARN. Bedrock refuses a cache point
- * for a model without prompt caching (with a 403, which would read as a bad credential), and
+ * for a model without prompt caching (with a 403; an attempt wasted on every request), and
  * only Claude can check Claude's reasoning signatures. An id that does not name the model (an
  * application inference profile) gets neither.
  */
