@@ -191,7 +191,6 @@ export type StreamEvent =
   /** An upstream event that could not be parsed: skipped and counted, never forwarded. */
   | { type: 'malformed-event'; data: string };
 
-export type StreamEventType = StreamEvent['type'];
 
 export interface ProviderError {
   kind: Exclude<FailureKind, 'ok'>;
