@@ -191,7 +191,6 @@ export type StreamEvent =
   /** An upstream event that could not be parsed: skipped and counted, never forwarded. */
   | { type: 'malformed-event'; data: string };
 
-
 export interface ProviderError {
   kind: Exclude<FailureKind, 'ok'>;
   /** HTTP status, when the error came as a response rather than inside a stream. */
