@@ -1,3 +1,4 @@
+import { crc32 } from 'node:zlib';
 import { EventStreamCodec, type MessageHeaders } from '@smithy/eventstream-codec';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import { describe, expect, it } from 'vitest';
@@ -93,5 +94,15 @@ describe('AwsEventStreamDecoder', () => {
     corrupt[1] = 0x7f;
     const decoder = new AwsEventStreamDecoder();
     expect(() => decoder.push(corrupt.subarray(0, 12), [])).toThrow(/prelude failed its checksum/);
+  });
+
+  it('refuses a prelude that claims more than the format allows, rather than buffering for it', () => {
+    // A valid prelude (its CRC holds) claiming 1 GiB.
+    const prelude = new Uint8Array(12);
+    const view = new DataView(prelude.buffer);
+    view.setUint32(0, 1024 * 1024 * 1024);
+    view.setUint32(4, 0);
+    view.setUint32(8, crc32(prelude.subarray(0, 8)));
+    expect(() => new AwsEventStreamDecoder().push(prelude, [])).toThrow(/more than the format allows/);
   });
 });

@@ -8,6 +8,11 @@ import type { FrameDecoder } from './frame-decoder.js';
 const PRELUDE_BYTES = 12;
 /** The prelude and the message CRC. */
 const MESSAGE_OVERHEAD_BYTES = 16;
+/**
+ * The format's own limits: 16 MiB of payload and 128 KiB of headers. A prelude claiming more is
+ * corrupt (or hostile), and is refused before its bytes are waited for and buffered.
+ */
+const MAX_MESSAGE_BYTES = 16 * 1024 * 1024 + 128 * 1024 + MESSAGE_OVERHEAD_BYTES;
 
 /**
  * Thrown when the stream's bytes fail a checksum or cannot be a message. Nothing after it can be
@@ -73,6 +78,9 @@ function readPrelude(bytes: Uint8Array, offset: number): number {
   const headerBytes = view.getUint32(4);
   if (crc32(bytes.subarray(offset, offset + 8)) !== view.getUint32(8)) {
     throw new CorruptEventStreamError('an event-stream message prelude failed its checksum');
+  }
+  if (totalBytes > MAX_MESSAGE_BYTES) {
+    throw new CorruptEventStreamError(`an event-stream message claims ${totalBytes} bytes, more than the format allows`);
   }
   if (totalBytes < MESSAGE_OVERHEAD_BYTES + headerBytes) {
     throw new CorruptEventStreamError(`an event-stream message claims ${totalBytes} bytes with ${headerBytes} of headers`);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SseFrame } from '../providers/spec.js';
-import { SseDecoder } from './decode-sse.js';
+import { BrokenStreamError, SseDecoder } from './decode-sse.js';
 
 function framesOf(pieces: (string | Uint8Array)[]): SseFrame[] {
   const decoder = new SseDecoder();
@@ -40,5 +40,13 @@ describe('SseDecoder', () => {
     decoder.push(new TextEncoder().encode('data: a\n\ndata: b'), first);
     decoder.push(new TextEncoder().encode('\n\n'), second);
     expect([first, second]).toEqual([[{ data: 'a' }], [{ data: 'b' }]]);
+  });
+
+  it('ends a stream whose one event grows past the limit instead of buffering it', () => {
+    const decoder = new SseDecoder(64);
+    const frames: SseFrame[] = [];
+    decoder.push(new TextEncoder().encode('data: short\n\n'), frames);
+    expect(frames).toEqual([{ data: 'short' }]);
+    expect(() => decoder.push(new TextEncoder().encode(`data: ${'x'.repeat(100)}`), frames)).toThrow(BrokenStreamError);
   });
 });

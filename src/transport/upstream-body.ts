@@ -3,6 +3,21 @@ import type { Dispatcher } from 'undici';
 /** Past this many unread bytes the upstream socket is paused: a slow caller slows the upstream. */
 const HIGH_WATER_BYTES = 256 * 1024;
 const LOW_WATER_BYTES = 64 * 1024;
+/**
+ * The most a whole (non-streamed) answer or error body may hold. Far beyond any real one; an
+ * upstream that sends more is broken or hostile, and is cut off rather than buffered.
+ */
+export const MAX_WHOLE_BODY_BYTES = 64 * 1024 * 1024;
+
+/** A whole upstream body larger than `MAX_WHOLE_BODY_BYTES`: the attempt ends as a broken connection. */
+export class UpstreamBodyTooLargeError extends Error {
+  readonly code = 'UPSTREAM_BODY_TOO_LARGE';
+
+  constructor(limitBytes: number) {
+    super(`the upstream body exceeded ${limitBytes} bytes`);
+    this.name = 'UpstreamBodyTooLargeError';
+  }
+}
 
 /**
  * An upstream response body as a pull-based async iterable of chunks, fed by undici's dispatch
@@ -63,10 +78,15 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
     }
   }
 
-  async text(): Promise<string> {
+  async text(limitBytes: number = MAX_WHOLE_BODY_BYTES): Promise<string> {
     const chunks: Buffer[] = [];
-    for await (const chunk of this) chunks.push(chunk);
-    return chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
+    let size = 0;
+    for await (const chunk of this) {
+      size += chunk.length;
+      if (size > limitBytes) throw new UpstreamBodyTooLargeError(limitBytes);
+      chunks.push(chunk);
+    }
+    return chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, size).toString('utf8');
   }
 
   async json(): Promise<unknown> {
