@@ -1,5 +1,6 @@
 import type { EmbeddingsRequest, EmbeddingsResult } from '../providers/spec.js';
 import { ProviderFailure } from '../providers/spec.js';
+import { estimateTokens } from '../metering/estimate-tokens.js';
 import type { Operation } from './run-attempt.js';
 
 /** An embeddings attempt: read whole, like a non-streamed chat. Targets without embeddings are skipped. */
@@ -17,9 +18,18 @@ export function embeddingsOperation(request: EmbeddingsRequest): Operation<Embed
       if (result.vectors.length !== request.input.length) {
         return context.fail({ kind: 'server_error', message: `the provider returned ${result.vectors.length} embeddings for ${request.input.length} inputs` });
       }
-      Object.assign(context.record, { latencyMs: Date.now() - context.startedAtMs, usage: result.usage, committed: true });
+      // A provider that reports no usage (Gemini) still bills: the input is counted here, marked estimated.
+      const usage = result.usage ?? { inputTokens: estimateTokens(inputCharacters(request)), outputTokens: 0, estimated: true };
+      Object.assign(context.record, { latencyMs: Date.now() - context.startedAtMs, usage, committed: true });
       context.release(true);
-      return { ok: true, record: context.record, answer: result };
+      return { ok: true, record: context.record, answer: { ...result, usage } };
     },
   };
+}
+
+function inputCharacters(request: EmbeddingsRequest): number {
+  let characters = 0;
+  // A token array is already a count; four characters a token keeps the two on one scale.
+  for (const input of request.input) characters += typeof input === 'string' ? input.length : input.length * 4;
+  return characters;
 }

@@ -16,6 +16,7 @@ import { bedrockWire } from './bedrock-wire.js';
 import { noFaults, parseDirectives, type AnswerShape, type Faults } from './directives.js';
 import { FaultWindow } from './fault-window.js';
 import { geminiWire } from './gemini-wire.js';
+import { geminiEmbeddingsResponse } from './gemini-embeddings.js';
 import { embeddingsResponse } from './openai-embeddings.js';
 import { openaiWire } from './openai-wire.js';
 import { findRoute, type Route } from './routes.js';
@@ -177,7 +178,7 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
     }
 
     if (route.endpoint === 'embeddings') {
-      const answer = embeddingsResponse(fields, parsed.name);
+      const answer = route.dialect === 'gemini' ? geminiEmbeddingsResponse(fields) : embeddingsResponse(fields, parsed.name);
       if (!answer.ok) {
         settle(attempt, 'invalid_request');
         sendError(response, wire.invalidRequest(answer.message), headers);

@@ -4,21 +4,16 @@
  * default, so both encodings are served.
  */
 
-const defaultDimensions = 8;
-const maxDimensions = 4096;
-
-export type EmbeddingsBody =
-  | { ok: true; json: string }
-  | { ok: false; message: string };
+import { DEFAULT_DIMENSIONS, MAX_DIMENSIONS, vectorFor, type EmbeddingsBody } from './embedding-vector.js';
 
 export function embeddingsResponse(body: Record<string, unknown>, name: string): EmbeddingsBody {
   const inputs = inputsOf(body.input);
   if (inputs === undefined) {
     return { ok: false, message: "'input' must be a string, an array of strings or an array of token arrays" };
   }
-  const dimensions = body.dimensions ?? defaultDimensions;
-  if (typeof dimensions !== 'number' || !Number.isInteger(dimensions) || dimensions < 1 || dimensions > maxDimensions) {
-    return { ok: false, message: `'dimensions' must be an integer from 1 to ${maxDimensions}` };
+  const dimensions = body.dimensions ?? DEFAULT_DIMENSIONS;
+  if (typeof dimensions !== 'number' || !Number.isInteger(dimensions) || dimensions < 1 || dimensions > MAX_DIMENSIONS) {
+    return { ok: false, message: `'dimensions' must be an integer from 1 to ${MAX_DIMENSIONS}` };
   }
   const base64 = body.encoding_format === 'base64';
   let characters = 0;
@@ -52,23 +47,4 @@ function inputsOf(input: unknown): string[] | undefined {
     else return undefined;
   }
   return inputs;
-}
-
-/** FNV-1a seeds an xorshift; values in [-1, 1) as float32 so both encodings agree exactly. */
-function vectorFor(text: string, dimensions: number): Float32Array {
-  let state = 0x811c9dc5;
-  for (let index = 0; index < text.length; index++) {
-    state ^= text.charCodeAt(index);
-    state = Math.imul(state, 0x01000193);
-  }
-  state = state >>> 0 || 1;
-  const vector = new Float32Array(dimensions);
-  for (let index = 0; index < dimensions; index++) {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    state >>>= 0;
-    vector[index] = state / 0x80000000 - 1;
-  }
-  return vector;
 }

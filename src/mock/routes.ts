@@ -21,7 +21,7 @@ const fixedRoutes = new Map<string, Route>([
 ]);
 
 // The greedy model group ends at the last colon, so a colon inside a model name is fine.
-const geminiPath = /^\/v1(?:beta)?\/models\/([^/]+):(generateContent|streamGenerateContent)$/;
+const geminiPath = /^\/v1(?:beta)?\/models\/([^/]+):(generateContent|streamGenerateContent|batchEmbedContents)$/;
 const bedrockPath = /^\/model\/([^/]+)\/(converse|converse-stream)$/;
 
 /** The route for a POST to `path` (`query` without its `?`), or undefined for a 404. */
@@ -31,7 +31,7 @@ export function findRoute(path: string, query: string): Route | undefined {
   const gemini = geminiPath.exec(path);
   if (gemini) {
     const stream = gemini[2] === 'streamGenerateContent';
-    const route = pathRoute('gemini', gemini[1]!, stream);
+    const route = pathRoute('gemini', gemini[1]!, stream, gemini[2] === 'batchEmbedContents' ? 'embeddings' : 'chat');
     // Without alt=sse Gemini streams one JSON array, a form the mock does not speak.
     if (stream && !route.problem && new URLSearchParams(query).get('alt') !== 'sse') {
       route.problem = 'mock: streamGenerateContent is served as SSE only; add ?alt=sse';
@@ -43,13 +43,13 @@ export function findRoute(path: string, query: string): Route | undefined {
   return undefined;
 }
 
-function pathRoute(dialect: Dialect, encodedModel: string, stream: boolean): Route {
+function pathRoute(dialect: Dialect, encodedModel: string, stream: boolean, endpoint: Route['endpoint'] = 'chat'): Route {
   try {
-    return { dialect, endpoint: 'chat', inPath: { model: decodeURIComponent(encodedModel), stream } };
+    return { dialect, endpoint, inPath: { model: decodeURIComponent(encodedModel), stream } };
   } catch {
     return {
       dialect,
-      endpoint: 'chat',
+      endpoint,
       inPath: { model: encodedModel, stream },
       problem: 'mock: the model in the path is not validly URL-encoded',
     };

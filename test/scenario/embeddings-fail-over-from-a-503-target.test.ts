@@ -23,6 +23,11 @@ routes:
   chat-only:
     targets:
       - { connection: mock-anthropic, model: claude-mock }
+  embed-to-gemini:
+    retries: 0
+    targets:
+      - { connection: mock-openai, model: "embed-openai-down?status=503" }
+      - { connection: mock-gemini, model: gemini-embed, price: { input_per_mtok: 150, output_per_mtok: 0 } }
   embed-down:
     retries: 0
     targets:
@@ -88,6 +93,23 @@ describe('POST /v1/embeddings through the attempt loop', () => {
     expect(response.headers.get('x-switchyard-served-by')).toBe('mock-openai/embed-after-anthropic');
     expect(response.headers.get('x-switchyard-attempts')).toBe('1');
     expect(gateway.mock.attempts.filter((attempt) => attempt.dialect === 'anthropic')).toHaveLength(0);
+  });
+
+  it('fails over to a Gemini target (batchEmbedContents), whose unreported usage is estimated and billed', async () => {
+    const input = ['alpha text', 'beta text'];
+    const { data, response } = await client.embeddings.create({ model: 'embed-to-gemini', input, dimensions: 4 }).withResponse();
+    expect(response.headers.get('x-switchyard-served-by')).toBe('mock-gemini/gemini-embed');
+    expect(data.data.map((entry) => entry.embedding.length)).toEqual([4, 4]);
+    const upstream = gateway.mock.attemptsFor('gemini-embed')[0]!;
+    expect(upstream.path).toBe('/v1beta/models/gemini-embed:batchEmbedContents');
+    expect(upstream.body).toEqual({
+      requests: input.map((text) => ({ model: 'models/gemini-embed', content: { parts: [{ text }] }, outputDimensionality: 4 })),
+    });
+    // Gemini reports no usage: the gateway counts the input (4 characters a token) and says so.
+    expect(data.usage.prompt_tokens).toBe(Math.ceil(input.join('').length / 4));
+    const record = await fetchRecord(gateway.url, response.headers.get('x-request-id')!);
+    expect(record.attempts[1]!.usage).toMatchObject({ input_tokens: data.usage.prompt_tokens, estimated: true });
+    expect(record.cost_usd).toBeCloseTo((data.usage.prompt_tokens * 150) / 1e6, 9);
   });
 
   it('answers 400 model_not_supported for a route with no embeddings target', async () => {

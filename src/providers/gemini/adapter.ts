@@ -1,5 +1,6 @@
 import type { ProviderAdapter } from '../spec.js';
 import { buildGeminiRequest } from './build-request.js';
+import { geminiEmbeddings } from './embeddings.js';
 import { parseGeminiError } from './parse-error.js';
 import { parseGeminiResponse } from './parse-response.js';
 import { GeminiStreamParser } from './parse-stream.js';
@@ -12,4 +13,5 @@ export const geminiAdapter: ProviderAdapter = {
   parseResponse: parseGeminiResponse,
   createStreamParser: () => new GeminiStreamParser(),
   parseError: parseGeminiError,
+  embeddings: geminiEmbeddings,
 };
