@@ -106,7 +106,8 @@ async function sendToFirstReachableHost(unsigned: UpstreamRequest, input: Attemp
   let upstream = unsigned;
   for (let index = 0; ; index++) {
     try {
-      const signed = await applyCredentials({ ...upstream, headers: { ...upstream.headers } }, input.target.connection);
+      // A key header is the same for every host; a SigV4 signature is made afresh from the unsigned headers.
+      const signed = await applyCredentials(upstream, input.target.connection);
       return await input.transport.send(signed, { signal: context.signal, connectTimeoutMs: input.timeouts.connect_ms });
     } catch (error) {
       const alternate = hosts[index];
