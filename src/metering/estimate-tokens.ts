@@ -17,7 +17,10 @@ export function requestCharacters(request: ChatRequest): number {
       continue;
     }
     for (const part of message.content) if (part.type === 'text') characters += part.text.length;
-    if (message.role === 'assistant') for (const call of message.toolCalls ?? []) characters += call.name.length + call.arguments.length;
+    if (message.role !== 'assistant') continue;
+    for (const call of message.toolCalls ?? []) characters += call.name.length + call.arguments.length;
+    // Earlier turns' thinking is input again when sent back (redacted blocks: their opaque data).
+    for (const block of message.reasoningBlocks ?? []) characters += block.type === 'thinking' ? block.text.length : block.data.length;
   }
   for (const tool of request.tools ?? []) characters += tool.name.length + (tool.description?.length ?? 0) + JSON.stringify(tool.parameters ?? {}).length;
   return characters;
@@ -32,6 +35,8 @@ export function outputCharactersOf(event: StreamEvent): number {
       return event.text.length;
     case 'tool-call-delta':
       return event.argumentsDelta.length;
+    case 'reasoning-redacted':
+      return event.data.length;
     default:
       return 0;
   }

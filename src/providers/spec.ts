@@ -302,6 +302,7 @@ export function isContentEvent(event: StreamEvent): boolean {
   return (
     event.type === 'text-delta' ||
     event.type === 'reasoning-delta' ||
+    event.type === 'reasoning-redacted' ||
     event.type === 'refusal-delta' ||
     event.type === 'tool-call-start'
   );
