@@ -18,6 +18,9 @@ import { spentMicros } from './ledger/spend-query.js';
 import { KeyStore } from './keys/key-store.js';
 import { chatOperation } from './engine/chat-operation.js';
 import { runAttempt } from './engine/run-attempt.js';
+import { LatencyTracker } from './routing/latency-tracker.js';
+import { isPrimaryTarget } from './routing/plan-targets.js';
+import { resolveRoute } from './routing/resolve-route.js';
 import type { FailureKind } from './errors/failure-kind.js';
 import { ConnectionLoad } from './health/connection-load.js';
 import { FallbackShare } from './health/fallback-share.js';
@@ -152,6 +155,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     load: new ConnectionLoad(),
     retryBudgets: new RetryBudgets(),
     metrics,
+    latency: new LatencyTracker(),
   };
   const adminDeps = { adminToken: () => config().admin.token, records };
   const keyStore = new KeyStore({ db });
@@ -254,10 +258,10 @@ export async function createApp(options: AppOptions): Promise<App> {
         if (trace.replayed) metrics.idempotentReplays.inc();
         if (trace.served && trace.route !== null) {
           // Named routes only: direct connection/model requests have no fallback (and unbounded names).
-          const first = config().routes[trace.route]?.targets[0];
-          if (first) {
-            const byFallback = first.connection !== trace.served.connectionName || first.model !== trace.served.routedModel;
-            fallbackShare.record(trace.route, byFallback, Date.now());
+          const route = config().routes[trace.route];
+          if (route) {
+            const { targets } = resolveRoute(config(), trace.route);
+            fallbackShare.record(trace.route, !isPrimaryTarget(targets, route.strategy, trace.served), Date.now());
           }
         }
         observeRequest(metrics, record, {

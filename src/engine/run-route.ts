@@ -8,6 +8,8 @@ import { deploymentKey } from '../health/deployment-key.js';
 import type { DeploymentHealth, HealthState } from '../health/health-registry.js';
 import { lookupModel } from '../metering/model-catalog.js';
 import type { ProviderAdapter, ProviderError } from '../providers/spec.js';
+import type { LatencyTracker } from '../routing/latency-tracker.js';
+import { planTargets } from '../routing/plan-targets.js';
 import type { ResolvedRoute, ResolvedTarget } from '../routing/resolve-route.js';
 import type { Metrics } from '../telemetry/metrics.js';
 import type { Transport } from '../transport/send-upstream.js';
@@ -34,6 +36,8 @@ export interface EngineDeps {
   health: HealthState;
   retryBudgets: RetryBudgets;
   metrics: Metrics;
+  /** Recent latency per deployment, for `least_latency` routes. */
+  latency: LatencyTracker;
 }
 
 /** One caller request's trip through a route, whatever its kind (the operation says that). */
@@ -73,7 +77,11 @@ type TargetResult<Answer> = { type: 'served'; outcome: Served<Answer> } | { type
 export async function runRoute<Answer>(call: RouteCall, operation: Operation<Answer>, deps: EngineDeps): Promise<Served<Answer>> {
   const { route } = call;
   const loop = new AttemptLoop(call, operation, deps);
-  const capable = operation.accepts ? route.targets.filter((target) => operation.accepts!(deps.adapterFor(target))) : route.targets;
+  const planned = planTargets(route.targets, route.policy.strategy, {
+    latencyOf: (target) => deps.latency.estimate(deploymentKey(target.connectionName, target.routedModel)),
+    random: Math.random,
+  });
+  const capable = operation.accepts ? planned.filter((target) => operation.accepts!(deps.adapterFor(target))) : planned;
   if (capable.length === 0) {
     throw new GatewayError(`No target of model '${route.name}' serves ${operation.name}.`, {
       status: 400,
@@ -232,6 +240,7 @@ class AttemptLoop<Answer> {
         idempotencyKey: this.#call.upstreamIdempotencyKey,
         onHeaders: (headers) => this.#deps.health.observeHeaders(deployment, headers),
         onSettled: (record) => {
+          if (record.kind === 'ok') this.#deps.latency.observe(deployment.key, record.firstTokenMs ?? record.latencyMs);
           this.#deps.load.release(target.connectionName);
           this.#deps.health.settled(deployment, admission, record.kind, record.message);
         },

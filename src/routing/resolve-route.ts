@@ -83,7 +83,11 @@ function namedRoute(config: Config, name: string, route: RouteConfig): ResolvedR
   return resolved;
 }
 
-/** Same-model targets first (in config order), then those that change the model (SPEC §6). */
+/**
+ * Targets in tiers: same-model first, those that change the model after (SPEC §6); within each,
+ * ascending `priority`; within equal priority, config order (the route's strategy may reorder
+ * those per request, see `plan-targets.ts`).
+ */
 function orderTargets(config: Config, targets: readonly TargetConfig[]): ResolvedTarget[] {
   const resolved = targets.map((target) => ({
     connectionName: target.connection,
@@ -92,5 +96,6 @@ function orderTargets(config: Config, targets: readonly TargetConfig[]): Resolve
     modelChange: target.model_change,
     config: target,
   }));
-  return [...resolved.filter((target) => !target.modelChange), ...resolved.filter((target) => target.modelChange)];
+  // Array.prototype.sort is stable: equal tiers keep config order.
+  return resolved.sort((a, b) => Number(a.modelChange) - Number(b.modelChange) || a.config.priority - b.config.priority);
 }
