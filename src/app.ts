@@ -55,6 +55,7 @@ import type { RequestRecord } from './records/request-record.js';
 import type { Kysely } from 'kysely';
 import { Metrics } from './telemetry/metrics.js';
 import { observeRequest } from './telemetry/observe-request.js';
+import { createRequestSpans } from './telemetry/request-spans.js';
 import { Transport } from './transport/send-upstream.js';
 
 /** Beside an SQLite file; an in-memory store (tests) keeps refused writes in memory only. */
@@ -70,6 +71,8 @@ export interface AppOptions {
   logger?: Logger;
   /** The store, already migrated, instead of the one the config names (tests make it fail on purpose). */
   database?: Kysely<DatabaseSchema>;
+  /** Where `OTEL_*` settings are read (default: the process environment). */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface App {
@@ -113,6 +116,7 @@ export async function createApp(options: AppOptions): Promise<App> {
 
   // The store is chosen at start; a reload that changes it takes effect on restart.
   const db = options.database ?? openDatabase(configSource.current.store);
+  const spans = createRequestSpans(options.env ?? process.env);
   await migrate(db);
   const spillPath = spillPathFor(configSource.current.store);
   const ledger = new LedgerWriter({
@@ -255,6 +259,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         requestsInFlight--;
         const record = trace.toRecord(Date.now(), spendAccounting.account(trace));
         records.add(record);
+        spans?.export(record);
         if (trace.replayed) metrics.idempotentReplays.inc();
         if (trace.served && trace.route !== null) {
           // Named routes only: direct connection/model requests have no fallback (and unbounded names).
@@ -335,6 +340,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       clearTimeout(drainTimer);
       try {
         await alerts.flush();
+        await spans?.shutdown();
         await records.close();
         await ledger.close();
       } finally {

@@ -24,7 +24,7 @@ export async function startGateway(yaml: string, options: { watch?: boolean; env
   writeFileSync(configFile, withMemoryStore(yaml));
   const configSource = ConfigSource.load(configFile, { env: options.env ?? {} });
   if (options.watch) configSource.watch();
-  const app = await createApp({ configSource });
+  const app = await createApp({ configSource, env: options.env ?? {} });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   if (!app.mock) throw new Error('test configs need at least one mock connection');
   return {
