@@ -46,8 +46,11 @@ import { startMockProvider, type MockProvider } from './mock/mock-provider.js';
 import { adapterFor, baseUrlFor } from './providers/registry.js';
 import { RecordStore } from './records/record-store.js';
 import { RequestTrace } from './records/request-trace.js';
+import { InsertThread } from './store/insert-thread.js';
 import { migrate } from './store/migrate.js';
-import { openDatabase } from './store/open-database.js';
+import { openStore } from './store/open-database.js';
+import { SqliteInserts } from './store/sqlite-inserts.js';
+import { insertsInThread, type StoreInserts } from './store/store-inserts.js';
 import type { DatabaseSchema } from './store/schema.js';
 import { SpillFile } from './store/spill-file.js';
 import type { SpendRow } from './ledger/spend-row.js';
@@ -63,14 +66,31 @@ function spillPathFor(store: Config['store']): string | undefined {
   return store.kind === 'sqlite' && store.path !== ':memory:' ? store.path : undefined;
 }
 
+/**
+ * The configured store. A file is written from a thread of its own, keeping the batched inserts
+ * off the serving thread; an in-memory database exists only on this connection.
+ */
+async function openConfiguredStore(store: Config['store']): Promise<AppStore> {
+  const opened = openStore(store);
+  await migrate(opened.db);
+  const inserts = store.kind === 'sqlite' && store.path !== ':memory:' ? new InsertThread(store.path) : insertsInThread(new SqliteInserts(opened.sqlite));
+  return { db: opened.db, inserts };
+}
+
 /** A probe gets a short leash: it exists to find out, not to wait. */
 const PROBE_TIMEOUTS = { connect_ms: 3_000, first_token_ms: 15_000, idle_ms: 15_000, total_ms: 20_000, heartbeat_ms: 20_000 };
+
+/** Where the gateway keeps keys, records and spend: queries through `db`, batched writes through `inserts`. */
+export interface AppStore {
+  db: Kysely<DatabaseSchema>;
+  inserts: StoreInserts;
+}
 
 export interface AppOptions {
   configSource: ConfigSource;
   logger?: Logger;
   /** The store, already migrated, instead of the one the config names (tests make it fail on purpose). */
-  database?: Kysely<DatabaseSchema>;
+  store?: AppStore;
   /** Where `OTEL_*` settings are read (default: the process environment). */
   env?: NodeJS.ProcessEnv;
 }
@@ -115,12 +135,11 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
 
   // The store is chosen at start; a reload that changes it takes effect on restart.
-  const db = options.database ?? openDatabase(configSource.current.store);
+  const { db, inserts } = options.store ?? (await openConfiguredStore(configSource.current.store));
   const spans = createRequestSpans(options.env ?? process.env);
-  await migrate(db);
   const spillPath = spillPathFor(configSource.current.store);
   const ledger = new LedgerWriter({
-    db,
+    insert: (rows) => inserts.spend(rows),
     onError: (error) => logger.error({ err: error }, 'writing spend rows failed; will retry'),
     ...(spillPath ? { spill: new SpillFile<SpendRow>(`${spillPath}.spill-spend.jsonl`) } : {}),
   });
@@ -128,6 +147,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     db,
     knownSecrets: () => knownSecrets(config()),
     writer: {
+      insert: (batch) => inserts.records(batch),
       onError: (error) => logger.error({ err: error }, 'writing request records failed; will retry'),
       ...(spillPath ? { spill: new SpillFile<RequestRecord>(`${spillPath}.spill-records.jsonl`) } : {}),
     },
@@ -344,6 +364,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         await records.close();
         await ledger.close();
       } finally {
+        await inserts.close();
         await db.destroy();
         await transport.close();
         await mock?.close();

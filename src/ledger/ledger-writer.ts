@@ -1,11 +1,10 @@
-import type { Insertable, Kysely } from 'kysely';
-import { BatchWriter, chunks } from '../store/batch-writer.js';
+import { BatchWriter } from '../store/batch-writer.js';
 import type { SpillFile } from '../store/spill-file.js';
-import type { DatabaseSchema, SpendTable } from '../store/schema.js';
 import type { SpendRow } from './spend-row.js';
 
 export interface LedgerWriterOptions {
-  db: Kysely<DatabaseSchema>;
+  /** Stores rows in one transaction, insert-or-ignore (`SqliteInserts`, here or on the store thread). */
+  insert: (rows: readonly SpendRow[]) => Promise<void>;
   /** Rows per transaction; reaching it starts a write without waiting for the timer. */
   batchSize?: number;
   /** How long a row may wait in the buffer before a write starts. */
@@ -18,20 +17,13 @@ export interface LedgerWriterOptions {
   spill?: SpillFile<SpendRow>;
 }
 
-/** 17 columns × 100 rows stays well under SQLite's bound-parameter limit. */
-const ROWS_PER_STATEMENT = 100;
-
-/**
- * Writes spend rows to the `spend` table in batches, off the request path. Inserts ignore rows
- * whose (request id, attempt number) is already stored, so a retried or replayed batch never
- * counts a cost twice.
- */
+/** Writes spend rows to the `spend` table in batches, off the request path (see `BatchWriter`). */
 export class LedgerWriter {
   private readonly writer: BatchWriter<SpendRow>;
 
   constructor(options: LedgerWriterOptions) {
-    const { db, ...tuning } = options;
-    this.writer = new BatchWriter<SpendRow>({ ...tuning, name: 'LedgerWriter', itemName: 'spend row', writeBatch: (rows) => insertSpendRows(db, rows) });
+    const { insert, ...tuning } = options;
+    this.writer = new BatchWriter<SpendRow>({ ...tuning, name: 'LedgerWriter', itemName: 'spend row', writeBatch: insert });
   }
 
   /** Rows in the spill file, waiting for the store. */
@@ -63,39 +55,4 @@ export class LedgerWriter {
   close(): Promise<void> {
     return this.writer.close();
   }
-}
-
-async function insertSpendRows(db: Kysely<DatabaseSchema>, rows: readonly SpendRow[]): Promise<void> {
-  const values = rows.map(toSpendTableRow);
-  await db.transaction().execute(async (transaction) => {
-    for (const chunk of chunks(values, ROWS_PER_STATEMENT)) {
-      await transaction
-        .insertInto('spend')
-        .values(chunk)
-        .onConflict((conflict) => conflict.columns(['request_id', 'attempt_n']).doNothing())
-        .execute();
-    }
-  });
-}
-
-function toSpendTableRow(row: SpendRow): Insertable<SpendTable> {
-  return {
-    request_id: row.requestId,
-    attempt_n: row.attemptN,
-    key_id: row.keyId,
-    key_name: row.keyName,
-    route: row.route,
-    connection: row.connection,
-    provider: row.provider,
-    model: row.model,
-    input_tokens: row.inputTokens,
-    output_tokens: row.outputTokens,
-    cache_read_tokens: row.cacheReadTokens,
-    cache_write_tokens: row.cacheWriteTokens,
-    cost_micros: row.costMicros,
-    estimated: row.estimated ? 1 : 0,
-    priced: row.priced ? 1 : 0,
-    probe: row.probe ? 1 : 0,
-    created_ms: row.createdMs,
-  };
 }

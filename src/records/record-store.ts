@@ -6,9 +6,10 @@ import { redactSecrets } from './redact-secrets.js';
 import type { RequestRecord, RequestStatus } from './request-record.js';
 
 export interface RecordStoreOptions {
-  /** Opened and migrated by the caller, who also destroys it after `close()`. */
+  /** For reading back; opened and migrated by the caller, who also destroys it after `close()`. */
   db: Kysely<DatabaseSchema>;
-  writer?: Omit<RecordWriterOptions, 'db'>;
+  /** How records are written: the batched inserts (on the store thread, or on `db`'s connection) and tuning. */
+  writer: RecordWriterOptions;
   /** How many of the newest records are readable before their write lands. */
   recentLimit?: number;
   /** Secrets to scrub from attempt messages; asked on every add so config reloads apply. */
@@ -41,7 +42,7 @@ export class RecordStore {
 
   constructor(options: RecordStoreOptions) {
     this.db = options.db;
-    this.writer = new RecordWriter({ ...options.writer, db: options.db });
+    this.writer = new RecordWriter(options.writer);
     this.recent = new RecentRecords(options.recentLimit);
     this.knownSecrets = options.knownSecrets ?? (() => NO_SECRETS);
   }

@@ -1,52 +1,54 @@
-import type { Kysely, KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
+import type Database from 'better-sqlite3';
+import type { Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sampleRecord } from '../../test/records/sample-record.js';
 import { migrate } from '../store/migrate.js';
-import { openDatabase } from '../store/open-database.js';
+import { openStore } from '../store/open-database.js';
+import { SqliteInserts } from '../store/sqlite-inserts.js';
 import type { DatabaseSchema } from '../store/schema.js';
+import type { RequestRecord } from './request-record.js';
 import { RecordWriter } from './record-writer.js';
 
-/** Sees every statement the writer sends: counts inserts and fails them on demand. */
-class FaultyStore implements KyselyPlugin {
+/** The store's inserts, counted per batch (one transaction each) and failed on demand. */
+class FaultyInserts {
   failing = false;
-  /** Fail from this many successful inserts on (to break a transaction halfway). */
-  failAfterInserts = Number.POSITIVE_INFINITY;
-  insertStatements = 0;
+  batches = 0;
+  readonly #inserts: SqliteInserts;
 
-  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    if (args.node.kind === 'InsertQueryNode') {
-      if (this.failing || this.insertStatements >= this.failAfterInserts) throw new Error('store unavailable (on purpose)');
-      this.insertStatements++;
-    }
-    return args.node;
+  constructor(inserts: SqliteInserts) {
+    this.#inserts = inserts;
   }
 
-  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    return args.result;
-  }
+  readonly records = async (batch: readonly RequestRecord[]): Promise<void> => {
+    if (this.failing) throw new Error('store unavailable (on purpose)');
+    this.batches++;
+    this.#inserts.records(batch);
+  };
 }
 
 let db: Kysely<DatabaseSchema>;
-let store: FaultyStore;
+let sqlite: Database.Database;
+let store: FaultyInserts;
 let writers: RecordWriter[];
 
 beforeEach(async () => {
-  db = openDatabase({ kind: 'sqlite', path: ':memory:' });
+  const opened = openStore({ kind: 'sqlite', path: ':memory:' });
+  db = opened.db;
+  sqlite = opened.sqlite;
   await migrate(db);
-  store = new FaultyStore();
+  store = new FaultyInserts(new SqliteInserts(sqlite));
   writers = [];
 });
 
 afterEach(async () => {
   store.failing = false;
-  store.failAfterInserts = Number.POSITIVE_INFINITY;
   for (const writer of writers) await writer.close();
   await db.destroy();
 });
 
 function newWriter(options: { batchSize?: number; flushIntervalMs?: number; maxBuffered?: number; onError?: (error: unknown) => void } = {}): RecordWriter {
   // A long interval by default, so only what a test does starts a write.
-  const writer = new RecordWriter({ flushIntervalMs: 60_000, onError: () => undefined, ...options, db: db.withPlugin(store) });
+  const writer = new RecordWriter({ flushIntervalMs: 60_000, onError: () => undefined, ...options, insert: store.records });
   writers.push(writer);
   return writer;
 }
@@ -70,7 +72,7 @@ describe('RecordWriter', () => {
     const writer = newWriter();
     for (const record of records(3)) writer.enqueue(record);
     expect(writer.bufferedCount).toBe(3);
-    expect(store.insertStatements).toBe(0);
+    expect(store.batches).toBe(0);
     expect(await storedIds()).toEqual([]);
   });
 
@@ -91,14 +93,14 @@ describe('RecordWriter', () => {
     expect(writer.bufferedCount).toBe(0);
   });
 
-  it('flush() writes everything enqueued before it, one insert per table per batch', async () => {
+  it('flush() writes everything enqueued before it, one transaction per batch', async () => {
     const writer = newWriter({ batchSize: 2 });
     for (const record of records(5)) writer.enqueue(record);
     // The full batches may already be on their way; flush must still cover all five.
     await writer.flush();
     expect(await storedIds()).toEqual(['req_0', 'req_1', 'req_2', 'req_3', 'req_4']);
     expect(await attemptCount()).toBe(10);
-    expect(store.insertStatements).toBe(3 * 2);
+    expect(store.batches).toBe(3);
     expect(writer.bufferedCount).toBe(0);
   });
 
@@ -149,11 +151,11 @@ describe('RecordWriter', () => {
   it('rolls back a batch that failed halfway, so the retry stores it exactly once', async () => {
     const writer = newWriter();
     for (const record of records(2)) writer.enqueue(record);
-    // The requests insert succeeds, the attempts insert fails: the transaction must undo both.
-    store.failAfterInserts = 1;
+    // The requests rows go in, the first attempts row fails: the transaction must undo both.
+    sqlite.exec(`CREATE TEMP TRIGGER refuse_attempts BEFORE INSERT ON attempts BEGIN SELECT RAISE(ABORT, 'store unavailable (on purpose)'); END`);
     await expect(writer.flush()).rejects.toThrow('store unavailable');
     expect(await storedIds()).toEqual([]);
-    store.failAfterInserts = Number.POSITIVE_INFINITY;
+    sqlite.exec('DROP TRIGGER refuse_attempts');
     await writer.flush();
     expect(await storedIds()).toEqual(['req_0', 'req_1']);
     expect(await attemptCount()).toBe(4);
@@ -185,7 +187,7 @@ describe('RecordWriter', () => {
   });
 
   it('refuses nonsensical sizes', () => {
-    expect(() => new RecordWriter({ db, batchSize: 0 })).toThrow(RangeError);
-    expect(() => new RecordWriter({ db, flushIntervalMs: 1.5 })).toThrow(RangeError);
+    expect(() => new RecordWriter({ insert: store.records, batchSize: 0 })).toThrow(RangeError);
+    expect(() => new RecordWriter({ insert: store.records, flushIntervalMs: 1.5 })).toThrow(RangeError);
   });
 });

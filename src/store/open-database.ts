@@ -10,21 +10,37 @@ export type StoreConfig = Config['store'];
 /** How long a write waits for another process's lock before failing with SQLITE_BUSY. */
 const SQLITE_BUSY_TIMEOUT_MS = 5_000;
 
+/** The configured store: kysely for queries, and its SQLite connection for the batched inserts. */
+export interface OpenedStore {
+  db: Kysely<DatabaseSchema>;
+  sqlite: Database.Database;
+}
+
 /**
  * Opens the configured store. Run `migrate` on the result before use; `destroy()` closes it.
  * `path: ':memory:'` gives a private in-memory database (tests).
  */
 export function openDatabase(store: StoreConfig): Kysely<DatabaseSchema> {
+  return openStore(store).db;
+}
+
+export function openStore(store: StoreConfig): OpenedStore {
   if (store.kind === 'postgres') {
     throw new Error(
       'store.kind "postgres" is not available yet: Postgres arrives with the scale-out work. Use store: { kind: sqlite, path: ./switchyard.db } for now.',
     );
   }
-  if (store.path !== ':memory:') mkdirSync(dirname(resolve(store.path)), { recursive: true });
-  const database = new Database(store.path, { timeout: SQLITE_BUSY_TIMEOUT_MS });
+  const sqlite = openSqlite(store.path);
+  return { db: new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: sqlite }) }), sqlite };
+}
+
+/** One connection to an SQLite file (created with its directory when missing) or `:memory:`. */
+export function openSqlite(path: string): Database.Database {
+  if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
+  const sqlite = new Database(path, { timeout: SQLITE_BUSY_TIMEOUT_MS });
   // WAL lets the admin API read while the record writer writes; NORMAL sync is durable across
   // process crashes in WAL mode and avoids an fsync per transaction.
-  database.pragma('journal_mode = WAL');
-  database.pragma('synchronous = NORMAL');
-  return new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database }) });
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  return sqlite;
 }

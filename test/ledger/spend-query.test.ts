@@ -3,7 +3,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LedgerWriter } from '../../src/ledger/ledger-writer.js';
 import { spentMicros } from '../../src/ledger/spend-query.js';
 import { migrate } from '../../src/store/migrate.js';
-import { openDatabase } from '../../src/store/open-database.js';
+import { openStore } from '../../src/store/open-database.js';
+import { SqliteInserts } from '../../src/store/sqlite-inserts.js';
 import type { DatabaseSchema } from '../../src/store/schema.js';
 import { spendRow } from './spend-fixtures.js';
 
@@ -11,9 +12,11 @@ let db: Kysely<DatabaseSchema>;
 let ledger: LedgerWriter;
 
 beforeEach(async () => {
-  db = openDatabase({ kind: 'sqlite', path: ':memory:' });
+  const opened = openStore({ kind: 'sqlite', path: ':memory:' });
+  db = opened.db;
   await migrate(db);
-  ledger = new LedgerWriter({ db, flushIntervalMs: 60_000 });
+  const inserts = new SqliteInserts(opened.sqlite);
+  ledger = new LedgerWriter({ insert: async (rows) => inserts.spend(rows), flushIntervalMs: 60_000 });
 });
 
 afterEach(async () => {

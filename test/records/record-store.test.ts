@@ -5,7 +5,8 @@ import type { Kysely } from 'kysely';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { RecordStore } from '../../src/records/record-store.js';
 import { migrate } from '../../src/store/migrate.js';
-import { openDatabase } from '../../src/store/open-database.js';
+import { openDatabase, openStore } from '../../src/store/open-database.js';
+import { SqliteInserts } from '../../src/store/sqlite-inserts.js';
 import type { DatabaseSchema } from '../../src/store/schema.js';
 import { sampleRecord } from './sample-record.js';
 
@@ -21,11 +22,12 @@ afterEach(async () => {
 
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
-async function openStore(path: string, options: { recentLimit?: number; knownSecrets?: () => ReadonlySet<string> } = {}) {
-  const db = openDatabase({ kind: 'sqlite', path });
+async function openRecordStore(path: string, options: { recentLimit?: number; knownSecrets?: () => ReadonlySet<string> } = {}) {
+  const { db, sqlite } = openStore({ kind: 'sqlite', path });
   await migrate(db);
+  const inserts = new SqliteInserts(sqlite);
   // A long interval: only flush(), list() or close() write, so "before the write" is a real state.
-  const store = new RecordStore({ db, writer: { flushIntervalMs: 60_000 }, ...options });
+  const store = new RecordStore({ db, writer: { insert: async (batch) => inserts.records(batch), flushIntervalMs: 60_000 }, ...options });
   opened.push({ store, db });
   return { store, db };
 }
@@ -39,7 +41,7 @@ describe.each([
   ['in a file', () => join(mkdtempSync(join(directory, 'db-')), 'nested', 'switchyard.db')],
 ])('RecordStore (SQLite %s)', (_name, path) => {
   it('reads a record back by id before its batched write lands', async () => {
-    const { store, db } = await openStore(path());
+    const { store, db } = await openRecordStore(path());
     const record = sampleRecord({ id: 'req_fresh' });
     store.add(record);
     expect(await store.get('req_fresh')).toEqual(record);
@@ -48,7 +50,7 @@ describe.each([
   });
 
   it('reads from the database once the record has left the recent map', async () => {
-    const { store } = await openStore(path(), { recentLimit: 1 });
+    const { store } = await openRecordStore(path(), { recentLimit: 1 });
     const first = sampleRecord({ id: 'req_first' });
     store.add(first);
     store.add(sampleRecord({ id: 'req_second' }));
@@ -57,7 +59,7 @@ describe.each([
   });
 
   it('lists newest first, with the pending writes included, filtered by route, status and since', async () => {
-    const { store } = await openStore(path());
+    const { store } = await openRecordStore(path());
     store.add(sampleRecord({ id: 'a', created_at: at(0), route: 'support', status: 'ok' }));
     store.add(sampleRecord({ id: 'b', created_at: at(1 * minute), route: 'support', status: 'failed', http_status: 503 }));
     store.add(sampleRecord({ id: 'c', created_at: at(2 * minute), route: 'search', status: 'ok' }));
@@ -76,14 +78,14 @@ describe.each([
   });
 
   it('refuses a bad limit or since rather than guessing', async () => {
-    const { store } = await openStore(path());
+    const { store } = await openRecordStore(path());
     await expect(store.list({ limit: 0 })).rejects.toThrow(RangeError);
     await expect(store.list({ limit: 1001 })).rejects.toThrow(RangeError);
     await expect(store.list({ since: 'yesterday' })).rejects.toThrow(RangeError);
   });
 
   it('redacts secrets in attempt messages before the record is kept anywhere', async () => {
-    const { store } = await openStore(path(), { knownSecrets: () => new Set(['provider-secret-123']) });
+    const { store } = await openRecordStore(path(), { knownSecrets: () => new Set(['provider-secret-123']) });
     const record = sampleRecord({ id: 'req_secret' });
     record.attempts[0]!.message = 'bad key provider-secret-123 (also sk-proj-abcdefgh12345678)';
     store.add(record);
@@ -96,13 +98,13 @@ describe.each([
 describe('RecordStore on a file', () => {
   it('keeps records across a reopen, and migrating twice is harmless', async () => {
     const file = join(directory, 'reopen.db');
-    const first = await openStore(file);
+    const first = await openRecordStore(file);
     first.store.add(sampleRecord({ id: 'req_durable' }));
     await first.store.close();
     await first.db.destroy();
     opened.splice(0);
 
-    const second = await openStore(file);
+    const second = await openRecordStore(file);
     await migrate(second.db);
     expect((await second.store.get('req_durable'))?.id).toBe('req_durable');
     expect((await second.store.list()).map((record) => record.id)).toEqual(['req_durable']);

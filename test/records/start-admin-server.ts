@@ -4,7 +4,8 @@ import { handleGetRequest, handleListRequests } from '../../src/admin/handle-req
 import { createHttpServer } from '../../src/http/create-server.js';
 import { RecordStore } from '../../src/records/record-store.js';
 import { migrate } from '../../src/store/migrate.js';
-import { openDatabase } from '../../src/store/open-database.js';
+import { openStore } from '../../src/store/open-database.js';
+import { SqliteInserts } from '../../src/store/sqlite-inserts.js';
 
 export interface AdminServer {
   url: string;
@@ -16,9 +17,10 @@ export interface AdminServer {
 
 /** The admin request routes alone on a loopback port, backed by an in-memory SQLite store. */
 export async function startAdminServer(adminToken: string | undefined): Promise<AdminServer> {
-  const db = openDatabase({ kind: 'sqlite', path: ':memory:' });
+  const { db, sqlite } = openStore({ kind: 'sqlite', path: ':memory:' });
   await migrate(db);
-  const records = new RecordStore({ db });
+  const inserts = new SqliteInserts(sqlite);
+  const records = new RecordStore({ db, writer: { insert: async (batch) => inserts.records(batch) } });
   let token = adminToken;
   const deps = { adminToken: () => token, records };
   const server = createHttpServer(

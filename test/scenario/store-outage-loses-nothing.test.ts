@@ -7,13 +7,33 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createApp, type App } from '../../src/app.js';
 import { ConfigSource } from '../../src/config/config-source.js';
 import { migrate } from '../../src/store/migrate.js';
-import { openDatabase } from '../../src/store/open-database.js';
+import { openStore } from '../../src/store/open-database.js';
+import { SqliteInserts } from '../../src/store/sqlite-inserts.js';
+import type { StoreInserts } from '../../src/store/store-inserts.js';
 import type { DatabaseSchema } from '../../src/store/schema.js';
 import { postChat } from '../support/start-gateway.js';
 
-/** The store, made unreachable on purpose: every statement fails while `failing` is set. */
+/** The store, made unreachable on purpose: every statement and every insert fails while `failing` is set. */
 class UnreachableStore implements KyselyPlugin {
   failing = false;
+
+  /** The batched inserts, refused like everything else during the outage. */
+  inserts(sqlite: SqliteInserts): StoreInserts {
+    const refuseDuringOutage = () => {
+      if (this.failing) throw new Error('store unreachable (on purpose)');
+    };
+    return {
+      records: async (batch) => {
+        refuseDuringOutage();
+        sqlite.records(batch);
+      },
+      spend: async (rows) => {
+        refuseDuringOutage();
+        sqlite.spend(rows);
+      },
+      close: async () => undefined,
+    };
+  }
 
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
     if (this.failing) throw new Error('store unreachable (on purpose)');
@@ -50,11 +70,11 @@ routes:
 `,
   );
   const configSource = ConfigSource.load(configFile, { env: {} });
-  const base = openDatabase(configSource.current.store);
-  await migrate(base);
+  const base = openStore(configSource.current.store);
+  await migrate(base.db);
   outage = new UnreachableStore();
-  db = base.withPlugin(outage);
-  app = await createApp({ configSource, database: db });
+  db = base.db.withPlugin(outage);
+  app = await createApp({ configSource, store: { db, inserts: outage.inserts(new SqliteInserts(base.sqlite)) } });
   url = await app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => {

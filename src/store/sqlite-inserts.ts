@@ -1,0 +1,104 @@
+import type { Database, Statement } from 'better-sqlite3';
+import type { SpendRow } from '../ledger/spend-row.js';
+import type { RequestRecord } from '../records/request-record.js';
+
+/**
+ * The batched inserts on an SQLite connection: statements prepared once, one transaction per
+ * batch (all or nothing). Rows whose key is already stored are skipped, so a batch written
+ * twice — its commit lost in transit, or replayed from a spill file — is stored once; any other
+ * constraint failure fails the batch (`OR IGNORE` would drop such a row silently).
+ *
+ * These bypass kysely: its SQLite driver prepares every statement it runs, which at gateway
+ * volume cost more than the inserts themselves.
+ */
+export class SqliteInserts {
+  readonly #insertRequest: Statement;
+  readonly #insertAttempt: Statement;
+  readonly #insertSpend: Statement;
+  readonly #writeRecords: (batch: readonly RequestRecord[]) => void;
+  readonly #writeSpend: (rows: readonly SpendRow[]) => void;
+
+  constructor(database: Database) {
+    this.#insertRequest = database.prepare(
+      `INSERT INTO requests (id, created_at, created_ms, status, http_status, route, model_requested, key_name, stream, latency_ms, record_json)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
+    );
+    this.#insertAttempt = database.prepare(
+      `INSERT INTO attempts (request_id, n, connection, provider, model, kind, http_status, latency_ms, committed)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (request_id, n) DO NOTHING`,
+    );
+    this.#insertSpend = database.prepare(
+      `INSERT INTO spend (request_id, attempt_n, key_id, key_name, route, connection, provider, model, input_tokens, output_tokens,
+         cache_read_tokens, cache_write_tokens, cost_micros, estimated, priced, probe, created_ms)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (request_id, attempt_n) DO NOTHING`,
+    );
+    this.#writeRecords = database.transaction((batch: readonly RequestRecord[]) => {
+      for (const record of batch) this.#storeRecord(record);
+    });
+    this.#writeSpend = database.transaction((rows: readonly SpendRow[]) => {
+      for (const row of rows) this.#storeSpendRow(row);
+    });
+  }
+
+  records(batch: readonly RequestRecord[]): void {
+    this.#writeRecords(batch);
+  }
+
+  spend(rows: readonly SpendRow[]): void {
+    this.#writeSpend(rows);
+  }
+
+  #storeRecord(record: RequestRecord): void {
+    const createdMs = Date.parse(record.created_at);
+    this.#insertRequest.run(
+      record.id,
+      record.created_at,
+      // A malformed timestamp must not make the batch fail forever; file it under "now".
+      Number.isFinite(createdMs) ? createdMs : Date.now(),
+      record.status,
+      record.http_status,
+      record.route,
+      record.model_requested,
+      record.key_name,
+      record.stream ? 1 : 0,
+      // Integer columns; the exact value stays in record_json.
+      Math.round(record.latency_ms),
+      JSON.stringify(record),
+    );
+    for (const attempt of record.attempts) {
+      this.#insertAttempt.run(
+        record.id,
+        attempt.n,
+        attempt.connection,
+        attempt.provider,
+        attempt.model,
+        attempt.kind,
+        attempt.http_status,
+        Math.round(attempt.latency_ms),
+        attempt.committed ? 1 : 0,
+      );
+    }
+  }
+
+  #storeSpendRow(row: SpendRow): void {
+    this.#insertSpend.run(
+      row.requestId,
+      row.attemptN,
+      row.keyId,
+      row.keyName,
+      row.route,
+      row.connection,
+      row.provider,
+      row.model,
+      row.inputTokens,
+      row.outputTokens,
+      row.cacheReadTokens,
+      row.cacheWriteTokens,
+      row.costMicros,
+      row.estimated ? 1 : 0,
+      row.priced ? 1 : 0,
+      row.probe ? 1 : 0,
+      row.createdMs,
+    );
+  }
+}
