@@ -216,7 +216,7 @@ export class BatchWriter<T> {
   }
 }
 
-/** Splits rows for multi-row INSERTs, keeping each statement under the bound-parameter limit. */
+/** Splits spilled items into batches of the usual size. */
 export function* chunks<T>(items: readonly T[], size: number): Generator<T[]> {
   for (let start = 0; start < items.length; start += size) yield items.slice(start, start + size);
 }
