@@ -16,6 +16,7 @@ import { LedgerWriter } from './ledger/ledger-writer.js';
 import { SpendAccounting } from './ledger/spend-accounting.js';
 import { spentMicros } from './ledger/spend-query.js';
 import { KeyStore } from './keys/key-store.js';
+import { Cancellation } from './engine/cancellation.js';
 import { chatOperation } from './engine/chat-operation.js';
 import { runAttempt } from './engine/run-attempt.js';
 import { LatencyTracker } from './routing/latency-tracker.js';
@@ -232,7 +233,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         adapter: adapterFor(connection),
         baseUrl: baseUrlFor(connection, mock?.url),
         timeouts: PROBE_TIMEOUTS,
-        callerSignal: new AbortController().signal,
+        caller: new Cancellation(),
         deadlineAtMs: trace.startedAtMs + PROBE_TIMEOUTS.total_ms,
         requestStartedAtMs: trace.startedAtMs,
         transport,

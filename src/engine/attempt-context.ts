@@ -1,6 +1,7 @@
 import type { ProviderError } from '../providers/spec.js';
 import type { AttemptRecord } from './attempt-record.js';
 import { AttemptTimer } from './attempt-timer.js';
+import { Cancellation } from './cancellation.js';
 import { classifyTransportError } from './classify-transport-error.js';
 
 /** How long an upstream may keep a stream open after its finish before we end it ourselves. */
@@ -10,16 +11,16 @@ const AFTER_FINISH_GRACE_MS = 1_000;
 const ATTEMPT_RELEASED = new Error('attempt released');
 
 /**
- * The per-attempt plumbing: one AbortController (the caller going away, a phase timeout or the
+ * The per-attempt plumbing: one cancellation (the caller going away, a phase timeout or the
  * deadline abort it), its timers, and the record being filled in.
  */
 export class AttemptContext {
   readonly record: AttemptRecord;
-  readonly controller = new AbortController();
+  readonly cancellation = new Cancellation();
   readonly timer: AttemptTimer;
   readonly startedAtMs: number;
-  readonly #callerSignal: AbortSignal;
-  readonly #onCallerGone = () => this.controller.abort(this.#callerSignal.reason);
+  readonly #caller: Cancellation;
+  readonly #stopFollowingCaller: () => void;
   readonly #onSettled: ((record: AttemptRecord) => void) | undefined;
   #settled = false;
   #finishSeen = false;
@@ -27,22 +28,19 @@ export class AttemptContext {
 
   constructor(
     record: AttemptRecord,
-    options: { callerSignal: AbortSignal; startedAtMs: number; deadlineAtMs: number; onSettled?: (record: AttemptRecord) => void },
+    options: { caller: Cancellation; startedAtMs: number; deadlineAtMs: number; onSettled?: (record: AttemptRecord) => void },
   ) {
     this.record = record;
     this.startedAtMs = options.startedAtMs;
     this.#onSettled = options.onSettled;
-    this.#callerSignal = options.callerSignal;
-    this.#callerSignal.addEventListener('abort', this.#onCallerGone, { once: true });
-    this.timer = new AttemptTimer(this.controller, options.deadlineAtMs - options.startedAtMs);
-  }
-
-  get signal(): AbortSignal {
-    return this.controller.signal;
+    this.#caller = options.caller;
+    this.#stopFollowingCaller = this.#caller.onAbort((reason) => this.cancellation.abort(reason));
+    if (this.#caller.aborted) this.cancellation.abort(this.#caller.reason);
+    this.timer = new AttemptTimer(this.cancellation, options.deadlineAtMs - options.startedAtMs);
   }
 
   get callerGone(): boolean {
-    return this.#callerSignal.aborted;
+    return this.#caller.aborted;
   }
 
   /**
@@ -54,8 +52,8 @@ export class AttemptContext {
     if (this.#settled) return;
     this.#settled = true;
     this.timer.clear();
-    this.#callerSignal.removeEventListener('abort', this.#onCallerGone);
-    if (!readToEnd && !this.signal.aborted) this.controller.abort(ATTEMPT_RELEASED);
+    this.#stopFollowingCaller();
+    if (!readToEnd) this.cancellation.abort(ATTEMPT_RELEASED);
     this.#onSettled?.(this.record);
   }
 
@@ -73,9 +71,9 @@ export class AttemptContext {
     return { ok: false, record: this.record, error };
   }
 
-  /** What a thrown send/read error means, judged by which of our signals fired. */
+  /** What a thrown send/read error means, judged by which of our cancellations fired. */
   classify(error: unknown): ProviderError {
-    return classifyTransportError(error, { caller: this.#callerSignal, attempt: this.signal });
+    return classifyTransportError(error, { caller: this.#caller, attempt: this.cancellation });
   }
 
   /**
@@ -87,7 +85,7 @@ export class AttemptContext {
     this.#finishSeen = true;
     this.timer.graceThen(AFTER_FINISH_GRACE_MS, () => {
       this.#endedAfterFinish = true;
-      if (!this.signal.aborted) this.controller.abort(ATTEMPT_RELEASED);
+      this.cancellation.abort(ATTEMPT_RELEASED);
     });
   }
 

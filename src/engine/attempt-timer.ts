@@ -1,3 +1,5 @@
+import type { Cancellation } from './cancellation.js';
+
 /** Why the gateway aborted an attempt: a phase (first token, idle) or the caller's deadline ran out. */
 export class AttemptTimeout extends Error {
   readonly phase: 'deadline' | 'first_token' | 'idle';
@@ -14,12 +16,12 @@ export class AttemptTimeout extends Error {
  * (first token, then idle) that is re-armed cheaply on every upstream event.
  */
 export class AttemptTimer {
-  readonly #controller: AbortController;
+  readonly #cancellation: Cancellation;
   readonly #deadline: NodeJS.Timeout;
   #phase: NodeJS.Timeout | undefined;
 
-  constructor(controller: AbortController, remainingMs: number) {
-    this.#controller = controller;
+  constructor(cancellation: Cancellation, remainingMs: number) {
+    this.#cancellation = cancellation;
     this.#deadline = setTimeout(() => this.#abort(new AttemptTimeout('deadline', remainingMs)), Math.max(0, remainingMs));
   }
 
@@ -46,6 +48,6 @@ export class AttemptTimer {
   }
 
   #abort(reason: AttemptTimeout): void {
-    if (!this.#controller.signal.aborted) this.#controller.abort(reason);
+    this.#cancellation.abort(reason);
   }
 }

@@ -3,17 +3,20 @@ import { AttemptTimeout } from './attempt-timer.js';
 
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
 
+/** Whether (and why) one link of the abort tree fired: a `Cancellation` (or an AbortSignal). */
+interface Aborted {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+}
+
 /**
  * Maps an error thrown while sending or reading an attempt to its failure kind. The gateway's own
- * aborts are recognised by the signal that fired, not by the error text.
+ * aborts are recognised by the cancellation that fired, not by the error text.
  */
-export function classifyTransportError(
-  error: unknown,
-  signals: { caller: AbortSignal; attempt: AbortSignal },
-): ProviderError {
-  if (signals.caller.aborted) return { kind: 'cancelled', message: 'the caller disconnected' };
-  if (signals.attempt.aborted && signals.attempt.reason instanceof AttemptTimeout) {
-    return { kind: 'timeout', type: signals.attempt.reason.phase, message: signals.attempt.reason.message };
+export function classifyTransportError(error: unknown, aborts: { caller: Aborted; attempt: Aborted }): ProviderError {
+  if (aborts.caller.aborted) return { kind: 'cancelled', message: 'the caller disconnected' };
+  if (aborts.attempt.aborted && aborts.attempt.reason instanceof AttemptTimeout) {
+    return { kind: 'timeout', type: aborts.attempt.reason.phase, message: aborts.attempt.reason.message };
   }
   const code = errorCode(error);
   const message = error instanceof Error ? error.message : String(error);

@@ -11,6 +11,7 @@ import {
 import type { ResolvedTarget } from '../routing/resolve-route.js';
 import type { Transport, UpstreamResponse } from '../transport/send-upstream.js';
 import { AttemptContext } from './attempt-context.js';
+import type { Cancellation } from './cancellation.js';
 import { errorCode } from './classify-transport-error.js';
 import type { AttemptRecord } from './attempt-record.js';
 
@@ -20,7 +21,8 @@ export interface AttemptInput {
   adapter: ProviderAdapter;
   baseUrl: string;
   timeouts: TimeoutsConfig;
-  callerSignal: AbortSignal;
+  /** Aborts when the caller goes away. */
+  caller: Cancellation;
   deadlineAtMs: number;
   requestStartedAtMs: number;
   transport: Transport;
@@ -68,7 +70,7 @@ export async function runAttempt<Answer>(input: AttemptInput, operation: Operati
       committed: false,
       malformedEvents: 0,
     },
-    { callerSignal: input.callerSignal, startedAtMs, deadlineAtMs: input.deadlineAtMs, onSettled: input.onSettled },
+    { caller: input.caller, startedAtMs, deadlineAtMs: input.deadlineAtMs, onSettled: input.onSettled },
   );
 
   let response: UpstreamResponse;
@@ -108,10 +110,10 @@ async function sendToFirstReachableHost(unsigned: UpstreamRequest, input: Attemp
     try {
       // A key header is the same for every host; a SigV4 signature is made afresh from the unsigned headers.
       const signed = await applyCredentials(upstream, input.target.connection);
-      return await input.transport.send(signed, { signal: context.signal, connectTimeoutMs: input.timeouts.connect_ms });
+      return await input.transport.send(signed, { cancellation: context.cancellation, connectTimeoutMs: input.timeouts.connect_ms });
     } catch (error) {
       const alternate = hosts[index];
-      if (alternate === undefined || context.signal.aborted || !isUnreachable(error)) throw error;
+      if (alternate === undefined || context.cancellation.aborted || !isUnreachable(error)) throw error;
       upstream = { ...unsigned, url: alternate.replace(/\/+$/, '') + unsigned.url.slice(input.baseUrl.replace(/\/+$/, '').length) };
     }
   }

@@ -15,6 +15,7 @@ import type { Metrics } from '../telemetry/metrics.js';
 import type { Transport } from '../transport/send-upstream.js';
 import type { AttemptRecord } from './attempt-record.js';
 import { backoffDelayMs } from './backoff.js';
+import type { Cancellation } from './cancellation.js';
 import { ruleFor } from './failure-policy.js';
 import type { RetryBudget, RetryBudgets } from './retry-budget.js';
 import { runAttempt, type AttemptOutcome, type Operation } from './run-attempt.js';
@@ -44,7 +45,7 @@ export interface EngineDeps {
 export interface RouteCall {
   route: ResolvedRoute;
   /** Aborts when the caller goes away. */
-  callerSignal: AbortSignal;
+  caller: Cancellation;
   requestStartedAtMs: number;
   deadlineAtMs: number;
   /** Time the loop spent waiting on purpose (backoff, a short Retry-After): not gateway overhead. */
@@ -100,7 +101,7 @@ export async function runRoute<Answer>(call: RouteCall, operation: Operation<Ans
     if (result.type === 'served') return result.outcome;
     if (result.type === 'stop') break;
   }
-  if (loop.attempts.length === 0 && skipped.length > 0 && !call.callerSignal.aborted) {
+  if (loop.attempts.length === 0 && skipped.length > 0 && !call.caller.aborted) {
     const lastResort = skipped.reduce((soonest, skip) => (skip.outUntilMs < soonest.outUntilMs ? skip : soonest));
     const result = await loop.tryTarget(lastResort.target, lastResort.deployment, { rest: [], forced: true, onOut: () => undefined });
     if (result.type === 'served') return result.outcome;
@@ -163,7 +164,7 @@ class AttemptLoop<Answer> {
     const { policy } = this.#call.route;
     let waitedForRetryAfter = false;
     for (let retry = 0; ; retry++) {
-      if (this.#call.callerSignal.aborted) return { type: 'stop' };
+      if (this.#call.caller.aborted) return { type: 'stop' };
       const remainingMs = this.#call.deadlineAtMs - Date.now();
       if (remainingMs < MIN_ATTEMPT_MS) return { type: 'stop' };
       const admission = this.#admit(deployment, options);
@@ -233,7 +234,7 @@ class AttemptLoop<Answer> {
         adapter: this.#deps.adapterFor(target),
         baseUrl: this.#deps.baseUrlFor(target),
         timeouts: route.policy.timeouts,
-        callerSignal: this.#call.callerSignal,
+        caller: this.#call.caller,
         deadlineAtMs: this.#call.deadlineAtMs,
         requestStartedAtMs: this.#call.requestStartedAtMs,
         transport: this.#deps.transport,
@@ -251,7 +252,7 @@ class AttemptLoop<Answer> {
 
   async #waitOnPurpose(ms: number): Promise<boolean> {
     const startedAtMs = Date.now();
-    const completed = await sleep(ms, this.#call.callerSignal);
+    const completed = await sleep(ms, this.#call.caller);
     this.#call.waited.ms += Date.now() - startedAtMs;
     return completed;
   }

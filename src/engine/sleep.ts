@@ -1,11 +1,16 @@
-import { setTimeout as delay } from 'node:timers/promises';
+import type { Cancellation } from './cancellation.js';
 
-/** Waits `ms`, or less if the signal aborts first; resolves false when it was cut short. */
-export async function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
-  try {
-    await delay(ms, undefined, { signal });
-    return true;
-  } catch {
-    return false;
-  }
+/** Waits `ms`, or less if `cancellation` aborts first; resolves false when it was cut short. */
+export function sleep(ms: number, cancellation: Cancellation): Promise<boolean> {
+  if (cancellation.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const stopListening = cancellation.onAbort(() => {
+      clearTimeout(timer);
+      resolve(false);
+    });
+    const timer = setTimeout(() => {
+      stopListening();
+      resolve(true);
+    }, ms);
+  });
 }

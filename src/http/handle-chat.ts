@@ -14,6 +14,7 @@ import type { RequestTrace } from '../records/request-trace.js';
 import type { ResolvedRoute } from '../routing/resolve-route.js';
 import type { ChatRequest } from '../providers/spec.js';
 import { Heartbeat } from './heartbeat.js';
+import { callerCancellation } from './caller-cancellation.js';
 import { failureBody } from './failure-body.js';
 import type { InboundDialect } from './inbound-dialect.js';
 import { openGate, type GateDeps } from './open-gate.js';
@@ -122,10 +123,7 @@ interface ChatPlan {
 
 async function serveChat(response: ServerResponse, trace: RequestTrace, plan: ChatPlan, deps: ChatHandlerDeps): Promise<void> {
   const { chat, route, idempotency } = plan;
-  const caller = new AbortController();
-  response.once('close', () => {
-    if (!response.writableFinished) caller.abort();
-  });
+  const caller = callerCancellation(response);
   // A stream waiting long for its first content keeps the caller's connection alive meanwhile.
   const heartbeat = chat.stream ? new Heartbeat(response, route.policy.timeouts.heartbeat_ms) : undefined;
   const writer = deps.dialect.streamRenderer({ fallbackId: trace.id, model: plan.requestedModel, includeUsage: chat.includeUsage });
@@ -135,7 +133,7 @@ async function serveChat(response: ServerResponse, trace: RequestTrace, plan: Ch
     outcome = await runRoute(
       {
         route,
-        callerSignal: caller.signal,
+        caller,
         requestStartedAtMs: trace.startedAtMs,
         deadlineAtMs: plan.deadlineAtMs,
         waited: trace.waited,
@@ -148,7 +146,7 @@ async function serveChat(response: ServerResponse, trace: RequestTrace, plan: Ch
     heartbeat?.stop();
     if (!(error instanceof AllAttemptsFailedError)) throw error;
     trace.attempts = error.attempts;
-    if (caller.signal.aborted) {
+    if (caller.aborted) {
       trace.fail('cancelled', 499, 'cancelled');
       return;
     }

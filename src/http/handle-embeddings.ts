@@ -7,6 +7,7 @@ import { AllAttemptsFailedError } from '../errors/all-attempts-failed-error.js';
 import { parseOpenAiEmbeddings } from '../inbound/parse-openai-embeddings.js';
 import { renderOpenAiEmbeddings } from '../outbound/render-openai-embeddings.js';
 import type { RequestTrace } from '../records/request-trace.js';
+import { callerCancellation } from './caller-cancellation.js';
 import { failureBody } from './failure-body.js';
 import { OPENAI_CHAT } from './inbound-dialect.js';
 import { openGate, type GateDeps } from './open-gate.js';
@@ -30,15 +31,12 @@ export async function handleEmbeddings(
   trace.operation = 'embeddings';
   const { config, principal, parsed, route, deadlineAtMs } = await openGate(request, trace, deps, parseOpenAiEmbeddings);
   const embeddings = parsed.request;
-  const caller = new AbortController();
-  response.once('close', () => {
-    if (!response.writableFinished) caller.abort();
-  });
+  const caller = callerCancellation(response);
   let admission: AdmissionHandle = {};
   try {
     admission = await admitRequest(principal, { inputTokens: () => estimateEmbeddingsTokens(embeddings), maxOutputTokens: 0 }, route, { config, nowMs: trace.startedAtMs }, deps);
     const outcome = await runRoute(
-      { route, callerSignal: caller.signal, requestStartedAtMs: trace.startedAtMs, deadlineAtMs, waited: trace.waited },
+      { route, caller, requestStartedAtMs: trace.startedAtMs, deadlineAtMs, waited: trace.waited },
       embeddingsOperation(embeddings),
       deps.engine,
     );
@@ -50,7 +48,7 @@ export async function handleEmbeddings(
   } catch (error) {
     if (!(error instanceof AllAttemptsFailedError)) throw error;
     trace.attempts = error.attempts;
-    if (caller.signal.aborted) {
+    if (caller.aborted) {
       trace.fail('cancelled', 499, 'cancelled');
       return;
     }

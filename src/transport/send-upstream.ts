@@ -1,4 +1,5 @@
 import { Agent, type Dispatcher } from 'undici';
+import type { Cancellation } from '../engine/cancellation.js';
 import type { ResponseHeaders, UpstreamRequest } from '../providers/spec.js';
 import { UpstreamBody } from './upstream-body.js';
 
@@ -12,34 +13,33 @@ export interface UpstreamResponse {
  * Sends upstream requests over keep-alive pools (undici pools per origin inside one Agent),
  * through undici's dispatch API directly: its `request()` convenience wraps every response in a
  * Node stream, which measurably doubles the client's cost per request. Agents are made once per
- * connect timeout, since that is fixed per Agent. Phase timeouts are the engine's AbortSignals;
- * undici's own would fire on a long generation.
+ * connect timeout, since that is fixed per Agent. Phase timeouts abort the engine's
+ * cancellation; undici's own would fire on a long generation.
  */
 export class Transport {
   readonly #agents = new Map<number, Agent>();
 
-  send(upstream: UpstreamRequest, options: { signal: AbortSignal; connectTimeoutMs: number }): Promise<UpstreamResponse> {
-    const { signal } = options;
-    if (signal.aborted) return Promise.reject(signal.reason);
+  send(upstream: UpstreamRequest, options: { cancellation: Cancellation; connectTimeoutMs: number }): Promise<UpstreamResponse> {
+    const { cancellation } = options;
+    if (cancellation.aborted) return Promise.reject(cancellation.reason);
     const url = new URL(upstream.url);
     return new Promise<UpstreamResponse>((resolve, reject) => {
       const body = new UpstreamBody();
       let controller: Dispatcher.DispatchController | undefined;
       let started = false;
       let settled = false;
-      const onAbort = () => {
-        if (controller && !controller.aborted) controller.abort(signal.reason as Error);
-        else if (!started) finish(signal.reason);
-      };
       const finish = (error?: unknown) => {
         if (settled) return;
         settled = true;
-        signal.removeEventListener('abort', onAbort);
+        stopListening();
         if (error === undefined) return;
         if (started) body.fail(error);
         else reject(error);
       };
-      signal.addEventListener('abort', onAbort);
+      const stopListening = cancellation.onAbort((reason) => {
+        if (controller && !controller.aborted) controller.abort(reason as Error);
+        else if (!started) finish(reason);
+      });
       this.#agentFor(options.connectTimeoutMs).dispatch(
         {
           origin: url.origin,
@@ -54,7 +54,7 @@ export class Transport {
           onRequestStart(dispatchController) {
             controller = dispatchController;
             body.attach(dispatchController);
-            if (signal.aborted) dispatchController.abort(signal.reason as Error);
+            if (cancellation.aborted) dispatchController.abort(cancellation.reason as Error);
           },
           onResponseStart(_controller, statusCode, headers) {
             if (statusCode < 200) return;
@@ -69,7 +69,7 @@ export class Transport {
             finish();
           },
           onResponseError(_controller, error) {
-            finish(signal.aborted ? signal.reason : error);
+            finish(cancellation.aborted ? cancellation.reason : error);
           },
         },
       );
