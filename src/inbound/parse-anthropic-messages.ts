@@ -10,7 +10,7 @@ import type {
   ToolChoice,
 } from '../providers/spec.js';
 import { anthropicMessagesBodySchema, MODELED_FIELDS, type AnthropicMessagesBody } from './anthropic-messages-schema.js';
-import { describeValidationError } from './describe-validation-error.js';
+import { validateBody } from './validate-body.js';
 import type { ParsedChat } from './parse-openai-chat.js';
 
 /**
@@ -21,10 +21,7 @@ export function parseAnthropicMessages(body: unknown): ParsedChat {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new GatewayError('The request body must be a JSON object.', { status: 400, code: 'invalid_request_error' });
   }
-  // reportInput lets the error tell a missing field from a wrong type (the value is never echoed).
-  const parsed = anthropicMessagesBodySchema.safeParse(body, { reportInput: true });
-  if (!parsed.success) throw describeValidationError(parsed.error);
-  const messages = parsed.data;
+  const messages = validateBody(anthropicMessagesBodySchema, body);
 
   const passthrough: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(messages)) if (!MODELED_FIELDS.has(key)) passthrough[key] = value;

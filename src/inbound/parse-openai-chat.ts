@@ -1,6 +1,6 @@
 import { GatewayError } from '../errors/gateway-error.js';
 import type { ChatMessage, ChatRequest, ContentPart, TextPart } from '../providers/spec.js';
-import { describeValidationError } from './describe-validation-error.js';
+import { validateBody } from './validate-body.js';
 import { MODELED_FIELDS, openAiChatBodySchema, type OpenAiChatBody } from './openai-chat-schema.js';
 
 export interface ParsedChat {
@@ -16,10 +16,7 @@ export function parseOpenAiChat(body: unknown): ParsedChat {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new GatewayError('The request body must be a JSON object.', { status: 400, code: 'invalid_request_error' });
   }
-  // reportInput lets the error tell a missing field from a wrong type (the value is never echoed).
-  const parsed = openAiChatBodySchema.safeParse(body, { reportInput: true });
-  if (!parsed.success) throw describeValidationError(parsed.error);
-  const chat = parsed.data;
+  const chat = validateBody(openAiChatBodySchema, body);
 
   const passthrough: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(chat)) if (!MODELED_FIELDS.has(key)) passthrough[key] = value;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { EmbeddingsRequest } from '../providers/spec.js';
-import { describeValidationError } from './describe-validation-error.js';
+import { validateBody } from './validate-body.js';
 
 /** OpenAI's limit on inputs per request; a longer list is the caller's mistake, caught before any provider. */
 const MAX_INPUTS = 2048;
@@ -30,9 +30,7 @@ export function parseOpenAiEmbeddings(body: unknown): ParsedEmbeddings {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new GatewayError('The request body must be a JSON object.', { status: 400, code: 'invalid_request_error' });
   }
-  const parsed = embeddingsBodySchema.safeParse(body, { reportInput: true });
-  if (!parsed.success) throw describeValidationError(parsed.error);
-  const { model, input, encoding_format, dimensions, user } = parsed.data;
+  const { model, input, encoding_format, dimensions, user } = validateBody(embeddingsBodySchema, body);
   return {
     requestedModel: model,
     request: {

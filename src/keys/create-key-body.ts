@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { GatewayError } from '../errors/gateway-error.js';
-import { describeValidationError } from '../inbound/describe-validation-error.js';
+import { validateBody } from '../inbound/validate-body.js';
 import { usdToMicros } from '../metering/money.js';
 import { BUDGET_PERIODS, type NewKey } from './virtual-key.js';
 
@@ -39,10 +39,7 @@ const createKeyBodySchema = z
 
 /** Validates a create-key body; a 400 naming the first offending field otherwise. */
 export function parseCreateKeyBody(body: unknown, nowMs: number): NewKey {
-  // reportInput: describeValidationError tells "missing" from "wrong type" by the input.
-  const parsed = createKeyBodySchema.safeParse(body, { reportInput: true });
-  if (!parsed.success) throw describeValidationError(parsed.error);
-  const { name, routes, budget, limits, expires_at: expiresAtText } = parsed.data;
+  const { name, routes, budget, limits, expires_at: expiresAtText } = validateBody(createKeyBodySchema, body);
   let expiresAt: string | null = null;
   if (expiresAtText !== undefined && expiresAtText !== null) {
     const expiresAtMs = Date.parse(expiresAtText);

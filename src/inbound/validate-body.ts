@@ -3,10 +3,22 @@ import { GatewayError } from '../errors/gateway-error.js';
 import { formatPath } from '../config/config-issue.js';
 
 /**
+ * The body as `schema` parses it, or a 400 naming the first offending field. A valid body is
+ * parsed on zod's fast path; only a refused one is parsed again with `reportInput`, which tells a
+ * missing field from a wrong type (the value is never echoed) but takes zod off that path — about
+ * four times the cost on every request.
+ */
+export function validateBody<Schema extends z.ZodType>(schema: Schema, body: unknown): z.output<Schema> {
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  throw describeValidationError(schema.safeParse(body, { reportInput: true }).error!);
+}
+
+/**
  * A zod failure on a request body → a 400 naming the first offending field, the way OpenAI
  * reports `param`. Discriminated unions report the deepest useful path (e.g. `messages[2].role`).
  */
-export function describeValidationError(error: z.ZodError): GatewayError {
+function describeValidationError(error: z.ZodError): GatewayError {
   const issue = error.issues[0]!;
   const param = formatPath(issue.path);
   let message = issue.message;
