@@ -183,7 +183,8 @@ async function machineBusyShare(): Promise<number> {
 }
 
 function summariseProfile(profileDirectory: string): HotFunction[] {
-  const file = readdirSync(profileDirectory).find((name) => name.endsWith('.cpuprofile'));
+  // CPU.<date>.<time>.<pid>.<thread id>.<n>.cpuprofile: the serving thread is 0; the store thread writes its own.
+  const file = readdirSync(profileDirectory).find((name) => /\.\d+\.0\.\d+\.cpuprofile$/.test(name));
   if (file === undefined) throw new BenchAbort('the gateway wrote no CPU profile (did it exit cleanly?)');
   mkdirSync(resultsDirectory, { recursive: true });
   copyFileSync(join(profileDirectory, file), join(resultsDirectory, 'gateway.cpuprofile'));
