@@ -62,8 +62,8 @@ import { observeRequest } from './telemetry/observe-request.js';
 import { createRequestSpans } from './telemetry/request-spans.js';
 import { Transport } from './transport/send-upstream.js';
 
-/** Beside an SQLite file; an in-memory store (tests) keeps refused writes in memory only. */
-function spillPathFor(store: Config['store']): string | undefined {
+/** The SQLite file of a file store; undefined for an in-memory one (tests), which keeps refused writes in memory only. */
+function sqliteFileOf(store: Config['store']): string | undefined {
   return store.kind === 'sqlite' && store.path !== ':memory:' ? store.path : undefined;
 }
 
@@ -74,7 +74,8 @@ function spillPathFor(store: Config['store']): string | undefined {
 async function openConfiguredStore(store: Config['store']): Promise<AppStore> {
   const opened = openStore(store);
   await migrate(opened.db);
-  const inserts = store.kind === 'sqlite' && store.path !== ':memory:' ? new InsertThread(store.path) : insertsInThread(new SqliteInserts(opened.sqlite));
+  const file = sqliteFileOf(store);
+  const inserts = file === undefined ? insertsInThread(new SqliteInserts(opened.sqlite)) : new InsertThread(file);
   return { db: opened.db, inserts };
 }
 
@@ -138,7 +139,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   // The store is chosen at start; a reload that changes it takes effect on restart.
   const { db, inserts } = options.store ?? (await openConfiguredStore(configSource.current.store));
   const spans = createRequestSpans(options.env ?? process.env);
-  const spillPath = spillPathFor(configSource.current.store);
+  // Refused writes wait beside the store file.
+  const spillPath = sqliteFileOf(configSource.current.store);
   const ledger = new LedgerWriter({
     insert: (rows) => inserts.spend(rows),
     onError: (error) => logger.error({ err: error }, 'writing spend rows failed; will retry'),
