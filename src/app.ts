@@ -272,7 +272,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         await handler(request, response, trace);
       } catch (error) {
         if (error instanceof GatewayError) {
-          trace.fail('rejected', error.status, error.code);
+          trace.fail('rejected', error.status, error.code, error.message);
           if (error.code === 'budget_exceeded') metrics.budgetRefusals.inc();
           if (error.code === 'rate_limit_exceeded') metrics.limitRefusals.inc({ limit: error.type });
         }

@@ -53,7 +53,7 @@ export async function handleEmbeddings(
       return;
     }
     const { final, body } = failureBody(error, trace, deps.config(), OPENAI_CHAT);
-    trace.fail('failed', final.status, final.code);
+    trace.fail('failed', final.status, final.code, final.message);
     sendJson(response, final.status, body, retryHeaders(final.retryAfterMs));
   } finally {
     settleAdmission(admission, trace.attempts, { config: deps.config(), route: trace.route }, deps);

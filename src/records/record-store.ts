@@ -85,11 +85,22 @@ export class RecordStore {
     return this.writer.close();
   }
 
+  /**
+   * Provider messages can echo keys; so can a refusal, whose message and model are the caller's
+   * text (a key pasted into `model`). A request with neither costs nothing here.
+   */
   private redact(record: RequestRecord): RequestRecord {
-    if (record.attempts.every((attempt) => attempt.message === null)) return record;
+    const refused = record.error_message !== null;
+    if (!refused && record.attempts.every((attempt) => attempt.message === null)) return record;
     const secrets = this.knownSecrets();
     return {
       ...record,
+      ...(refused
+        ? {
+            error_message: redactSecrets(record.error_message!, secrets),
+            model_requested: record.model_requested === null ? null : redactSecrets(record.model_requested, secrets),
+          }
+        : {}),
       attempts: record.attempts.map((attempt) => (attempt.message === null ? attempt : { ...attempt, message: redactSecrets(attempt.message, secrets) })),
     };
   }

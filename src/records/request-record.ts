@@ -62,6 +62,8 @@ export interface RequestRecord {
   stream: boolean;
   /** Set on gateway-raised errors and final errors: the `code` the caller saw. */
   error_code: string | null;
+  /** The error message the caller saw, secrets redacted; null when it got an answer. */
+  error_message: string | null;
   /** An active health probe of a faulted deployment, not a caller's request (SPEC §7). */
   probe?: true;
   /** `embeddings` for `POST /v1/embeddings`; absent for chat (both dialects). */
