@@ -58,6 +58,7 @@ import type { SpendRow } from './ledger/spend-row.js';
 import type { RequestRecord } from './records/request-record.js';
 import type { Kysely } from 'kysely';
 import { Metrics } from './telemetry/metrics.js';
+import { logRequest } from './telemetry/log-request.js';
 import { observeRequest } from './telemetry/observe-request.js';
 import { createRequestSpans } from './telemetry/request-spans.js';
 import { Transport } from './transport/send-upstream.js';
@@ -282,6 +283,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         requestsInFlight--;
         const record = trace.toRecord(Date.now(), spendAccounting.account(trace));
         records.add(record);
+        logRequest(logger, record, () => knownSecrets(config()));
         spans?.export(record);
         if (trace.replayed) metrics.idempotentReplays.inc();
         if (trace.served && trace.route !== null) {

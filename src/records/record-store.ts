@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../store/schema.js';
 import { RecentRecords } from './recent-records.js';
 import { RecordWriter, type RecordWriterOptions } from './record-writer.js';
-import { redactSecrets } from './redact-secrets.js';
+import { redactRecord } from './redact-record.js';
 import type { RequestRecord, RequestStatus } from './request-record.js';
 
 export interface RecordStoreOptions {
@@ -49,7 +49,7 @@ export class RecordStore {
 
   /** Synchronous and cheap: the database is not touched here. */
   add(record: RequestRecord): void {
-    const redacted = this.redact(record);
+    const redacted = redactRecord(record, this.knownSecrets);
     this.recent.set(redacted);
     this.writer.enqueue(redacted);
   }
@@ -83,26 +83,6 @@ export class RecordStore {
   /** Writes what is pending and stops the writer's timer; the database stays open. */
   close(): Promise<void> {
     return this.writer.close();
-  }
-
-  /**
-   * Provider messages can echo keys; so can a refusal, whose message and model are the caller's
-   * text (a key pasted into `model`). A request with neither costs nothing here.
-   */
-  private redact(record: RequestRecord): RequestRecord {
-    const refused = record.error_message !== null;
-    if (!refused && record.attempts.every((attempt) => attempt.message === null)) return record;
-    const secrets = this.knownSecrets();
-    return {
-      ...record,
-      ...(refused
-        ? {
-            error_message: redactSecrets(record.error_message!, secrets),
-            model_requested: record.model_requested === null ? null : redactSecrets(record.model_requested, secrets),
-          }
-        : {}),
-      attempts: record.attempts.map((attempt) => (attempt.message === null ? attempt : { ...attempt, message: redactSecrets(attempt.message, secrets) })),
-    };
   }
 }
 
