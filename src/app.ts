@@ -214,7 +214,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     reservedMicros: (keyId) => budgetGate.reservedMicros(keyId),
   };
 
-  /** One active probe (SPEC §7), kept as a record of its own, marked as a probe. */
+  /** One active probe (docs/health.md), kept as a record of its own, marked as a probe. */
   const runProbe = async (deployment: DeploymentHealth): Promise<FailureKind> => {
     const connection = config().connections[deployment.connection];
     // A connection a reload removed cannot recover: leave it faulted, it is no longer routed to.

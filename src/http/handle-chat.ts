@@ -71,7 +71,7 @@ interface IdempotencyClaim {
 }
 
 /**
- * With an `Idempotency-Key` (SPEC §6): a finished twin is replayed here without a new generation;
+ * With an `Idempotency-Key` (docs/lifecycle.md): a finished twin is replayed here without a new generation;
  * one still running is a 409 with `retry-after`; the same key with another body is a 422.
  */
 function claimIdempotencyKey(

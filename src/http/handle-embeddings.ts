@@ -19,7 +19,7 @@ export interface EmbeddingsHandlerDeps extends AdmissionDeps, GateDeps {
 
 /**
  * `POST /v1/embeddings`: the same gate, attempt loop, health state, records and ledger as chat
- * (SPEC §4); targets whose provider has no embeddings are passed over. Nothing is generated, so
+ * (README.md, HTTP API); targets whose provider has no embeddings are passed over. Nothing is generated, so
  * the budget reserves input tokens only.
  */
 export async function handleEmbeddings(

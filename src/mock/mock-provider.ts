@@ -1,5 +1,5 @@
 /**
- * The built-in fault-injecting mock provider (SPEC §11): an HTTP server speaking the OpenAI,
+ * The built-in fault-injecting mock provider (docs/mock.md): an HTTP server speaking the OpenAI,
  * Anthropic, Gemini and Bedrock wire formats that misbehaves on request. Directives ride on the
  * model string (`gpt-mock?status=503`, URL-encoded in Gemini and Bedrock paths) or an `x-mock`
  * header; see docs/mock.md.

@@ -38,7 +38,7 @@ export interface AttemptRecordEntry {
  */
 export type RequestStatus = 'ok' | 'interrupted' | 'failed' | 'rejected' | 'cancelled';
 
-/** One request with every attempt (SPEC §9): what `GET /admin/requests/:id` returns. */
+/** One request with every attempt (docs/operations.md): what `GET /admin/requests/:id` returns. */
 export interface RequestRecord {
   id: string;
   /** ISO 8601. */
@@ -64,7 +64,7 @@ export interface RequestRecord {
   error_code: string | null;
   /** The error message the caller saw, secrets redacted; null when it got an answer. */
   error_message: string | null;
-  /** An active health probe of a faulted deployment, not a caller's request (SPEC §7). */
+  /** An active health probe of a faulted deployment, not a caller's request (docs/health.md). */
   probe?: true;
   /** `embeddings` for `POST /v1/embeddings`; absent for chat (both dialects). */
   operation?: 'embeddings';
