@@ -67,6 +67,15 @@ describe('a request refused before the attempt loop is recorded with what it ask
     expect(gateway.mock.attemptsFor('gpt-support')).toHaveLength(0);
   });
 
+  it('bad key with a body over 64 KiB: refused without parsing the body, so no model is recorded', async () => {
+    const { record } = await refusedRecord(
+      { model: 'support', messages: [{ role: 'user', content: 'x'.repeat(70 * 1024) }] },
+      { authorization: 'Bearer sk-sy-not-a-real-key-0123456789abcdef' },
+      { status: 401, code: 'invalid_api_key' },
+    );
+    expect(record).toMatchObject({ status: 'rejected', http_status: 401, model_requested: null, route: null, stream: false });
+  });
+
   it('unknown model: the name as sent, no route, the 404 message', async () => {
     const key = await createKey({ name: 'unknown-model' });
     const { record, message } = await refusedRecord(
