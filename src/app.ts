@@ -58,6 +58,7 @@ import type { SpendRow } from './ledger/spend-row.js';
 import type { RequestRecord } from './records/request-record.js';
 import type { Kysely } from 'kysely';
 import { Metrics } from './telemetry/metrics.js';
+import { logRequest } from './telemetry/log-request.js';
 import { observeRequest } from './telemetry/observe-request.js';
 import { createRequestSpans } from './telemetry/request-spans.js';
 import { Transport } from './transport/send-upstream.js';
@@ -213,7 +214,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     reservedMicros: (keyId) => budgetGate.reservedMicros(keyId),
   };
 
-  /** One active probe (SPEC §7), kept as a record of its own, marked as a probe. */
+  /** One active probe (docs/health.md), kept as a record of its own, marked as a probe. */
   const runProbe = async (deployment: DeploymentHealth): Promise<FailureKind> => {
     const connection = config().connections[deployment.connection];
     // A connection a reload removed cannot recover: leave it faulted, it is no longer routed to.
@@ -272,7 +273,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         await handler(request, response, trace);
       } catch (error) {
         if (error instanceof GatewayError) {
-          trace.fail('rejected', error.status, error.code);
+          trace.fail('rejected', error.status, error.code, error.message);
           if (error.code === 'budget_exceeded') metrics.budgetRefusals.inc();
           if (error.code === 'rate_limit_exceeded') metrics.limitRefusals.inc({ limit: error.type });
         }
@@ -282,6 +283,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         requestsInFlight--;
         const record = trace.toRecord(Date.now(), spendAccounting.account(trace));
         records.add(record);
+        logRequest(logger, record, () => knownSecrets(config()));
         spans?.export(record);
         if (trace.replayed) metrics.idempotentReplays.inc();
         if (trace.served && trace.route !== null) {

@@ -4,7 +4,7 @@ import { GatewayError } from '../errors/gateway-error.js';
 
 /**
  * Throws a 401 unless the request carries `Authorization: Bearer <admin.token>`. Without a
- * configured token everyone is refused: the admin API is never open (SPEC §8). Both sides are
+ * configured token everyone is refused: the admin API is never open (docs/keys-and-budgets.md). Both sides are
  * hashed before the constant-time compare so neither the content nor the length leaks.
  */
 export function checkAdminToken(request: IncomingMessage, adminToken: string | undefined): void {

@@ -28,7 +28,7 @@ const MAX_BODY_BYTES = 64 * 1024;
 
 /** A created key's secret must not linger in any cache between the gateway and the operator. */
 
-/** `POST /admin/keys` → 201 with the secret, the only time it is ever shown (SPEC §8). */
+/** `POST /admin/keys` → 201 with the secret, the only time it is ever shown (docs/keys-and-budgets.md). */
 export async function handleCreateKey(request: IncomingMessage, response: ServerResponse, _params: Params, deps: AdminKeysDeps): Promise<void> {
   checkAdminToken(request, deps.adminToken());
   const nowMs = (deps.nowMs ?? Date.now)();

@@ -15,7 +15,7 @@ const QUERY_PARAMETERS = ['route', 'status', 'since', 'limit'] as const;
 
 /** Records can hold prompts' metadata and error text: never let a proxy or browser keep them. */
 
-/** `GET /admin/requests/:id` → the record (SPEC §9), 404 when unknown. */
+/** `GET /admin/requests/:id` → the record (docs/operations.md), 404 when unknown. */
 export async function handleGetRequest(
   request: IncomingMessage,
   response: ServerResponse,

@@ -34,7 +34,7 @@ export interface Demand {
 }
 
 /**
- * The synchronous gate's limits (SPEC §8), before any provider is called: the key's requests and
+ * The synchronous gate's limits (docs/keys-and-budgets.md), before any provider is called: the key's requests and
  * tokens per minute (input estimated with the tokenizer), then its budget, reserving the most the
  * request can cost — input estimate plus its output cap (`max_tokens`, else the route's
  * `max_output_tokens`, else 4,096) at the priciest target of the route — so

@@ -1,5 +1,5 @@
 /**
- * Per-key budgets with reservations (SPEC §8), in integer micro-dollars.
+ * Per-key budgets with reservations (docs/keys-and-budgets.md), in integer micro-dollars.
  *
  * Admission reserves a request's maximum cost and the request settles it with its real cost when
  * it ends. A request is refused when what the key has spent this period, plus every reservation

@@ -1,5 +1,5 @@
 /**
- * Per-key request and token rate limits (SPEC §8: `rpm`, `tpm`), as token buckets.
+ * Per-key request and token rate limits (`rpm`, `tpm`), as token buckets.
  *
  * Why buckets rather than a sliding window: a bucket is three numbers per key and limit whatever
  * the traffic (a sliding log keeps every request of the last minute), the time until a request

@@ -1,5 +1,5 @@
 /**
- * Pre-flight input token estimate for the synchronous gate (SPEC §8): what a request will cost
+ * Pre-flight input token estimate for the synchronous gate (docs/keys-and-budgets.md): what a request will cost
  * in tokens before any provider has counted it. Rate limits and budget reservations are charged
  * with it and corrected with the provider's own usage when the request ends, so it has to be
  * close and cheap, not exact.

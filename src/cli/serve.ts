@@ -1,13 +1,21 @@
-import { pino } from 'pino';
 import { createApp } from '../app.js';
 import { ConfigError, formatIssue } from '../config/config-issue.js';
 import { ConfigSource } from '../config/config-source.js';
+import { createLogger, logFormatFrom, type LogFormat } from '../telemetry/create-logger.js';
 
 /** How long requests in flight may take to finish after SIGTERM before they are cut. */
 const SHUTDOWN_DRAIN_MS = 10_000;
 
 export async function runServe(options: { config: string; port?: number; host?: string }): Promise<void> {
-  const logger = pino({ name: 'switchyard' });
+  let logFormat: LogFormat;
+  try {
+    logFormat = logFormatFrom(process.env, process.stdout.isTTY === true);
+  } catch (error) {
+    console.error(`switchyard: ${(error as Error).message}`);
+    process.exitCode = 1;
+    return;
+  }
+  const logger = createLogger(logFormat);
   let configSource: ConfigSource;
   try {
     configSource = ConfigSource.load(options.config);

@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import type { Config } from './schema.js';
 
 /**
- * `auth.mode: none` is for local use only (SPEC §8): on an address other machines can reach,
+ * `auth.mode: none` is for local use only (docs/keys-and-budgets.md): on an address other machines can reach,
  * an open gateway would spend the operator's provider keys for anyone. Returns why the pair is
  * refused, or undefined when it is fine.
  */

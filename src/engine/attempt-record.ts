@@ -1,7 +1,7 @@
 import type { FailureKind } from '../errors/failure-kind.js';
 import type { Usage } from '../providers/spec.js';
 
-/** What one physical upstream attempt did; the records of SPEC §9 are built from these. */
+/** What one physical upstream attempt did; the request records (docs/operations.md) are built from these. */
 export interface AttemptRecord {
   /** 1-based position in the request's attempt sequence. */
   n: number;

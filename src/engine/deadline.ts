@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { GatewayError } from '../errors/gateway-error.js';
 
 /**
- * The caller's deadline as an absolute time (SPEC §6): `x-deadline-ms` (epoch ms), else
+ * The caller's deadline as an absolute time (docs/lifecycle.md): `x-deadline-ms` (epoch ms), else
  * `x-request-timeout-ms` (relative ms), else `x-stainless-timeout` (seconds, sent by the official
  * SDKs), else the route's `total_ms`.
  */

@@ -3,7 +3,7 @@ import { FailureKind } from '../errors/failure-kind.js';
 import { FAILURE_POLICY, ruleFor } from './failure-policy.js';
 
 describe('the failure policy table', () => {
-  it('covers every kind but ok, with the SPEC §5 default rules', () => {
+  it('covers every kind but ok, with the default rules of docs/errors.md', () => {
     const kinds = Object.values(FailureKind).filter((kind) => kind !== 'ok');
     expect(Object.keys(FAILURE_POLICY).sort()).toEqual([...kinds].sort());
     expect(Object.fromEntries(Object.entries(FAILURE_POLICY).map(([kind, policy]) => [kind, policy.rule]))).toEqual({

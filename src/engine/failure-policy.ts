@@ -6,11 +6,11 @@ export type AttemptFailureKind = Exclude<FailureKind, 'ok'>;
 export interface KindPolicy {
   /** What the attempt loop does next by default (a route's `on` overrides it). */
   rule: FailureRule;
-  /** Whether the failure counts toward ejecting the deployment (SPEC §7). */
+  /** Whether the failure counts toward ejecting the deployment (docs/health.md). */
   countsTowardEjection: boolean;
 }
 
-/** The one table that decides what each failure kind means for the attempt loop (SPEC §5). */
+/** The one table that decides what each failure kind means for the attempt loop (docs/errors.md). */
 export const FAILURE_POLICY: Readonly<Record<AttemptFailureKind, KindPolicy>> = {
   rate_limit: { rule: 'failover', countsTowardEjection: false },
   quota_exhausted: { rule: 'failover', countsTowardEjection: false },

@@ -12,7 +12,7 @@ export interface FinalError {
 
 
 /**
- * The one answer for a request whose every attempt failed (SPEC §6 "Final error"), decided from
+ * The one answer for a request whose every attempt failed (docs/errors.md, the final error), decided from
  * the attempts alone, in the order the spec lists the cases.
  */
 export function finalError(attempts: readonly AttemptRecord[], coolingEndsInMs?: number): FinalError {

@@ -3,7 +3,7 @@ import type { RouteConfig } from '../config/schema.js';
 type BudgetConfig = RouteConfig['retry_budget'];
 
 /**
- * A route's retry budget (SPEC §6): a token bucket where a retry costs 1, a success earns
+ * A route's retry budget (docs/lifecycle.md): a token bucket where a retry costs 1, a success earns
  * `ratio`, and `min_per_second` tokens accrue each second. The bucket holds at most two seconds'
  * worth of the floor (at least 2 tokens), so a burst of failures can spend only that much before
  * retries stop and only failover remains: a widespread failure cannot become a retry storm.

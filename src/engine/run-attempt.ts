@@ -78,7 +78,7 @@ export async function runAttempt<Answer>(input: AttemptInput, operation: Operati
     const upstream = operation.build(input.adapter, { baseUrl: input.baseUrl, routedModel: input.target.routedModel });
     if (input.idempotencyKey !== undefined) upstream.headers['idempotency-key'] = input.idempotencyKey;
     // Streams: content must start within first_token_ms. Non-streamed answers come whole, so
-    // their headers must (SPEC §5: no headers in time is a timeout that fails over).
+    // their headers must (no headers in time is a timeout that fails over).
     context.timer.arm('first_token', input.timeouts.first_token_ms);
     response = await sendToFirstReachableHost(upstream, input, context);
   } catch (error) {

@@ -67,7 +67,7 @@ type Skip = { target: ResolvedTarget; deployment: DeploymentHealth; outUntilMs: 
 type TargetResult<Answer> = { type: 'served'; outcome: Served<Answer> } | { type: 'stop' } | { type: 'next' };
 
 /**
- * The attempt loop (SPEC §6, §7). Plans the route's targets — cooling, ejected, structurally
+ * The attempt loop (docs/lifecycle.md, docs/health.md). Plans the route's targets — cooling, ejected, structurally
  * down and busy ones are skipped — and tries them in order: a same-target retry only for kinds
  * whose rule is `retry`, with backoff and only while the route's retry budget allows; `failover`
  * moves on; `stop` ends. When every target was out, the one whose ejection ends soonest is tried

@@ -1,5 +1,5 @@
 /**
- * Every upstream attempt ends in exactly one of these kinds (SPEC §5). The same string is the
+ * Every upstream attempt ends in exactly one of these kinds (docs/errors.md). The same string is the
  * record field, the metric label and the `code` of the error envelope, so it never changes.
  */
 export const FailureKind = {

@@ -43,7 +43,7 @@ export interface Admission {
 const MS_PER_SECOND = 1_000;
 
 /**
- * The ejection state machine of one deployment (SPEC §7). Closed: countable failures trip it,
+ * The ejection state machine of one deployment (docs/health.md). Closed: countable failures trip it,
  * either `consecutive_failures` in a row or an error ratio ≥ `error_ratio` over ≥ `min_requests`
  * outcomes in the last `window_s` seconds. Ejected: nothing is admitted for `eject_base_s`,
  * doubling with each consecutive ejection up to `eject_max_s`. When that time is up, the next

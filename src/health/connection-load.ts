@@ -1,5 +1,5 @@
 /**
- * Attempts in flight per connection, for load shedding (SPEC §7): a connection at its
+ * Attempts in flight per connection, for load shedding (docs/health.md): a connection at its
  * `max_in_flight` is skipped as busy — not failed — and nothing is queued.
  */
 export class ConnectionLoad {

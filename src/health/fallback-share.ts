@@ -16,7 +16,7 @@ interface RouteTraffic {
 
 /**
  * Per route, the share of answered requests served by a target other than the route's first
- * (SPEC §9: a standby quietly carrying the traffic is an outage nobody was told about).
+ * (a standby quietly carrying the traffic is an outage nobody was told about).
  */
 export class FallbackShare {
   readonly #routes = new Map<string, RouteTraffic>();

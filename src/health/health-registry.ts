@@ -41,7 +41,7 @@ export interface HealthState {
 }
 
 /**
- * Health state that outlives a request (SPEC §7), per deployment, shared by all requests and kept
+ * Health state that outlives a request (docs/health.md), per deployment, shared by all requests and kept
  * across config reloads (keyed by `connection/model`; settings are re-applied on use). The
  * attempt loop asks it who may be tried and tells it how each attempt ended.
  */

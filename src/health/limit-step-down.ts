@@ -25,7 +25,7 @@ interface Tracked {
 }
 
 /**
- * Finds a rate limit that steps down while traffic did not fall (SPEC §7): a provider cutting
+ * Finds a rate limit that steps down while traffic did not fall (docs/health.md): a provider cutting
  * the account's limits (a tier change, an incident) rather than a limit that follows usage
  * down. Traffic is the responses observed in the last minute against the minute before, in
  * 5-second buckets: a step-down is reported when the last minute had at least as many.

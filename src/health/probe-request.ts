@@ -1,7 +1,7 @@
 import type { ChatRequest } from '../providers/spec.js';
 
 /**
- * The active probe (SPEC §7): a minimal real completion, one output token. Real, because only a
+ * The active probe (docs/health.md): a minimal real completion, one output token. Real, because only a
  * real request proves a key, a quota or a model works again; minimal, because probes cost money.
  */
 export const PROBE_REQUEST: ChatRequest = Object.freeze({

@@ -46,7 +46,7 @@ const HEADER_NAMES: Readonly<Record<QuotaName, readonly HeaderNames[]>> = {
 };
 
 /**
- * The rate-limit headers of one response, normalised (SPEC §7), or undefined when it carried
+ * The rate-limit headers of one response, normalised (docs/health.md), or undefined when it carried
  * none. A window is kept only when its limit or remaining count is known: a reset time alone
  * says nothing. Negative counts (Azure sends -1) mean "unknown" and are dropped.
  */

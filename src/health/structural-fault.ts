@@ -39,7 +39,7 @@ const NAMED_REASONS: Readonly<Record<NamedStructuralCause, string>> = {
 };
 
 /**
- * The structural state of one deployment (SPEC §7): faults that retrying and waiting do not cure.
+ * The structural state of one deployment (docs/health.md): faults that retrying and waiting do not cure.
  * Entered on `quota_exhausted`, `not_found`, `credential`, or 429s that go on for
  * `persist_429_s` (from the first 429 with no success since) while fewer than
  * `LOW_REQUESTS_PER_MINUTE` requests went to the deployment in the last minute. Left only by a

@@ -8,7 +8,7 @@ import type { RequestTrace } from '../records/request-trace.js';
 import type { InboundDialect } from './inbound-dialect.js';
 
 /**
- * The final error of a request whose every attempt failed (SPEC §6), as the caller's dialect
+ * The final error of a request whose every attempt failed (docs/lifecycle.md), as the caller's dialect
  * spells it, with each attempt listed (messages redacted of known secrets).
  */
 export function failureBody(

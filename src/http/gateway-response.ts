@@ -2,7 +2,7 @@ import { ServerResponse, type IncomingMessage, type OutgoingHttpHeader, type Out
 
 /**
  * A response that carries its request id and adds `x-request-id` to whatever head is written
- * (SPEC §4: every response). Adding it with the rest of the head, rather than by `setHeader`
+ * (every response carries it). Adding it with the rest of the head, rather than by `setHeader`
  * beforehand, keeps Node on its fast path for headers passed to `writeHead`: a header set in
  * advance makes Node re-set every later one individually, a measurable cost per request. For the
  * same reason the id is added to the headers object passed in, not to a copy: `writeHead` takes

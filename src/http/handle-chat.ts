@@ -45,7 +45,6 @@ export async function handleChat(
 ): Promise<void> {
   const { config, principal, bodyText, parsed, route, deadlineAtMs } = await openGate(request, trace, deps, deps.dialect.parse);
   const { requestedModel, request: chat } = parsed;
-  trace.stream = chat.stream;
 
   const idempotency = claimIdempotencyKey(request, response, bodyText, principal, trace, deps);
   if (idempotency === 'answered') return;
@@ -72,7 +71,7 @@ interface IdempotencyClaim {
 }
 
 /**
- * With an `Idempotency-Key` (SPEC §6): a finished twin is replayed here without a new generation;
+ * With an `Idempotency-Key` (docs/lifecycle.md): a finished twin is replayed here without a new generation;
  * one still running is a 409 with `retry-after`; the same key with another body is a 422.
  */
 function claimIdempotencyKey(
@@ -152,7 +151,7 @@ async function serveChat(response: ServerResponse, trace: RequestTrace, plan: Ch
     }
     const { final, body } = failureBody(error, trace, deps.config(), deps.dialect);
     // After a heartbeat the caller already has a 200; the failure goes in-band.
-    trace.fail('failed', response.headersSent ? 200 : final.status, final.code);
+    trace.fail('failed', response.headersSent ? 200 : final.status, final.code, final.message);
     if (response.headersSent) {
       response.end(writer.error({ kind: final.code, message: final.message }));
       return;
@@ -178,7 +177,7 @@ async function serveChat(response: ServerResponse, trace: RequestTrace, plan: Ch
   const ended = await writeSse(response, headers, answer.events, recorder ?? writer, () => {
     trace.firstTokenAtMs ??= Date.now();
   });
-  if (ended === 'interrupted') trace.fail('interrupted', 200, 'stream_interrupted');
+  if (ended === 'interrupted') trace.fail('interrupted', 200, 'stream_interrupted', trace.attempts.at(-1)?.message ?? null);
   else if (ended === 'cancelled') trace.fail('cancelled', 499, 'cancelled');
   else {
     const sse = recorder?.text();

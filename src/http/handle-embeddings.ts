@@ -19,7 +19,7 @@ export interface EmbeddingsHandlerDeps extends AdmissionDeps, GateDeps {
 
 /**
  * `POST /v1/embeddings`: the same gate, attempt loop, health state, records and ledger as chat
- * (SPEC §4); targets whose provider has no embeddings are passed over. Nothing is generated, so
+ * (README.md, HTTP API); targets whose provider has no embeddings are passed over. Nothing is generated, so
  * the budget reserves input tokens only.
  */
 export async function handleEmbeddings(
@@ -53,7 +53,7 @@ export async function handleEmbeddings(
       return;
     }
     const { final, body } = failureBody(error, trace, deps.config(), OPENAI_CHAT);
-    trace.fail('failed', final.status, final.code);
+    trace.fail('failed', final.status, final.code, final.message);
     sendJson(response, final.status, body, retryHeaders(final.retryAfterMs));
   } finally {
     settleAdmission(admission, trace.attempts, { config: deps.config(), route: trace.route }, deps);

@@ -26,7 +26,7 @@ export interface StreamRenderer extends SseRenderer {
 
 /**
  * What differs between the inbound dialects — parsing, rendering answers, streams and errors —
- * and nothing else: one handler and one engine serve both (SPEC §4).
+ * and nothing else: one handler and one engine serve both (README.md, HTTP API).
  */
 export interface InboundDialect {
   /** For idempotency scopes: the same key on two endpoints is two keys. */

@@ -26,9 +26,16 @@ export interface OpenedGate<Parsed> {
 }
 
 /**
+ * A refused caller's body is read to learn its model only up to this declared size: its bytes
+ * arrive (and are drained) anyway, but a large body is not worth parsing for a record.
+ */
+const REFUSED_BODY_READ_BYTES = 64 * 1024;
+
+/**
  * The first part of the synchronous gate, the same for every inference endpoint: who is asking
- * (settled before the body is read, so a refused caller costs nothing), the body, the route and
- * whether the key may use it, and the deadline. Everything learned goes into `trace`.
+ * (settled before the body is read), the body, the route and whether the key may use it, and the
+ * deadline. Everything learned goes into `trace`, refusals included, so a refused request's
+ * record still says what it asked for.
  */
 export async function openGate<Parsed extends { requestedModel: string }>(
   request: IncomingMessage,
@@ -37,13 +44,25 @@ export async function openGate<Parsed extends { requestedModel: string }>(
   parse: (body: unknown) => Parsed,
 ): Promise<OpenedGate<Parsed>> {
   const config = deps.config();
-  const principal = await authenticateRequest(request.headers, { mode: config.auth.mode, keys: deps.keys, nowMs: trace.startedAtMs });
+  const principal = await authenticateRequest(request.headers, { mode: config.auth.mode, keys: deps.keys, nowMs: trace.startedAtMs }).catch(
+    async (error: unknown) => {
+      await noteRefusedBody(request, trace, config);
+      throw error;
+    },
+  );
   if (principal.kind === 'key') {
     trace.keyName = principal.key.name;
     trace.keyId = principal.key.id;
   }
   const body = await readJsonBody(request, config.server.max_body_bytes);
-  const parsed = parse(body.json);
+  trace.noteAskedFor(body.json);
+  let parsed: Parsed;
+  try {
+    parsed = parse(body.json);
+  } catch (error) {
+    noteRoute(trace, config);
+    throw error;
+  }
   trace.modelRequested = parsed.requestedModel;
   const route = resolveRoute(config, parsed.requestedModel);
   trace.route = route.name;
@@ -53,4 +72,24 @@ export async function openGate<Parsed extends { requestedModel: string }>(
   trace.deadlineAtMs = deadlineAtMs;
   if (Number(request.headers['x-stainless-retry-count']) > 0) deps.metrics.callerRetries.inc({ route: trace.routeLabel });
   return { config, principal, bodyText: body.text, parsed, route, deadlineAtMs };
+}
+
+/** A caller refused before its body was read: a small body is still read for the record. */
+async function noteRefusedBody(request: IncomingMessage, trace: RequestTrace, config: Config): Promise<void> {
+  const declaredBytes = Number(request.headers['content-length']);
+  if (!(declaredBytes <= Math.min(REFUSED_BODY_READ_BYTES, config.server.max_body_bytes))) return;
+  const body = await readJsonBody(request, REFUSED_BODY_READ_BYTES).catch(() => undefined);
+  if (!body) return;
+  trace.noteAskedFor(body.json);
+  noteRoute(trace, config);
+}
+
+/** The route a refused request's model names, when it names one (an unknown model has none). */
+function noteRoute(trace: RequestTrace, config: Config): void {
+  if (trace.modelRequested === null) return;
+  try {
+    trace.route = resolveRoute(config, trace.modelRequested).name;
+  } catch {
+    trace.route = null;
+  }
 }

@@ -35,7 +35,7 @@ export function sendGatewayError(response: ServerResponse, error: GatewayError, 
   sendJson(response, error.status, body, retryHeaders(error.retryAfterMs));
 }
 
-/** What a successful answer says about how it was served (SPEC §4). */
+/** What a successful answer says about how it was served (README.md, HTTP API). */
 export function servedHeaders(served: ResolvedTarget, attempts: number): Record<string, string> {
   return {
     'x-switchyard-served-by': `${served.connectionName}/${served.routedModel}`,

@@ -1,5 +1,5 @@
 /**
- * Idempotency keys (SPEC §6): a request sent with an `Idempotency-Key` can be resent safely. The
+ * Idempotency keys (docs/lifecycle.md): a request sent with an `Idempotency-Key` can be resent safely. The
  * first one runs; a resend with the same key and body gets the stored response replayed, without
  * a new generation; the same key with another body is a caller bug (422); a resend while the
  * first is still running is told to come back (409 with retry-after). Kept 24 hours.
@@ -72,7 +72,7 @@ const RETRYABLE_CLIENT_STATUSES: ReadonlySet<number> = new Set([408, 409, 425, 4
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface IdempotencyStoreOptions {
-  /** How long a key is remembered after its first request; 24 h (SPEC §6). */
+  /** How long a key is remembered after its first request; 24 h (docs/lifecycle.md). */
   ttlMs?: number;
   /**
    * A run still unfinished after this long is taken as lost (a handler that never completed nor

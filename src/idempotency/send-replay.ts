@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { SSE_HEADERS } from '../http/heartbeat.js';
 import type { StoredResponse } from './idempotency-store.js';
 
-/** Sends a stored response again, marked `idempotent-replayed: true` (SPEC §6): a stream as a stream. */
+/** Sends a stored response again, marked `idempotent-replayed: true` (docs/lifecycle.md): a stream as a stream. */
 export function sendReplay(response: ServerResponse, stored: StoredResponse): void {
   const headers = { ...stored.headers, 'idempotent-replayed': 'true' };
   if ('sse' in stored) {

@@ -20,7 +20,7 @@ const ANONYMOUS: Principal = { kind: 'anonymous' };
 const STORE_UNAVAILABLE_RETRY_AFTER_MS = 1_000;
 
 /**
- * The key check of the synchronous gate (SPEC §8). Every refusal is a 401 `invalid_api_key` in
+ * The key check of the synchronous gate (docs/keys-and-budgets.md). Every refusal is a 401 `invalid_api_key` in
  * the OpenAI envelope, so SDKs raise their authentication error; messages never echo the key.
  */
 export async function authenticateRequest(headers: IncomingHttpHeaders, deps: AuthenticateDeps): Promise<Principal> {

@@ -73,7 +73,7 @@ export class KeyStore {
   /** The key whose secret hashes to `hash`, revoked and expired ones included (the caller says why it is refused). */
   async findByHash(hash: string): Promise<VirtualKey | undefined> {
     const row = await this.db.selectFrom('virtual_keys').selectAll().where('key_hash', '=', hash).executeTakeFirst();
-    // The index finds the row; the decision is a constant-time compare of the digests (SPEC §8),
+    // The index finds the row; the decision is a constant-time compare of the digests,
     // so it never rests on how a particular database compares text.
     if (!row || !hashesMatch(row.key_hash, hash)) return undefined;
     return toVirtualKey(row);

@@ -3,6 +3,7 @@
  * `mockAnswerText(k)` is a prefix of `mockAnswerText(n)` for k ≤ n and a truncated stream is
  * recognisable by comparison alone.
  */
+import type { AnswerPlan } from './wire.js';
 
 /** Chunk 0 is `w0`, chunk i > 0 is ` w<i>`: the text of 3 chunks is `w0 w1 w2`. */
 export function mockChunkText(index: number): string {
@@ -13,6 +14,50 @@ export function mockAnswerText(chunks: number): string {
   let text = '';
   for (let index = 0; index < chunks; index++) text += mockChunkText(index);
   return text;
+}
+
+/**
+ * Whether word `index` is replaced in an answer degraded by `share` (0..1): exactly
+ * ⌊n × share⌋ of the first n words, spread evenly. The choice depends on the index alone, so a
+ * degraded answer is the same for the same request, and a cut one is still a prefix of the whole.
+ */
+export function isDegradedWord(index: number, share: number): boolean {
+  // The epsilon keeps products such as 0.29 × 100 = 28.999… from losing a word.
+  return Math.floor((index + 1) * share + 1e-9) > Math.floor(index * share + 1e-9);
+}
+
+/** The answer's chunks with a share of its words replaced: `w3` becomes `x3`, so a canary sees a weaker answer. */
+export function mockDegradedPieces(chunks: number, share: number): string[] {
+  const pieces: string[] = [];
+  for (let index = 0; index < chunks; index++) {
+    const text = mockChunkText(index);
+    pieces.push(isDegradedWord(index, share) ? text.replace('w', 'x') : text);
+  }
+  return pieces;
+}
+
+/** `text` in `count` pieces of nearly equal length (at least one, at most one per character). */
+export function splitIntoPieces(text: string, count: number): string[] {
+  const characters = Array.from(text);
+  const pieceCount = Math.max(1, Math.min(count, characters.length));
+  const pieces: string[] = [];
+  for (let index = 0; index < pieceCount; index++) {
+    pieces.push(characters.slice(Math.floor((index * characters.length) / pieceCount), Math.floor(((index + 1) * characters.length) / pieceCount)).join(''));
+  }
+  return pieces;
+}
+
+/** The whole text of a plan's answer. */
+export function planText(plan: AnswerPlan): string {
+  return plan.pieces ? plan.pieces.join('') : mockAnswerText(plan.pieceCount);
+}
+
+export function planPieceText(plan: AnswerPlan, index: number): string {
+  return plan.pieces ? (plan.pieces[index] ?? '') : mockChunkText(index);
+}
+
+export function planPieceJson(plan: AnswerPlan, index: number): string {
+  return plan.pieces ? JSON.stringify(plan.pieces[index] ?? '') : mockChunkJson(index);
 }
 
 const chunkJsonCache: string[] = [];

@@ -1,5 +1,5 @@
 /** Anthropic Messages, shaped like the captures in test/contract/anthropic/__fixtures__. */
-import { mockAnswerText, mockChunkJson, mockToolArgumentFragments, mockToolInput } from './answer.js';
+import { mockToolArgumentFragments, mockToolInput, planPieceJson, planText } from './answer.js';
 import type { ErrorName, FinishDirective, InbandErrorKind } from './directives.js';
 import { anthropicErrorBodies, anthropicInbandErrors, anthropicNotFoundBody } from './error-bodies.js';
 import { retryAfterHeaders } from './retry-after-headers.js';
@@ -63,7 +63,7 @@ function toolUseId(plan: AnswerPlan): string {
 function completion(plan: AnswerPlan): string {
   const content =
     plan.toolName === undefined
-      ? [{ type: 'text', text: mockAnswerText(plan.pieceCount) }]
+      ? [{ type: 'text', text: planText(plan) }]
       : [{ type: 'tool_use', id: toolUseId(plan), name: plan.toolName, input: mockToolInput }];
   return JSON.stringify({
     model: plan.name,
@@ -108,7 +108,7 @@ function stream(plan: AnswerPlan): StreamFrames {
       ? (index: number): string =>
           event(
             'content_block_delta',
-            `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":${mockChunkJson(index)}}}`,
+            `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":${planPieceJson(plan, index)}}}`,
           )
       : (index: number): string =>
           event(

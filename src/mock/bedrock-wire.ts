@@ -6,7 +6,7 @@
  */
 import { EventStreamCodec } from '@smithy/eventstream-codec';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
-import { mockAnswerText, mockChunkJson, mockToolArgumentFragments, mockToolInput } from './answer.js';
+import { mockToolArgumentFragments, mockToolInput, planPieceJson, planText } from './answer.js';
 import { bedrockErrorNamespace, bedrockErrors, bedrockStreamExceptions, type BedrockError } from './bedrock-error-bodies.js';
 import type { ErrorName, FinishDirective, InbandErrorKind } from './directives.js';
 import { retryAfterHeaders } from './retry-after-headers.js';
@@ -91,7 +91,7 @@ function toolUseId(plan: AnswerPlan): string {
 function completion(plan: AnswerPlan): string {
   const content =
     plan.toolName === undefined
-      ? [{ text: mockAnswerText(plan.pieceCount) }]
+      ? [{ text: planText(plan) }]
       : [{ toolUse: { toolUseId: toolUseId(plan), name: plan.toolName, input: mockToolInput } }];
   return JSON.stringify({
     metrics: { latencyMs: 0 },
@@ -128,7 +128,7 @@ function stream(plan: AnswerPlan): StreamFrames {
         ]);
   const delta =
     toolName === undefined
-      ? (index: number): string => `{"text":${mockChunkJson(index)}}`
+      ? (index: number): string => `{"text":${planPieceJson(plan, index)}}`
       : (index: number): string => `{"toolUse":{"input":${JSON.stringify(mockToolArgumentFragments[index] ?? '')}}}`;
   const piece = (index: number): Uint8Array =>
     eventMessage('contentBlockDelta', `{"contentBlockIndex":0,"delta":${delta(index)},"p":"${padding(index)}"}`);

@@ -28,6 +28,8 @@ export interface AnswerShape {
   chunkMs: number;
   toolCall?: string;
   finish?: FinishDirective;
+  /** The share (0..1) of the text answer's words replaced, for canaries to see a weaker model. */
+  degrade?: number;
   /** `limitAfterWindow`: the limit reported once the fault window (`times`, `flap_down_s`) has passed. */
   rateLimit?: { limit: number; remaining: number; resetS: number; limitAfterWindow?: number };
 }
@@ -102,6 +104,7 @@ const knownKeys = new Set([
   'remaining',
   'ratelimit_reset_s',
   'ratelimit_after',
+  'degrade',
 ]);
 
 class DirectiveProblem extends Error {}
@@ -134,6 +137,7 @@ function interpret(raw: Record<string, string>): Directives {
     chunkMs: integer(raw, 'chunk_ms') ?? 0,
     toolCall: raw.tool_call || undefined,
     finish: oneOf(raw, 'finish', finishDirectives),
+    degrade: share(raw, 'degrade'),
   };
   const limit = integer(raw, 'ratelimit');
   if (limit !== undefined) {
@@ -189,6 +193,12 @@ function decimal(raw: Record<string, string>, key: string): number | undefined {
   if (text.trim() === '' || !Number.isFinite(value) || value < 0) {
     throw new DirectiveProblem(`${key} must be a non-negative number, got "${text}"`);
   }
+  return value;
+}
+
+function share(raw: Record<string, string>, key: string): number | undefined {
+  const value = decimal(raw, key);
+  if (value !== undefined && value > 1) throw new DirectiveProblem(`${key} must be a share from 0 to 1, got "${raw[key]}"`);
   return value;
 }
 

@@ -3,7 +3,7 @@
  * test/contract/gemini/__fixtures__. Gemini sends no request-id or rate-limit headers and puts
  * its retry hint in the error body (google.rpc.RetryInfo), so the mock does the same.
  */
-import { mockAnswerText, mockChunkText, mockToolInput } from './answer.js';
+import { mockToolInput, planPieceText, planText } from './answer.js';
 import type { ErrorName, FinishDirective, InbandErrorKind } from './directives.js';
 import {
   geminiErrorBodies,
@@ -78,7 +78,7 @@ function response(plan: AnswerPlan, parts: object[], finished: boolean, outputTo
 
 function answerParts(plan: AnswerPlan): object[] {
   return plan.toolName === undefined
-    ? [{ text: mockAnswerText(plan.pieceCount) }]
+    ? [{ text: planText(plan) }]
     : [{ functionCall: { name: plan.toolName, args: mockToolInput } }];
 }
 
@@ -96,7 +96,7 @@ function stream(plan: AnswerPlan): StreamFrames {
   return {
     head: '',
     pieceCount: isToolCall ? 0 : plan.pieceCount,
-    piece: (index) => chunk(response(plan, [{ text: mockChunkText(index) }], false, index + 1)),
+    piece: (index) => chunk(response(plan, [{ text: planPieceText(plan, index) }], false, index + 1)),
     tail: () => chunk(response(plan, isToolCall ? answerParts(plan) : [{ text: '' }], true, plan.pieceCount)),
   };
 }

@@ -1,5 +1,5 @@
 /**
- * The built-in fault-injecting mock provider (SPEC §11): an HTTP server speaking the OpenAI,
+ * The built-in fault-injecting mock provider (docs/mock.md): an HTTP server speaking the OpenAI,
  * Anthropic, Gemini and Bedrock wire formats that misbehaves on request. Directives ride on the
  * model string (`gpt-mock?status=503`, URL-encoded in Gemini and Bedrock paths) or an `x-mock`
  * header; see docs/mock.md.
@@ -10,7 +10,7 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Dialect } from '../providers/spec.js';
-import { countInputTokens, isRecord, mockToolArgumentFragments } from './answer.js';
+import { countInputTokens, isRecord, mockAnswerText, mockDegradedPieces, mockToolArgumentFragments, splitIntoPieces } from './answer.js';
 import { anthropicWire } from './anthropic-wire.js';
 import { bedrockWire } from './bedrock-wire.js';
 import { noFaults, parseDirectives, type AnswerShape, type Faults } from './directives.js';
@@ -19,7 +19,9 @@ import { geminiWire } from './gemini-wire.js';
 import { geminiEmbeddingsResponse } from './gemini-embeddings.js';
 import { embeddingsResponse } from './openai-embeddings.js';
 import { openaiWire } from './openai-wire.js';
+import { requestedJson } from './requested-json.js';
 import { findRoute, type Route } from './routes.js';
+import { SchemaProblem, schemaValue } from './schema-value.js';
 import { afterDelay, playStream, streamEnding } from './stream-player.js';
 import type { AnswerPlan, ErrorAnswer, WireFormat } from './wire.js';
 
@@ -191,7 +193,16 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
       return;
     }
 
-    const plan = answerPlan(attempt.n, parsed.name, nowMs, fields, shape);
+    let pieces: string[] | undefined;
+    try {
+      pieces = answerPieces(route.dialect, fields, shape);
+    } catch (error) {
+      if (!(error instanceof SchemaProblem)) throw error;
+      settle(attempt, 'invalid_request');
+      sendError(response, wire.invalidRequest(`mock: ${error.message}`), headers);
+      return;
+    }
+    const plan = answerPlan(attempt.n, parsed.name, nowMs, fields, shape, pieces);
     if (!attempt.stream) {
       afterDelay(response, faults.headersDelayMs + faults.firstTokenMs, () => {
         settle(attempt, 'ok');
@@ -302,12 +313,28 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
   };
 }
 
+/**
+ * The text pieces when the answer is not the standard text: JSON that fits the requested schema
+ * (any JSON object for `json_object`), or the text with a share of its words replaced. A tool call
+ * has no text, and JSON is never degraded (it would no longer fit).
+ */
+function answerPieces(dialect: Dialect, fields: Record<string, unknown>, shape: AnswerShape): string[] | undefined {
+  if (shape.toolCall !== undefined) return undefined;
+  const json = requestedJson(dialect, fields);
+  if (json) {
+    const value = json.schema === undefined ? { answer: mockAnswerText(shape.chunks) } : schemaValue(json.schema);
+    return splitIntoPieces(JSON.stringify(value), shape.chunks);
+  }
+  return shape.degrade ? mockDegradedPieces(shape.chunks, shape.degrade) : undefined;
+}
+
 function answerPlan(
   n: number,
   name: string,
   nowMs: number,
   fields: Record<string, unknown>,
   shape: AnswerShape,
+  pieces: readonly string[] | undefined,
 ): AnswerPlan {
   const streamOptions = fields.stream_options;
   return {
@@ -315,7 +342,8 @@ function answerPlan(
     name,
     createdS: Math.floor(nowMs / 1000),
     inputTokens: countInputTokens(fields),
-    pieceCount: shape.toolCall === undefined ? shape.chunks : mockToolArgumentFragments.length,
+    pieceCount: pieces?.length ?? (shape.toolCall === undefined ? shape.chunks : mockToolArgumentFragments.length),
+    ...(pieces ? { pieces } : {}),
     toolName: shape.toolCall,
     finish: shape.finish,
     includeUsage: isRecord(streamOptions) && streamOptions.include_usage === true,

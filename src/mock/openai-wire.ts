@@ -1,5 +1,5 @@
 /** OpenAI Chat Completions, shaped like the captures in test/contract/openai/__fixtures__. */
-import { mockAnswerText, mockChunkJson, mockToolArgumentFragments, mockToolArguments } from './answer.js';
+import { mockToolArgumentFragments, mockToolArguments, planPieceJson, planText } from './answer.js';
 import type { ErrorName, InbandErrorKind } from './directives.js';
 import { openaiErrorBodies, openaiInbandErrors, openaiModelNotFoundBody } from './error-bodies.js';
 import { retryAfterHeaders } from './retry-after-headers.js';
@@ -60,7 +60,7 @@ function toolCallId(plan: AnswerPlan): string {
 function completion(plan: AnswerPlan): string {
   const message =
     plan.toolName === undefined
-      ? { role: 'assistant', content: mockAnswerText(plan.pieceCount), refusal: null, annotations: [] }
+      ? { role: 'assistant', content: planText(plan), refusal: null, annotations: [] }
       : {
           role: 'assistant',
           content: null,
@@ -101,7 +101,7 @@ function stream(plan: AnswerPlan): StreamFrames {
 
   const piece =
     toolName === undefined
-      ? (index: number): string => `${deltaStart}{"content":${mockChunkJson(index)}}${openChoiceEnd}`
+      ? (index: number): string => `${deltaStart}{"content":${planPieceJson(plan, index)}}${openChoiceEnd}`
       : (index: number): string =>
           `${deltaStart}{"tool_calls":[{"index":0,"function":{"arguments":` +
           `${JSON.stringify(mockToolArgumentFragments[index] ?? '')}}}]}${openChoiceEnd}`;

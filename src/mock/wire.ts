@@ -11,6 +11,11 @@ export interface AnswerPlan {
   inputTokens: number;
   /** Content pieces: text chunks, or the argument fragments when `toolName` is set; also the output tokens. */
   pieceCount: number;
+  /**
+   * The text pieces when they are not the standard `w0 w1 …` (a degraded answer, or JSON that
+   * fits the request's schema); `pieceCount` is then their number.
+   */
+  pieces?: readonly string[];
   toolName?: string;
   finish?: FinishDirective;
   /** OpenAI `stream_options.include_usage`; the other formats always report usage. */

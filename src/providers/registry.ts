@@ -7,7 +7,7 @@ import { openAiAdapter } from './openai/adapter.js';
 import { createCompatibleAdapter } from './openai-compatible/adapter.js';
 import type { Dialect, ProviderAdapter } from './spec.js';
 
-/** Each provider's public endpoint, in its own SDK's convention (SPEC §3). */
+/** Each provider's public endpoint, in its own SDK's convention (README.md, configuration). */
 const DEFAULT_BASE_URLS: Partial<Record<ProviderName, string>> = {
   openai: 'https://api.openai.com/v1',
   anthropic: 'https://api.anthropic.com',

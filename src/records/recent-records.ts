@@ -2,7 +2,7 @@ import type { RequestRecord } from './request-record.js';
 
 /**
  * The newest records by id, bounded, so a record is readable the moment its response ends even
- * while its batched write is pending (SPEC §9). A Map keeps insertion order, so the first key is
+ * while its batched write is pending (docs/operations.md). A Map keeps insertion order, so the first key is
  * always the oldest and eviction is O(1).
  */
 export class RecentRecords {

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../store/schema.js';
 import { RecentRecords } from './recent-records.js';
 import { RecordWriter, type RecordWriterOptions } from './record-writer.js';
-import { redactSecrets } from './redact-secrets.js';
+import { redactRecord } from './redact-record.js';
 import type { RequestRecord, RequestStatus } from './request-record.js';
 
 export interface RecordStoreOptions {
@@ -49,7 +49,7 @@ export class RecordStore {
 
   /** Synchronous and cheap: the database is not touched here. */
   add(record: RequestRecord): void {
-    const redacted = this.redact(record);
+    const redacted = redactRecord(record, this.knownSecrets);
     this.recent.set(redacted);
     this.writer.enqueue(redacted);
   }
@@ -83,15 +83,6 @@ export class RecordStore {
   /** Writes what is pending and stops the writer's timer; the database stays open. */
   close(): Promise<void> {
     return this.writer.close();
-  }
-
-  private redact(record: RequestRecord): RequestRecord {
-    if (record.attempts.every((attempt) => attempt.message === null)) return record;
-    const secrets = this.knownSecrets();
-    return {
-      ...record,
-      attempts: record.attempts.map((attempt) => (attempt.message === null ? attempt : { ...attempt, message: redactSecrets(attempt.message, secrets) })),
-    };
   }
 }
 

@@ -38,7 +38,7 @@ export interface AttemptRecordEntry {
  */
 export type RequestStatus = 'ok' | 'interrupted' | 'failed' | 'rejected' | 'cancelled';
 
-/** One request with every attempt (SPEC §9): what `GET /admin/requests/:id` returns. */
+/** One request with every attempt (docs/operations.md): what `GET /admin/requests/:id` returns. */
 export interface RequestRecord {
   id: string;
   /** ISO 8601. */
@@ -62,7 +62,9 @@ export interface RequestRecord {
   stream: boolean;
   /** Set on gateway-raised errors and final errors: the `code` the caller saw. */
   error_code: string | null;
-  /** An active health probe of a faulted deployment, not a caller's request (SPEC §7). */
+  /** The error message the caller saw, secrets redacted; null when it got an answer. */
+  error_message: string | null;
+  /** An active health probe of a faulted deployment, not a caller's request (docs/health.md). */
   probe?: true;
   /** `embeddings` for `POST /v1/embeddings`; absent for chat (both dialects). */
   operation?: 'embeddings';

@@ -6,6 +6,9 @@ import type { AttemptRecordEntry, RecordUsage, RequestRecord, RequestStatus } fr
 
 const NO_COSTS: ReadonlyMap<number, number> = new Map();
 
+/** A refused body's model can be anything up to the body limit; the record keeps this much of it. */
+const MAX_RECORDED_MODEL_CHARS = 256;
+
 /**
  * What the HTTP layer learns about one request as it goes (model, route, attempts, outcome),
  * turned into the stored record once the response has ended.
@@ -28,6 +31,8 @@ export class RequestTrace {
   httpStatus = 200;
   status: RequestStatus = 'ok';
   errorCode: string | null = null;
+  /** What the caller was told when it got no answer (the error's message). */
+  errorMessage: string | null = null;
   /** When the first content went to the caller. */
   firstTokenAtMs: number | undefined;
   probe = false;
@@ -41,10 +46,24 @@ export class RequestTrace {
     this.startedAtMs = startedAtMs;
   }
 
-  fail(status: RequestStatus, httpStatus: number, errorCode: string): void {
+  fail(status: RequestStatus, httpStatus: number, errorCode: string, errorMessage: string | null = null): void {
     this.status = status;
     this.httpStatus = httpStatus;
     this.errorCode = errorCode;
+    this.errorMessage = errorMessage;
+  }
+
+  /**
+   * What the body asks for, read from the JSON before validation can refuse it, so a refused
+   * request's record still names the model and says whether it streamed.
+   */
+  noteAskedFor(json: unknown): void {
+    if (typeof json !== 'object' || json === null) return;
+    const { model, stream } = json as { model?: unknown; stream?: unknown };
+    if (typeof model === 'string') {
+      this.modelRequested = model.length > MAX_RECORDED_MODEL_CHARS ? `${model.slice(0, MAX_RECORDED_MODEL_CHARS)}…` : model;
+    }
+    this.stream = stream === true;
   }
 
   /** `costMicrosByAttempt`: the ledger's priced cost of each attempt (by attempt number). */
@@ -73,6 +92,7 @@ export class RequestTrace {
       idempotency_key: this.idempotencyKey,
       stream: this.stream,
       error_code: this.errorCode,
+      error_message: this.errorMessage,
       ...(this.probe ? { probe: true as const } : {}),
       ...(this.operation === undefined ? {} : { operation: this.operation }),
     };

@@ -9,7 +9,7 @@ export interface PlanInputs {
 }
 
 /**
- * The order to try a route's targets in, for one request (SPEC §3, §6). `targets` come resolved
+ * The order to try a route's targets in, for one request (README.md configuration, docs/lifecycle.md). `targets` come resolved
  * in tiers — same-model before `model_change`, then ascending `priority`, then config order — and
  * the route's strategy reorders each run of equal tier: `priority` keeps config order, `weighted`
  * draws by `weight` (without replacement, so every target is still tried), `least_latency` puts
@@ -54,7 +54,7 @@ function fastestFirst(tier: ResolvedTarget[], latencyOf: (target: ResolvedTarget
 /**
  * Whether `served` is one of the targets the route prefers: its first target, or under `weighted`
  * and `least_latency`, any target of the first tier (those strategies spread traffic over it on
- * purpose). Anything else answering is a fallback (SPEC §7, fallback share).
+ * purpose). Anything else answering is a fallback (docs/health.md, fallback share).
  */
 export function isPrimaryTarget(targets: readonly ResolvedTarget[], strategy: RouteConfig['strategy'], served: ResolvedTarget): boolean {
   const first = targets[0];

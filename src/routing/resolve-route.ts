@@ -84,7 +84,7 @@ function namedRoute(config: Config, name: string, route: RouteConfig): ResolvedR
 }
 
 /**
- * Targets in tiers: same-model first, those that change the model after (SPEC §6); within each,
+ * Targets in tiers: same-model first, those that change the model after (docs/lifecycle.md); within each,
  * ascending `priority`; within equal priority, config order (the route's strategy may reorder
  * those per request, see `plan-targets.ts`).
  */

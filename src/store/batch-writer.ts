@@ -19,7 +19,7 @@ export interface BatchWriterOptions<T> {
   /** Write failures and drop notices; the writer itself never throws on the request path. */
   onError?: (error: unknown) => void;
   /**
-   * Where batches the store refused go (SPEC §8, store outage) instead of waiting in memory:
+   * Where batches the store refused go (docs/keys-and-budgets.md, store outage) instead of waiting in memory:
    * they are replayed, before anything newer, once the store takes writes again.
    */
   spill?: SpillFile<T>;

@@ -67,7 +67,7 @@ export interface VirtualKeysTable {
 }
 
 /**
- * The ledger (SPEC §8): one row per physical attempt that consumed tokens, keyed like
+ * The ledger (docs/keys-and-budgets.md): one row per physical attempt that consumed tokens, keyed like
  * `attempts` so a replayed write stores nothing twice. Money is integer micro-dollars.
  */
 export interface SpendTable {

@@ -4,7 +4,7 @@ const LATENCY_BUCKETS_S = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1,
 const WAIT_BUCKETS_S = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600];
 
 /**
- * The gateway's Prometheus metrics (SPEC §9). Label values are bounded: kinds and statuses are
+ * The gateway's Prometheus metrics (docs/operations.md). Label values are bounded: kinds and statuses are
  * closed sets; routes and targets come from the config (direct `connection/model` requests are
  * labelled by connection only).
  */

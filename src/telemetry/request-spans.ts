@@ -21,7 +21,7 @@ export interface RequestSpans {
 }
 
 /**
- * OpenTelemetry traces (SPEC §9), only when `OTEL_EXPORTER_OTLP_ENDPOINT` (or the traces-only
+ * OpenTelemetry traces (docs/operations.md), only when `OTEL_EXPORTER_OTLP_ENDPOINT` (or the traces-only
  * `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`) is set: otherwise nothing is built and requests pay
  * nothing. Spans are made from the finished record, after the response, with the times it holds,
  * so tracing adds no work to the request path itself; export is batched in the background.

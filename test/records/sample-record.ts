@@ -57,6 +57,7 @@ export function sampleRecord(overrides: Partial<RequestRecord> = {}): RequestRec
     idempotency_key: null,
     stream: false,
     error_code: null,
+    error_message: null,
     ...overrides,
   };
 }

@@ -7,8 +7,8 @@ let gateway: TestGateway;
 
 beforeAll(async () => {
   // Two models on one connection (one key). The key is rejected on the first; the second has not
-  // had traffic yet. A rejected key is the connection's fault (SPEC §7: "for credential: every
-  // deployment of the connection"), so the second must not be tried with it either.
+  // had traffic yet. A rejected key is the connection's fault (docs/health.md: a credential fault takes
+  // out every deployment of the connection), so the second must not be tried with it either.
   gateway = await startGateway(`
 admin: { token: ${ADMIN_TOKEN} }
 connections:

@@ -7,7 +7,7 @@ import { startGateway, type TestGateway } from '../support/start-gateway.js';
 /**
  * The attempt loop, health state and ledger do not know which wire format a target speaks: the
  * same injected failure gets the same treatment from an OpenAI, Anthropic, Gemini or Bedrock
- * target (SPEC §5–§8, issue 6).
+ * target (docs/errors.md, lifecycle.md, health.md, keys-and-budgets.md).
  */
 const FORMATS = ['openai', 'anthropic', 'gemini', 'bedrock'] as const;
 const PRICE = '{ input_per_mtok: 1000, output_per_mtok: 2000 }';

@@ -1,5 +1,5 @@
 /**
- * Helpers for the health-state scenarios (SPEC §7, §9): a local alert webhook that records what
+ * Helpers for the health-state scenarios (docs/health.md, docs/operations.md): a local alert webhook that records what
  * the gateway posts, and `GET /admin/health`. Not a test file itself (vitest collects only
  * `*.test.ts`).
  */

@@ -3,7 +3,7 @@ import type { ProviderError } from '../spec.js';
 
 /**
  * The failure kind an HTTP status means on its own, before any provider error code refines
- * it (SPEC §5). Unknown 4xx are the caller's problem; unknown 5xx are the provider's.
+ * it (docs/errors.md). Unknown 4xx are the caller's problem; unknown 5xx are the provider's.
  */
 export function kindFromStatus(status: number): ProviderError['kind'] {
   if (status === 401 || status === 403) return FailureKind.credential;
