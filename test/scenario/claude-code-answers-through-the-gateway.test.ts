@@ -42,6 +42,7 @@ routes:
       const run = await claude([]);
       expect(run.exitCode, describeRun(run)).toBe(0);
       expect(run.stdout).toContain(mockAnswerText(8));
+      expect(run.outsideConnections).toEqual([]);
 
       const attempts = gateway.mock.attemptsFor(DEFAULT_MODEL);
       expect(attempts.length).toBeGreaterThan(0);
@@ -70,6 +71,7 @@ routes:
       const run = await claude(['--model', SONNET_MODEL]);
       expect(run.exitCode, describeRun(run)).toBe(0);
       expect(run.stdout).toContain(mockAnswerText(8));
+      expect(run.outsideConnections).toEqual([]);
 
       const attempts = gateway.mock.attemptsFor('gpt-behind-claude-code');
       expect(attempts.length).toBeGreaterThan(0);

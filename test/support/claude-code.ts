@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -7,9 +9,9 @@ import { dirname, join } from 'node:path';
 /**
  * Runs the real Claude Code CLI (the `@anthropic-ai/claude-code` dev dependency) in print mode
  * against a gateway, offline: a fresh HOME and working directory in a temp dir (so it reads no
- * user or project config, and no CLAUDE.md), an environment built from scratch (so no developer's
- * ANTHROPIC_* or proxy variables leak in), every connection but the API calls turned off, and a
- * hard time bound.
+ * user or project settings and no CLAUDE.md), an environment built from scratch (so no
+ * developer's ANTHROPIC_* or proxy variables leak in), every connection but the API calls turned
+ * off, a proxy that records any connection it tries anyway, and a hard time bound.
  */
 
 /** Where the CLI is, or why it cannot be run here. */
@@ -22,6 +24,8 @@ export interface ClaudeCodeRun {
   stdout: string;
   stderr: string;
   durationMs: number;
+  /** Connections it tried to open to anywhere but the gateway (`host:port` or a URL), refused. */
+  outsideConnections: string[];
 }
 
 /** What Claude Code is given as its API key; the gateway must never pass it on. */
@@ -60,7 +64,7 @@ export function locateClaudeCode(): ClaudeCodeInstall {
     return {
       missing:
         `@anthropic-ai/claude-code ${version} is installed without its native binary (install scripts skipped, or ` +
-        `optional dependencies omitted): run \`node node_modules/@anthropic-ai/claude-code/install.cjs\`.`,
+        'optional dependencies omitted): run `node node_modules/@anthropic-ai/claude-code/install.cjs`.',
     };
   }
   return { binary, version };
@@ -74,6 +78,7 @@ export async function runClaudeCode(
   const home = mkdtempSync(join(tmpdir(), 'switchyard-claude-code-'));
   const workDirectory = join(home, 'work');
   mkdirSync(workDirectory);
+  const tripwire = await startTripwireProxy();
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: home,
@@ -81,11 +86,14 @@ export async function runClaudeCode(
     ANTHROPIC_BASE_URL: options.baseUrl,
     ANTHROPIC_API_KEY: CLAUDE_CODE_API_KEY,
     ...OFFLINE_ENV,
+    HTTPS_PROXY: tripwire.url,
+    HTTP_PROXY: tripwire.url,
+    NO_PROXY: '127.0.0.1,localhost',
   };
   const startedAt = Date.now();
   try {
-    return await new Promise<ClaudeCodeRun>((resolve, reject) => {
-      // Its own process group, so the timeout kills whatever it started too.
+    const ended = await new Promise<Omit<ClaudeCodeRun, 'outsideConnections'>>((resolve, reject) => {
+      // Its own process group, so that ending it ends whatever it started too.
       const child = spawn(binary, ['-p', options.prompt, ...(options.args ?? [])], {
         cwd: workDirectory,
         env,
@@ -95,6 +103,7 @@ export async function runClaudeCode(
       let stdout = '';
       let stderr = '';
       let timedOut = false;
+      let exit: { exitCode: number | null; signal: NodeJS.Signals | null } = { exitCode: null, signal: null };
       child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
       child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
       const timer = setTimeout(() => {
@@ -105,15 +114,47 @@ export async function runClaudeCode(
         clearTimeout(timer);
         reject(error);
       });
-      child.on('close', (exitCode, signal) => {
-        clearTimeout(timer);
+      // A leftover descendant could hold the pipes open: it goes with the group at exit.
+      child.on('exit', (exitCode, signal) => {
+        exit = { exitCode, signal };
         killGroup(child.pid);
-        resolve({ exitCode, signal, timedOut, stdout, stderr, durationMs: Date.now() - startedAt });
+      });
+      child.on('close', () => {
+        clearTimeout(timer);
+        resolve({ ...exit, timedOut, stdout, stderr, durationMs: Date.now() - startedAt });
       });
     });
+    return { ...ended, outsideConnections: tripwire.seen };
   } finally {
+    await tripwire.close();
     rmSync(home, { recursive: true, force: true });
   }
+}
+
+/** A loopback HTTP proxy that refuses everything and remembers where each request wanted to go. */
+async function startTripwireProxy(): Promise<{ url: string; seen: string[]; close(): Promise<void> }> {
+  const seen: string[] = [];
+  const server: Server = createServer((request, response) => {
+    seen.push(request.url ?? '');
+    response.writeHead(403).end();
+  });
+  server.on('connect', (request, socket) => {
+    seen.push(request.url ?? '');
+    socket.on('error', () => {});
+    socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
+  });
+  server.on('clientError', (_error, socket) => socket.destroy());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    seen,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }
 
 function killGroup(pid: number | undefined): void {
