@@ -10,6 +10,8 @@ import { ADMIN_TOKEN } from './scenario-helpers.js';
 // "Claude Code"); the routes below must then be renamed.
 const DEFAULT_MODEL = 'claude-opus-5-5';
 const SONNET_MODEL = 'claude-sonnet-5-5';
+// No print-mode run was seen to send this one, but a side request would name it: routed, so that
+// such a request is served rather than refused.
 const HAIKU_MODEL = 'claude-haiku-5-5';
 
 const RUN_TIMEOUT_MS = 60_000;
@@ -110,5 +112,6 @@ async function listRecords(sinceMs: number): Promise<RequestRecord[]> {
 
 function describeRun(run: ClaudeCodeRun): string {
   const ending = run.timedOut ? `killed after ${RUN_TIMEOUT_MS} ms` : `exit ${run.exitCode}${run.signal ? ` (${run.signal})` : ''}`;
-  return `claude -p ${ending} in ${run.durationMs} ms\n--- stdout ---\n${run.stdout}\n--- stderr ---\n${run.stderr}`;
+  const version = 'version' in install ? install.version : '?';
+  return `claude ${version} -p: ${ending} in ${run.durationMs} ms\n--- stdout ---\n${run.stdout}\n--- stderr ---\n${run.stderr}`;
 }

@@ -11,7 +11,8 @@ import { dirname, join } from 'node:path';
  * against a gateway, offline: a fresh HOME and working directory in a temp dir (so it reads no
  * user or project settings and no CLAUDE.md), an environment built from scratch (so no
  * developer's ANTHROPIC_* or proxy variables leak in), every connection but the API calls turned
- * off, a proxy that records any connection it tries anyway, and a hard time bound.
+ * off, a refusing proxy in HTTPS_PROXY that records any other connection it still tries, and a
+ * hard time bound.
  */
 
 /** Where the CLI is, or why it cannot be run here. */
