@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Config } from '../config/schema.js';
 import { deadlineFromHeaders } from '../engine/deadline.js';
 import { routeLabel } from '../engine/run-route.js';
@@ -34,7 +34,7 @@ export async function openGate<Parsed extends { requestedModel: string }>(
   request: IncomingMessage,
   trace: RequestTrace,
   deps: GateDeps,
-  parse: (body: unknown) => Parsed,
+  parse: (body: unknown, headers: IncomingHttpHeaders) => Parsed,
 ): Promise<OpenedGate<Parsed>> {
   const config = deps.config();
   const principal = await authenticateRequest(request.headers, { mode: config.auth.mode, keys: deps.keys, nowMs: trace.startedAtMs });
@@ -43,7 +43,7 @@ export async function openGate<Parsed extends { requestedModel: string }>(
     trace.keyId = principal.key.id;
   }
   const body = await readJsonBody(request, config.server.max_body_bytes);
-  const parsed = parse(body.json);
+  const parsed = parse(body.json, request.headers);
   trace.modelRequested = parsed.requestedModel;
   const route = resolveRoute(config, parsed.requestedModel);
   trace.route = route.name;

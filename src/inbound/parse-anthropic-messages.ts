@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { GatewayError } from '../errors/gateway-error.js';
 import type {
   CacheControl,
@@ -14,10 +15,10 @@ import { validateBody } from './validate-body.js';
 import type { ParsedChat } from './parse-openai-chat.js';
 
 /**
- * An Anthropic Messages body → the canonical request. Invalid input is rejected with a 400
- * naming the field; nothing is clamped or guessed.
+ * An Anthropic Messages body (and the caller's `anthropic-beta` header) → the canonical request.
+ * Invalid input is rejected with a 400 naming the field; nothing is clamped or guessed.
  */
-export function parseAnthropicMessages(body: unknown): ParsedChat {
+export function parseAnthropicMessages(body: unknown, headers: IncomingHttpHeaders = {}): ParsedChat {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new GatewayError('The request body must be a JSON object.', { status: 400, code: 'invalid_request_error' });
   }
@@ -32,6 +33,8 @@ export function parseAnthropicMessages(body: unknown): ParsedChat {
     stream: messages.stream === true,
     // Anthropic streams always report usage, so callers of this dialect always get it.
     includeUsage: true,
+    // Only signed thinking is shown, and only to a caller that asked for it.
+    shownReasoning: messages.thinking !== undefined && messages.thinking.type !== 'disabled' ? 'signed' : 'none',
   };
   if (messages.tools) {
     request.tools = messages.tools.map((tool) =>
@@ -54,8 +57,20 @@ export function parseAnthropicMessages(body: unknown): ParsedChat {
   if (messages.temperature !== undefined) request.temperature = messages.temperature;
   if (messages.top_p !== undefined) request.topP = messages.top_p;
   if (messages.metadata?.user_id != null) request.user = messages.metadata.user_id;
+  const schema = messages.output_config?.format?.schema;
+  // Structured output for the other providers; `output`, since Anthropic's format has no name.
+  if (schema !== undefined) request.responseFormat = { type: 'json_schema', name: 'output', schema };
+  const betas = anthropicBetas(headers['anthropic-beta']);
+  if (betas.length > 0) request.anthropicBetas = betas;
   if (Object.keys(passthrough).length > 0) request.passthrough = { dialect: 'anthropic', fields: passthrough };
   return { requestedModel: messages.model, request };
+}
+
+/** `anthropic-beta: a,b` (or the header twice): the flags, in order. */
+function anthropicBetas(header: string | string[] | undefined): string[] {
+  if (header === undefined) return [];
+  const values = Array.isArray(header) ? header : [header];
+  return values.flatMap((value) => value.split(',')).map((flag) => flag.trim()).filter((flag) => flag !== '');
 }
 
 type InboundMessage = AnthropicMessagesBody['messages'][number];
@@ -76,6 +91,11 @@ function toSystemMessages(system: AnthropicMessagesBody['system']): ChatMessage[
  * assistant turn.
  */
 function toCanonicalMessages(message: InboundMessage): ChatMessage[] {
+  if (message.role === 'system') {
+    if (typeof message.content === 'string') return [{ role: 'system', content: message.content, inConversation: true }];
+    const content = message.content.map((block) => block.text).join('\n');
+    return [{ role: 'system', content, parts: message.content.map(textPart), inConversation: true }];
+  }
   if (typeof message.content === 'string') {
     return message.role === 'user'
       ? [{ role: 'user', content: [text(message.content)] }]

@@ -4,7 +4,7 @@ import { base64DataUrl, toolArgumentsObject } from '../shared/message-parts.js';
 import { ANTHROPIC_TOOL_CALL_IDS, fitToolCallId } from '../shared/tool-call-ids.js';
 
 export interface AnthropicTurn {
-  role: 'user' | 'assistant';
+  role: 'user' | 'assistant' | 'system';
   content: string | JsonRecord[];
 }
 
@@ -15,16 +15,19 @@ export interface AnthropicConversation {
 
 /**
  * Canonical messages → Messages API `system` + `messages`. System and developer messages are
- * hoisted to `system`; tool results travel in user turns; consecutive turns of one role are
- * merged, because Anthropic requires user and assistant turns to alternate. Cache markers go
- * back on the blocks they came on, as `cache_control`.
+ * hoisted to `system`, except a caller's `system` entries among the turns, which stay where they
+ * were, as sent; tool results travel in user turns; consecutive user or assistant turns are
+ * merged, because Anthropic requires them to alternate. Cache markers go back on the blocks they
+ * came on, as `cache_control`.
  */
 export function toAnthropicConversation(messages: readonly ChatMessage[]): AnthropicConversation {
   const systemParts: TextPart[] = [];
   const turns: { role: AnthropicTurn['role']; blocks: JsonRecord[] }[] = [];
   for (const message of messages) {
     if (isSystemMessage(message)) {
-      systemParts.push(...(message.parts ?? [{ type: 'text', text: message.content }]));
+      const parts = message.parts ?? [{ type: 'text', text: message.content }];
+      if (message.inConversation === true) turns.push({ role: 'system', blocks: parts.flatMap(toContentBlock) });
+      else systemParts.push(...parts);
       continue;
     }
     const role = message.role === 'assistant' ? 'assistant' : 'user';
