@@ -44,7 +44,12 @@ const assistantBlock = z.discriminatedUnion('type', [textBlock, toolUseBlock, th
 const message = z.discriminatedUnion('role', [
   z.object({ role: z.literal('user'), content: z.union([z.string(), z.array(userBlock)]) }),
   z.object({ role: z.literal('assistant'), content: z.union([z.string(), z.array(assistantBlock)]) }),
-  z.object({ role: z.literal('system'), content: z.union([z.string(), z.array(textBlock)]) }),
+  z.looseObject({
+    role: z.literal('system'),
+    content: z.union([z.string(), z.array(textBlock)]).optional(),
+    clear_at: z.enum(['next_user_message', 'never']).nullish(),
+    output_config: z.looseObject({}).nullish(),
+  }),
 ]);
 
 const tool = z.object({

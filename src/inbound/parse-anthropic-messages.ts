@@ -28,7 +28,14 @@ export function parseAnthropicMessages(body: unknown, headers: IncomingHttpHeade
   for (const [key, value] of Object.entries(messages)) if (!MODELED_FIELDS.has(key)) passthrough[key] = value;
 
   const request: ChatRequest = {
-    messages: [...toSystemMessages(messages.system), ...messages.messages.flatMap(toCanonicalMessages)],
+    messages: [
+      ...toSystemMessages(messages.system),
+      ...messages.messages.flatMap((message, index) =>
+        message.role === 'system'
+          ? [toConversationEntry(message, sentMessages(body)[index]!, messages.messages.slice(index + 1))]
+          : toCanonicalMessages(message),
+      ),
+    ],
     maxOutputTokens: messages.max_tokens,
     stream: messages.stream === true,
     // Anthropic streams always report usage, so callers of this dialect always get it.
@@ -74,6 +81,7 @@ function anthropicBetas(header: string | string[] | undefined): string[] {
 }
 
 type InboundMessage = AnthropicMessagesBody['messages'][number];
+type InboundSystemEntry = Extract<InboundMessage, { role: 'system' }>;
 type InboundToolChoice = NonNullable<AnthropicMessagesBody['tool_choice']>;
 type InboundTextBlock = Extract<NonNullable<AnthropicMessagesBody['system']>, unknown[]>[number];
 
@@ -85,17 +93,34 @@ function toSystemMessages(system: AnthropicMessagesBody['system']): ChatMessage[
   return content ? [{ role: 'system', content }] : [];
 }
 
+/** The body's `messages` as received; validation has already checked that it is an array of objects. */
+function sentMessages(body: object): Record<string, unknown>[] {
+  return (body as { messages: Record<string, unknown>[] }).messages;
+}
+
+/**
+ * A `system` entry among the turns. Anthropic gets it back as sent; the others read its text in
+ * place or in their system instructions, for as long as Anthropic would show it: an entry to be
+ * cleared at the next user message is no longer shown once a later user turn exists.
+ */
+function toConversationEntry(entry: InboundSystemEntry, sent: Record<string, unknown>, later: readonly InboundMessage[]): ChatMessage {
+  const blocks = typeof entry.content === 'string' ? [text(entry.content)] : (entry.content ?? []).map(textPart);
+  const content = blocks.map((block) => block.text).join('\n');
+  const cleared = entry.clear_at === 'next_user_message' && later.some((message) => message.role === 'user');
+  return {
+    role: 'system',
+    content,
+    ...(blocks.some((block) => block.cacheControl) ? { parts: blocks } : {}),
+    conversationEntry: { sent, shown: content !== '' && !cleared },
+  };
+}
+
 /**
  * One Anthropic turn may become several canonical messages: each `tool_result` block is a tool
  * message of its own, placed before the turn's text, as the tool results answer the previous
  * assistant turn.
  */
-function toCanonicalMessages(message: InboundMessage): ChatMessage[] {
-  if (message.role === 'system') {
-    if (typeof message.content === 'string') return [{ role: 'system', content: message.content, inConversation: true }];
-    const content = message.content.map((block) => block.text).join('\n');
-    return [{ role: 'system', content, parts: message.content.map(textPart), inConversation: true }];
-  }
+function toCanonicalMessages(message: Exclude<InboundMessage, InboundSystemEntry>): ChatMessage[] {
   if (typeof message.content === 'string') {
     return message.role === 'user'
       ? [{ role: 'user', content: [text(message.content)] }]

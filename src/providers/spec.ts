@@ -60,15 +60,21 @@ export interface SystemMessage {
   content: string;
   /**
    * The same text as the caller's blocks, when it marked some for caching (Anthropic `system`
-   * blocks with `cache_control`, or blocks of a system entry among the turns); `content` is their
-   * texts joined by newlines.
+   * blocks with `cache_control`); `content` is their texts joined by newlines.
    */
   parts?: TextPart[];
+  /** Set when the caller put it among the turns (an Anthropic `role: "system"` entry in `messages`). */
+  conversationEntry?: ConversationEntry;
+}
+
+export interface ConversationEntry {
+  /** The entry exactly as the caller sent it: Anthropic targets get it back in place. */
+  sent: Record<string, unknown>;
   /**
-   * The caller put it among the turns (an Anthropic `role: "system"` entry in `messages`), not in
-   * the system prompt: Anthropic targets get it back in place.
+   * Whether the model still reads its text: not once its `clear_at: "next_user_message"` has
+   * passed, nor when it has no text (only `output_config`). Other providers get it only then.
    */
-  inConversation?: boolean;
+  shown: boolean;
 }
 
 export interface UserMessage {

@@ -4,13 +4,14 @@ import { base64DataUrl, toolArgumentsObject } from '../shared/message-parts.js';
 import { ANTHROPIC_TOOL_CALL_IDS, fitToolCallId } from '../shared/tool-call-ids.js';
 
 export interface AnthropicTurn {
-  role: 'user' | 'assistant' | 'system';
+  role: 'user' | 'assistant';
   content: string | JsonRecord[];
 }
 
 export interface AnthropicConversation {
   system?: string | JsonRecord[];
-  messages: AnthropicTurn[];
+  /** Turns, and the caller's own `system` entries among them, as sent. */
+  messages: (AnthropicTurn | JsonRecord)[];
 }
 
 /**
@@ -22,23 +23,23 @@ export interface AnthropicConversation {
  */
 export function toAnthropicConversation(messages: readonly ChatMessage[]): AnthropicConversation {
   const systemParts: TextPart[] = [];
-  const turns: { role: AnthropicTurn['role']; blocks: JsonRecord[] }[] = [];
+  // A caller's system entry among the turns goes back exactly as it came.
+  const turns: ({ role: 'user' | 'assistant'; blocks: JsonRecord[] } | { sent: JsonRecord })[] = [];
   for (const message of messages) {
     if (isSystemMessage(message)) {
-      const parts = message.parts ?? [{ type: 'text', text: message.content }];
-      if (message.inConversation === true) turns.push({ role: 'system', blocks: parts.flatMap(toContentBlock) });
-      else systemParts.push(...parts);
+      if (message.conversationEntry) turns.push({ sent: message.conversationEntry.sent });
+      else systemParts.push(...(message.parts ?? [{ type: 'text', text: message.content }]));
       continue;
     }
     const role = message.role === 'assistant' ? 'assistant' : 'user';
     const blocks = toBlocks(message);
     const previous = turns.at(-1);
-    if (previous?.role === role) previous.blocks.push(...blocks);
+    if (previous !== undefined && 'role' in previous && previous.role === role) previous.blocks.push(...blocks);
     else turns.push({ role, blocks });
   }
   return {
     system: toSystem(systemParts),
-    messages: turns.map(({ role, blocks }) => ({ role, content: toTurnContent(blocks) })),
+    messages: turns.map((turn) => ('sent' in turn ? turn.sent : { role: turn.role, content: toTurnContent(turn.blocks) })),
   };
 }
 
