@@ -22,11 +22,13 @@ beforeEach(() => gateway.mock.reset());
 const hello = [{ role: 'user' as const, content: 'Hello' }];
 
 it('a message carries request-id, the same id as x-request-id, which the SDK exposes as _request_id', async () => {
-  const { data, response } = await client.messages.create({ model: 'claude', max_tokens: 64, messages: hello }).withResponse();
+  const promise = client.messages.create({ model: 'claude', max_tokens: 64, messages: hello });
+  const message = await promise;
+  const { response } = await promise.withResponse();
   const id = response.headers.get('x-request-id');
   expect(id).toMatch(/^req_/);
   expect(response.headers.get('request-id')).toBe(id);
-  expect(data._request_id).toBe(id);
+  expect(message._request_id).toBe(id);
   // The gateway's own id, never the upstream's.
   expect(id).not.toBe(gateway.mock.attemptsFor('request-id-claude')[0]!.headers['request-id']);
   expect((await fetchRecord(gateway.url, id!)).id).toBe(id);
