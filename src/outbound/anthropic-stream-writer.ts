@@ -32,7 +32,8 @@ export function anthropicStreamErrorType(code: string): string {
  * then `message_delta` with the stop reason and usage, then `message_stop`.
  *
  * `message_start` waits for the first content so that the usage the upstream reports at its
- * start is in it. The finish is held until `end()`, because some upstreams report the final
+ * start is in it (or, from an upstream that reports usage only at the end, the gateway's estimate
+ * of the input). The finish is held until `end()`, because some upstreams report the final
  * usage only after their finish. Blocks are numbered in order over thinking, text and tool_use
  * blocks alike, as Anthropic does. Reasoning is rendered only inside a signed block (one that
  * opened with `reasoning-start`): a thinking block without Anthropic's signature would be
