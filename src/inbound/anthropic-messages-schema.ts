@@ -83,12 +83,12 @@ export const anthropicMessagesBodySchema = z.looseObject({
   stream: z.boolean().optional(),
   metadata: z.object({ user_id: z.string().nullish() }).optional(),
   // Both also pass through as sent to Anthropic targets; they are read here for the others.
-  thinking: z.looseObject({ type: z.string().min(1) }).optional(),
+  thinking: z.looseObject({ type: z.string().min(1) }).nullish(),
   output_config: z
     .looseObject({
-      format: z.looseObject({ type: z.literal('json_schema'), schema: z.record(z.string(), z.unknown()) }).optional(),
+      format: z.looseObject({ type: z.literal('json_schema'), schema: z.record(z.string(), z.unknown()) }).nullish(),
     })
-    .optional(),
+    .nullish(),
 });
 
 export type AnthropicMessagesBody = z.infer<typeof anthropicMessagesBodySchema>;

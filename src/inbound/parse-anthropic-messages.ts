@@ -41,7 +41,7 @@ export function parseAnthropicMessages(body: unknown, headers: IncomingHttpHeade
     // Anthropic streams always report usage, so callers of this dialect always get it.
     includeUsage: true,
     // Only signed thinking is shown, and only to a caller that asked for it.
-    shownReasoning: messages.thinking !== undefined && messages.thinking.type !== 'disabled' ? 'signed' : 'none',
+    shownReasoning: messages.thinking != null && messages.thinking.type !== 'disabled' ? 'signed' : 'none',
   };
   if (messages.tools) {
     request.tools = messages.tools.map((tool) =>
@@ -66,7 +66,7 @@ export function parseAnthropicMessages(body: unknown, headers: IncomingHttpHeade
   if (messages.metadata?.user_id != null) request.user = messages.metadata.user_id;
   const schema = messages.output_config?.format?.schema;
   // Structured output for the other providers; `output`, since Anthropic's format has no name.
-  if (schema !== undefined) request.responseFormat = { type: 'json_schema', name: 'output', schema };
+  if (schema != null) request.responseFormat = { type: 'json_schema', name: 'output', schema };
   const betas = anthropicBetas(headers['anthropic-beta']);
   if (betas.length > 0) request.anthropicBetas = betas;
   if (Object.keys(passthrough).length > 0) request.passthrough = { dialect: 'anthropic', fields: passthrough };
