@@ -41,7 +41,7 @@ import { InMemoryBudgetGate } from './admission/budget-gate.js';
 import { InMemoryRateLimiter } from './admission/rate-limiter.js';
 import { InMemoryIdempotencyStore } from './idempotency/idempotency-store.js';
 import { handleCountTokens } from './http/handle-count-tokens.js';
-import { handleModels } from './http/handle-models.js';
+import { handleModel, handleModels } from './http/handle-models.js';
 import { sendJson } from './http/send.js';
 import { startMockProvider, type MockProvider } from './mock/mock-provider.js';
 import { adapterFor, baseUrlFor } from './providers/registry.js';
@@ -309,6 +309,8 @@ export async function createApp(options: AppOptions): Promise<App> {
       'POST /v1/messages': traced((request, response, trace) => handleChat(request, response, trace, messagesDeps)),
       'POST /v1/embeddings': traced((request, response, trace) => handleEmbeddings(request, response, trace, chatDeps)),
       'GET /v1/models': (request, response) => handleModels(request, response, { config: config(), keys: keyCache, startedAtSeconds }),
+      'GET /v1/models/:id': (request, response, _requestId, params) =>
+        handleModel(request, response, params.id!, { config: config(), keys: keyCache, startedAtSeconds }),
       'GET /healthz': (_request, response) => void sendJson(response, 200, { status: 'ok' }),
       'GET /readyz': (_request, response) => void sendJson(response, 200, { status: 'ready', routes: Object.keys(config().routes).length }),
       'GET /metrics': async (_request, response) => {

@@ -44,14 +44,17 @@ function describe(key: string, deployment: DeploymentHealth | undefined, deps: A
     return { deployment: key, state: coolingUntilMs === undefined ? 'healthy' : 'cooling', since: null, reason: 'no traffic yet', cooling_until: iso(coolingUntilMs) };
   }
   const state = deploymentState(deployment, coolingUntilMs);
-  const structural = deployment.structural.state === 'structural';
+  const { structural, breaker } = deployment;
+  // The fault in force explains the state; with none, the latest change does (a probe's readmission).
+  const explains =
+    structural.state === 'structural' || (breaker.state === 'closed' && structural.sinceMs > breaker.sinceMs) ? structural : breaker;
   return {
     deployment: key,
     connection: deployment.connection,
     model: deployment.model,
     state,
-    since: iso(structural ? deployment.structural.sinceMs : deployment.breaker.sinceMs),
-    reason: structural ? deployment.structural.reason : deployment.breaker.reason,
+    since: iso(explains.sinceMs),
+    reason: explains.reason,
     structural_cause: deployment.structural.cause ?? null,
     ejected_until: iso(deployment.breaker.ejectedUntilMs),
     consecutive_ejections: deployment.breaker.consecutiveEjections,

@@ -35,7 +35,12 @@ export function chatOperation(request: ChatRequest, commit: CommitPolicy): Opera
 
       const batches = readEventBatches(response.body, createFrameDecoder(input.adapter.framing), input.adapter.createStreamParser());
       const estimateInputTokens = () => estimateTokens(requestCharacters(request));
-      const ready = await readToCommitPoint(batches, context, { commit, timeouts: input.timeouts, estimateInputTokens });
+      const ready = await readToCommitPoint(batches, context, {
+        commit,
+        timeouts: input.timeouts,
+        estimateInputTokens,
+        shownReasoning: request.shownReasoning,
+      });
       if (!('held' in ready)) {
         void batches.return();
         return context.fail(ready);

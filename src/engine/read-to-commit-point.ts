@@ -1,7 +1,8 @@
 import type { CommitPolicy, TimeoutsConfig } from '../config/schema.js';
 import { estimatedUsage, outputCharactersOf } from '../metering/estimate-tokens.js';
-import { isContentEvent, type ProviderError, type StreamEvent } from '../providers/spec.js';
+import type { ChatRequest, ProviderError, StreamEvent } from '../providers/spec.js';
 import type { AttemptContext } from './attempt-context.js';
+import { contentPredicate } from './content-predicate.js';
 
 /** An upstream stream as the engine reads it: one batch of events per network read. */
 export type EventBatches = AsyncIterator<StreamEvent[], void, undefined>;
@@ -28,9 +29,17 @@ export interface CommitReady {
 export async function readToCommitPoint(
   batches: EventBatches,
   context: AttemptContext,
-  options: { commit: CommitPolicy; timeouts: TimeoutsConfig; estimateInputTokens: () => number },
+  options: {
+    commit: CommitPolicy;
+    timeouts: TimeoutsConfig;
+    estimateInputTokens: () => number;
+    /** Which reasoning the caller sees: only that is content. */
+    shownReasoning: ChatRequest['shownReasoning'];
+  },
 ): Promise<CommitReady | ProviderError> {
   const held: StreamEvent[] = [];
+  const isContent = contentPredicate(options.shownReasoning);
+  let sawContent = false;
   let outputCharacters = 0;
   // A stream that dies here was still generated, and billed: its usage is estimated for the ledger.
   const failed = (error: ProviderError): ProviderError => {
@@ -57,7 +66,7 @@ export async function readToCommitPoint(
       }
       if (next.done) {
         if (finished) return { held, remainder: [], outputCharacters, ended: true };
-        return failed({ kind: 'server_error', message: held.some(isContentEvent) ? 'the upstream stream was cut before it finished' : 'the upstream stream ended before any content' });
+        return failed({ kind: 'server_error', message: sawContent ? 'the upstream stream was cut before it finished' : 'the upstream stream ended before any content' });
       }
       const batch = next.value;
       for (let position = 0; position < batch.length; position++) {
@@ -72,7 +81,7 @@ export async function readToCommitPoint(
             context.record.usage = event.usage;
             break;
           case 'finish': {
-            if (event.reason === 'content_filter' && !held.some(isContentEvent)) {
+            if (event.reason === 'content_filter' && !sawContent) {
               return { kind: 'moderation', code: 'content_filter', message: 'the provider refused to answer (content filter)' };
             }
             finished = true;
@@ -83,7 +92,9 @@ export async function readToCommitPoint(
         }
         held.push(event);
         outputCharacters += outputCharactersOf(event);
-        if (context.record.firstTokenMs === undefined && (isContentEvent(event) || event.type === 'finish')) {
+        const content = isContent(event);
+        sawContent ||= content;
+        if (context.record.firstTokenMs === undefined && (content || event.type === 'finish')) {
           context.record.firstTokenMs = Date.now() - context.startedAtMs;
           if (!finished) context.timer.arm('idle', options.timeouts.idle_ms);
           if (options.commit === 'first_token') return { held, remainder: batch.slice(position + 1), outputCharacters, ended: false };

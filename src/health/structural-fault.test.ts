@@ -140,10 +140,10 @@ describe('StructuralFault: leaving only by probe', () => {
     fault.probeSucceeded();
     expect(fault.state).toBe('clear');
     expect(fault.cause).toBeUndefined();
-    expect(fault.reason).toBe('probe succeeded');
+    expect(fault.reason).toBe('readmitted by a successful active probe (was: credential rejected)');
     expect(fault.sinceMs).toBe(300_000);
     expect(fault.nextProbeAtMs).toBeUndefined();
-    expect(transitions.at(-1)).toEqual({ from: 'structural', to: 'clear', cause: 'credential', reason: 'probe succeeded', atMs: 300_000 });
+    expect(transitions.at(-1)).toEqual({ from: 'structural', to: 'clear', cause: 'credential', reason: 'readmitted by a successful active probe (was: credential rejected)', atMs: 300_000 });
   });
 
   it('after a probe clears a persistent 429, a new run starts from scratch', () => {

@@ -138,7 +138,7 @@ export class StructuralFault {
     this.#cause = undefined;
     this.#nextProbeAtMs = undefined;
     this.#rateLimitedSinceMs = undefined;
-    this.#transition('clear', cause, 'probe succeeded');
+    this.#transition('clear', cause, `readmitted by a successful active probe (was: ${this.#reason})`);
   }
 
   probeFailed(): void {

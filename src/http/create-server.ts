@@ -42,6 +42,8 @@ export function createHttpServer(routes: RouteTable, logger: Logger, options: { 
     const requestId = newRequestId();
     response.requestId = requestId;
     const path = (request.url ?? '/').split('?', 1)[0]!;
+    const dialect = options.dialectOf?.(path);
+    if (dialect) response.requestIdHeaders = dialect.requestIdHeaders;
     let params: Record<string, string> = {};
     let handler = exact.get(`${request.method} ${path}`);
     let pathKnown = knownPaths.has(path);
@@ -72,7 +74,6 @@ export function createHttpServer(routes: RouteTable, logger: Logger, options: { 
     Promise.resolve()
       .then(() => handler(request, response, requestId, params))
       .catch((error: unknown) => {
-        const dialect = options.dialectOf?.(path);
         if (error instanceof GatewayError) {
           sendGatewayError(response, error, requestId, dialect);
           return;

@@ -10,6 +10,8 @@ import { ServerResponse, type IncomingMessage, type OutgoingHttpHeader, type Out
  */
 export class GatewayResponse extends ServerResponse<IncomingMessage> {
   requestId = '';
+  /** The headers that carry the id: the Anthropic dialect adds `request-id`, which its SDKs read. */
+  requestIdHeaders: readonly string[] = ['x-request-id'];
 
   override writeHead(statusCode: number, statusMessage?: string, headers?: OutgoingHttpHeaders | OutgoingHttpHeader[]): this;
   override writeHead(statusCode: number, headers?: OutgoingHttpHeaders | OutgoingHttpHeader[]): this;
@@ -19,14 +21,14 @@ export class GatewayResponse extends ServerResponse<IncomingMessage> {
     headers?: OutgoingHttpHeaders | OutgoingHttpHeader[],
   ): this {
     if (typeof messageOrHeaders === 'string') {
-      this.setHeader('x-request-id', this.requestId);
+      for (const name of this.requestIdHeaders) this.setHeader(name, this.requestId);
       return super.writeHead(statusCode, messageOrHeaders, headers);
     }
     if (messageOrHeaders === undefined || Array.isArray(messageOrHeaders)) {
-      this.setHeader('x-request-id', this.requestId);
+      for (const name of this.requestIdHeaders) this.setHeader(name, this.requestId);
       return super.writeHead(statusCode, messageOrHeaders);
     }
-    messageOrHeaders['x-request-id'] = this.requestId;
+    for (const name of this.requestIdHeaders) messageOrHeaders[name] = this.requestId;
     return super.writeHead(statusCode, messageOrHeaders);
   }
 }

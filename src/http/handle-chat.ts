@@ -125,7 +125,12 @@ async function serveChat(response: ServerResponse, trace: RequestTrace, plan: Ch
   const caller = callerCancellation(response);
   // A stream waiting long for its first content keeps the caller's connection alive meanwhile.
   const heartbeat = chat.stream ? new Heartbeat(response, route.policy.timeouts.heartbeat_ms) : undefined;
-  const writer = deps.dialect.streamRenderer({ fallbackId: trace.id, model: plan.requestedModel, includeUsage: chat.includeUsage });
+  const writer = deps.dialect.streamRenderer({
+    fallbackId: trace.id,
+    model: plan.requestedModel,
+    includeUsage: chat.includeUsage,
+    estimateInputTokens: () => estimateInputTokens(chat),
+  });
 
   let outcome: Served<ChatAnswer>;
   try {
@@ -149,11 +154,11 @@ async function serveChat(response: ServerResponse, trace: RequestTrace, plan: Ch
       trace.fail('cancelled', 499, 'cancelled');
       return;
     }
-    const { final, body } = failureBody(error, trace, deps.config(), deps.dialect);
-    // After a heartbeat the caller already has a 200; the failure goes in-band.
+    const { final, body, attempts } = failureBody(error, trace, deps.config(), deps.dialect);
+    // After a heartbeat the caller already has a 200; the failure goes in-band, saying as much.
     trace.fail('failed', response.headersSent ? 200 : final.status, final.code, final.message);
     if (response.headersSent) {
-      response.end(writer.error({ kind: final.code, message: final.message }));
+      response.end(writer.error({ kind: final.code, message: final.message, requestId: trace.id, attempts }));
       return;
     }
     const headers = retryHeaders(final.retryAfterMs);

@@ -1,23 +1,52 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config/schema.js';
-import { authenticateRequest } from '../keys/authenticate.js';
+import { GatewayError } from '../errors/gateway-error.js';
+import { authenticateRequest, type Principal } from '../keys/authenticate.js';
 import type { KeyCache } from '../keys/key-cache.js';
 import { routeAllowed } from '../keys/route-globs.js';
 import { sendJson } from './send.js';
+
+export interface ModelsDeps {
+  config: Config;
+  keys: KeyCache;
+  startedAtSeconds: number;
+}
 
 /**
  * `GET /v1/models`: the configured routes, in the OpenAI list shape — behind the same key check
  * as completions, and only the routes the caller's key may use.
  */
-export async function handleModels(
-  request: IncomingMessage,
-  response: ServerResponse,
-  deps: { config: Config; keys: KeyCache; startedAtSeconds: number },
-): Promise<void> {
-  const principal = await authenticateRequest(request.headers, { mode: deps.config.auth.mode, keys: deps.keys, nowMs: Date.now() });
-  const routes = Object.keys(deps.config.routes).filter((id) => principal.kind === 'anonymous' || routeAllowed(principal.key.routes, id));
-  sendJson(response, 200, {
-    object: 'list',
-    data: routes.map((id) => ({ id, object: 'model', created: deps.startedAtSeconds, owned_by: 'switchyard' })),
-  });
+export async function handleModels(request: IncomingMessage, response: ServerResponse, deps: ModelsDeps): Promise<void> {
+  const principal = await authenticate(request, deps);
+  const routes = Object.keys(deps.config.routes).filter((id) => visibleTo(principal, id));
+  sendJson(response, 200, { object: 'list', data: routes.map((id) => modelObject(id, deps)) });
+}
+
+/**
+ * `GET /v1/models/{id}`: one configured route in the OpenAI model shape. A route the key may not
+ * use is as unknown as one that does not exist, as in the list: a 404 either way.
+ */
+export async function handleModel(request: IncomingMessage, response: ServerResponse, id: string, deps: ModelsDeps): Promise<void> {
+  const principal = await authenticate(request, deps);
+  if (!Object.hasOwn(deps.config.routes, id) || !visibleTo(principal, id)) {
+    throw new GatewayError(`The model \`${id}\` does not exist or you do not have access to it.`, {
+      status: 404,
+      code: 'model_not_found',
+      type: 'invalid_request_error',
+      param: 'model',
+    });
+  }
+  sendJson(response, 200, modelObject(id, deps));
+}
+
+function authenticate(request: IncomingMessage, deps: ModelsDeps): Promise<Principal> {
+  return authenticateRequest(request.headers, { mode: deps.config.auth.mode, keys: deps.keys, nowMs: Date.now() });
+}
+
+function visibleTo(principal: Principal, id: string): boolean {
+  return principal.kind === 'anonymous' || routeAllowed(principal.key.routes, id);
+}
+
+function modelObject(id: string, deps: ModelsDeps): Record<string, unknown> {
+  return { id, object: 'model', created: deps.startedAtSeconds, owned_by: 'switchyard' };
 }

@@ -1,7 +1,9 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { ParsedChat } from '../inbound/parse-openai-chat.js';
 import { parseOpenAiChat } from '../inbound/parse-openai-chat.js';
 import { parseAnthropicMessages } from '../inbound/parse-anthropic-messages.js';
 import { AnthropicStreamWriter } from '../outbound/anthropic-stream-writer.js';
+import type { StreamError } from '../outbound/final-error-fields.js';
 import { OpenAiStreamWriter } from '../outbound/openai-stream-writer.js';
 import { renderAnthropicMessage } from '../outbound/render-anthropic-message.js';
 import { renderOpenAiChat } from '../outbound/render-openai-chat.js';
@@ -21,7 +23,15 @@ export interface ErrorEnvelope {
 
 export interface StreamRenderer extends SseRenderer {
   /** The in-band error frame the dialect's SDKs raise on. */
-  error(error: { kind: string; message: string }): string;
+  error(error: StreamError): string;
+}
+
+export interface StreamRendererOptions {
+  fallbackId: string;
+  model: string;
+  includeUsage: boolean;
+  /** The gateway's input-token estimate, for a stream whose upstream reports input only at the end. */
+  estimateInputTokens: () => number;
 }
 
 /**
@@ -31,17 +41,21 @@ export interface StreamRenderer extends SseRenderer {
 export interface InboundDialect {
   /** For idempotency scopes: the same key on two endpoints is two keys. */
   endpoint: string;
-  parse(body: unknown): ParsedChat;
+  /** Response headers that carry the request id (`x-request-id` always). */
+  requestIdHeaders: readonly string[];
+  parse(body: unknown, headers: IncomingHttpHeaders): ParsedChat;
   renderResult(result: ChatResult, fallbackId: string): unknown;
-  streamRenderer(options: { fallbackId: string; model: string; includeUsage: boolean }): StreamRenderer;
+  streamRenderer(options: StreamRendererOptions): StreamRenderer;
   errorBody(error: ErrorEnvelope): unknown;
 }
 
 export const OPENAI_CHAT: InboundDialect = {
   endpoint: 'POST /v1/chat/completions',
+  requestIdHeaders: ['x-request-id'],
   parse: parseOpenAiChat,
   renderResult: (result, fallbackId) => renderOpenAiChat(result, `chatcmpl-${fallbackId}`),
-  streamRenderer: (options) => new OpenAiStreamWriter({ ...options, fallbackId: `chatcmpl-${options.fallbackId}` }),
+  streamRenderer: (options) =>
+    new OpenAiStreamWriter({ model: options.model, includeUsage: options.includeUsage, fallbackId: `chatcmpl-${options.fallbackId}` }),
   errorBody: (error) => ({
     error: {
       message: error.message,
@@ -70,9 +84,11 @@ const ANTHROPIC_ERROR_TYPES: Readonly<Record<number, string>> = {
 
 export const ANTHROPIC_MESSAGES: InboundDialect = {
   endpoint: 'POST /v1/messages',
+  // The Anthropic SDKs read `request-id` (their `_request_id`), as Anthropic's own API sends it.
+  requestIdHeaders: ['x-request-id', 'request-id'],
   parse: parseAnthropicMessages,
   renderResult: (result, fallbackId) => renderAnthropicMessage(result, { fallbackId }),
-  streamRenderer: (options) => new AnthropicStreamWriter({ fallbackId: options.fallbackId, model: options.model }),
+  streamRenderer: (options) => new AnthropicStreamWriter(options),
   errorBody: (error) => ({
     type: 'error',
     error: {

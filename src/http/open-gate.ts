@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Config } from '../config/schema.js';
 import { deadlineFromHeaders } from '../engine/deadline.js';
 import { routeLabel } from '../engine/run-route.js';
@@ -41,7 +41,7 @@ export async function openGate<Parsed extends { requestedModel: string }>(
   request: IncomingMessage,
   trace: RequestTrace,
   deps: GateDeps,
-  parse: (body: unknown) => Parsed,
+  parse: (body: unknown, headers: IncomingHttpHeaders) => Parsed,
 ): Promise<OpenedGate<Parsed>> {
   const config = deps.config();
   const principal = await authenticateRequest(request.headers, { mode: config.auth.mode, keys: deps.keys, nowMs: trace.startedAtMs }).catch(
@@ -58,7 +58,7 @@ export async function openGate<Parsed extends { requestedModel: string }>(
   trace.noteAskedFor(body.json);
   let parsed: Parsed;
   try {
-    parsed = parse(body.json);
+    parsed = parse(body.json, request.headers);
   } catch (error) {
     noteRoute(trace, config);
     throw error;

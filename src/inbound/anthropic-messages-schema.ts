@@ -40,9 +40,16 @@ const redactedThinkingBlock = z.object({ type: z.literal('redacted_thinking'), d
 const userBlock = z.discriminatedUnion('type', [textBlock, imageBlock, toolResultBlock]);
 const assistantBlock = z.discriminatedUnion('type', [textBlock, toolUseBlock, thinkingBlock, redactedThinkingBlock]);
 
+// Claude Code puts `system` entries among the turns (instructions that arrive mid-conversation).
 const message = z.discriminatedUnion('role', [
   z.object({ role: z.literal('user'), content: z.union([z.string(), z.array(userBlock)]) }),
   z.object({ role: z.literal('assistant'), content: z.union([z.string(), z.array(assistantBlock)]) }),
+  z.looseObject({
+    role: z.literal('system'),
+    content: z.union([z.string(), z.array(textBlock)]).optional(),
+    clear_at: z.enum(['next_user_message', 'never']).nullish(),
+    output_config: z.looseObject({}).nullish(),
+  }),
 ]);
 
 const tool = z.object({
@@ -75,6 +82,13 @@ export const anthropicMessagesBodySchema = z.looseObject({
   top_p: z.number().min(0).max(1).optional(),
   stream: z.boolean().optional(),
   metadata: z.object({ user_id: z.string().nullish() }).optional(),
+  // Both also pass through as sent to Anthropic targets; they are read here for the others.
+  thinking: z.looseObject({ type: z.string().min(1) }).nullish(),
+  output_config: z
+    .looseObject({
+      format: z.looseObject({ type: z.literal('json_schema'), schema: z.record(z.string(), z.unknown()) }).nullish(),
+    })
+    .nullish(),
 });
 
 export type AnthropicMessagesBody = z.infer<typeof anthropicMessagesBodySchema>;

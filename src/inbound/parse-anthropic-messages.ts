@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { GatewayError } from '../errors/gateway-error.js';
 import type {
   CacheControl,
@@ -14,10 +15,10 @@ import { validateBody } from './validate-body.js';
 import type { ParsedChat } from './parse-openai-chat.js';
 
 /**
- * An Anthropic Messages body → the canonical request. Invalid input is rejected with a 400
- * naming the field; nothing is clamped or guessed.
+ * An Anthropic Messages body (and the caller's `anthropic-beta` header) → the canonical request.
+ * Invalid input is rejected with a 400 naming the field; nothing is clamped or guessed.
  */
-export function parseAnthropicMessages(body: unknown): ParsedChat {
+export function parseAnthropicMessages(body: unknown, headers: IncomingHttpHeaders = {}): ParsedChat {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new GatewayError('The request body must be a JSON object.', { status: 400, code: 'invalid_request_error' });
   }
@@ -27,11 +28,20 @@ export function parseAnthropicMessages(body: unknown): ParsedChat {
   for (const [key, value] of Object.entries(messages)) if (!MODELED_FIELDS.has(key)) passthrough[key] = value;
 
   const request: ChatRequest = {
-    messages: [...toSystemMessages(messages.system), ...messages.messages.flatMap(toCanonicalMessages)],
+    messages: [
+      ...toSystemMessages(messages.system),
+      ...messages.messages.flatMap((message, index) =>
+        message.role === 'system'
+          ? [toConversationEntry(message, sentMessages(body)[index]!, messages.messages.slice(index + 1))]
+          : toCanonicalMessages(message),
+      ),
+    ],
     maxOutputTokens: messages.max_tokens,
     stream: messages.stream === true,
     // Anthropic streams always report usage, so callers of this dialect always get it.
     includeUsage: true,
+    // Only signed thinking is shown, and only to a caller that asked for it.
+    shownReasoning: messages.thinking != null && messages.thinking.type !== 'disabled' ? 'signed' : 'none',
   };
   if (messages.tools) {
     request.tools = messages.tools.map((tool) =>
@@ -54,11 +64,24 @@ export function parseAnthropicMessages(body: unknown): ParsedChat {
   if (messages.temperature !== undefined) request.temperature = messages.temperature;
   if (messages.top_p !== undefined) request.topP = messages.top_p;
   if (messages.metadata?.user_id != null) request.user = messages.metadata.user_id;
+  const schema = messages.output_config?.format?.schema;
+  // Structured output for the other providers; `output`, since Anthropic's format has no name.
+  if (schema != null) request.responseFormat = { type: 'json_schema', name: 'output', schema };
+  const betas = anthropicBetas(headers['anthropic-beta']);
+  if (betas.length > 0) request.anthropicBetas = betas;
   if (Object.keys(passthrough).length > 0) request.passthrough = { dialect: 'anthropic', fields: passthrough };
   return { requestedModel: messages.model, request };
 }
 
+/** `anthropic-beta: a,b` (or the header twice): the flags, in order. */
+function anthropicBetas(header: string | string[] | undefined): string[] {
+  if (header === undefined) return [];
+  const values = Array.isArray(header) ? header : [header];
+  return values.flatMap((value) => value.split(',')).map((flag) => flag.trim()).filter((flag) => flag !== '');
+}
+
 type InboundMessage = AnthropicMessagesBody['messages'][number];
+type InboundSystemEntry = Extract<InboundMessage, { role: 'system' }>;
 type InboundToolChoice = NonNullable<AnthropicMessagesBody['tool_choice']>;
 type InboundTextBlock = Extract<NonNullable<AnthropicMessagesBody['system']>, unknown[]>[number];
 
@@ -70,12 +93,34 @@ function toSystemMessages(system: AnthropicMessagesBody['system']): ChatMessage[
   return content ? [{ role: 'system', content }] : [];
 }
 
+/** The body's `messages` as received; validation has already checked that it is an array of objects. */
+function sentMessages(body: object): Record<string, unknown>[] {
+  return (body as { messages: Record<string, unknown>[] }).messages;
+}
+
+/**
+ * A `system` entry among the turns. Anthropic gets it back as sent; the others read its text in
+ * place or in their system instructions, for as long as Anthropic would show it: an entry to be
+ * cleared at the next user message is no longer shown once a later user turn exists.
+ */
+function toConversationEntry(entry: InboundSystemEntry, sent: Record<string, unknown>, later: readonly InboundMessage[]): ChatMessage {
+  const blocks = typeof entry.content === 'string' ? [text(entry.content)] : (entry.content ?? []).map(textPart);
+  const content = blocks.map((block) => block.text).join('\n');
+  const cleared = entry.clear_at === 'next_user_message' && later.some((message) => message.role === 'user');
+  return {
+    role: 'system',
+    content,
+    ...(blocks.some((block) => block.cacheControl) ? { parts: blocks } : {}),
+    conversationEntry: { sent, shown: content !== '' && !cleared },
+  };
+}
+
 /**
  * One Anthropic turn may become several canonical messages: each `tool_result` block is a tool
  * message of its own, placed before the turn's text, as the tool results answer the previous
  * assistant turn.
  */
-function toCanonicalMessages(message: InboundMessage): ChatMessage[] {
+function toCanonicalMessages(message: Exclude<InboundMessage, InboundSystemEntry>): ChatMessage[] {
   if (typeof message.content === 'string') {
     return message.role === 'user'
       ? [{ role: 'user', content: [text(message.content)] }]

@@ -1,4 +1,5 @@
 import type { FinishReason, StreamEvent, Usage } from '../providers/spec.js';
+import { finalErrorFields, type StreamError } from './final-error-fields.js';
 import { anthropicMessageId, toAnthropicStopReason, toAnthropicUsage } from './render-anthropic-message.js';
 
 type OpenBlock =
@@ -31,7 +32,8 @@ export function anthropicStreamErrorType(code: string): string {
  * then `message_delta` with the stop reason and usage, then `message_stop`.
  *
  * `message_start` waits for the first content so that the usage the upstream reports at its
- * start is in it. The finish is held until `end()`, because some upstreams report the final
+ * start is in it (or, from an upstream that reports usage only at the end, the gateway's estimate
+ * of the input). The finish is held until `end()`, because some upstreams report the final
  * usage only after their finish. Blocks are numbered in order over thinking, text and tool_use
  * blocks alike, as Anthropic does. Reasoning is rendered only inside a signed block (one that
  * opened with `reasoning-start`): a thinking block without Anthropic's signature would be
@@ -39,6 +41,7 @@ export function anthropicStreamErrorType(code: string): string {
  */
 export class AnthropicStreamWriter {
   readonly #fallbackId: string;
+  readonly #estimateInputTokens: (() => number) | undefined;
   #id: string | undefined;
   #model: string;
   #usage: Usage | undefined;
@@ -50,9 +53,10 @@ export class AnthropicStreamWriter {
   /** Canonical tool-call index → its content-block index. */
   readonly #toolBlocks = new Map<number, number>();
 
-  constructor(options: { fallbackId: string; model: string }) {
+  constructor(options: { fallbackId: string; model: string; estimateInputTokens?: () => number }) {
     this.#fallbackId = options.fallbackId;
     this.#model = options.model;
+    this.#estimateInputTokens = options.estimateInputTokens;
   }
 
   /** The SSE text for one event ('' when the event produces no frame of its own). */
@@ -114,9 +118,17 @@ export class AnthropicStreamWriter {
     return text + frame('message_stop', { type: 'message_stop' });
   }
 
-  /** An in-band error the official SDKs raise; the stream then closes without `message_stop`. */
-  error(error: { kind: string; message: string }): string {
-    return frame('error', { type: 'error', error: { type: anthropicStreamErrorType(error.kind), message: error.message } });
+  /**
+   * An in-band error the official SDKs raise; the stream then closes without `message_stop`. A
+   * final error's `request_id` is also where Anthropic puts it, beside the error object.
+   */
+  error(error: StreamError): string {
+    const extras = finalErrorFields(error);
+    return frame('error', {
+      type: 'error',
+      error: { type: anthropicStreamErrorType(error.kind), message: error.message, ...extras },
+      ...(error.requestId === undefined ? {} : { request_id: error.requestId }),
+    });
   }
 
   #start(): string {
@@ -130,9 +142,18 @@ export class AnthropicStreamWriter {
       content: [],
       stop_reason: null,
       stop_sequence: null,
-      usage: toAnthropicUsage(this.#usage),
+      usage: toAnthropicUsage(this.#usage ?? this.#estimatedUsage()),
     };
     return frame('message_start', { type: 'message_start', message });
+  }
+
+  /**
+   * An upstream that reports usage only at the end (OpenAI, Bedrock) has told nothing yet: the
+   * gateway's estimate of the input stands in, as clients read input tokens from `message_start`.
+   */
+  #estimatedUsage(): Usage | undefined {
+    if (this.#estimateInputTokens === undefined) return undefined;
+    return { inputTokens: this.#estimateInputTokens(), outputTokens: 0, estimated: true };
   }
 
   /** Anthropic pings once, right after the first block opens (or before the end, if none does). */

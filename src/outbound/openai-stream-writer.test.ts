@@ -60,4 +60,12 @@ describe('OpenAiStreamWriter', () => {
       { error: { message: 'cut', type: 'stream_interrupted', param: null, code: 'stream_interrupted' } },
     ]);
   });
+
+  it('a final error after a heartbeat also names the request and its attempts', () => {
+    const writer = new OpenAiStreamWriter({ fallbackId: 'f', model: 'm', includeUsage: false });
+    const attempts = [{ n: 1, target: 'a/b', kind: 'timeout', status: 200, latency_ms: 500 }];
+    expect(parse(writer.error({ kind: 'upstream_timeout', message: 'slow', requestId: 'req_9', attempts }))).toEqual([
+      { error: { message: 'slow', type: 'upstream_timeout', param: null, code: 'upstream_timeout', request_id: 'req_9', attempts } },
+    ]);
+  });
 });

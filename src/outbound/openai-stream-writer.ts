@@ -1,4 +1,5 @@
 import type { StreamEvent, Usage } from '../providers/spec.js';
+import { finalErrorFields, type StreamError } from './final-error-fields.js';
 import { toOpenAiUsage } from './render-openai-chat.js';
 
 /**
@@ -74,8 +75,8 @@ export class OpenAiStreamWriter {
   }
 
   /** An in-band error the official SDKs raise; the stream then closes without `[DONE]`. */
-  error(error: { kind: string; message: string }): string {
-    return sse({ error: { message: error.message, type: error.kind, param: null, code: error.kind } });
+  error(error: StreamError): string {
+    return sse({ error: { message: error.message, type: error.kind, param: null, code: error.kind, ...finalErrorFields(error) } });
   }
 
   #chunk(delta: Record<string, unknown>, finishReason: string | null = null): string {

@@ -63,6 +63,18 @@ export interface SystemMessage {
    * blocks with `cache_control`); `content` is their texts joined by newlines.
    */
   parts?: TextPart[];
+  /** Set when the caller put it among the turns (an Anthropic `role: "system"` entry in `messages`). */
+  conversationEntry?: ConversationEntry;
+}
+
+export interface ConversationEntry {
+  /** The entry exactly as the caller sent it: Anthropic targets get it back in place. */
+  sent: Record<string, unknown>;
+  /**
+   * Whether the model still reads its text: not once its `clear_at: "next_user_message"` has
+   * passed, nor when it has no text (only `output_config`). Other providers get it only then.
+   */
+  shown: boolean;
 }
 
 export interface UserMessage {
@@ -122,6 +134,14 @@ export interface ChatRequest {
   /** The caller asked for the usage chunk at the end of its stream (adapters ask upstream regardless). */
   includeUsage: boolean;
   user?: string;
+  /**
+   * Which reasoning the caller's dialect shows, and so which reasoning commits a stream: `all`
+   * (OpenAI Chat's `reasoning_content`; the default), `signed` (Anthropic thinking blocks the
+   * provider signed, for a caller that asked for `thinking`) or `none`.
+   */
+  shownReasoning?: 'all' | 'signed' | 'none';
+  /** The caller's `anthropic-beta` flags, for Anthropic and Claude-on-Bedrock targets. */
+  anthropicBetas?: string[];
   /**
    * Inbound fields the canonical model does not carry (e.g. OpenAI `seed`, `logprobs`). Passed on
    * only to a target that speaks the same dialect; other adapters ignore them.
@@ -295,15 +315,4 @@ export class ProviderFailure extends Error {
     this.name = 'ProviderFailure';
     this.error = error;
   }
-}
-
-/** Events that carry answer content: the first of them is the streaming commit point. */
-export function isContentEvent(event: StreamEvent): boolean {
-  return (
-    event.type === 'text-delta' ||
-    event.type === 'reasoning-delta' ||
-    event.type === 'reasoning-redacted' ||
-    event.type === 'refusal-delta' ||
-    event.type === 'tool-call-start'
-  );
 }

@@ -32,17 +32,17 @@ export function buildAnthropicRequest(request: ChatRequest, target: TargetContex
   if (request.topP !== undefined) body.top_p = request.topP;
   if (request.user !== undefined) body.metadata = { user_id: request.user };
   const format = toOutputFormat(request.responseFormat);
-  if (format !== undefined) body.output_config = { format };
+  // A caller of this dialect who sent `output_config` (with `effort`, say) gets it passed on as sent.
+  const callerOutputConfig = request.passthrough?.dialect === 'anthropic' && request.passthrough.fields.output_config !== undefined;
+  if (format !== undefined && !callerOutputConfig) body.output_config = { format };
   if (request.stream) body.stream = true;
 
   mergePassthrough(body, request, 'anthropic');
 
-  return {
-    url: joinUrl(target.baseUrl, '/v1/messages'),
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'anthropic-version': ANTHROPIC_VERSION },
-    body: JSON.stringify(body),
-  };
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'anthropic-version': ANTHROPIC_VERSION };
+  // Body fields such as `context_management` only work with the beta that enables them.
+  if (request.anthropicBetas !== undefined) headers['anthropic-beta'] = request.anthropicBetas.join(',');
+  return { url: joinUrl(target.baseUrl, '/v1/messages'), method: 'POST', headers, body: JSON.stringify(body) };
 }
 
 /**

@@ -10,32 +10,36 @@ export interface AnthropicTurn {
 
 export interface AnthropicConversation {
   system?: string | JsonRecord[];
-  messages: AnthropicTurn[];
+  /** Turns, and the caller's own `system` entries among them, as sent. */
+  messages: (AnthropicTurn | JsonRecord)[];
 }
 
 /**
  * Canonical messages → Messages API `system` + `messages`. System and developer messages are
- * hoisted to `system`; tool results travel in user turns; consecutive turns of one role are
- * merged, because Anthropic requires user and assistant turns to alternate. Cache markers go
- * back on the blocks they came on, as `cache_control`.
+ * hoisted to `system`, except a caller's `system` entries among the turns, which stay where they
+ * were, as sent; tool results travel in user turns; consecutive user or assistant turns are
+ * merged, because Anthropic requires them to alternate. Cache markers go back on the blocks they
+ * came on, as `cache_control`.
  */
 export function toAnthropicConversation(messages: readonly ChatMessage[]): AnthropicConversation {
   const systemParts: TextPart[] = [];
-  const turns: { role: AnthropicTurn['role']; blocks: JsonRecord[] }[] = [];
+  // A caller's system entry among the turns goes back exactly as it came.
+  const turns: ({ role: 'user' | 'assistant'; blocks: JsonRecord[] } | { sent: JsonRecord })[] = [];
   for (const message of messages) {
     if (isSystemMessage(message)) {
-      systemParts.push(...(message.parts ?? [{ type: 'text', text: message.content }]));
+      if (message.conversationEntry) turns.push({ sent: message.conversationEntry.sent });
+      else systemParts.push(...(message.parts ?? [{ type: 'text', text: message.content }]));
       continue;
     }
     const role = message.role === 'assistant' ? 'assistant' : 'user';
     const blocks = toBlocks(message);
     const previous = turns.at(-1);
-    if (previous?.role === role) previous.blocks.push(...blocks);
+    if (previous !== undefined && 'role' in previous && previous.role === role) previous.blocks.push(...blocks);
     else turns.push({ role, blocks });
   }
   return {
     system: toSystem(systemParts),
-    messages: turns.map(({ role, blocks }) => ({ role, content: toTurnContent(blocks) })),
+    messages: turns.map((turn) => ('sent' in turn ? turn.sent : { role: turn.role, content: toTurnContent(turn.blocks) })),
   };
 }
 

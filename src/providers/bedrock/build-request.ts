@@ -32,6 +32,11 @@ export function buildBedrockRequest(request: ChatRequest, target: TargetContext)
   }
   const outputConfig = toOutputConfig(request.responseFormat);
   if (outputConfig !== undefined) body.outputConfig = outputConfig;
+  // Claude on Bedrock takes Anthropic's beta flags in its own request fields, which Converse
+  // forwards; other models would refuse the field.
+  if (request.anthropicBetas !== undefined && CLAUDE_MODEL.test(target.routedModel)) {
+    body.additionalModelRequestFields = { anthropic_beta: request.anthropicBetas };
+  }
 
   const operation = request.stream ? 'converse-stream' : 'converse';
   return {

@@ -10,6 +10,7 @@ import {
   type ToolMessage,
 } from '../spec.js';
 import type { JsonRecord } from '../shared/json-fields.js';
+import { isShown } from '../shared/is-shown.js';
 import { toolArgumentsObject } from '../shared/message-parts.js';
 import { BEDROCK_TOOL_CALL_IDS, fitToolCallId } from '../shared/tool-call-ids.js';
 
@@ -39,6 +40,8 @@ export function toBedrockConversation(messages: readonly ChatMessage[], options:
   const turns: BedrockTurn[] = [];
   for (const message of messages) {
     if (isSystemMessage(message)) {
+      // Converse has no system turn: a caller's system entry among the turns joins `system`.
+      if (!isShown(message)) continue;
       for (const part of message.parts ?? [{ type: 'text', text: message.content }]) system.push(...toContentBlock(part));
       continue;
     }

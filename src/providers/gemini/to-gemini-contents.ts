@@ -9,6 +9,7 @@ import {
 } from '../spec.js';
 import { isRecord, type JsonRecord } from '../shared/json-fields.js';
 import { base64DataUrl, toolArgumentsObject } from '../shared/message-parts.js';
+import { isShown } from '../shared/is-shown.js';
 import { parseJson } from '../shared/parse-json.js';
 import { readToolCallId } from './tool-call-id.js';
 
@@ -49,7 +50,8 @@ export function toGeminiConversation(
   const callsById = new Map<string, ToolCall>();
   for (const message of messages) {
     if (isSystemMessage(message)) {
-      if (message.content !== '') systemParts.push({ text: message.content });
+      // Gemini has no system turn: a caller's system entry among the turns joins the instructions.
+      if (message.content !== '' && isShown(message)) systemParts.push({ text: message.content });
       continue;
     }
     if (message.role === 'assistant') for (const call of message.toolCalls ?? []) callsById.set(call.id, call);

@@ -1,10 +1,15 @@
 import type { ChatMessage, ContentPart, ToolCall } from '../spec.js';
+import { isShown } from '../shared/is-shown.js';
 import type { JsonRecord } from '../shared/json-fields.js';
 import { fitToolCallId, type ToolCallIdRule } from '../shared/tool-call-ids.js';
 
-/** Canonical messages → Chat Completions `messages`, tool-call ids fitted to what the host accepts. */
+/**
+ * Canonical messages → Chat Completions `messages`, tool-call ids fitted to what the host accepts.
+ * A caller's system entry among the turns stays there (Chat Completions takes system messages
+ * anywhere), while the model would still read it.
+ */
 export function toOpenAiMessages(messages: readonly ChatMessage[], ids: ToolCallIdRule): JsonRecord[] {
-  return messages.map((message) => toOpenAiMessage(message, ids));
+  return messages.filter(isShown).map((message) => toOpenAiMessage(message, ids));
 }
 
 function toOpenAiMessage(message: ChatMessage, ids: ToolCallIdRule): JsonRecord {

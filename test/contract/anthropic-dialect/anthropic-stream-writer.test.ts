@@ -215,6 +215,25 @@ describe('AnthropicStreamWriter', () => {
     );
   });
 
+  it('renders a final error with its request id (inside and beside the error, as Anthropic does) and attempts', () => {
+    const writer = new AnthropicStreamWriter({ fallbackId: 'req_1', model: 'm' });
+    const attempts = [{ n: 1, target: 'a/b', kind: 'timeout', status: 200, latency_ms: 500 }];
+    const [frame] = framesOf(writer.error({ kind: 'upstream_timeout', message: 'every attempt timed out', requestId: 'req_9', attempts }));
+    expect(JSON.parse(frame!.data)).toEqual({
+      type: 'error',
+      error: { type: 'overloaded_error', message: 'every attempt timed out', request_id: 'req_9', attempts },
+      request_id: 'req_9',
+    });
+  });
+
+  it('puts the gateway\'s input estimate in message_start when the upstream has reported no usage yet', () => {
+    const writer = new AnthropicStreamWriter({ fallbackId: 'req_1', model: 'm', estimateInputTokens: () => 42 });
+    const text = writer.write({ type: 'text-delta', text: 'Hi' }) + writer.write({ type: 'usage', usage: { inputTokens: 40, outputTokens: 1 } }) + writer.end();
+    const frames = framesOf(text).map((frame) => JSON.parse(frame.data) as { type: string; message?: { usage: Json }; usage?: Json });
+    expect(frames[0]!.message!.usage).toMatchObject({ input_tokens: 42, output_tokens: 0 });
+    expect(frames.find((frame) => frame.type === 'message_delta')!.usage).toMatchObject({ input_tokens: 40, output_tokens: 1 });
+  });
+
   it('renders a provider error event after the content sent so far', async () => {
     const fixture = sseFixture('messages-stream-error-overloaded.sse');
     const events = await replaySse(fixture, anthropicAdapter);

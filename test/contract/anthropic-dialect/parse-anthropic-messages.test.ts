@@ -72,6 +72,7 @@ describe('parseAnthropicMessages', () => {
       stop: ['\n\nHuman:'],
       stream: true,
       includeUsage: true,
+      shownReasoning: 'none',
       user: 'user-1234',
     };
     expect(parseAnthropicMessages(fixtureBody('messages-request-full-shape.json'))).toEqual({
@@ -89,6 +90,7 @@ describe('parseAnthropicMessages', () => {
       maxOutputTokens: 1024,
       stream: true,
       includeUsage: true,
+      shownReasoning: 'none',
     });
   });
 
@@ -249,7 +251,7 @@ describe('parseAnthropicMessages', () => {
     it.each([
       ['a missing max_tokens', { model: 'm', messages: [{ role: 'user', content: 'hi' }] }, 'max_tokens'],
       ['a negative max_tokens', { ...valid, max_tokens: -1 }, 'max_tokens'],
-      ['a system role in messages', { ...valid, messages: [{ role: 'system', content: 'be brief' }] }, 'messages[0].role'],
+      ['a tool role in messages', { ...valid, messages: [{ role: 'tool', content: 'be brief' }] }, 'messages[0].role'],
       ['no messages', { ...valid, messages: [] }, 'messages'],
       ['a temperature above 1', { ...valid, temperature: 1.5 }, 'temperature'],
       [

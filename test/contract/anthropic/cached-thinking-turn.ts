@@ -58,5 +58,6 @@ export const CACHED_THINKING_TURN: ChatRequest = {
   maxOutputTokens: 16000,
   stream: true,
   includeUsage: true,
+  shownReasoning: 'signed',
   passthrough: { dialect: 'anthropic', fields: { thinking: { type: 'enabled', budget_tokens: 10000 } } },
 };
