@@ -31,7 +31,8 @@ export function parseConfig(text: string, env: NodeJS.ProcessEnv): ParsedConfig 
     return {
       issues: document.errors.map((error) => ({
         path: '(yaml)',
-        message: error.message.split('\n')[0] ?? error.message,
+        // Some syntax errors end by quoting the offending source text, which may be a secret written in the file.
+        message: (error.message.split('\n')[0] ?? error.message).replace(/: ".*"$/, ''),
         line: lineCounter.linePos(error.pos[0]).line,
       })),
       notes: [],

@@ -87,6 +87,12 @@ routes:
     expect(issuesOf('routes:\n  a: [unclosed\n')[0]).toMatch(/^\(yaml\): .*\(line \d+\)$/);
   });
 
+  it('never quotes the source text around a YAML syntax error', () => {
+    const issues = issuesOf('connections:\n  a: { provider: openai, api_key: sk-live-secret-0001 ] }\n');
+    expect(issues.length).toBeGreaterThan(0);
+    for (const issue of issues) expect(issue).not.toMatch(/sk-live-secret|: "/);
+  });
+
   it('rejects unknown keys rather than ignoring a typo', () => {
     expect(issuesOf('server: { prot: 4000 }\n')).toEqual(['server.prot: unknown key (did you mean "port"?) (line 1)']);
   });
