@@ -18,6 +18,10 @@ describe('keysAllowedAt', () => {
     expect([postgres.includes('path'), postgres.includes('url')]).toEqual([false, true]);
   });
 
+  it('lists the keys of a record keyed by an enum', () => {
+    expect(keysAllowedAt(configSchema, ['routes', 'r', 'on'], {})).toEqual(expect.arrayContaining(['rate_limit', 'server_error']));
+  });
+
   it('knows no keys where the schema has no mapping', () => {
     expect(keysAllowedAt(configSchema, ['routes', 'r', 'retries'], {})).toEqual([]);
   });

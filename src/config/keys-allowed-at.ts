@@ -12,8 +12,11 @@ export function keysAllowedAt(schema: z.ZodType, path: readonly PropertyKey[], r
     current = current && child(objectOf(current, value), segment);
     value = isRecord(value) || Array.isArray(value) ? (value as Record<PropertyKey, unknown>)[segment] : undefined;
   }
-  const object = current && objectOf(current, value);
-  return object instanceof z.ZodObject ? Object.keys(object.shape) : [];
+  const mapping = current && objectOf(current, value);
+  if (mapping instanceof z.ZodObject) return Object.keys(mapping.shape);
+  // A record keyed by an enum (`routes.*.on`, keyed by failure kind) allows its options.
+  if (mapping instanceof z.ZodRecord && mapping.keyType instanceof z.ZodEnum) return mapping.keyType.options.map(String);
+  return [];
 }
 
 /** Looks through defaults, optionals and unions to the schema that applies to `value`. */

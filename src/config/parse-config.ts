@@ -116,8 +116,8 @@ function describeZodIssue(issue: z.core.$ZodIssue, raw: unknown, substitutions: 
     const allowed = keysAllowedAt(configSchema, path, raw);
     return issue.keys.map((key) => {
       const suggestion = closestName(key, allowed);
-      const hint = suggestion ? `did you mean "${suggestion}"?` : `allowed here: ${allowed.join(', ')}`;
-      return { pathSegments: [...path, key], message: `unknown key (${hint})`, line: lines.lineOfKey(path, key) ?? lines.lineOf(path) };
+      const hint = suggestion ? ` (did you mean "${suggestion}"?)` : allowed.length > 0 ? ` (allowed here: ${allowed.join(', ')})` : '';
+      return { pathSegments: [...path, key], message: `unknown key${hint}`, line: lines.lineOfKey(path, key) ?? lines.lineOf(path) };
     });
   }
   let message = issue.message;
