@@ -1,3 +1,5 @@
+import { DEFAULT_ADMIN_TOKEN_FILE, readAdminTokenFile } from './admin-token-file.js';
+
 /** How long a CLI command waits for the gateway's admin API. */
 export const ADMIN_REQUEST_TIMEOUT_MS = 10_000;
 
@@ -22,4 +24,48 @@ export function describeFetchError(error: unknown): string {
   const code = (cause as NodeJS.ErrnoException).code;
   if (code === 'ECONNREFUSED') return 'connection refused (is `switchyard serve` running, and is --url right?)';
   return code === undefined ? cause.message : `${cause.message} (${code})`;
+}
+
+export interface AdminClientOptions {
+  url: string;
+  /**
+   * Falls back to SWITCHYARD_ADMIN_TOKEN, then to the token file; read here rather than as a
+   * commander default so `--help` never prints it.
+   */
+  token?: string;
+}
+
+/** The token an admin command sends: --token, else $SWITCHYARD_ADMIN_TOKEN, else the file a local `serve` wrote. */
+export function adminTokenFor(options: AdminClientOptions): string | undefined {
+  return options.token || process.env.SWITCHYARD_ADMIN_TOKEN || readAdminTokenFile(DEFAULT_ADMIN_TOKEN_FILE);
+}
+
+export type AdminAnswer = { ok: true; status: number; text: string } | { ok: false; error: string };
+
+/** One admin API call; a refused token or an unreachable gateway comes back as a sentence to print. */
+export async function callAdmin(method: string, path: string, options: AdminClientOptions, body?: unknown): Promise<AdminAnswer> {
+  const token = adminTokenFor(options);
+  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  let response: Response;
+  try {
+    response = await fetch(`${options.url.replace(/\/+$/, '')}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(ADMIN_REQUEST_TIMEOUT_MS),
+    });
+  } catch (error) {
+    return { ok: false, error: `cannot reach the gateway at ${options.url}: ${describeFetchError(error)}` };
+  }
+  const text = await response.text();
+  if (response.status === 401) {
+    return {
+      ok: false,
+      error:
+        `the gateway refused the admin token (401: ${errorMessage(text)}); pass --token or set SWITCHYARD_ADMIN_TOKEN to the config's admin.token` +
+        ` (with neither, the token is read from ${DEFAULT_ADMIN_TOKEN_FILE}, which \`switchyard serve\` writes for a config with admin.token_file)`,
+    };
+  }
+  return { ok: true, status: response.status, text };
 }

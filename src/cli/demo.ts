@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp } from '../app.js';
 import { ConfigSource } from '../config/config-source.js';
@@ -7,6 +8,8 @@ const DEMO_CONFIG = fileURLToPath(new URL('../../../examples/demo.yaml', import.
 const ROUTES = ['demo', 'demo-claude', 'demo-failover'] as const;
 
 interface DemoRow {
+  /** The x-request-id: what `switchyard requests show` takes. */
+  id: string;
   route: string;
   stream: boolean;
   status: number;
@@ -21,7 +24,8 @@ interface DemoRow {
  * traffic to each demo route (streamed and not), and prints what the caller saw and who served.
  */
 export async function runDemo(options: { requests: number }): Promise<void> {
-  const app = await createApp({ configSource: ConfigSource.load(DEMO_CONFIG) });
+  const configSource = ConfigSource.load(DEMO_CONFIG);
+  const app = await createApp({ configSource });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   console.log(`gateway on ${url} (config ${DEMO_CONFIG}); mock provider on ${app.mock?.url}\n`);
   const rows: DemoRow[] = [];
@@ -38,8 +42,8 @@ export async function runDemo(options: { requests: number }): Promise<void> {
   }
   console.log(
     `\n${formatTable(
-      ['route', 'stream', 'status', 'served by', 'attempts', 'latency', 'answer'],
-      rows.map((row) => [row.route, row.stream ? 'yes' : 'no', String(row.status), row.servedBy, row.attempts, `${row.latencyMs} ms`, row.answer]),
+      ['request', 'route', 'stream', 'status', 'served by', 'attempts', 'latency', 'answer'],
+      rows.map((row) => [row.id, row.route, row.stream ? 'yes' : 'no', String(row.status), row.servedBy, row.attempts, `${row.latencyMs} ms`, row.answer]),
     )}`,
   );
   const failover = rows.filter((row) => row.route === 'demo-failover');
@@ -48,6 +52,14 @@ export async function runDemo(options: { requests: number }): Promise<void> {
     `\ndemo-failover: the primary (mock-openai) answered 503 every time; ${served} of ${failover.length} requests were still answered,` +
       ` by the standby on another provider, and the caller never saw the failure.`,
   );
+  const example = failover[0]?.id ?? rows[0]?.id;
+  const store = configSource.current.store;
+  if (example && store.kind === 'sqlite') {
+    console.log(
+      `\nEvery request above has a record with each of its attempts in ${resolve(store.path)}.` +
+        `\nWith \`npm start\` running in this directory, print one with: npx switchyard requests show ${example}`,
+    );
+  }
 }
 
 async function send(url: string, route: string, stream: boolean): Promise<DemoRow> {
@@ -61,6 +73,7 @@ async function send(url: string, route: string, stream: boolean): Promise<DemoRo
   const text = await response.text();
   const answer = stream ? streamedText(text) : ((JSON.parse(text) as { choices?: { message?: { content?: string } }[] }).choices?.[0]?.message?.content ?? '');
   return {
+    id: response.headers.get('x-request-id') ?? '-',
     route,
     stream,
     status: response.status,

@@ -1,13 +1,9 @@
 import type { CreatedKeyView, KeyView } from '../keys/key-view.js';
 import { BUDGET_PERIODS } from '../keys/virtual-key.js';
 import { formatTable } from './format-table.js';
-import { ADMIN_REQUEST_TIMEOUT_MS, describeFetchError, errorMessage } from './admin-client.js';
+import { callAdmin, errorMessage, type AdminClientOptions } from './admin-client.js';
 
-export interface AdminClientOptions {
-  url: string;
-  /** Falls back to SWITCHYARD_ADMIN_TOKEN; read here rather than as a commander default so `--help` never prints it. */
-  token?: string;
-}
+export type { AdminClientOptions };
 
 /** Option values as commander hands them over: text, checked here so every mistake gets one clear line. */
 export interface KeysCreateOptions extends AdminClientOptions {
@@ -113,33 +109,6 @@ function createBody(options: KeysCreateOptions): Record<string, unknown> | strin
   if (Object.keys(limits).length > 0) body.limits = limits;
   if (options.expiresAt !== undefined) body.expires_at = options.expiresAt;
   return body;
-}
-
-type AdminAnswer = { ok: true; status: number; text: string } | { ok: false; error: string };
-
-async function callAdmin(method: string, path: string, options: AdminClientOptions, body?: unknown): Promise<AdminAnswer> {
-  const token = options.token ?? process.env.SWITCHYARD_ADMIN_TOKEN;
-  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  let response: Response;
-  try {
-    response = await fetch(`${options.url.replace(/\/+$/, '')}${path}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(ADMIN_REQUEST_TIMEOUT_MS),
-    });
-  } catch (error) {
-    return { ok: false, error: `cannot reach the gateway at ${options.url}: ${describeFetchError(error)}` };
-  }
-  const text = await response.text();
-  if (response.status === 401) {
-    return {
-      ok: false,
-      error: `the gateway refused the admin token (401: ${errorMessage(text)}); pass --token or set SWITCHYARD_ADMIN_TOKEN to the config's admin.token`,
-    };
-  }
-  return { ok: true, status: response.status, text };
 }
 
 function fail(message: string): number {

@@ -1,9 +1,11 @@
 #!/usr/bin/env node
+import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
 import { runCheckConfig } from './check-config.js';
 import { runDemo } from './demo.js';
 import { runMock } from './mock.js';
 import { runKeysCreate, runKeysList, runKeysRevoke, type AdminClientOptions, type KeysCreateOptions } from './keys.js';
+import { runRequestsList, type RequestsListOptions } from './requests-list.js';
 import { runRequestsShow } from './requests-show.js';
 import { runServe } from './serve.js';
 
@@ -13,9 +15,19 @@ function port(value: string): number {
   return parsed;
 }
 
+/** Where the admin commands' token comes from, for --help (never the token itself). */
+const TOKEN_HELP = 'admin token (default: $SWITCHYARD_ADMIN_TOKEN, else the file .switchyard/admin-token)';
+
+/** The version of the package this CLI was built from (dist/src/cli/main.js → the package root). */
+function packageVersion(): string {
+  const manifest = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return manifest.version;
+}
+
 const program = new Command()
   .name('switchyard')
   .description('A self-hosted, OpenAI-compatible LLM gateway built for reliability')
+  .version(packageVersion(), '-V, --version', 'print the version')
   .showHelpAfterError();
 
 program
@@ -59,7 +71,7 @@ keys
   .option('--tpm <count>', 'tokens per minute')
   .option('--expires-at <time>', 'expiry, ISO 8601 with a zone, e.g. 2030-01-31T00:00:00Z (default: never)')
   .option('--url <url>', 'gateway URL', 'http://127.0.0.1:4000')
-  .option('--token <token>', 'admin token (default: $SWITCHYARD_ADMIN_TOKEN)')
+  .option('--token <token>', TOKEN_HELP)
   .action(async (options: KeysCreateOptions) => {
     process.exitCode = await runKeysCreate(options);
   });
@@ -67,7 +79,7 @@ keys
   .command('list')
   .description('list virtual keys (never their secrets); exit 1 on failure')
   .option('--url <url>', 'gateway URL', 'http://127.0.0.1:4000')
-  .option('--token <token>', 'admin token (default: $SWITCHYARD_ADMIN_TOKEN)')
+  .option('--token <token>', TOKEN_HELP)
   .action(async (options: AdminClientOptions) => {
     process.exitCode = await runKeysList(options);
   });
@@ -76,7 +88,7 @@ keys
   .description('revoke a virtual key, effective at once; exit 1 on failure')
   .argument('<id>', 'key id (key_…), as `keys list` shows it')
   .option('--url <url>', 'gateway URL', 'http://127.0.0.1:4000')
-  .option('--token <token>', 'admin token (default: $SWITCHYARD_ADMIN_TOKEN)')
+  .option('--token <token>', TOKEN_HELP)
   .action(async (id: string, options: AdminClientOptions) => {
     process.exitCode = await runKeysRevoke(id, options);
   });
@@ -87,9 +99,20 @@ requests
   .description('print one request and every attempt as a timeline; exit 1 on failure')
   .argument('<id>', 'request id (the x-request-id response header)')
   .option('--url <url>', 'gateway URL', 'http://127.0.0.1:4000')
-  .option('--token <token>', 'admin token (default: $SWITCHYARD_ADMIN_TOKEN)')
-  .action(async (id: string, options: { url: string; token?: string }) => {
+  .option('--token <token>', TOKEN_HELP)
+  .action(async (id: string, options: AdminClientOptions) => {
     process.exitCode = await runRequestsShow(id, options);
+  });
+requests
+  .command('list')
+  .description('list request records, newest first, one line each; exit 1 on failure')
+  .option('--route <route>', 'only this route')
+  .option('--status <status>', 'only this outcome: ok, interrupted, failed, rejected or cancelled')
+  .option('--limit <count>', 'at most this many (1 to 1000)', '20')
+  .option('--url <url>', 'gateway URL', 'http://127.0.0.1:4000')
+  .option('--token <token>', TOKEN_HELP)
+  .action(async (options: RequestsListOptions) => {
+    process.exitCode = await runRequestsList(options);
   });
 
 await program.parseAsync();

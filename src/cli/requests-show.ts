@@ -1,45 +1,27 @@
 import type { AttemptRecordEntry, RecordUsage, RequestRecord } from '../records/request-record.js';
 import { formatTable } from './format-table.js';
-import { ADMIN_REQUEST_TIMEOUT_MS, describeFetchError, errorMessage } from './admin-client.js';
-
-export interface RequestsShowOptions {
-  url: string;
-  /** Falls back to SWITCHYARD_ADMIN_TOKEN; read here rather than as a commander default so `--help` never prints it. */
-  token?: string;
-}
+import { callAdmin, errorMessage, type AdminClientOptions } from './admin-client.js';
 
 const MESSAGE_WIDTH = 100;
 
 /** Fetches one request record from the admin API and prints its timeline; returns the exit code. */
-export async function runRequestsShow(id: string, options: RequestsShowOptions): Promise<number> {
-  const token = options.token ?? process.env.SWITCHYARD_ADMIN_TOKEN;
-  const url = `${options.url.replace(/\/+$/, '')}/admin/requests/${encodeURIComponent(id)}`;
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      headers: token ? { authorization: `Bearer ${token}` } : {},
-      signal: AbortSignal.timeout(ADMIN_REQUEST_TIMEOUT_MS),
-    });
-  } catch (error) {
-    console.error(`cannot reach the gateway at ${options.url}: ${describeFetchError(error)}`);
+export async function runRequestsShow(id: string, options: AdminClientOptions): Promise<number> {
+  const answer = await callAdmin('GET', `/admin/requests/${encodeURIComponent(id)}`, options);
+  if (!answer.ok) {
+    console.error(answer.error);
     return 1;
   }
-  const text = await response.text();
-  if (response.status === 401) {
-    console.error(`the gateway refused the admin token (401: ${errorMessage(text)}); pass --token or set SWITCHYARD_ADMIN_TOKEN to the config's admin.token`);
-    return 1;
-  }
-  if (response.status === 404) {
+  if (answer.status === 404) {
     console.error(`no request with id ${id} at ${options.url}`);
     return 1;
   }
-  if (!response.ok) {
-    console.error(`the gateway answered ${response.status}: ${errorMessage(text)}`);
+  if (answer.status !== 200) {
+    console.error(`the gateway answered ${answer.status}: ${errorMessage(answer.text)}`);
     return 1;
   }
-  const record = parseRecord(text);
+  const record = parseRecord(answer.text);
   if (!record) {
-    console.error(`the gateway's answer is not a request record: ${text.slice(0, 200)}`);
+    console.error(`the gateway's answer is not a request record: ${answer.text.slice(0, 200)}`);
     return 1;
   }
   console.log(formatTimeline(record));
@@ -90,11 +72,11 @@ function attemptRow(attempt: AttemptRecordEntry): string[] {
   ];
 }
 
-function milliseconds(value: number | null): string {
+export function milliseconds(value: number | null): string {
   return value === null ? '-' : `${Math.round(value)} ms`;
 }
 
-function dollars(value: number | null): string {
+export function dollars(value: number | null): string {
   return value === null ? '-' : `$${value.toFixed(6)}`;
 }
 
@@ -113,8 +95,6 @@ function oneLine(message: string | null): string {
   const flat = message.replace(/\s+/g, ' ').trim();
   return flat.length > MESSAGE_WIDTH ? `${flat.slice(0, MESSAGE_WIDTH - 1)}…` : flat;
 }
-
-
 
 function parseRecord(text: string): RequestRecord | undefined {
   try {

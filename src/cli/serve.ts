@@ -1,7 +1,9 @@
+import { resolve } from 'node:path';
 import { createApp } from '../app.js';
 import { ConfigError, formatIssue } from '../config/config-issue.js';
 import { ConfigSource } from '../config/config-source.js';
 import { createLogger, logFormatFrom, type LogFormat } from '../telemetry/create-logger.js';
+import { DEFAULT_ADMIN_TOKEN_FILE, writeAdminTokenFile } from './admin-token-file.js';
 
 /** How long requests in flight may take to finish after SIGTERM before they are cut. */
 const SHUTDOWN_DRAIN_MS = 10_000;
@@ -27,6 +29,20 @@ export async function runServe(options: { config: string; port?: number; host?: 
     return;
   }
   for (const note of configSource.notes) logger.info(note);
+  // Only a config that names a token file and sets no token gets one minted (the quick start).
+  const { token, token_file: tokenFile } = configSource.current.admin;
+  if (token === undefined && tokenFile !== undefined) {
+    const path = resolve(tokenFile);
+    try {
+      configSource.useMintedAdminToken(writeAdminTokenFile(path));
+    } catch (error) {
+      console.error(`switchyard: cannot write admin.token_file ${path}: ${(error as Error).message}`);
+      process.exitCode = 1;
+      return;
+    }
+    const readBy = path === resolve(DEFAULT_ADMIN_TOKEN_FILE) ? 'the admin commands run from this directory read it' : 'pass it to the admin commands with --token';
+    logger.info({ file: path }, `admin token written to ${path} (${readBy})`);
+  }
   configSource.watch();
   const app = await createApp({ configSource, logger });
   let url: string;

@@ -1,11 +1,21 @@
-import type { Config, ConnectionConfig, ProviderName } from './schema.js';
+import { backoffSchema, connectionSchema, type ConnectionConfig, type ProviderName } from './schema.js';
 import { formatPath } from './config-issue.js';
+import { closestName } from './closest-name.js';
+import type { EnvSubstitution } from './interpolate-env.js';
+import { quoteValue } from './quote-value.js';
+import { isRecord } from './is-record.js';
 import { SUPPORTED_PROVIDERS } from '../providers/registry.js';
 
 export interface ReferenceIssue {
   path: string;
   pathSegments: PropertyKey[];
   message: string;
+}
+
+export interface ReferenceContext {
+  /** Paths whose value was only an unset variable, with the variable. */
+  unsetByPath: ReadonlyMap<string, string>;
+  substitutions: readonly EnvSubstitution[];
 }
 
 /** Providers that cannot be called without a key of their own. */
@@ -22,8 +32,10 @@ const PROVIDER_ONLY_KEYS: readonly [keyof ConnectionConfig, ProviderName][] = [
   ['api_version', 'azure-openai'],
 ];
 
+type Add = (path: PropertyKey[], message: string) => void;
+
 /** Bedrock takes an API key (bearer) or an IAM key pair (SigV4), and needs a region unless base_url names the host. */
-function checkBedrock(name: string, connection: ConnectionConfig, add: (path: PropertyKey[], message: string) => void): void {
+function checkBedrock(name: string, connection: ConnectionConfig, add: Add): void {
   const hasKeyPair = connection.aws_access_key_id !== undefined && connection.aws_secret_access_key !== undefined;
   if (connection.api_key === undefined && !hasKeyPair) {
     add(['connections', name, 'api_key'], 'provider bedrock needs api_key (a Bedrock API key) or aws_access_key_id with aws_secret_access_key');
@@ -35,73 +47,70 @@ function checkBedrock(name: string, connection: ConnectionConfig, add: (path: Pr
   }
 }
 
-/** Checks that the schema alone cannot: names that refer to other entries, and per-provider needs. */
-export function checkReferences(config: Config, unsetByPath: ReadonlyMap<string, string>): ReferenceIssue[] {
-  const issues: ReferenceIssue[] = [];
-  const add = (pathSegments: PropertyKey[], message: string) =>
-    issues.push({ path: formatPath(pathSegments), pathSegments, message });
-
-  for (const [name, connection] of Object.entries(config.connections)) {
-    if (name.includes('/')) add(['connections', name], 'a connection name cannot contain "/" (it separates connection and model)');
-    if (PROVIDERS_NEEDING_KEY.has(connection.provider) && connection.api_key === undefined) {
-      const path = ['connections', name, 'api_key'];
-      const variable = unsetByPath.get(formatPath(path));
-      add(path, `required for provider ${connection.provider}${variable ? ` (environment variable ${variable} is not set)` : ''}`);
-    }
-    if (PROVIDERS_NEEDING_BASE_URL.has(connection.provider) && connection.base_url === undefined) {
-      add(['connections', name, 'base_url'], `required for provider ${connection.provider}`);
-    }
-    if (!SUPPORTED_PROVIDERS.has(connection.provider)) {
-      add(['connections', name, 'provider'], `provider ${connection.provider} is not available in this version (supported: ${[...SUPPORTED_PROVIDERS].join(', ')})`);
-    }
-    if (connection.dialect !== undefined && connection.provider !== 'mock') {
-      add(['connections', name, 'dialect'], 'only a mock connection takes a dialect');
-    }
-    for (const [key, provider] of PROVIDER_ONLY_KEYS) {
-      if (connection[key] !== undefined && connection.provider !== provider) add(['connections', name, key], `only ${provider} connections take ${key}`);
-    }
-    if (connection.provider === 'bedrock') checkBedrock(name, connection, add);
+function checkConnection(name: string, connection: ConnectionConfig, context: ReferenceContext, add: Add): void {
+  if (PROVIDERS_NEEDING_KEY.has(connection.provider) && connection.api_key === undefined) {
+    const path = ['connections', name, 'api_key'];
+    const variable = context.unsetByPath.get(formatPath(path));
+    add(path, `required for provider ${connection.provider}${variable ? ` (environment variable ${variable} is not set)` : ''}`);
   }
-  const known = Object.keys(config.connections);
-  for (const [routeName, route] of Object.entries(config.routes)) {
-    route.targets.forEach((target, index) => {
-      if (!(target.connection in config.connections)) {
-        const suggestion = closest(target.connection, known);
-        add(
-          ['routes', routeName, 'targets', index, 'connection'],
-          `unknown connection "${target.connection}"${suggestion ? ` (did you mean "${suggestion}"?)` : ''}`,
-        );
-      }
-    });
-    if (route.backoff.max_ms < route.backoff.base_ms) {
-      add(['routes', routeName, 'backoff', 'max_ms'], `must be at least base_ms (${route.backoff.base_ms})`);
+  if (PROVIDERS_NEEDING_BASE_URL.has(connection.provider) && connection.base_url === undefined) {
+    add(['connections', name, 'base_url'], `required for provider ${connection.provider}`);
+  }
+  if (!SUPPORTED_PROVIDERS.has(connection.provider)) {
+    add(['connections', name, 'provider'], `provider ${connection.provider} is not available in this version (supported: ${[...SUPPORTED_PROVIDERS].join(', ')})`);
+  }
+  if (connection.dialect !== undefined && connection.provider !== 'mock') {
+    add(['connections', name, 'dialect'], 'only a mock connection takes a dialect');
+  }
+  for (const [key, provider] of PROVIDER_ONLY_KEYS) {
+    if (connection[key] !== undefined && connection.provider !== provider) add(['connections', name, key], `only ${provider} connections take ${key}`);
+  }
+  if (connection.provider === 'bedrock') checkBedrock(name, connection, add);
+}
+
+function checkTargetConnection(path: PropertyKey[], connection: string, known: readonly string[], context: ReferenceContext, add: Add): void {
+  if (known.includes(connection)) return;
+  const quoted = quoteValue(connection, path, context.substitutions);
+  if (!quoted.shown) {
+    add(path, `unknown connection (not shown: ${quoted.why})`);
+    return;
+  }
+  const suggestion = closestName(connection, known);
+  add(path, `unknown connection ${quoted.json}${suggestion ? ` (did you mean "${suggestion}"?)` : ''}`);
+}
+
+/**
+ * Checks that the schema alone cannot: names that refer to other entries, and per-provider needs.
+ * They run on the file as written, entry by entry, so a schema error in one place hides nothing
+ * about another: every error is reported in one run.
+ */
+export function checkReferences(raw: unknown, context: ReferenceContext): ReferenceIssue[] {
+  const issues: ReferenceIssue[] = [];
+  const add: Add = (pathSegments, message) => issues.push({ path: formatPath(pathSegments), pathSegments, message });
+  if (!isRecord(raw)) return issues;
+
+  const connections = isRecord(raw.connections) ? raw.connections : undefined;
+  for (const [name, entry] of Object.entries(connections ?? {})) {
+    if (name.includes('/')) add(['connections', name], 'a connection name cannot contain "/" (it separates connection and model)');
+    const connection = connectionSchema.safeParse(entry);
+    if (connection.success) checkConnection(name, connection.data, context, add);
+  }
+  if (!isRecord(raw.routes)) return issues;
+  for (const [routeName, route] of Object.entries(raw.routes)) {
+    if (!isRecord(route)) continue;
+    // Without a valid connections block every target would look unknown: that block's own error says it all.
+    if (connections && Array.isArray(route.targets)) {
+      const known = Object.keys(connections);
+      route.targets.forEach((target: unknown, index) => {
+        if (isRecord(target) && typeof target.connection === 'string' && target.connection !== '') {
+          checkTargetConnection(['routes', routeName, 'targets', index, 'connection'], target.connection, known, context, add);
+        }
+      });
+    }
+    const backoff = backoffSchema.safeParse(route.backoff);
+    if (backoff.success && backoff.data.max_ms < backoff.data.base_ms) {
+      add(['routes', routeName, 'backoff', 'max_ms'], `must be at least base_ms (${backoff.data.base_ms})`);
     }
   }
   return issues;
-}
-
-function closest(name: string, candidates: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Math.max(2, Math.floor(name.length / 3)) + 1;
-  for (const candidate of candidates) {
-    const distance = editDistance(name, candidate);
-    if (distance < bestDistance) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  return best;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const substitution = previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, substitution);
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
 }

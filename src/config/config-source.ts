@@ -19,6 +19,7 @@ export class ConfigSource {
   #watcher: FSWatcher | undefined;
   #debounce: NodeJS.Timeout | undefined;
   readonly #env: NodeJS.ProcessEnv;
+  #mintedAdminToken: string | undefined;
   readonly #listeners: ((change: ConfigSourceListener) => void)[] = [];
   readonly #checks: ((config: Config) => ConfigIssue[])[] = [];
   readonly #onSighup = () => this.reload();
@@ -34,7 +35,13 @@ export class ConfigSource {
   static load(file: string, options: { env?: NodeJS.ProcessEnv } = {}): ConfigSource {
     const env = options.env ?? process.env;
     const path = resolve(file);
-    const parsed = parseConfig(readFileSync(path, 'utf8'), env);
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (error) {
+      throw new ConfigError(file, [{ path: '(file)', message: `cannot read: ${(error as Error).message}` }]);
+    }
+    const parsed = parseConfig(text, env);
     if (!parsed.config) throw new ConfigError(file, parsed.issues);
     return new ConfigSource(path, parsed.config, parsed.notes, env);
   }
@@ -45,6 +52,20 @@ export class ConfigSource {
 
   get notes(): readonly string[] {
     return this.#notes;
+  }
+
+  /**
+   * The admin token `serve` minted for a config that sets `admin.token_file` and no token: it
+   * stands in for `admin.token` in this snapshot and in every reloaded one that still opts in.
+   */
+  useMintedAdminToken(token: string): void {
+    this.#mintedAdminToken = token;
+    this.#current = this.#withMintedAdminToken(this.#current);
+  }
+
+  #withMintedAdminToken(config: Config): Config {
+    if (this.#mintedAdminToken === undefined || config.admin.token !== undefined || config.admin.token_file === undefined) return config;
+    return Object.freeze({ ...config, admin: Object.freeze({ ...config.admin, token: this.#mintedAdminToken }) });
   }
 
   /** A rule a reloaded config must also pass (one that depends on the running process). */
@@ -65,7 +86,7 @@ export class ConfigSource {
     } catch (error) {
       parsed = { issues: [{ path: '(file)', message: (error as Error).message }], notes: [] };
     }
-    const config = parsed.config;
+    const config = parsed.config && this.#withMintedAdminToken(parsed.config);
     const issues = config ? this.#checks.flatMap((check) => check(config)) : parsed.issues;
     if (!config || issues.length > 0) {
       for (const listener of this.#listeners) listener({ event: 'rejected', issues });

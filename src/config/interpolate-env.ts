@@ -1,14 +1,21 @@
-import type { ConfigIssue } from './config-issue.js';
 import { formatPath } from './config-issue.js';
 
 const ENV_REFERENCE = /\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g;
 const WHOLE_ENV_REFERENCE = /^\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}$/;
 
+/** A string of the file that holds (part of) the environment: never to be quoted in an error. */
+export interface EnvSubstitution {
+  path: PropertyKey[];
+  variables: string[];
+}
+
 export interface InterpolationResult {
   value: unknown;
-  issues: ConfigIssue[];
+  /** References inside a longer string to a variable that is not set: an error. */
+  missing: { path: PropertyKey[]; variable: string }[];
   /** Paths whose whole value was an unset variable; they are left out, as if not written. */
   unset: { path: string; variable: string }[];
+  substitutions: EnvSubstitution[];
 }
 
 /**
@@ -17,7 +24,7 @@ export interface InterpolationResult {
  * `admin.token` stay absent; an unset reference inside a longer string is an error.
  */
 export function interpolateEnv(value: unknown, env: NodeJS.ProcessEnv): InterpolationResult {
-  const result: InterpolationResult = { value: undefined, issues: [], unset: [] };
+  const result: InterpolationResult = { value: undefined, missing: [], unset: [], substitutions: [] };
   result.value = walk(value, [], env, result);
   return result;
 }
@@ -45,14 +52,19 @@ function substitute(text: string, path: PropertyKey[], env: NodeJS.ProcessEnv, r
       result.unset.push({ path: formatPath(path), variable });
       return undefined;
     }
+    result.substitutions.push({ path, variables: [variable] });
     return resolved;
   }
-  return text.replace(ENV_REFERENCE, (reference, variable: string) => {
+  const variables: string[] = [];
+  const substituted = text.replace(ENV_REFERENCE, (reference, variable: string) => {
     const resolved = env[variable];
     if (resolved === undefined) {
-      result.issues.push({ path: formatPath(path), message: `environment variable ${variable} is not set` });
+      result.missing.push({ path, variable });
       return reference;
     }
+    variables.push(variable);
     return resolved;
   });
+  if (variables.length > 0) result.substitutions.push({ path, variables });
+  return substituted;
 }

@@ -1,15 +1,26 @@
-import { LineCounter, parseDocument, type Document } from 'yaml';
+import { isMap, LineCounter, parseDocument, type Document } from 'yaml';
 import type { z } from 'zod';
 import { configSchema, type Config } from './schema.js';
 import { formatPath, type ConfigIssue } from './config-issue.js';
-import { interpolateEnv } from './interpolate-env.js';
+import { interpolateEnv, type EnvSubstitution } from './interpolate-env.js';
 import { checkReferences } from './check-references.js';
+import { checkBackends } from './check-backends.js';
+import { closestName } from './closest-name.js';
+import { keysAllowedAt } from './keys-allowed-at.js';
+import { describeQuoted, quoteValue } from './quote-value.js';
+import { isRecord } from './is-record.js';
 
 export interface ParsedConfig {
   config?: Config;
   issues: ConfigIssue[];
   /** Things an operator should know that are not errors (an optional connection left out). */
   notes: string[];
+}
+
+interface LocatedIssue {
+  pathSegments: readonly PropertyKey[];
+  message: string;
+  line: number | undefined;
 }
 
 /** YAML text → validated, immutable config, or every issue found (not just the first). */
@@ -20,7 +31,8 @@ export function parseConfig(text: string, env: NodeJS.ProcessEnv): ParsedConfig 
     return {
       issues: document.errors.map((error) => ({
         path: '(yaml)',
-        message: error.message.split('\n')[0] ?? error.message,
+        // Some syntax errors end by quoting the offending source text, which may be a secret written in the file.
+        message: (error.message.split('\n')[0] ?? error.message).replace(/: ".*"$/, ''),
         line: lineCounter.linePos(error.pos[0]).line,
       })),
       notes: [],
@@ -30,19 +42,35 @@ export function parseConfig(text: string, env: NodeJS.ProcessEnv): ParsedConfig 
   const interpolated = interpolateEnv(document.toJS() ?? {}, env);
   const notes: string[] = [];
   const raw = dropOptionalConnections(interpolated.value, notes);
-  const issues: ConfigIssue[] = [...interpolated.issues];
+  const issues: LocatedIssue[] = interpolated.missing.map(({ path, variable }) => ({
+    pathSegments: path,
+    message: `environment variable ${variable} is not set`,
+    line: lineOf(path),
+  }));
 
   const parsed = configSchema.safeParse(raw, { reportInput: true });
-  if (!parsed.success) {
-    issues.push(...parsed.error.issues.map((issue) => describeZodIssue(issue, raw, lineOf)));
-    return { issues, notes };
+  const schemaIssues = parsed.success
+    ? []
+    : parsed.error.issues.flatMap((issue) => describeZodIssue(issue, raw, interpolated.substitutions, { lineOf, lineOfKey: (path, key) => lineOfKey(document, lineCounter, path, key) }));
+  issues.push(...schemaIssues);
+  // A value the schema already refused needs no second error about what it refers to.
+  const refused = new Set(schemaIssues.map((issue) => formatPath(issue.pathSegments)));
+  const context = { unsetByPath: new Map(interpolated.unset.map((entry) => [entry.path, entry.variable])), substitutions: interpolated.substitutions };
+  for (const issue of [...checkReferences(raw, context), ...checkBackends(raw)]) {
+    if (!refused.has(issue.path)) issues.push({ pathSegments: issue.pathSegments, message: issue.message, line: lineOf(issue.pathSegments) });
   }
-  const unsetByPath = new Map(interpolated.unset.map((entry) => [entry.path, entry.variable]));
-  issues.push(
-    ...checkReferences(parsed.data, unsetByPath).map((issue) => ({ ...issue, line: lineOf(issue.pathSegments) })),
-  );
-  if (issues.length > 0) return { issues: issues.map(({ path, message, line }) => ({ path, message, line })), notes };
+  if (issues.length > 0 || !parsed.success) {
+    return { issues: byLine(issues).map(({ pathSegments, message, line }) => ({ path: formatPath(pathSegments), message, line })), notes };
+  }
   return { config: deepFreeze(parsed.data), issues: [], notes };
+}
+
+/** Errors in file order; those without a line (rare: a key the file does not have) last. */
+function byLine(issues: LocatedIssue[]): LocatedIssue[] {
+  return issues
+    .map((issue, index) => ({ issue, index }))
+    .sort((a, b) => (a.issue.line ?? Infinity) - (b.issue.line ?? Infinity) || a.index - b.index)
+    .map(({ issue }) => issue);
 }
 
 /**
@@ -76,20 +104,32 @@ function dropOptionalConnections(raw: unknown, notes: string[]): unknown {
   return { ...raw, connections, routes };
 }
 
-function describeZodIssue(
-  issue: z.core.$ZodIssue,
-  raw: unknown,
-  lineOf: (path: readonly PropertyKey[]) => number | undefined,
-): ConfigIssue {
+interface Lines {
+  lineOf(path: readonly PropertyKey[]): number | undefined;
+  lineOfKey(path: readonly PropertyKey[], key: string): number | undefined;
+}
+
+/** One zod issue → the operator's errors: one per unknown key, each at its own line with a suggestion. */
+function describeZodIssue(issue: z.core.$ZodIssue, raw: unknown, substitutions: readonly EnvSubstitution[], lines: Lines): LocatedIssue[] {
   const path = issue.path;
-  let message = issue.message;
   if (issue.code === 'unrecognized_keys') {
-    message = `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => `"${key}"`).join(', ')}`;
-  } else {
-    const value = valueAt(raw, path);
-    if (value !== undefined) message += ` (got ${JSON.stringify(value)})`;
+    const allowed = keysAllowedAt(configSchema, path, raw);
+    return issue.keys.map((key) => {
+      const suggestion = closestName(key, allowed);
+      const hint = suggestion ? ` (did you mean "${suggestion}"?)` : allowed.length > 0 ? ` (allowed here: ${allowed.join(', ')})` : '';
+      return { pathSegments: [...path, key], message: `unknown key${hint}`, line: lines.lineOfKey(path, key) ?? lines.lineOf(path) };
+    });
   }
-  return { path: formatPath(path), message, line: lineOf(path) };
+  let message = issue.message;
+  const value = valueAt(raw, path);
+  if (value !== undefined) {
+    const quoted = quoteValue(value, path, substitutions);
+    message += ` ${describeQuoted(quoted)}`;
+    const choices = issue.code === 'invalid_value' ? issue.values : issue.code === 'invalid_union' && 'options' in issue ? (issue.options as unknown[]) : [];
+    const suggestion = quoted.shown && typeof value === 'string' ? closestName(value, choices.filter((choice) => typeof choice === 'string')) : undefined;
+    if (suggestion) message += ` (did you mean "${suggestion}"?)`;
+  }
+  return [{ pathSegments: path, message, line: lines.lineOf(path) }];
 }
 
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
@@ -109,8 +149,13 @@ function lineOfPath(document: Document, lineCounter: LineCounter, path: readonly
   return undefined;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
+/** The line of a key itself (not its parent's), so an unknown key is reported where it is written. */
+function lineOfKey(document: Document, lineCounter: LineCounter, path: readonly PropertyKey[], key: string): number | undefined {
+  const parent = path.length === 0 ? document.contents : document.getIn(path, true);
+  if (!isMap(parent)) return undefined;
+  const pair = parent.items.find((item) => String((item.key as { value?: unknown } | null)?.value ?? item.key) === key);
+  const range = (pair?.key as { range?: [number, number, number] } | null)?.range;
+  return range ? lineCounter.linePos(range[0]).line : undefined;
 }
 
 function deepFreeze<T>(value: T): T {

@@ -17,7 +17,7 @@ const serverSchema = z
   })
   .strict();
 
-const connectionSchema = z
+export const connectionSchema = z
   .object({
     provider: z.enum(PROVIDERS),
     api_key: z.string().min(1).optional(),
@@ -91,19 +91,21 @@ const commitSchema = z.union([
   z.object({ hold_ms: positiveInt }).strict(),
 ]);
 
+export const backoffSchema = z
+  .object({
+    base_ms: nonNegativeInt.default(200),
+    max_ms: nonNegativeInt.default(2_000),
+    jitter: z.enum(['full', 'none']).default('full'),
+  })
+  .strict()
+  .default({ base_ms: 200, max_ms: 2_000, jitter: 'full' });
+
 const routeSchema = z
   .object({
     targets: z.array(targetSchema).min(1),
     strategy: z.enum(['priority', 'weighted', 'least_latency']).default('priority'),
     retries: z.number().int().min(0).max(3).default(1),
-    backoff: z
-      .object({
-        base_ms: nonNegativeInt.default(200),
-        max_ms: nonNegativeInt.default(2_000),
-        jitter: z.enum(['full', 'none']).default('full'),
-      })
-      .strict()
-      .default({ base_ms: 200, max_ms: 2_000, jitter: 'full' }),
+    backoff: backoffSchema,
     retry_after_wait_max_ms: nonNegativeInt.default(3_000),
     /** The output a budget reservation assumes when a request sets no max_tokens. */
     max_output_tokens: positiveInt.optional(),
@@ -121,18 +123,27 @@ const routeSchema = z
 export const configSchema = z
   .object({
     server: serverSchema.default(serverSchema.parse({})),
-    admin: z.object({ token: z.string().min(1).optional() }).strict().default({}),
+    admin: z
+      .object({
+        token: z.string().min(1).optional(),
+        /** Opt-in for local use: with no token configured, `serve` mints one and writes it here for the CLI. */
+        token_file: z.string().min(1).optional(),
+      })
+      .strict()
+      .default({}),
     auth: z.object({ mode: z.enum(['keys', 'none']).default('keys') }).strict().default({ mode: 'keys' }),
     store: z
       .discriminatedUnion('kind', [
         z.object({ kind: z.literal('sqlite'), path: z.string().min(1).default('./switchyard.db') }).strict(),
-        z.object({ kind: z.literal('postgres'), url: z.string().min(1) }).strict(),
+        z.object({ kind: z.literal('postgres'), url: z.url({ protocol: /^postgres(ql)?$/, error: 'a postgres:// or postgresql:// URL' }) }).strict(),
       ])
       .default({ kind: 'sqlite', path: './switchyard.db' }),
     state: z
       .discriminatedUnion('kind', [
         z.object({ kind: z.literal('memory') }).strict(),
-        z.object({ kind: z.literal('redis'), url: z.string().min(1) }).strict(),
+        z
+          .object({ kind: z.literal('redis'), url: z.url({ protocol: /^rediss?$/, error: 'a redis:// or rediss:// URL' }), key_prefix: z.string().min(1).default('switchyard:') })
+          .strict(),
       ])
       .default({ kind: 'memory' }),
     health: z

@@ -15,7 +15,7 @@ function issuesOf(yaml: string, env: NodeJS.ProcessEnv = {}): string[] {
 }
 
 describe('config validation', () => {
-  it('names the YAML path, the bad value and the line of every error', () => {
+  it('names the YAML path, the bad value and the line of every error, reference errors included', () => {
     const issues = issuesOf(`
 connections:
   bedrock-standby: { provider: mock }
@@ -30,10 +30,11 @@ routes:
     expect(issues).toEqual([
       expect.stringMatching(/^connections\.openai-prod\.max_in_flight: .*expected number.*\(got "lots"\) \(line 4\)$/),
       expect.stringMatching(/^routes\.support\.retries: .*3.*\(got 7\) \(line 7\)$/),
+      'routes.support.targets[1].connection: unknown connection "bedrok" (line 10)',
     ]);
   });
 
-  it('checks references once the shapes are right', () => {
+  it('suggests the connection a misspelt reference meant', () => {
     expect(
       issuesOf(`
 connections:
@@ -86,8 +87,14 @@ routes:
     expect(issuesOf('routes:\n  a: [unclosed\n')[0]).toMatch(/^\(yaml\): .*\(line \d+\)$/);
   });
 
+  it('never quotes the source text around a YAML syntax error', () => {
+    const issues = issuesOf('connections:\n  a: { provider: openai, api_key: sk-live-secret-0001 ] }\n');
+    expect(issues.length).toBeGreaterThan(0);
+    for (const issue of issues) expect(issue).not.toMatch(/sk-live-secret|: "/);
+  });
+
   it('rejects unknown keys rather than ignoring a typo', () => {
-    expect(issuesOf('server: { prot: 4000 }\n')).toEqual(['server: unknown key "prot" (line 1)']);
+    expect(issuesOf('server: { prot: 4000 }\n')).toEqual(['server.prot: unknown key (did you mean "port"?) (line 1)']);
   });
 
   it('the shipped demo config is valid', () => {

@@ -1,0 +1,64 @@
+import type { RequestRecord } from '../records/request-record.js';
+import { formatTable } from './format-table.js';
+import { callAdmin, errorMessage, type AdminClientOptions } from './admin-client.js';
+import { dollars, milliseconds } from './requests-show.js';
+
+export interface RequestsListOptions extends AdminClientOptions {
+  route?: string;
+  status?: string;
+  /** As typed: the gateway checks it and names the problem. */
+  limit?: string;
+}
+
+/** Lists request records, newest first, one line each; returns the exit code. */
+export async function runRequestsList(options: RequestsListOptions): Promise<number> {
+  const query = new URLSearchParams();
+  if (options.route !== undefined) query.set('route', options.route);
+  if (options.status !== undefined) query.set('status', options.status);
+  if (options.limit !== undefined) query.set('limit', options.limit);
+  const answer = await callAdmin('GET', `/admin/requests${query.size > 0 ? `?${query}` : ''}`, options);
+  if (!answer.ok) {
+    console.error(answer.error);
+    return 1;
+  }
+  if (answer.status !== 200) {
+    console.error(`the gateway answered ${answer.status}: ${errorMessage(answer.text)}`);
+    return 1;
+  }
+  const records = parseList(answer.text);
+  if (!records) {
+    console.error(`the gateway's answer is not a list of request records: ${answer.text.slice(0, 200)}`);
+    return 1;
+  }
+  if (records.length === 0) {
+    console.log('no request records match');
+    return 0;
+  }
+  console.log(
+    formatTable(
+      ['request', 'created', 'route', 'status', 'http', 'attempts', 'served by', 'latency', 'cost'],
+      records.map((record) => [
+        record.id,
+        record.created_at,
+        record.route ?? record.model_requested ?? '-',
+        record.status,
+        String(record.http_status),
+        String(record.attempts.length),
+        record.served ? `${record.served.connection}/${record.served.model}` : '-',
+        milliseconds(record.latency_ms),
+        dollars(record.cost_usd),
+      ]),
+    ),
+  );
+  return 0;
+}
+
+function parseList(text: string): RequestRecord[] | undefined {
+  try {
+    const parsed = JSON.parse(text) as { data?: unknown } | null;
+    if (Array.isArray(parsed?.data)) return parsed.data as RequestRecord[];
+  } catch {
+    // Falls through to "not a list".
+  }
+  return undefined;
+}

@@ -1,0 +1,27 @@
+import type { ReferenceIssue } from './check-references.js';
+import { isRecord } from './is-record.js';
+
+/**
+ * Store and state kinds the schema knows but this build cannot run yet. Refusing them (at
+ * check-config and at start) is the point: a gateway told to share state through Redis must not
+ * quietly keep it in memory, nor crash on a PostgreSQL store it has no driver for.
+ */
+const NOT_YET_AVAILABLE: readonly { block: 'state' | 'store'; kind: string; instead: string }[] = [
+  { block: 'state', kind: 'redis', instead: 'state: { kind: memory }' },
+  { block: 'store', kind: 'postgres', instead: 'store: { kind: sqlite, path: ./switchyard.db }' },
+];
+
+export function checkBackends(raw: unknown): ReferenceIssue[] {
+  if (!isRecord(raw)) return [];
+  const issues: ReferenceIssue[] = [];
+  for (const { block, kind, instead } of NOT_YET_AVAILABLE) {
+    const section = raw[block];
+    if (!isRecord(section) || section.kind !== kind) continue;
+    issues.push({
+      path: `${block}.kind`,
+      pathSegments: [block, 'kind'],
+      message: `${kind} is not available in this build yet; use ${instead} for now`,
+    });
+  }
+  return issues;
+}
