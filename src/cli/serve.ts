@@ -3,9 +3,6 @@ import { createApp } from '../app.js';
 import { ConfigError, formatIssue } from '../config/config-issue.js';
 import { ConfigSource } from '../config/config-source.js';
 
-/** How long requests in flight may take to finish after SIGTERM before they are cut. */
-const SHUTDOWN_DRAIN_MS = 10_000;
-
 export async function runServe(options: { config: string; port?: number; host?: string }): Promise<void> {
   const logger = pino({ name: 'switchyard' });
   let configSource: ConfigSource;
@@ -36,8 +33,9 @@ export async function runServe(options: { config: string; port?: number; host?: 
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down');
-    app.close({ drainMs: SHUTDOWN_DRAIN_MS }).then(
+    const drainMs = configSource.current.server.drain_ms;
+    logger.info({ signal, drainMs }, 'shutting down');
+    app.close({ drainMs }).then(
       () => process.exit(0),
       (error: unknown) => {
         logger.error({ err: error }, 'error while shutting down');

@@ -10,6 +10,8 @@ import { ServerResponse, type IncomingMessage, type OutgoingHttpHeader, type Out
  */
 export class GatewayResponse extends ServerResponse<IncomingMessage> {
   requestId = '';
+  /** Set when a shutdown's drain time ran out while this request was still being handled, and its connection was cut. */
+  cutAtShutdown = false;
 
   override writeHead(statusCode: number, statusMessage?: string, headers?: OutgoingHttpHeaders | OutgoingHttpHeader[]): this;
   override writeHead(statusCode: number, headers?: OutgoingHttpHeaders | OutgoingHttpHeader[]): this;

@@ -7,12 +7,14 @@ import type { KeyCache } from '../keys/key-cache.js';
 import type { RequestTrace } from '../records/request-trace.js';
 import { resolveRoute, type ResolvedRoute } from '../routing/resolve-route.js';
 import type { Metrics } from '../telemetry/metrics.js';
+import type { InFlightLimit } from './in-flight-limit.js';
 import { readJsonBody } from './read-json-body.js';
 
 export interface GateDeps {
   config(): Config;
   keys: KeyCache;
   metrics: Metrics;
+  inFlight: InFlightLimit;
 }
 
 export interface OpenedGate<Parsed> {
@@ -27,7 +29,8 @@ export interface OpenedGate<Parsed> {
 
 /**
  * The first part of the synchronous gate, the same for every inference endpoint: who is asking
- * (settled before the body is read, so a refused caller costs nothing), the body, the route and
+ * (settled before the body is read, so a refused caller costs nothing), the body (from then on
+the request counts against `server.max_in_flight`), the route and
  * whether the key may use it, and the deadline. Everything learned goes into `trace`.
  */
 export async function openGate<Parsed extends { requestedModel: string }>(
@@ -42,7 +45,8 @@ export async function openGate<Parsed extends { requestedModel: string }>(
     trace.keyName = principal.key.name;
     trace.keyId = principal.key.id;
   }
-  const body = await readJsonBody(request, config.server.max_body_bytes);
+  const body = await readJsonBody(request, { maxBytes: config.server.max_body_bytes, timeoutMs: config.server.body_timeout_ms });
+  deps.inFlight.enter(request);
   const parsed = parse(body.json);
   trace.modelRequested = parsed.requestedModel;
   const route = resolveRoute(config, parsed.requestedModel);
