@@ -27,10 +27,11 @@ export interface ServeProcess {
 }
 
 /** Spawns `node dist/src/cli/main.js serve --config FILE --port 0` and waits for the URL it logs. */
-export async function startServeProcess(configFile: string, env: NodeJS.ProcessEnv = {}): Promise<ServeProcess> {
+export async function startServeProcess(configFile: string): Promise<ServeProcess> {
   const child = spawn(process.execPath, [CLI, 'serve', '--config', configFile, '--port', '0'], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { PATH: process.env.PATH, ...env },
+    // None of the caller's secrets (provider keys in the environment) may reach the config.
+    env: { PATH: process.env.PATH },
   });
   const pid = child.pid;
   if (pid === undefined) throw new Error(`could not spawn ${CLI}`);

@@ -28,8 +28,9 @@ interface StreamResult {
 const { values } = parseArgs({
   options: { requests: { type: 'string', default: '30' }, 'stream-ms': { type: 'string', default: '2000' }, 'drain-ms': { type: 'string' } },
 });
-const requests = Number(values.requests);
-const streamMs = Number(values['stream-ms']);
+const requests = wholeNumber('--requests', values.requests, 1);
+const streamMs = wholeNumber('--stream-ms', values['stream-ms'], CHUNKS);
+if (values['drain-ms'] !== undefined) wholeNumber('--drain-ms', values['drain-ms'], 0);
 const chunkMs = Math.max(1, Math.round(streamMs / CHUNKS));
 
 const directory = mkdtempSync(join(tmpdir(), 'switchyard-shutdown-'));
@@ -89,6 +90,13 @@ try {
 } finally {
   await serve.kill();
   rmSync(directory, { recursive: true, force: true });
+}
+
+function wholeNumber(option: string, text: string, min: number): number {
+  const value = Number(text);
+  if (Number.isInteger(value) && value >= min) return value;
+  process.stderr.write(`${option} must be a whole number of at least ${min} (got ${text})\n`);
+  process.exit(2);
 }
 
 /** A keep-alive socket that was answered once and then sits idle; resolves when the gateway closes it. */

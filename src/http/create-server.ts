@@ -46,13 +46,14 @@ export class GatewayServer extends Server<typeof IncomingMessage, typeof Gateway
       if (!response.headersSent) response.setHeader('connection', 'close');
       else response.once('finish', () => setImmediate(() => this.closeIdleConnections()));
     }
-    const handledAll = this.#handling.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => (this.#handledAll = resolve));
     const cut = setTimeout(() => {
       for (const response of this.#handling) response.cutAtShutdown = true;
       this.closeAllConnections();
     }, drainMs);
     try {
-      await Promise.all([closed, handledAll]);
+      // Once every socket is closed no request can arrive; a handler may still be finishing.
+      await closed;
+      while (this.#handling.size > 0) await new Promise<void>((resolve) => (this.#handledAll = resolve));
     } finally {
       clearTimeout(cut);
     }
