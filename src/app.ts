@@ -16,7 +16,7 @@ import { LedgerWriter } from './ledger/ledger-writer.js';
 import { SpendAccounting } from './ledger/spend-accounting.js';
 import { spentMicros } from './ledger/spend-query.js';
 import { KeyStore } from './keys/key-store.js';
-import { Cancellation } from './engine/cancellation.js';
+import { CALLER_LEFT, Cancellation } from './engine/cancellation.js';
 import { chatOperation } from './engine/chat-operation.js';
 import { runAttempt } from './engine/run-attempt.js';
 import { LatencyTracker } from './routing/latency-tracker.js';
@@ -32,8 +32,9 @@ import { newRequestId } from './http/request-id.js';
 import type { ResolvedTarget } from './routing/resolve-route.js';
 import { AlertSender } from './telemetry/alert-sender.js';
 import { Cooling } from './health/cooling.js';
-import { OVERLOADED_RETRY_AFTER_MS } from './engine/run-route.js';
 import { createHttpServer, type GatewayServer } from './http/create-server.js';
+import type { GatewayResponse } from './http/gateway-response.js';
+import { InFlightLimit } from './http/in-flight-limit.js';
 import { handleChat, type ChatHandlerDeps } from './http/handle-chat.js';
 import { handleEmbeddings } from './http/handle-embeddings.js';
 import { ANTHROPIC_MESSAGES, OPENAI_CHAT } from './http/inbound-dialect.js';
@@ -110,7 +111,7 @@ export interface App {
   listen(options?: { port?: number; host?: string }): Promise<string>;
   /**
    * Stops accepting requests, lets those in flight finish for up to `drainMs` (default 0: cut
-   * them), writes every pending record, and releases everything.
+   * them, recorded as interrupted), writes every pending record, and releases everything.
    */
   close(options?: { drainMs?: number }): Promise<void>;
 }
@@ -194,6 +195,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     return spentMicros(db, { keyId, sinceMs });
   };
   const budgetGate = new InMemoryBudgetGate();
+  const inFlight = new InFlightLimit(() => config().server.max_in_flight);
   const chatDeps: ChatHandlerDeps = {
     dialect: OPENAI_CHAT,
     config,
@@ -204,6 +206,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     rateLimiter: new InMemoryRateLimiter(),
     budgetGate,
     ledgerSpentMicros,
+    inFlight,
   };
   const messagesDeps: ChatHandlerDeps = { ...chatDeps, dialect: ANTHROPIC_MESSAGES };
   const keysDeps: AdminKeysDeps = {
@@ -251,28 +254,20 @@ export async function createApp(options: AppOptions): Promise<App> {
   };
   monitor.start();
 
-  let requestsInFlight = 0;
   /**
    * Runs a traced handler: whatever happens, the request ends up as one record and in the
-   * metrics. Past `server.max_in_flight` a request is refused at once (503), never queued.
+   * metrics. A caller that left before its body was whole is `cancelled`; a request whose
+   * connection a shutdown cut is `interrupted`.
    */
   const traced =
     (handler: (request: IncomingMessage, response: ServerResponse, trace: RequestTrace) => Promise<void>) =>
-    async (request: IncomingMessage, response: ServerResponse, requestId: string) => {
+    async (request: IncomingMessage, response: GatewayResponse, requestId: string) => {
       const trace = new RequestTrace(requestId, Date.now());
-      requestsInFlight++;
       try {
-        if (requestsInFlight > config().server.max_in_flight) {
-          throw new GatewayError('The gateway is at server.max_in_flight; try again shortly.', {
-            status: 503,
-            code: 'overloaded',
-            type: 'server_error',
-            retryAfterMs: OVERLOADED_RETRY_AFTER_MS,
-          });
-        }
         await handler(request, response, trace);
       } catch (error) {
-        if (error instanceof GatewayError) {
+        if (error === CALLER_LEFT) trace.fail('cancelled', 499, 'cancelled');
+        else if (error instanceof GatewayError) {
           trace.fail('rejected', error.status, error.code, error.message);
           if (error.code === 'budget_exceeded') metrics.budgetRefusals.inc();
           if (error.code === 'rate_limit_exceeded') metrics.limitRefusals.inc({ limit: error.type });
@@ -280,7 +275,9 @@ export async function createApp(options: AppOptions): Promise<App> {
         else trace.fail('failed', 500, 'internal_error');
         throw error;
       } finally {
-        requestsInFlight--;
+        inFlight.leave(request);
+        // No status line reached a caller cut before its answer began: 503 is what it would have said.
+        if (response.cutAtShutdown) trace.fail('interrupted', response.headersSent ? response.statusCode : 503, 'shutdown');
         const record = trace.toRecord(Date.now(), spendAccounting.account(trace));
         records.add(record);
         logRequest(logger, record, () => knownSecrets(config()));
@@ -360,11 +357,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     async close(closeOptions = {}) {
       configSource.close();
       await monitor.stop();
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      const drainTimer = setTimeout(() => server.closeAllConnections(), closeOptions.drainMs ?? 0);
-      await closed;
-      clearTimeout(drainTimer);
+      // Every request has finished, and added its record, before the sinks close.
+      await server.drain(closeOptions.drainMs ?? 0);
       try {
         await alerts.flush();
         await spans?.shutdown();

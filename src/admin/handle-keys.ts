@@ -25,6 +25,8 @@ type Params = Readonly<Record<string, string>>;
 
 /** A create-key body is a few hundred bytes; anything near this is not one. */
 const MAX_BODY_BYTES = 64 * 1024;
+/** Such a body arrives at once; a caller still sending one after this is refused (408). */
+const BODY_TIMEOUT_MS = 10_000;
 
 /** A created key's secret must not linger in any cache between the gateway and the operator. */
 
@@ -32,7 +34,7 @@ const MAX_BODY_BYTES = 64 * 1024;
 export async function handleCreateKey(request: IncomingMessage, response: ServerResponse, _params: Params, deps: AdminKeysDeps): Promise<void> {
   checkAdminToken(request, deps.adminToken());
   const nowMs = (deps.nowMs ?? Date.now)();
-  const input = parseCreateKeyBody((await readJsonBody(request, MAX_BODY_BYTES)).json, nowMs);
+  const input = parseCreateKeyBody((await readJsonBody(request, { maxBytes: MAX_BODY_BYTES, timeoutMs: BODY_TIMEOUT_MS })).json, nowMs);
   const { key, secret } = await deps.store.create(input);
   sendJson(response, 201, createdKeyView(key, secret), noStore());
 }

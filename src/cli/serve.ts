@@ -5,9 +5,6 @@ import { ConfigSource } from '../config/config-source.js';
 import { createLogger, logFormatFrom, type LogFormat } from '../telemetry/create-logger.js';
 import { DEFAULT_ADMIN_TOKEN_FILE, writeAdminTokenFile } from './admin-token-file.js';
 
-/** How long requests in flight may take to finish after SIGTERM before they are cut. */
-const SHUTDOWN_DRAIN_MS = 10_000;
-
 export async function runServe(options: { config: string; port?: number; host?: string }): Promise<void> {
   let logFormat: LogFormat;
   try {
@@ -60,8 +57,9 @@ export async function runServe(options: { config: string; port?: number; host?: 
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down');
-    app.close({ drainMs: SHUTDOWN_DRAIN_MS }).then(
+    const drainMs = configSource.current.server.drain_ms;
+    logger.info({ signal, drainMs }, 'shutting down');
+    app.close({ drainMs }).then(
       () => process.exit(0),
       (error: unknown) => {
         logger.error({ err: error }, 'error while shutting down');

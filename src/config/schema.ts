@@ -14,6 +14,10 @@ const serverSchema = z
     port: z.number().int().min(0).max(65_535).default(4000),
     max_in_flight: positiveInt.default(4096),
     max_body_bytes: positiveInt.default(10 * 1024 * 1024),
+    /** A request body not wholly received this long after the gateway starts reading it gets 408. */
+    body_timeout_ms: positiveInt.default(10_000),
+    /** On SIGTERM, how long requests in flight may take to finish before they are cut. */
+    drain_ms: nonNegativeInt.default(10_000),
   })
   .strict();
 

@@ -8,6 +8,7 @@ export type GatewayErrorCode =
   | 'invalid_request_error'
   | 'model_not_found'
   | 'request_too_large'
+  | 'request_timeout'
   | 'not_found'
   | 'method_not_allowed'
   | 'upstream_error'

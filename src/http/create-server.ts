@@ -1,17 +1,68 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { Server, type IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
+import { CALLER_LEFT } from '../engine/cancellation.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { GatewayResponse } from './gateway-response.js';
 import { newRequestId } from './request-id.js';
 import type { InboundDialect } from './inbound-dialect.js';
 import { sendGatewayError } from './send.js';
 
-/** The gateway's HTTP server: its responses are `GatewayResponse`s. */
-export type GatewayServer = Server<typeof IncomingMessage, typeof GatewayResponse>;
+/**
+ * The gateway's HTTP server: its responses are `GatewayResponse`s, and it knows which requests
+ * are still being handled, so that it can drain (see `drain`).
+ */
+export class GatewayServer extends Server<typeof IncomingMessage, typeof GatewayResponse> {
+  /** Requests whose handler has not returned yet: their records are not written until it does. */
+  readonly #handling = new Set<GatewayResponse>();
+  #handledAll: (() => void) | undefined;
+  #draining = false;
+
+  get draining(): boolean {
+    return this.#draining;
+  }
+
+  /** Runs a request's handler, counting it as being handled until it settles. */
+  handle(response: GatewayResponse, run: () => Promise<void>): void {
+    this.#handling.add(response);
+    void run().finally(() => {
+      this.#handling.delete(response);
+      if (this.#handling.size === 0) this.#handledAll?.();
+    });
+  }
+
+  /**
+   * Graceful close. Stops accepting connections and closes the idle ones at once; every answer
+   * not yet begun (and every request still to come on an open socket) says `Connection: close`;
+   * a socket whose answer was already under way with keep-alive is closed as soon as that answer
+   * ends. Resolves when no request is being handled and every socket is closed — at the latest
+   * `drainMs` after the call, when the sockets still open are cut and the requests on them end
+   * with `cutAtShutdown` set.
+   */
+  async drain(drainMs: number): Promise<void> {
+    this.#draining = true;
+    const closed = new Promise<void>((resolve) => this.close(() => resolve()));
+    this.closeIdleConnections();
+    for (const response of this.#handling) {
+      if (!response.headersSent) response.setHeader('connection', 'close');
+      else response.once('finish', () => setImmediate(() => this.closeIdleConnections()));
+    }
+    const cut = setTimeout(() => {
+      for (const response of this.#handling) response.cutAtShutdown = true;
+      this.closeAllConnections();
+    }, drainMs);
+    try {
+      // Once every socket is closed no request can arrive; a handler may still be finishing.
+      await closed;
+      while (this.#handling.size > 0) await new Promise<void>((resolve) => (this.#handledAll = resolve));
+    } finally {
+      clearTimeout(cut);
+    }
+  }
+}
 
 export type RouteHandler = (
   request: IncomingMessage,
-  response: ServerResponse,
+  response: GatewayResponse,
   requestId: string,
   params: Readonly<Record<string, string>>,
 ) => Promise<void> | void;
@@ -38,9 +89,10 @@ export function createHttpServer(routes: RouteTable, logger: Logger, options: { 
     else exact.set(key, handler);
   }
   const knownPaths = new Set(Object.keys(routes).map((key) => key.slice(key.indexOf(' ') + 1)));
-  return createServer({ keepAliveTimeout: 65_000, ServerResponse: GatewayResponse }, (request, response) => {
+  const server: GatewayServer = new GatewayServer({ keepAliveTimeout: 65_000, ServerResponse: GatewayResponse }, (request, response) => {
     const requestId = newRequestId();
     response.requestId = requestId;
+    if (server.draining) response.setHeader('connection', 'close');
     const path = (request.url ?? '/').split('?', 1)[0]!;
     const dialect = options.dialectOf?.(path);
     if (dialect) response.requestIdHeaders = dialect.requestIdHeaders;
@@ -71,17 +123,24 @@ export function createHttpServer(routes: RouteTable, logger: Logger, options: { 
       );
       return;
     }
-    Promise.resolve()
-      .then(() => handler(request, response, requestId, params))
-      .catch((error: unknown) => {
-        if (error instanceof GatewayError) {
-          sendGatewayError(response, error, requestId, dialect);
-          return;
-        }
-        logger.error({ err: error, requestId }, 'unhandled error while serving a request');
-        sendGatewayError(response, new GatewayError('Internal gateway error.', { status: 500, code: 'internal_error', type: 'server_error' }), requestId, dialect);
-      });
+    server.handle(response, () =>
+      Promise.resolve()
+        .then(() => handler(request, response, requestId, params))
+        .catch((error: unknown) => {
+          // Nobody is left to answer.
+          if (error === CALLER_LEFT) return;
+          if (error instanceof GatewayError) {
+            // HTTP asks a server that stops waiting for a request to close the connection.
+            if (error.status === 408) response.setHeader('connection', 'close');
+            sendGatewayError(response, error, requestId, dialect);
+            return;
+          }
+          logger.error({ err: error, requestId }, 'unhandled error while serving a request');
+          sendGatewayError(response, new GatewayError('Internal gateway error.', { status: 500, code: 'internal_error', type: 'server_error' }), requestId, dialect);
+        }),
+    );
   });
+  return server;
 }
 
 function matchSegments(pattern: readonly string[], path: string): Record<string, string> | undefined {

@@ -12,6 +12,8 @@ export class GatewayResponse extends ServerResponse<IncomingMessage> {
   requestId = '';
   /** The headers that carry the id: the Anthropic dialect adds `request-id`, which its SDKs read. */
   requestIdHeaders: readonly string[] = ['x-request-id'];
+  /** Set when a shutdown's drain time ran out while this request was still being handled, and its connection was cut. */
+  cutAtShutdown = false;
 
   override writeHead(statusCode: number, statusMessage?: string, headers?: OutgoingHttpHeaders | OutgoingHttpHeader[]): this;
   override writeHead(statusCode: number, headers?: OutgoingHttpHeaders | OutgoingHttpHeader[]): this;

@@ -20,7 +20,7 @@ export async function handleCountTokens(
   deps: { config: Config; keys: KeyCache },
 ): Promise<void> {
   const principal = await authenticateRequest(request.headers, { mode: deps.config.auth.mode, keys: deps.keys, nowMs: Date.now() });
-  const body = await readJsonBody(request, deps.config.server.max_body_bytes);
+  const body = await readJsonBody(request, { maxBytes: deps.config.server.max_body_bytes, timeoutMs: deps.config.server.body_timeout_ms });
   // count_tokens takes a Messages body without max_tokens; the parser requires one.
   const withMaxTokens = body.json !== null && typeof body.json === 'object' && !Array.isArray(body.json) ? { max_tokens: 1, ...body.json } : body.json;
   const { requestedModel, request: chat } = parseAnthropicMessages(withMaxTokens);

@@ -7,12 +7,14 @@ import type { KeyCache } from '../keys/key-cache.js';
 import type { RequestTrace } from '../records/request-trace.js';
 import { resolveRoute, type ResolvedRoute } from '../routing/resolve-route.js';
 import type { Metrics } from '../telemetry/metrics.js';
+import type { InFlightLimit } from './in-flight-limit.js';
 import { readJsonBody } from './read-json-body.js';
 
 export interface GateDeps {
   config(): Config;
   keys: KeyCache;
   metrics: Metrics;
+  inFlight: InFlightLimit;
 }
 
 export interface OpenedGate<Parsed> {
@@ -33,9 +35,10 @@ const REFUSED_BODY_READ_BYTES = 64 * 1024;
 
 /**
  * The first part of the synchronous gate, the same for every inference endpoint: who is asking
- * (settled before the body is read), the body, the route and whether the key may use it, and the
- * deadline. Everything learned goes into `trace`, refusals included, so a refused request's
- * record still says what it asked for.
+ * (settled before the body is read), the body (from then on the request counts against
+ * `server.max_in_flight`), the route and whether the key may use it, and the deadline.
+ * Everything learned goes into `trace`, refusals included, so a refused request's record still
+ * says what it asked for.
  */
 export async function openGate<Parsed extends { requestedModel: string }>(
   request: IncomingMessage,
@@ -54,7 +57,8 @@ export async function openGate<Parsed extends { requestedModel: string }>(
     trace.keyName = principal.key.name;
     trace.keyId = principal.key.id;
   }
-  const body = await readJsonBody(request, config.server.max_body_bytes);
+  const body = await readJsonBody(request, { maxBytes: config.server.max_body_bytes, timeoutMs: config.server.body_timeout_ms });
+  deps.inFlight.enter(request);
   trace.noteAskedFor(body.json);
   let parsed: Parsed;
   try {
@@ -78,7 +82,7 @@ export async function openGate<Parsed extends { requestedModel: string }>(
 async function noteRefusedBody(request: IncomingMessage, trace: RequestTrace, config: Config): Promise<void> {
   const declaredBytes = Number(request.headers['content-length']);
   if (!(declaredBytes <= Math.min(REFUSED_BODY_READ_BYTES, config.server.max_body_bytes))) return;
-  const body = await readJsonBody(request, REFUSED_BODY_READ_BYTES).catch(() => undefined);
+  const body = await readJsonBody(request, { maxBytes: REFUSED_BODY_READ_BYTES, timeoutMs: config.server.body_timeout_ms }).catch(() => undefined);
   if (!body) return;
   trace.noteAskedFor(body.json);
   noteRoute(trace, config);

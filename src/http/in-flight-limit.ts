@@ -1,0 +1,35 @@
+import type { IncomingMessage } from 'node:http';
+import { OVERLOADED_RETRY_AFTER_MS } from '../engine/run-route.js';
+import { GatewayError } from '../errors/gateway-error.js';
+
+/**
+ * `server.max_in_flight`: the requests the gateway is working on, each counted from when its
+ * body has been read until it ends — a caller still sending its body holds no slot, so slow
+ * senders cannot lock the others out. Past the limit a request is refused at once (503), never
+ * queued.
+ */
+export class InFlightLimit {
+  readonly #max: () => number;
+  readonly #holders = new Set<IncomingMessage>();
+
+  constructor(max: () => number) {
+    this.#max = max;
+  }
+
+  enter(request: IncomingMessage): void {
+    if (this.#holders.size >= this.#max()) {
+      throw new GatewayError('The gateway is at server.max_in_flight; try again shortly.', {
+        status: 503,
+        code: 'overloaded',
+        type: 'server_error',
+        retryAfterMs: OVERLOADED_RETRY_AFTER_MS,
+      });
+    }
+    this.#holders.add(request);
+  }
+
+  /** Frees the request's slot, if it took one. */
+  leave(request: IncomingMessage): void {
+    this.#holders.delete(request);
+  }
+}
