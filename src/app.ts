@@ -191,7 +191,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     alert: (alert) => alerts.send(alert),
     probe: (deployment) => runProbe(deployment),
   });
-  const health: HealthRegistry = new HealthRegistry(monitor);
+  const health: HealthRegistry = new HealthRegistry(monitor, { config });
   const engine: EngineDeps = {
     config,
     health,
