@@ -182,9 +182,11 @@ export async function createApp(options: AppOptions): Promise<App> {
   const cooling = new Cooling();
   const alerts = new AlertSender(() => config().alerts.webhook_url, logger);
   const fallbackShare = new FallbackShare();
+  const latency = new LatencyTracker();
   const monitor: HealthMonitor = new HealthMonitor({
     registry: (): HealthState => health,
     cooling,
+    latency,
     fallbackShare,
     config,
     metrics,
@@ -202,7 +204,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     load: new ConnectionLoad(),
     retryBudgets: new RetryBudgets(),
     metrics,
-    latency: new LatencyTracker(),
+    latency,
   };
   const adminDeps = { adminToken: () => config().admin.token, records };
   const keyStore = new KeyStore({ db });

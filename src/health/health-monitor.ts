@@ -15,6 +15,8 @@ const TICK_MS = 1_000;
 export interface HealthMonitorDeps {
   registry: () => HealthState;
   cooling: Cooling;
+  /** Recent latencies per deployment, dropped with a forgotten deployment. */
+  latency: { forget(deploymentKey: string): void };
   fallbackShare: FallbackShare;
   config(): Config;
   metrics: Metrics;
@@ -101,11 +103,12 @@ export class HealthMonitor implements HealthEvents {
     });
   }
 
-  /** The registry let go of an unconfigured deployment: its gauges and cooling go with it. */
+  /** The registry let go of an unconfigured deployment: its gauges, cooling and latency go with it. */
   onForgotten(deployment: DeploymentHealth): void {
     for (const state of DEPLOYMENT_STATES) this.#deps.metrics.deploymentState.remove({ deployment: deployment.key, state });
     for (const limit of QUOTA_NAMES) this.#deps.metrics.ratelimitRemaining.remove({ deployment: deployment.key, limit });
     this.#deps.cooling.forget(deployment.key);
+    this.#deps.latency.forget(deployment.key);
   }
 
   /**

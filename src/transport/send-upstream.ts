@@ -109,7 +109,10 @@ export class Transport {
     const current = this.#pools.get(key);
     if (current?.connections === connections) return current.pool;
     if (current) {
-      const closed = current.pool.close().finally(() => this.#retired.delete(closed));
+      const closed: Promise<void> = current.pool
+        .close()
+        .catch(() => undefined)
+        .finally(() => this.#retired.delete(closed));
       this.#retired.add(closed);
     }
     const pool = new Pool(origin, { connections, connect: { timeout: connectTimeoutMs }, keepAliveTimeout: 30_000 });
