@@ -63,6 +63,7 @@ import { logRequest } from './telemetry/log-request.js';
 import { observeRequest } from './telemetry/observe-request.js';
 import { createRequestSpans } from './telemetry/request-spans.js';
 import { Transport } from './transport/send-upstream.js';
+import { upstreamPoolSizes } from './transport/upstream-pool-sizes.js';
 
 /** The SQLite file of a file store; undefined for an in-memory one (tests), which keeps refused writes in memory only. */
 function sqliteFileOf(store: Config['store']): string | undefined {
@@ -160,20 +161,41 @@ export async function createApp(options: AppOptions): Promise<App> {
   const metrics = new Metrics({ processMetrics: true });
   metrics.spillDepthOf = () => ({ records: records.writer.spilledCount, spend: ledger.spilledCount });
   const spendAccounting = new SpendAccounting({ ledger, metrics, config });
-  const transport = new Transport();
+  // Pools follow the config in force: a reload that changes a connection's max_in_flight resizes its origin's pool.
+  let poolSizes: { config: Config; mockUrl: string | undefined; sizes: ReadonlyMap<string, number> } | undefined;
+  const transport = new Transport({
+    poolSizes() {
+      const current = config();
+      if (poolSizes?.config !== current || poolSizes.mockUrl !== mock?.url) {
+        // A connection with no usable base URL yet (the in-process mock still starting) sends nowhere.
+        const baseUrlOf = (connection: Config['connections'][string]) => {
+          try {
+            return baseUrlFor(connection, mock?.url);
+          } catch {
+            return undefined;
+          }
+        };
+        const sizes = upstreamPoolSizes(current.connections, baseUrlOf);
+        poolSizes = { config: current, mockUrl: mock?.url, sizes };
+      }
+      return poolSizes.sizes;
+    },
+  });
   const cooling = new Cooling();
   const alerts = new AlertSender(() => config().alerts.webhook_url, logger);
   const fallbackShare = new FallbackShare();
+  const latency = new LatencyTracker();
   const monitor: HealthMonitor = new HealthMonitor({
     registry: (): HealthState => health,
     cooling,
+    latency,
     fallbackShare,
     config,
     metrics,
     alert: (alert) => alerts.send(alert),
     probe: (deployment) => runProbe(deployment),
   });
-  const health: HealthRegistry = new HealthRegistry(monitor);
+  const health: HealthRegistry = new HealthRegistry(monitor, { config });
   const engine: EngineDeps = {
     config,
     health,
@@ -184,7 +206,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     load: new ConnectionLoad(),
     retryBudgets: new RetryBudgets(),
     metrics,
-    latency: new LatencyTracker(),
+    latency,
   };
   const adminDeps = { adminToken: () => config().admin.token, records };
   const keyStore = new KeyStore({ db });

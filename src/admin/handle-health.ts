@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config/schema.js';
 import type { Cooling } from '../health/cooling.js';
-import { deploymentKey } from '../health/deployment-key.js';
+import { configuredDeployments } from '../health/configured-deployments.js';
 import { deploymentState } from '../health/deployment-state.js';
 import type { DeploymentHealth, HealthState } from '../health/health-registry.js';
 import { noStore, sendJson } from '../http/send.js';
@@ -16,18 +16,14 @@ export interface AdminHealthDeps {
 }
 
 /**
- * `GET /admin/health`: every deployment of the config (and any other seen since start) with its
+ * `GET /admin/health`: every deployment of the config (and the unconfigured ones still remembered) with its
  * state, since when, why, the last error, the next probe and the latest quota headers.
  */
 export function handleHealth(request: IncomingMessage, response: ServerResponse, deps: AdminHealthDeps): void {
   const config = deps.config();
   checkAdminToken(request, config.admin.token);
   const seen = new Map(deps.health.all().map((deployment) => [deployment.key, deployment]));
-  const keys = new Set<string>();
-  for (const route of Object.values(config.routes)) {
-    for (const target of route.targets) keys.add(deploymentKey(target.connection, target.model));
-  }
-  for (const key of seen.keys()) keys.add(key);
+  const keys = new Set([...configuredDeployments(config), ...seen.keys()]);
   const redact = (text: string) => redactSecrets(text, knownSecrets(config));
   const data = [...keys].sort().map((key) => describe(key, seen.get(key), deps, redact));
   sendJson(response, 200, { data }, noStore());

@@ -127,6 +127,11 @@ const routeSchema = z
 export const configSchema = z
   .object({
     server: serverSchema.default(serverSchema.parse({})),
+    /** `connection/model` requests: whether they are served, and how many unconfigured deployments are remembered. */
+    direct: z
+      .object({ enabled: z.boolean().default(true), max_deployments: positiveInt.default(1_000) })
+      .strict()
+      .default({ enabled: true, max_deployments: 1_000 }),
     admin: z
       .object({
         token: z.string().min(1).optional(),

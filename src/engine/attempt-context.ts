@@ -2,7 +2,7 @@ import type { ProviderError } from '../providers/spec.js';
 import type { AttemptRecord } from './attempt-record.js';
 import { AttemptTimer } from './attempt-timer.js';
 import { Cancellation } from './cancellation.js';
-import { classifyTransportError } from './classify-transport-error.js';
+import { classifyTransportError, type Silence } from './classify-transport-error.js';
 
 /** How long an upstream may keep a stream open after its finish before we end it ourselves. */
 const AFTER_FINISH_GRACE_MS = 1_000;
@@ -71,9 +71,12 @@ export class AttemptContext {
     return { ok: false, record: this.record, error };
   }
 
-  /** What a thrown send/read error means, judged by which of our cancellations fired. */
-  classify(error: unknown): ProviderError {
-    return classifyTransportError(error, { caller: this.#caller, attempt: this.cancellation });
+  /**
+   * What a thrown send/read error means, judged by which of our cancellations fired (and, before
+   * any response, by how long the target had been silent).
+   */
+  classify(error: unknown, silence?: Silence): ProviderError {
+    return classifyTransportError(error, { caller: this.#caller, attempt: this.cancellation }, silence);
   }
 
   /**

@@ -9,11 +9,20 @@ interface Aborted {
   readonly reason: unknown;
 }
 
+/** How long the target had the request without answering anything, against its first-token timeout. */
+export interface Silence {
+  silentMs: number;
+  firstTokenTimeoutMs: number;
+}
+
 /**
  * Maps an error thrown while sending or reading an attempt to its failure kind. The gateway's own
- * aborts are recognised by the cancellation that fired, not by the error text.
+ * aborts are recognised by the cancellation that fired, not by the error text. A connection that
+ * fails after the target sat silent on the request for at least half its first-token timeout is a
+ * `timeout`, not a `connection` failure: such a target hangs up instead of answering, and a
+ * same-target retry with a fresh timeout would only make the caller wait for it twice.
  */
-export function classifyTransportError(error: unknown, aborts: { caller: Aborted; attempt: Aborted }): ProviderError {
+export function classifyTransportError(error: unknown, aborts: { caller: Aborted; attempt: Aborted }, silence?: Silence): ProviderError {
   if (aborts.caller.aborted) return { kind: 'cancelled', message: 'the caller disconnected' };
   if (aborts.attempt.aborted && aborts.attempt.reason instanceof AttemptTimeout) {
     return { kind: 'timeout', type: aborts.attempt.reason.phase, message: aborts.attempt.reason.message };
@@ -21,6 +30,9 @@ export function classifyTransportError(error: unknown, aborts: { caller: Aborted
   const code = errorCode(error);
   const message = error instanceof Error ? error.message : String(error);
   if (code !== undefined && TIMEOUT_CODES.has(code)) return { kind: 'timeout', type: code, message };
+  if (silence !== undefined && silence.silentMs * 2 >= silence.firstTokenTimeoutMs) {
+    return { kind: 'timeout', type: 'silent_hang_up', message: `the upstream closed the connection after ${silence.silentMs} ms without answering (${message})` };
+  }
   return { kind: 'connection', ...(code === undefined ? {} : { type: code }), message };
 }
 

@@ -74,15 +74,24 @@ export async function runAttempt<Answer>(input: AttemptInput, operation: Operati
   );
 
   let response: UpstreamResponse;
+  // When the upstream last received the request (per host tried): its silence counts from then.
+  let sentAtMs: number | undefined;
   try {
     const upstream = operation.build(input.adapter, { baseUrl: input.baseUrl, routedModel: input.target.routedModel });
     if (input.idempotencyKey !== undefined) upstream.headers['idempotency-key'] = input.idempotencyKey;
     // Streams: content must start within first_token_ms. Non-streamed answers come whole, so
-    // their headers must (no headers in time is a timeout that fails over).
-    context.timer.arm('first_token', input.timeouts.first_token_ms);
-    response = await sendToFirstReachableHost(upstream, input, context);
+    // their headers must (no headers in time is a timeout that fails over). The clock
+    // starts when the request is written to the upstream: connecting has connect_ms of its own,
+    // and a wait for a pooled socket is the gateway's, never the provider's.
+    const onSent = () => {
+      sentAtMs = Date.now();
+      context.timer.arm('first_token', input.timeouts.first_token_ms);
+    };
+    response = await sendToFirstReachableHost(upstream, input, context, onSent);
   } catch (error) {
-    return context.fail(error instanceof ProviderFailure ? error.error : context.classify(error));
+    if (error instanceof ProviderFailure) return context.fail(error.error);
+    const silence = sentAtMs === undefined ? undefined : { silentMs: Date.now() - sentAtMs, firstTokenTimeoutMs: input.timeouts.first_token_ms };
+    return context.fail(context.classify(error, silence));
   }
   context.record.httpStatus = response.statusCode;
   input.onHeaders?.(response.headers);
@@ -103,14 +112,14 @@ export async function runAttempt<Answer>(input: AttemptInput, operation: Operati
  * `alternate_hosts` in turn (same key, same request): inside one attempt, no retry spent. The
  * credential is applied per host, since a SigV4 signature covers the host it was made for.
  */
-async function sendToFirstReachableHost(unsigned: UpstreamRequest, input: AttemptInput, context: AttemptContext): Promise<UpstreamResponse> {
+async function sendToFirstReachableHost(unsigned: UpstreamRequest, input: AttemptInput, context: AttemptContext, onSent: () => void): Promise<UpstreamResponse> {
   const hosts = input.target.connection.alternate_hosts;
   let upstream = unsigned;
   for (let index = 0; ; index++) {
     try {
       // A key header is the same for every host; a SigV4 signature is made afresh from the unsigned headers.
       const signed = await applyCredentials(upstream, input.target.connection);
-      return await input.transport.send(signed, { cancellation: context.cancellation, connectTimeoutMs: input.timeouts.connect_ms });
+      return await input.transport.send(signed, { cancellation: context.cancellation, connectTimeoutMs: input.timeouts.connect_ms, onSent });
     } catch (error) {
       const alternate = hosts[index];
       if (alternate === undefined || context.cancellation.aborted || !isUnreachable(error)) throw error;

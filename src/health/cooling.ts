@@ -23,6 +23,11 @@ export class Cooling {
     return untilMs;
   }
 
+  /** Drops what is known of the deployment (the health registry forgot it). */
+  forget(deployment: string): void {
+    this.#untilMs.delete(deployment);
+  }
+
   /** When the deployment stops cooling, or undefined when it is not cooling. */
   coolingUntil(deployment: string): number | undefined {
     const untilMs = this.#untilMs.get(deployment);

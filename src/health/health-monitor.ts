@@ -1,7 +1,9 @@
 import type { Config } from '../config/schema.js';
 import type { FailureKind } from '../errors/failure-kind.js';
 import type { Alert } from '../telemetry/alert-sender.js';
+import { BoundedLabels } from '../telemetry/bounded-labels.js';
 import type { Metrics } from '../telemetry/metrics.js';
+import { configuredDeployments } from './configured-deployments.js';
 import type { Cooling } from './cooling.js';
 import { DEPLOYMENT_STATES, deploymentState } from './deployment-state.js';
 import type { FallbackShare } from './fallback-share.js';
@@ -13,6 +15,8 @@ const TICK_MS = 1_000;
 export interface HealthMonitorDeps {
   registry: () => HealthState;
   cooling: Cooling;
+  /** Recent latencies per deployment, dropped with a forgotten deployment. */
+  latency: { forget(deploymentKey: string): void };
   fallbackShare: FallbackShare;
   config(): Config;
   metrics: Metrics;
@@ -31,12 +35,15 @@ export class HealthMonitor implements HealthEvents {
   readonly #deps: HealthMonitorDeps;
   readonly #now: () => number;
   readonly #probing = new Set<string>();
+  /** Counter series of unconfigured deployments: past `direct.max_deployments` names they share `other`. */
+  readonly #directLabels: BoundedLabels;
   #timer: NodeJS.Timeout | undefined;
   #ticking: Promise<void> | undefined;
 
   constructor(deps: HealthMonitorDeps) {
     this.#deps = deps;
     this.#now = deps.now ?? Date.now;
+    this.#directLabels = new BoundedLabels(() => deps.config().direct.max_deployments, 'other');
   }
 
   start(): void {
@@ -67,7 +74,7 @@ export class HealthMonitor implements HealthEvents {
   }
 
   onBreaker(deployment: DeploymentHealth, change: { from: string; to: string; reason: string; atMs: number }): void {
-    if (change.to === 'ejected') this.#deps.metrics.ejections.inc({ deployment: deployment.key });
+    if (change.to === 'ejected') this.#deps.metrics.ejections.inc({ deployment: this.#counterLabel(deployment) });
     if (change.to === 'closed' && deployment.longEjectionAlertedForMs !== undefined) {
       deployment.longEjectionAlertedForMs = undefined;
       this.#deps.alert(alertOf('readmitted', deployment, change));
@@ -77,7 +84,7 @@ export class HealthMonitor implements HealthEvents {
 
   onStructural(deployment: DeploymentHealth, change: { from: string; to: string; cause?: string; reason: string; atMs: number }): void {
     if (change.to === 'structural') {
-      this.#deps.metrics.structuralFaults.inc({ deployment: deployment.key, cause: change.cause ?? 'unknown' });
+      this.#deps.metrics.structuralFaults.inc({ deployment: this.#counterLabel(deployment), cause: change.cause ?? 'unknown' });
       this.#deps.alert(alertOf('structural', deployment, change));
     } else {
       deployment.longEjectionAlertedForMs = undefined;
@@ -96,11 +103,27 @@ export class HealthMonitor implements HealthEvents {
     });
   }
 
+  /** The registry let go of an unconfigured deployment: its gauges, cooling and latency go with it. */
+  onForgotten(deployment: DeploymentHealth): void {
+    for (const state of DEPLOYMENT_STATES) this.#deps.metrics.deploymentState.remove({ deployment: deployment.key, state });
+    for (const limit of QUOTA_NAMES) this.#deps.metrics.ratelimitRemaining.remove({ deployment: deployment.key, limit });
+    this.#deps.cooling.forget(deployment.key);
+    this.#deps.latency.forget(deployment.key);
+  }
+
+  /**
+   * A counter's `deployment` label. Gauges need no folding: they exist only for deployments the
+   * registry holds, which it bounds; counters outlive them.
+   */
+  #counterLabel(deployment: DeploymentHealth): string {
+    return configuredDeployments(this.#deps.config()).has(deployment.key) ? deployment.key : this.#directLabels.label(deployment.key);
+  }
+
   async #runProbe(deployment: DeploymentHealth): Promise<void> {
     this.#probing.add(deployment.key);
     try {
       const kind = await this.#deps.probe(deployment);
-      this.#deps.metrics.probes.inc({ deployment: deployment.key, kind });
+      this.#deps.metrics.probes.inc({ deployment: this.#counterLabel(deployment), kind });
       if (kind === 'ok') this.#deps.registry().probeSucceeded(deployment);
       else deployment.structural.probeFailed();
     } finally {
@@ -141,6 +164,7 @@ export class HealthMonitor implements HealthEvents {
   }
 
   #updateGauges(deployment: DeploymentHealth): void {
+    if (deployment.forgotten) return;
     const state = deploymentState(deployment, this.#deps.cooling.coolingUntil(deployment.key));
     for (const candidate of DEPLOYMENT_STATES) {
       this.#deps.metrics.deploymentState.set({ deployment: deployment.key, state: candidate }, candidate === state ? 1 : 0);

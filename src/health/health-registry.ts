@@ -1,6 +1,7 @@
 import type { Config, RouteHealthConfig } from '../config/schema.js';
 import type { FailureKind } from '../errors/failure-kind.js';
 import type { ResponseHeaders } from '../providers/spec.js';
+import { configuredDeployments } from './configured-deployments.js';
 import { Breaker, breakerOutcomeOf, type Admission, type BreakerTransition } from './breaker.js';
 import { deploymentKey } from './deployment-key.js';
 import { LimitStepDownDetector, type LimitStepDown } from './limit-step-down.js';
@@ -18,12 +19,16 @@ export interface DeploymentHealth {
   quota?: QuotaSnapshot;
   /** When an alert for a long ejection was last sent for the current episode. */
   longEjectionAlertedForMs?: number;
+  /** Dropped from the registry (an attempt still in flight may hold it): nothing new is published for it. */
+  forgotten?: boolean;
 }
 
 export interface HealthEvents {
   onBreaker(deployment: DeploymentHealth, change: BreakerTransition): void;
   onStructural(deployment: DeploymentHealth, change: StructuralTransition): void;
   onStepDown(deployment: DeploymentHealth, stepDown: LimitStepDown): void;
+  /** An unconfigured deployment was dropped to stay within `direct.max_deployments`. */
+  onForgotten(deployment: DeploymentHealth): void;
 }
 
 /**
@@ -44,18 +49,26 @@ export interface HealthState {
  * Health state that outlives a request (docs/health.md), per deployment, shared by all requests and kept
  * across config reloads (keyed by `connection/model`; settings are re-applied on use). The
  * attempt loop asks it who may be tried and tells it how each attempt ended.
+ *
+ * Deployments the config's routes name are kept for good. Those reached only through the direct
+ * `connection/model` form — names callers make up — are kept up to `direct.max_deployments`,
+ * the least recently used forgotten first, so no stream of new names can grow it without bound.
  */
 export class HealthRegistry implements HealthState {
   readonly #deployments = new Map<string, DeploymentHealth>();
+  /** The unconfigured ones, least recently used first. */
+  readonly #unconfigured = new Map<string, DeploymentHealth>();
+  readonly #config: () => Config;
   readonly #now: () => number;
   readonly #events: HealthEvents;
   readonly #stepDowns = new LimitStepDownDetector();
   /** Connections whose key was rejected: every deployment on them, even one not yet used, is out. */
   readonly #rejectedKeys = new Set<string>();
 
-  constructor(events: HealthEvents, now: () => number = Date.now) {
+  constructor(events: HealthEvents, options: { config(): Config; now?: () => number }) {
     this.#events = events;
-    this.#now = now;
+    this.#config = options.config;
+    this.#now = options.now ?? Date.now;
   }
 
   /** The deployment's state, created on first use, with the settings of the route at hand. */
@@ -81,7 +94,22 @@ export class HealthRegistry implements HealthState {
       deployment.breaker.configure(routeHealth);
       deployment.structural.configure(structuralSettings);
     }
+    this.#markUsed(deployment);
     return deployment;
+  }
+
+  #markUsed(deployment: DeploymentHealth): void {
+    const config = this.#config();
+    this.#unconfigured.delete(deployment.key);
+    if (configuredDeployments(config).has(deployment.key)) return;
+    this.#unconfigured.set(deployment.key, deployment);
+    for (const [key, oldest] of this.#unconfigured) {
+      if (this.#unconfigured.size <= config.direct.max_deployments) break;
+      this.#unconfigured.delete(key);
+      this.#deployments.delete(key);
+      oldest.forgotten = true;
+      this.#events.onForgotten(oldest);
+    }
   }
 
   /** Every deployment seen so far. */

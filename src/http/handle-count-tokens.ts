@@ -24,6 +24,6 @@ export async function handleCountTokens(
   // count_tokens takes a Messages body without max_tokens; the parser requires one.
   const withMaxTokens = body.json !== null && typeof body.json === 'object' && !Array.isArray(body.json) ? { max_tokens: 1, ...body.json } : body.json;
   const { requestedModel, request: chat } = parseAnthropicMessages(withMaxTokens);
-  authorizeRoute(principal, resolveRoute(deps.config, requestedModel).name);
+  authorizeRoute(principal, resolveRoute(deps.config, requestedModel));
   sendJson(response, 200, { input_tokens: estimateInputTokens(chat) });
 }

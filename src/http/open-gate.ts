@@ -71,7 +71,7 @@ export async function openGate<Parsed extends { requestedModel: string }>(
   const route = resolveRoute(config, parsed.requestedModel);
   trace.route = route.name;
   trace.routeLabel = routeLabel(route);
-  authorizeRoute(principal, route.name);
+  authorizeRoute(principal, route);
   const deadlineAtMs = deadlineFromHeaders(request.headers, route.policy.timeouts.total_ms, trace.startedAtMs);
   trace.deadlineAtMs = deadlineAtMs;
   if (Number(request.headers['x-stainless-retry-count']) > 0) deps.metrics.callerRetries.inc({ route: trace.routeLabel });

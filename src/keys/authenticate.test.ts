@@ -14,6 +14,7 @@ function sampleKey(overrides: Partial<VirtualKey> = {}): VirtualKey {
     name: 'sample',
     keyPrefix: 'sk-sy-abcd',
     routes: null,
+    direct: true,
     budget: null,
     rpm: null,
     tpm: null,
@@ -113,22 +114,24 @@ describe('authenticateRequest', () => {
 });
 
 describe('authorizeRoute', () => {
-  const keyFor = (routes: string[] | null): Principal => ({ kind: 'key', key: sampleKey({ routes }) });
+  const keyFor = (routes: string[] | null, options: { direct?: boolean } = {}): Principal => ({ kind: 'key', key: sampleKey({ routes, direct: options.direct ?? true }) });
+  const named = (name: string) => ({ name, direct: false });
+  const direct = (name: string) => ({ name, direct: true });
 
   it('lets anonymous callers and unrestricted keys use any route', () => {
-    expect(() => authorizeRoute({ kind: 'anonymous' }, 'support')).not.toThrow();
-    expect(() => authorizeRoute(keyFor(null), 'openai-prod/gpt-4.1')).not.toThrow();
+    expect(() => authorizeRoute({ kind: 'anonymous' }, named('support'))).not.toThrow();
+    expect(() => authorizeRoute(keyFor(null), direct('openai-prod/gpt-4.1'))).not.toThrow();
   });
 
   it('lets a key use the routes its globs cover', () => {
-    expect(() => authorizeRoute(keyFor(['support-*', 'openai-prod/*']), 'support-drafts')).not.toThrow();
-    expect(() => authorizeRoute(keyFor(['support-*', 'openai-prod/*']), 'openai-prod/gpt-4.1')).not.toThrow();
+    expect(() => authorizeRoute(keyFor(['support-*', 'openai-prod/*']), named('support-drafts'))).not.toThrow();
+    expect(() => authorizeRoute(keyFor(['support-*', 'openai-prod/*']), direct('openai-prod/gpt-4.1'))).not.toThrow();
   });
 
   it('answers 403 model_not_allowed naming the route for any other', () => {
     let error: unknown;
     try {
-      authorizeRoute(keyFor(['support-*']), 'search');
+      authorizeRoute(keyFor(['support-*']), named('search'));
     } catch (thrown) {
       error = thrown;
     }
@@ -136,5 +139,12 @@ describe('authorizeRoute', () => {
     expect(error).toMatchObject({ status: 403, code: 'model_not_allowed', param: 'model' });
     expect((error as GatewayError).message).toContain('"search"');
     expect((error as GatewayError).message).not.toContain('sk-sy-');
+  });
+
+  it('answers 403 model_not_allowed to a key without the direct form that names a connection', () => {
+    expect(() => authorizeRoute(keyFor(null, { direct: false }), direct('openai-prod/gpt-4.1'))).toThrow(
+      expect.objectContaining({ status: 403, code: 'model_not_allowed', param: 'model' }),
+    );
+    expect(() => authorizeRoute(keyFor(null, { direct: false }), named('support-drafts'))).not.toThrow();
   });
 });

@@ -48,10 +48,22 @@ export async function authenticateRequest(headers: IncomingHttpHeaders, deps: Au
   return { kind: 'key', key };
 }
 
-/** Refuses a key whose route globs do not cover `route` (the route name, or `connection/model`). */
-export function authorizeRoute(principal: Principal, route: string): void {
-  if (principal.kind === 'anonymous' || routeAllowed(principal.key.routes, route)) return;
-  throw new GatewayError(`This API key is not allowed to use the model "${route}".`, {
+/**
+ * Refuses a key whose route globs do not cover the route (its name, or `connection/model`), and a
+ * key created with `direct: false` the `connection/model` form.
+ */
+export function authorizeRoute(principal: Principal, route: { name: string; direct: boolean }): void {
+  if (principal.kind === 'anonymous') return;
+  if (route.direct && !principal.key.direct) {
+    throw new GatewayError(`This API key may not name a connection directly ("${route.name}"); use one of the configured models.`, {
+      status: 403,
+      code: 'model_not_allowed',
+      type: 'invalid_request_error',
+      param: 'model',
+    });
+  }
+  if (routeAllowed(principal.key.routes, route.name)) return;
+  throw new GatewayError(`This API key is not allowed to use the model "${route.name}".`, {
     status: 403,
     code: 'model_not_allowed',
     type: 'invalid_request_error',

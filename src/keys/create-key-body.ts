@@ -21,6 +21,7 @@ const createKeyBodySchema = z
       .min(1, 'must list at least one route glob; omit it to allow every route')
       .max(MAX_ROUTE_GLOBS)
       .nullish(),
+    direct: z.boolean().nullish(),
     budget: z
       .object({
         usd: z
@@ -39,7 +40,7 @@ const createKeyBodySchema = z
 
 /** Validates a create-key body; a 400 naming the first offending field otherwise. */
 export function parseCreateKeyBody(body: unknown, nowMs: number): NewKey {
-  const { name, routes, budget, limits, expires_at: expiresAtText } = validateBody(createKeyBodySchema, body);
+  const { name, routes, direct, budget, limits, expires_at: expiresAtText } = validateBody(createKeyBodySchema, body);
   let expiresAt: string | null = null;
   if (expiresAtText !== undefined && expiresAtText !== null) {
     const expiresAtMs = Date.parse(expiresAtText);
@@ -56,6 +57,7 @@ export function parseCreateKeyBody(body: unknown, nowMs: number): NewKey {
   return {
     name,
     routes: routes ?? null,
+    direct: direct ?? true,
     budget: budget ? { usdMicros: usdToMicros(budget.usd), period: budget.period } : null,
     rpm: limits?.rpm ?? null,
     tpm: limits?.tpm ?? null,

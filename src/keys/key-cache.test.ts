@@ -9,6 +9,7 @@ function sampleKey(overrides: Partial<VirtualKey> = {}): VirtualKey {
     name: 'sample',
     keyPrefix: 'sk-sy-abcd',
     routes: null,
+    direct: true,
     budget: null,
     rpm: null,
     tpm: null,

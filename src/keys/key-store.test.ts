@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migrate } from '../store/migrate.js';
 import { openDatabase } from '../store/open-database.js';
@@ -10,6 +10,7 @@ import type { NewKey } from './virtual-key.js';
 const NEW_KEY: NewKey = {
   name: 'support bot',
   routes: ['support-*'],
+  direct: true,
   budget: { usdMicros: 12_500_000, period: 'month' },
   rpm: 60,
   tpm: 100_000,
@@ -40,6 +41,7 @@ describe('KeyStore', () => {
       name: 'support bot',
       keyPrefix: secret.slice(0, 10),
       routes: ['support-*'],
+      direct: true,
       budget: { usdMicros: 12_500_000, period: 'month' },
       rpm: 60,
       tpm: 100_000,
@@ -73,5 +75,25 @@ describe('KeyStore', () => {
     expect(await store.revoke(key.id)).toBe(false);
     expect(await store.revoke('key_unknown')).toBe(false);
     expect((await store.findByHash(hashSecret(secret)))?.revokedAt).toBe('2025-06-01T12:00:05.000Z');
+  });
+
+  it('keeps whether a key may use the direct form', async () => {
+    const { key } = await store.create({ ...NEW_KEY, direct: false });
+    expect(key.direct).toBe(false);
+    expect((await store.get(key.id))?.direct).toBe(false);
+  });
+
+  it('a store made before keys had a direct flag gains it on migration, its keys keeping the direct form', async () => {
+    const old = openDatabase({ kind: 'sqlite', path: ':memory:' });
+    try {
+      await sql`create table virtual_keys (id text primary key, name text not null, key_hash text not null unique, key_prefix text not null,
+        routes_json text, budget_usd_micros bigint, budget_period text, rpm integer, tpm integer, expires_at text, created_at text not null, revoked_at text)`.execute(old);
+      await sql`insert into virtual_keys (id, name, key_hash, key_prefix, created_at) values ('key_old', 'old', 'hash', 'sk-sy-old', '2025-01-01T00:00:00.000Z')`.execute(old);
+      await migrate(old);
+      await migrate(old);
+      expect(await new KeyStore({ db: old }).get('key_old')).toMatchObject({ name: 'old', direct: true });
+    } finally {
+      await old.destroy();
+    }
   });
 });

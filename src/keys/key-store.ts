@@ -36,6 +36,7 @@ export class KeyStore {
       key_hash: hashSecret(secret),
       key_prefix: keyPrefix(secret),
       routes_json: input.routes === null ? null : JSON.stringify(input.routes),
+      direct: input.direct ? 1 : 0,
       budget_usd_micros: input.budget?.usdMicros ?? null,
       budget_period: input.budget?.period ?? null,
       rpm: input.rpm,
@@ -91,6 +92,7 @@ function toVirtualKey(row: KeyRow): VirtualKey {
     name: row.name,
     keyPrefix: row.key_prefix,
     routes: row.routes_json === null ? null : parseRoutes(row.id, row.routes_json),
+    direct: row.direct !== 0,
     budget:
       row.budget_usd_micros === null || row.budget_period === null
         ? null

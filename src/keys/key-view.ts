@@ -10,6 +10,7 @@ export interface KeyView {
   name: string;
   key_prefix: string;
   routes: readonly string[] | null;
+  direct: boolean;
   budget: { usd: number; period: BudgetPeriod } | null;
   limits: { rpm: number | null; tpm: number | null };
   expires_at: string | null;
@@ -38,6 +39,7 @@ export function keyView(key: VirtualKey, nowMs: number): KeyView {
     name: key.name,
     key_prefix: key.keyPrefix,
     routes: key.routes,
+    direct: key.direct,
     budget: key.budget === null ? null : { usd: microsToUsd(key.budget.usdMicros), period: key.budget.period },
     limits: { rpm: key.rpm, tpm: key.tpm },
     expires_at: key.expiresAt,

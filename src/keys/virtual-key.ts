@@ -17,6 +17,8 @@ export interface VirtualKey {
   readonly keyPrefix: string;
   /** Route globs the key may use; null allows every route. */
   readonly routes: readonly string[] | null;
+  /** Whether the key may use the `connection/model` form (its route globs still apply). */
+  readonly direct: boolean;
   readonly budget: KeyBudget | null;
   readonly rpm: number | null;
   readonly tpm: number | null;
@@ -32,6 +34,7 @@ export interface VirtualKey {
 export interface NewKey {
   name: string;
   routes: readonly string[] | null;
+  direct: boolean;
   budget: KeyBudget | null;
   rpm: number | null;
   tpm: number | null;

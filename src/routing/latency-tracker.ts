@@ -14,6 +14,11 @@ export class LatencyTracker {
     this.#averageMs.set(deploymentKey, previous === undefined ? latencyMs : previous + SMOOTHING * (latencyMs - previous));
   }
 
+  /** Drops the deployment's figure (the health registry forgot it). */
+  forget(deploymentKey: string): void {
+    this.#averageMs.delete(deploymentKey);
+  }
+
   estimate(deploymentKey: string): number | undefined {
     return this.#averageMs.get(deploymentKey);
   }

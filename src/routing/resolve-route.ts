@@ -33,14 +33,16 @@ const DEFAULT_ROUTE_POLICY: Omit<RouteConfig, 'targets'> = (() => {
 
 /**
  * Resolves the caller's `model` to a route: a configured route name first, then the direct
- * `connection/model` form. Anything else is a 404 `model_not_found`, raised before any provider.
+ * `connection/model` form (unless `direct.enabled: false`). Anything else is a 404
+ * `model_not_found`, raised before any provider.
  */
 export function resolveRoute(config: Config, requestedModel: string): ResolvedRoute {
   const route = Object.hasOwn(config.routes, requestedModel) ? config.routes[requestedModel] : undefined;
   if (route) return namedRoute(config, requestedModel, route);
 
   const slash = requestedModel.indexOf('/');
-  if (slash > 0 && slash < requestedModel.length - 1) {
+  // With the direct form off, `connection/model` is a model like any other unknown one.
+  if (config.direct.enabled && slash > 0 && slash < requestedModel.length - 1) {
     const connectionName = requestedModel.slice(0, slash);
     if (Object.hasOwn(config.connections, connectionName)) {
       const target: TargetConfig = {

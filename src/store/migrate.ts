@@ -58,6 +58,12 @@ export async function migrate(db: Kysely<DatabaseSchema>): Promise<void> {
       .addColumn('created_at', 'text', (column) => column.notNull())
       .addColumn('revoked_at', 'text')
       .execute();
+    // Added after keys were first stored: a store made before gains it, every key it holds keeping
+    // the direct form it had.
+    const keyColumns = (await transaction.introspection.getTables()).find((table) => table.name === 'virtual_keys')?.columns ?? [];
+    if (!keyColumns.some((column) => column.name === 'direct')) {
+      await schema.alterTable('virtual_keys').addColumn('direct', 'integer', (column) => column.notNull().defaultTo(1)).execute();
+    }
     await schema
       .createTable('spend')
       .ifNotExists()

@@ -53,6 +53,8 @@ export interface VirtualKeysTable {
   key_prefix: string;
   /** JSON array of route globs; null allows every route. */
   routes_json: string | null;
+  /** 1 when the key may use the `connection/model` form, 0 when not. */
+  direct: number;
   budget_usd_micros: number | null;
   /** `day` | `month` | `total`; set exactly when `budget_usd_micros` is. */
   budget_period: string | null;

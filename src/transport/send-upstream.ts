@@ -1,4 +1,4 @@
-import { Agent, type Dispatcher } from 'undici';
+import { Pool, type Dispatcher } from 'undici';
 import type { Cancellation } from '../engine/cancellation.js';
 import type { ResponseHeaders, UpstreamRequest } from '../providers/spec.js';
 import { UpstreamBody } from './upstream-body.js';
@@ -9,17 +9,38 @@ export interface UpstreamResponse {
   body: UpstreamBody;
 }
 
+/** The pool size of an origin no connection of the config sends to (the `max_in_flight` default). */
+const DEFAULT_POOL_CONNECTIONS = 256;
+
+export interface TransportOptions {
+  /** Sockets each origin's pool may open, from the config in force (see `upstreamPoolSizes`). */
+  poolSizes(): ReadonlyMap<string, number>;
+}
+
 /**
- * Sends upstream requests over keep-alive pools (undici pools per origin inside one Agent),
- * through undici's dispatch API directly: its `request()` convenience wraps every response in a
- * Node stream, which measurably doubles the client's cost per request. Agents are made once per
- * connect timeout, since that is fixed per Agent. Phase timeouts abort the engine's
- * cancellation; undici's own would fire on a long generation.
+ * Sends upstream requests over keep-alive pools, one per origin and connect timeout (the connect
+ * timeout is fixed per pool), through undici's dispatch API directly: its `request()` convenience
+ * wraps every response in a Node stream, which measurably doubles the client's cost per request.
+ * Each pool is as large as the sum of `max_in_flight` of the connections on its origin, so a
+ * request that load shedding let through never waits inside the pool; a reload that changes the
+ * sum gets a new pool, and the old one closes once its requests are done. Phase timeouts abort
+ * the engine's cancellation; undici's own would fire on a long generation.
  */
 export class Transport {
-  readonly #agents = new Map<number, Agent>();
+  readonly #pools = new Map<string, { pool: Pool; connections: number }>();
+  /** Pools replaced by a reload, closing as their last requests end. */
+  readonly #retired = new Set<Promise<void>>();
+  readonly #poolSizes: () => ReadonlyMap<string, number>;
 
-  send(upstream: UpstreamRequest, options: { cancellation: Cancellation; connectTimeoutMs: number }): Promise<UpstreamResponse> {
+  constructor(options: TransportOptions) {
+    this.#poolSizes = options.poolSizes;
+  }
+
+  /**
+   * Sends one request. `onSent` hears when the request is written to an upstream socket: the
+   * moment the upstream has it, after any connect, and the moment its silence starts to count.
+   */
+  send(upstream: UpstreamRequest, options: { cancellation: Cancellation; connectTimeoutMs: number; onSent?: () => void }): Promise<UpstreamResponse> {
     const { cancellation } = options;
     if (cancellation.aborted) return Promise.reject(cancellation.reason);
     const url = new URL(upstream.url);
@@ -40,9 +61,8 @@ export class Transport {
         if (controller && !controller.aborted) controller.abort(reason as Error);
         else if (!started) finish(reason);
       });
-      this.#agentFor(options.connectTimeoutMs).dispatch(
+      this.#poolFor(url.origin, options.connectTimeoutMs).dispatch(
         {
-          origin: url.origin,
           path: url.pathname + url.search,
           method: upstream.method,
           headers: upstream.headers,
@@ -55,6 +75,7 @@ export class Transport {
             controller = dispatchController;
             body.attach(dispatchController);
             if (cancellation.aborted) dispatchController.abort(cancellation.reason as Error);
+            else options.onSent?.();
           },
           onResponseStart(_controller, statusCode, headers) {
             if (statusCode < 200) return;
@@ -77,16 +98,25 @@ export class Transport {
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.#agents.values()].map((agent) => agent.close()));
-    this.#agents.clear();
+    const closing = [...this.#pools.values()].map(({ pool }) => pool.close());
+    this.#pools.clear();
+    await Promise.all([...closing, ...this.#retired]);
   }
 
-  #agentFor(connectTimeoutMs: number): Agent {
-    let agent = this.#agents.get(connectTimeoutMs);
-    if (!agent) {
-      agent = new Agent({ connect: { timeout: connectTimeoutMs }, keepAliveTimeout: 30_000, connections: 512 });
-      this.#agents.set(connectTimeoutMs, agent);
+  #poolFor(origin: string, connectTimeoutMs: number): Pool {
+    const key = `${connectTimeoutMs} ${origin}`;
+    const connections = this.#poolSizes().get(origin) ?? DEFAULT_POOL_CONNECTIONS;
+    const current = this.#pools.get(key);
+    if (current?.connections === connections) return current.pool;
+    if (current) {
+      const closed: Promise<void> = current.pool
+        .close()
+        .catch(() => undefined)
+        .finally(() => this.#retired.delete(closed));
+      this.#retired.add(closed);
     }
-    return agent;
+    const pool = new Pool(origin, { connections, connect: { timeout: connectTimeoutMs }, keepAliveTimeout: 30_000 });
+    this.#pools.set(key, { pool, connections });
+    return pool;
   }
 }

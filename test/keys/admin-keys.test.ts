@@ -60,6 +60,7 @@ describe('admin keys API', () => {
       body: {
         name: 'support bot',
         routes: ['support-*', 'openai-prod/*'],
+        direct: false,
         budget: { usd: 12.5, period: 'month' },
         limits: { rpm: 60, tpm: 100_000 },
         expires_at: '2999-01-01T00:00:00+02:00',
@@ -74,6 +75,7 @@ describe('admin keys API', () => {
       name: 'support bot',
       key_prefix: (created.key as string).slice(0, 10),
       routes: ['support-*', 'openai-prod/*'],
+      direct: false,
       budget: { usd: 12.5, period: 'month' },
       limits: { rpm: 60, tpm: 100_000 },
       expires_at: '2998-12-31T22:00:00.000Z',
@@ -83,9 +85,9 @@ describe('admin keys API', () => {
     expect(principal).toMatchObject({ kind: 'key', key: { id: created.id, name: 'support bot', budget: { usdMicros: 12_500_000, period: 'month' } } });
   });
 
-  it('fills what was left out: every route, no budget, no limits, no expiry', async () => {
+  it('fills what was left out: every route, the direct form, no budget, no limits, no expiry', async () => {
     const created = await createKey({ name: 'minimal' });
-    expect(created).toMatchObject({ routes: null, budget: null, limits: { rpm: null, tpm: null }, expires_at: null });
+    expect(created).toMatchObject({ routes: null, direct: true, budget: null, limits: { rpm: null, tpm: null }, expires_at: null });
   });
 
   it('lists keys without ever showing a secret or its hash', async () => {
@@ -102,6 +104,7 @@ describe('admin keys API', () => {
       name: 'listed',
       key_prefix: created.key_prefix,
       routes: ['search'],
+      direct: true,
       budget: null,
       limits: { rpm: null, tpm: null },
       expires_at: null,
@@ -167,6 +170,7 @@ describe('admin keys API', () => {
     ['routes that are not a list', { name: 'n', routes: 'support-*' }, 'routes'],
     ['an empty routes list', { name: 'n', routes: [] }, 'routes'],
     ['an empty route glob', { name: 'n', routes: ['support', ''] }, 'routes[1]'],
+    ['a direct flag that is not true or false', { name: 'n', direct: 'no' }, 'direct'],
     ['a zero budget', { name: 'n', budget: { usd: 0, period: 'month' } }, 'budget.usd'],
     ['a negative budget', { name: 'n', budget: { usd: -5, period: 'month' } }, 'budget.usd'],
     ['a budget below a micro-dollar', { name: 'n', budget: { usd: 1e-9, period: 'month' } }, 'budget.usd'],

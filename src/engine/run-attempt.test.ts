@@ -1,0 +1,66 @@
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { ConnectionConfig } from '../config/schema.js';
+import { PROBE_REQUEST } from '../health/probe-request.js';
+import { adapterFor } from '../providers/registry.js';
+import { Transport } from '../transport/send-upstream.js';
+import { Cancellation } from './cancellation.js';
+import { chatOperation } from './chat-operation.js';
+import { runAttempt } from './run-attempt.js';
+
+const ANSWER = { id: 'chatcmpl-1', object: 'chat.completion', created: 0, model: 'pooled', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }] };
+
+let upstream: Server;
+let baseUrl: string;
+const held: ServerResponse[] = [];
+
+beforeAll(async () => {
+  upstream = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => held.push(response));
+  });
+  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`;
+});
+afterAll(async () => {
+  upstream.closeAllConnections();
+  await new Promise((resolve) => upstream.close(resolve));
+});
+
+// Only the caller's deadline may run while a request waits for a socket of its pool; the
+// first-token timeout is the provider's, and starts when the provider has the request.
+it('time spent waiting for a pooled socket is not first-token time', async () => {
+  const connection: ConnectionConfig = { provider: 'openai-compatible', base_url: baseUrl, api_key: 'k', alternate_hosts: [], max_in_flight: 1, optional: false };
+  const transport = new Transport({ poolSizes: () => new Map([[new URL(baseUrl).origin, 1]]) });
+  const firstTokenMs = 300;
+  const attempt = (n: number, firstTokenTimeoutMs: number) =>
+    runAttempt(
+      {
+        n,
+        target: { connectionName: 'pooled', connection, routedModel: 'pooled', modelChange: false, config: { connection: 'pooled', model: 'pooled', model_change: false, weight: 1, priority: 0 } },
+        adapter: adapterFor(connection),
+        baseUrl,
+        timeouts: { connect_ms: 1_000, first_token_ms: firstTokenTimeoutMs, idle_ms: 1_000, total_ms: 5_000, heartbeat_ms: 5_000 },
+        caller: new Cancellation(),
+        deadlineAtMs: Date.now() + 5_000,
+        requestStartedAtMs: Date.now(),
+        transport,
+      },
+      chatOperation(PROBE_REQUEST, 'first_token'),
+    );
+  try {
+    const first = attempt(1, 5_000);
+    const second = attempt(2, firstTokenMs);
+    // The first holds the pool's only socket for twice the second's first-token timeout.
+    await new Promise((resolve) => setTimeout(resolve, firstTokenMs * 2));
+    expect(held).toHaveLength(1);
+    held.shift()!.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(ANSWER));
+    for (let waitedMs = 0; held.length === 0 && waitedMs < 2_000; waitedMs += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+    held.shift()?.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(ANSWER));
+    expect((await first).record.kind).toBe('ok');
+    expect((await second).record.kind).toBe('ok');
+  } finally {
+    await transport.close();
+  }
+});
