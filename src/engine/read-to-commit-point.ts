@@ -2,6 +2,7 @@ import type { CommitPolicy, TimeoutsConfig } from '../config/schema.js';
 import { estimatedUsage, outputCharactersOf } from '../metering/estimate-tokens.js';
 import { isContentEvent, type ProviderError, type StreamEvent } from '../providers/spec.js';
 import type { AttemptContext } from './attempt-context.js';
+import { timerDelayMs } from './timer-delay.js';
 
 /** An upstream stream as the engine reads it: one batch of events per network read. */
 export type EventBatches = AsyncIterator<StreamEvent[], void, undefined>;
@@ -102,7 +103,7 @@ export async function readToCommitPoint(
 function settledWithin<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
   if (ms <= 0) return Promise.resolve(undefined);
   return new Promise<T | undefined>((resolve, reject) => {
-    const timer = setTimeout(() => resolve(undefined), ms);
+    const timer = setTimeout(() => resolve(undefined), timerDelayMs(ms));
     promise.then(
       (value) => {
         clearTimeout(timer);
