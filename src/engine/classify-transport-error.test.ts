@@ -25,4 +25,9 @@ describe('classifyTransportError', () => {
     expect(classifyTransportError(error('ECONNRESET'), signals).kind).toBe('connection');
     expect(classifyTransportError(new Error('fetch failed', { cause: error('ENOTFOUND') }), signals)).toMatchObject({ kind: 'connection', type: 'ENOTFOUND' });
   });
+
+  it('a request the HTTP client refuses to send is the gateway\'s own failure, not a connection failure', () => {
+    const refused = Object.assign(new Error('invalid authorization header'), { code: 'UND_ERR_INVALID_ARG' });
+    expect(classifyTransportError(refused, { caller: idle(), attempt: idle() })).toMatchObject({ kind: 'internal_error', type: 'UND_ERR_INVALID_ARG' });
+  });
 });

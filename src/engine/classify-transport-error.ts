@@ -3,6 +3,12 @@ import { AttemptTimeout } from './attempt-timer.js';
 
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
 
+/**
+ * The HTTP client refused the request the gateway built (a header value it cannot send, a bad
+ * URL) before anything went on the wire: the gateway's failure, not the provider's.
+ */
+const REFUSED_REQUEST_CODES = new Set(['UND_ERR_INVALID_ARG', 'ERR_INVALID_URL', 'ERR_INVALID_CHAR', 'ERR_INVALID_HTTP_TOKEN', 'ERR_INVALID_ARG_TYPE', 'ERR_INVALID_ARG_VALUE']);
+
 /** Whether (and why) one link of the abort tree fired: a `Cancellation` (or an AbortSignal). */
 interface Aborted {
   readonly aborted: boolean;
@@ -21,6 +27,7 @@ export function classifyTransportError(error: unknown, aborts: { caller: Aborted
   const code = errorCode(error);
   const message = error instanceof Error ? error.message : String(error);
   if (code !== undefined && TIMEOUT_CODES.has(code)) return { kind: 'timeout', type: code, message };
+  if (code !== undefined && REFUSED_REQUEST_CODES.has(code)) return { kind: 'internal_error', type: code, message: `the gateway built a request it cannot send: ${message}` };
   return { kind: 'connection', ...(code === undefined ? {} : { type: code }), message };
 }
 

@@ -73,15 +73,22 @@ export async function runAttempt<Answer>(input: AttemptInput, operation: Operati
     { caller: input.caller, startedAtMs, deadlineAtMs: input.deadlineAtMs, onSettled: input.onSettled },
   );
 
+  let upstream: UpstreamRequest;
+  try {
+    upstream = operation.build(input.adapter, { baseUrl: input.baseUrl, routedModel: input.target.routedModel });
+  } catch (error) {
+    return context.fail(error instanceof ProviderFailure ? error.error : gatewayFailure(error));
+  }
+  if (input.idempotencyKey !== undefined) upstream.headers['idempotency-key'] = input.idempotencyKey;
+
   let response: UpstreamResponse;
   try {
-    const upstream = operation.build(input.adapter, { baseUrl: input.baseUrl, routedModel: input.target.routedModel });
-    if (input.idempotencyKey !== undefined) upstream.headers['idempotency-key'] = input.idempotencyKey;
     // Streams: content must start within first_token_ms. Non-streamed answers come whole, so
     // their headers must (SPEC §5: no headers in time is a timeout that fails over).
     context.timer.arm('first_token', input.timeouts.first_token_ms);
     response = await sendToFirstReachableHost(upstream, input, context);
   } catch (error) {
+    if (error instanceof SigningFailure) return context.fail(gatewayFailure(error.cause));
     return context.fail(error instanceof ProviderFailure ? error.error : context.classify(error));
   }
   context.record.httpStatus = response.statusCode;
@@ -109,7 +116,9 @@ async function sendToFirstReachableHost(unsigned: UpstreamRequest, input: Attemp
   for (let index = 0; ; index++) {
     try {
       // A key header is the same for every host; a SigV4 signature is made afresh from the unsigned headers.
-      const signed = await applyCredentials(upstream, input.target.connection);
+      const signed = await applyCredentials(upstream, input.target.connection).catch((error: unknown) => {
+        throw new SigningFailure(error);
+      });
       return await input.transport.send(signed, { cancellation: context.cancellation, connectTimeoutMs: input.timeouts.connect_ms });
     } catch (error) {
       const alternate = hosts[index];
@@ -117,6 +126,22 @@ async function sendToFirstReachableHost(unsigned: UpstreamRequest, input: Attemp
       upstream = { ...unsigned, url: alternate.replace(/\/+$/, '') + unsigned.url.slice(input.baseUrl.replace(/\/+$/, '').length) };
     }
   }
+}
+
+/** Applying the connection's credential failed: the gateway's doing, nothing was sent. */
+class SigningFailure extends Error {
+  constructor(cause: unknown) {
+    super('applying the credential failed', { cause });
+  }
+}
+
+/**
+ * A failure of the gateway's own making (a bug, a request it cannot build or sign): it says
+ * nothing about the provider, which never saw the attempt, so it must not count against it.
+ */
+function gatewayFailure(error: unknown): ProviderError {
+  const cause = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return { kind: 'internal_error', type: 'gateway_failure', message: `the gateway could not prepare this attempt (${cause})` };
 }
 
 const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
