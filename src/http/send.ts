@@ -35,12 +35,31 @@ export function sendGatewayError(response: ServerResponse, error: GatewayError, 
   sendJson(response, error.status, body, retryHeaders(error.retryAfterMs));
 }
 
-/** What a successful answer says about how it was served (SPEC §4). */
+/**
+ * What a successful answer says about how it was served (SPEC §4). Written after the attempt was
+ * billed, so it must never be a value Node refuses: names from the config may hold anything.
+ */
 export function servedHeaders(served: ResolvedTarget, attempts: number): Record<string, string> {
   return {
-    'x-switchyard-served-by': `${served.connectionName}/${served.routedModel}`,
+    'x-switchyard-served-by': headerSafe(`${served.connectionName}/${served.routedModel}`),
     'x-switchyard-attempts': String(attempts),
   };
+}
+
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+/**
+ * `text` as a header value every client reads the same way: unchanged when it is printable
+ * ASCII (every real name), else with each other character (and `%`) percent-encoded as UTF-8.
+ */
+export function headerSafe(text: string): string {
+  if (PRINTABLE_ASCII.test(text)) return text;
+  let safe = '';
+  for (const character of text) {
+    if (character >= ' ' && character <= '~' && character !== '%') safe += character;
+    else for (const byte of Buffer.from(character, 'utf8')) safe += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return safe;
 }
 
 /** For answers that must not be cached (admin views); a fresh object, since `sendJson` takes it over. */
