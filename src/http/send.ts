@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { GatewayError } from '../errors/gateway-error.js';
+import type { Redact } from '../records/redact-secrets.js';
 import type { ResolvedTarget } from '../routing/resolve-route.js';
 import { OPENAI_CHAT, type InboundDialect } from './inbound-dialect.js';
 
@@ -37,11 +38,12 @@ export function sendGatewayError(response: ServerResponse, error: GatewayError, 
 
 /**
  * What a successful answer says about how it was served (SPEC §4). Written after the attempt was
- * billed, so it must never be a value Node refuses: names from the config may hold anything.
+ * billed, so it must never be a value Node refuses: names from the config may hold anything. The
+ * name passes the same redaction as every string the gateway sends.
  */
-export function servedHeaders(served: ResolvedTarget, attempts: number): Record<string, string> {
+export function servedHeaders(served: ResolvedTarget, attempts: number, redact: Redact): Record<string, string> {
   return {
-    'x-switchyard-served-by': headerSafe(`${served.connectionName}/${served.routedModel}`),
+    'x-switchyard-served-by': headerSafe(redact(`${served.connectionName}/${served.routedModel}`)),
     'x-switchyard-attempts': String(attempts),
   };
 }

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Logger } from 'pino';
 import { createApp, type App } from '../../src/app.js';
 import { ConfigSource } from '../../src/config/config-source.js';
 import type { MockProvider } from '../../src/mock/mock-provider.js';
@@ -18,13 +19,13 @@ export interface TestGateway {
 }
 
 /** A real gateway on an ephemeral loopback port, configured from YAML text, with its mock. */
-export async function startGateway(yaml: string, options: { watch?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<TestGateway> {
+export async function startGateway(yaml: string, options: { watch?: boolean; env?: NodeJS.ProcessEnv; logger?: Logger } = {}): Promise<TestGateway> {
   const directory = mkdtempSync(join(tmpdir(), 'switchyard-test-'));
   const configFile = join(directory, 'config.yaml');
   writeFileSync(configFile, withMemoryStore(yaml));
   const configSource = ConfigSource.load(configFile, { env: options.env ?? {} });
   if (options.watch) configSource.watch();
-  const app = await createApp({ configSource, env: options.env ?? {} });
+  const app = await createApp({ configSource, env: options.env ?? {}, ...(options.logger ? { logger: options.logger } : {}) });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   if (!app.mock) throw new Error('test configs need at least one mock connection');
   return {
