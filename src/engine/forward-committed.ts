@@ -1,5 +1,6 @@
 import type { StreamEvent } from '../providers/spec.js';
-import { estimatedUsage, outputCharactersOf } from '../metering/estimate-tokens.js';
+import { estimatedUsage, estimateTokens, outputCharactersOf } from '../metering/estimate-tokens.js';
+import { trustedUsage } from '../metering/trusted-usage.js';
 import type { AttemptContext } from './attempt-context.js';
 import type { CommitReady, EventBatches } from './read-to-commit-point.js';
 
@@ -39,6 +40,8 @@ export async function* forwardCommitted(
           into.push(interrupted(`the upstream reported an error mid-stream: ${event.error.message}`));
           return 'failed';
         case 'usage':
+          // In place: the caller's usage chunk shows what the ledger is charged.
+          event.usage = trustedUsage(event.usage, () => ({ inputTokens: options.estimateInputTokens(), outputTokens: estimateTokens(forwardedCharacters) }));
           record.usage = event.usage;
           break;
         case 'finish':

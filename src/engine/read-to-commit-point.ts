@@ -1,5 +1,6 @@
 import type { CommitPolicy, TimeoutsConfig } from '../config/schema.js';
-import { estimatedUsage, outputCharactersOf } from '../metering/estimate-tokens.js';
+import { estimatedUsage, estimateTokens, outputCharactersOf } from '../metering/estimate-tokens.js';
+import { trustedUsage } from '../metering/trusted-usage.js';
 import { isContentEvent, type ProviderError, type StreamEvent } from '../providers/spec.js';
 import type { AttemptContext } from './attempt-context.js';
 import { timerDelayMs } from './timer-delay.js';
@@ -70,6 +71,8 @@ export async function readToCommitPoint(
           case 'provider-error':
             return failed(event.error);
           case 'usage':
+            // In place: the caller's usage chunk shows what the ledger is charged.
+            event.usage = trustedUsage(event.usage, () => ({ inputTokens: options.estimateInputTokens(), outputTokens: estimateTokens(outputCharacters) }));
             context.record.usage = event.usage;
             break;
           case 'finish': {
