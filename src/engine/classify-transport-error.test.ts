@@ -30,4 +30,11 @@ describe('classifyTransportError', () => {
     const refused = Object.assign(new Error('invalid authorization header'), { code: 'UND_ERR_INVALID_ARG' });
     expect(classifyTransportError(refused, { caller: idle(), attempt: idle() })).toMatchObject({ kind: 'internal_error', type: 'UND_ERR_INVALID_ARG' });
   });
+
+  it('the gateway\'s own code failing while it reads an answer is an internal_error too', () => {
+    const signals = { caller: idle(), attempt: idle() };
+    expect(classifyTransportError(new RangeError('Maximum call stack size exceeded'), signals).kind).toBe('internal_error');
+    expect(classifyTransportError(new TypeError("Cannot read properties of undefined (reading 'text')"), signals).kind).toBe('internal_error');
+    expect(classifyTransportError(new SyntaxError('Unexpected token < in JSON'), signals).kind).toBe('connection');
+  });
 });

@@ -28,7 +28,18 @@ export function classifyTransportError(error: unknown, aborts: { caller: Aborted
   const message = error instanceof Error ? error.message : String(error);
   if (code !== undefined && TIMEOUT_CODES.has(code)) return { kind: 'timeout', type: code, message };
   if (code !== undefined && REFUSED_REQUEST_CODES.has(code)) return { kind: 'internal_error', type: code, message: `the gateway built a request it cannot send: ${message}` };
+  if (code === undefined && isProgrammingError(error)) {
+    return { kind: 'internal_error', type: 'gateway_failure', message: `the gateway failed while handling this attempt (${(error as Error).name}: ${message})` };
+  }
   return { kind: 'connection', ...(code === undefined ? {} : { type: code }), message };
+}
+
+/**
+ * The network, the HTTP client and the gateway's own limits throw errors with a `code`; a bare
+ * TypeError, RangeError (a stack overflow) or ReferenceError is the gateway's own code failing.
+ */
+function isProgrammingError(error: unknown): boolean {
+  return error instanceof TypeError || error instanceof RangeError || error instanceof ReferenceError;
 }
 
 /** The first string `code` on the error or its causes (undici wraps socket errors). */

@@ -24,8 +24,10 @@ export async function* forwardCommitted(
   let forwardedCharacters = ready.outputCharacters;
   let pendingNext = ready.pendingNext;
 
-  const interrupted = (message: string): StreamEvent => {
-    record.kind = 'stream_interrupted';
+  // The caller sees a stream_interrupted either way; the record keeps a failure of the gateway's
+  // own apart, since that must not count against the target.
+  const interrupted = (message: string, kind: 'stream_interrupted' | 'internal_error' = 'stream_interrupted'): StreamEvent => {
+    record.kind = kind;
     record.message = message;
     return { type: 'provider-error', error: { kind: 'stream_interrupted', message } };
   };
@@ -85,7 +87,7 @@ export async function* forwardCommitted(
           record.kind = 'cancelled';
           return;
         }
-        yield [interrupted(`the upstream stream failed after it started: ${failure.message}`)];
+        yield [interrupted(`the upstream stream failed after it started: ${failure.message}`, failure.kind === 'internal_error' ? 'internal_error' : 'stream_interrupted')];
         return;
       }
       if (next.done) {
