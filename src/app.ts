@@ -47,6 +47,7 @@ import { sendJson } from './http/send.js';
 import { startMockProvider, type MockProvider } from './mock/mock-provider.js';
 import { adapterFor, baseUrlFor } from './providers/registry.js';
 import { RecordStore } from './records/record-store.js';
+import { secretRedactor } from './records/redact-secrets.js';
 import { RequestTrace } from './records/request-trace.js';
 import { InsertThread } from './store/insert-thread.js';
 import { migrate } from './store/migrate.js';
@@ -61,6 +62,7 @@ import type { Kysely } from 'kysely';
 import { Metrics } from './telemetry/metrics.js';
 import { logRequest } from './telemetry/log-request.js';
 import { observeRequest } from './telemetry/observe-request.js';
+import { redactingLogger } from './telemetry/redacting-logger.js';
 import { createRequestSpans } from './telemetry/request-spans.js';
 import { Transport } from './transport/send-upstream.js';
 import { upstreamPoolSizes } from './transport/upstream-pool-sizes.js';
@@ -120,8 +122,9 @@ export interface App {
 /** The composition root: the only place that constructs modules and wires them together. */
 export async function createApp(options: AppOptions): Promise<App> {
   const { configSource } = options;
-  const logger = options.logger ?? pino({ level: 'silent' });
   const config = () => configSource.current;
+  // Every line the gateway logs is redacted of the config's secrets in force when it is written.
+  const logger = redactingLogger(options.logger ?? pino({ level: 'silent' }), () => secretRedactor(knownSecrets(config())));
 
   let mock: MockProvider | undefined;
   const ensureMock = async (current: Config) => {

@@ -1,4 +1,5 @@
 import type { Cancellation } from './cancellation.js';
+import { timerDelayMs } from './timer-delay.js';
 
 /** Why the gateway aborted an attempt: a phase (first token, idle) or the caller's deadline ran out. */
 export class AttemptTimeout extends Error {
@@ -22,13 +23,13 @@ export class AttemptTimer {
 
   constructor(cancellation: Cancellation, remainingMs: number) {
     this.#cancellation = cancellation;
-    this.#deadline = setTimeout(() => this.#abort(new AttemptTimeout('deadline', remainingMs)), Math.max(0, remainingMs));
+    this.#deadline = setTimeout(() => this.#abort(new AttemptTimeout('deadline', remainingMs)), timerDelayMs(remainingMs));
   }
 
   /** Starts (or replaces) the phase timer. */
   arm(phase: 'first_token' | 'idle', afterMs: number): void {
     clearTimeout(this.#phase);
-    this.#phase = setTimeout(() => this.#abort(new AttemptTimeout(phase, afterMs)), afterMs);
+    this.#phase = setTimeout(() => this.#abort(new AttemptTimeout(phase, afterMs)), timerDelayMs(afterMs));
   }
 
   /** Restarts the current phase timer from now (per streamed event: no allocation). */
@@ -39,7 +40,7 @@ export class AttemptTimer {
   /** Runs `onExpire` instead of aborting when the phase timer fires (used after the finish event). */
   graceThen(afterMs: number, onExpire: () => void): void {
     clearTimeout(this.#phase);
-    this.#phase = setTimeout(onExpire, afterMs);
+    this.#phase = setTimeout(onExpire, timerDelayMs(afterMs));
   }
 
   clear(): void {

@@ -1,5 +1,6 @@
 import type { CommitPolicy } from '../config/schema.js';
-import { estimateTokens, requestCharacters } from '../metering/estimate-tokens.js';
+import { estimateTokens, outputCharactersOfResult, requestCharacters } from '../metering/estimate-tokens.js';
+import { trustedUsage } from '../metering/trusted-usage.js';
 import type { ChatRequest, ChatResult, StreamEvent } from '../providers/spec.js';
 import { createFrameDecoder } from '../streaming/frame-decoder.js';
 import { readEventBatches } from '../streaming/read-event-batches.js';
@@ -28,6 +29,13 @@ export function chatOperation(request: ChatRequest, commit: CommitPolicy): Opera
         }
         // Providers that do not say which model answered (Bedrock) answered with the routed one.
         if (!result.responseModel) result.responseModel = input.target.routedModel;
+        // The caller is shown the same usage the ledger is charged.
+        if (result.usage) {
+          result.usage = trustedUsage(result.usage, () => ({
+            inputTokens: estimateTokens(requestCharacters(request)),
+            outputTokens: estimateTokens(outputCharactersOfResult(result)),
+          }));
+        }
         Object.assign(record, { latencyMs: Date.now() - context.startedAtMs, usage: result.usage, committed: true });
         context.release(true);
         return { ok: true, record, answer: { result } };

@@ -34,4 +34,16 @@ describe('classifyTransportError', () => {
     expect(classifyTransportError(hangUp, signals, { silentMs: 499, firstTokenTimeoutMs: 1_000 })).toMatchObject({ kind: 'connection', type: 'UND_ERR_SOCKET' });
     expect(classifyTransportError(hangUp, signals).kind).toBe('connection');
   });
+
+  it('a request the HTTP client refuses to send is the gateway\'s own failure, not a connection failure', () => {
+    const refused = Object.assign(new Error('invalid authorization header'), { code: 'UND_ERR_INVALID_ARG' });
+    expect(classifyTransportError(refused, { caller: idle(), attempt: idle() })).toMatchObject({ kind: 'internal_error', type: 'UND_ERR_INVALID_ARG' });
+  });
+
+  it('the gateway\'s own code failing while it reads an answer is an internal_error too', () => {
+    const signals = { caller: idle(), attempt: idle() };
+    expect(classifyTransportError(new RangeError('Maximum call stack size exceeded'), signals).kind).toBe('internal_error');
+    expect(classifyTransportError(new TypeError("Cannot read properties of undefined (reading 'text')"), signals).kind).toBe('internal_error');
+    expect(classifyTransportError(new SyntaxError('Unexpected token < in JSON'), signals).kind).toBe('connection');
+  });
 });

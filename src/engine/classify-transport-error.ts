@@ -3,6 +3,12 @@ import { AttemptTimeout } from './attempt-timer.js';
 
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
 
+/**
+ * The HTTP client refused the request the gateway built (a header value it cannot send, a bad
+ * URL) before anything went on the wire: the gateway's failure, not the provider's.
+ */
+const REFUSED_REQUEST_CODES = new Set(['UND_ERR_INVALID_ARG', 'ERR_INVALID_URL', 'ERR_INVALID_CHAR', 'ERR_INVALID_HTTP_TOKEN', 'ERR_INVALID_ARG_TYPE', 'ERR_INVALID_ARG_VALUE']);
+
 /** Whether (and why) one link of the abort tree fired: a `Cancellation` (or an AbortSignal). */
 interface Aborted {
   readonly aborted: boolean;
@@ -30,10 +36,22 @@ export function classifyTransportError(error: unknown, aborts: { caller: Aborted
   const code = errorCode(error);
   const message = error instanceof Error ? error.message : String(error);
   if (code !== undefined && TIMEOUT_CODES.has(code)) return { kind: 'timeout', type: code, message };
+  if (code !== undefined && REFUSED_REQUEST_CODES.has(code)) return { kind: 'internal_error', type: code, message: `the gateway built a request it cannot send: ${message}` };
+  if (code === undefined && isProgrammingError(error)) {
+    return { kind: 'internal_error', type: 'gateway_failure', message: `the gateway failed while handling this attempt (${(error as Error).name}: ${message})` };
+  }
   if (silence !== undefined && silence.silentMs * 2 >= silence.firstTokenTimeoutMs) {
     return { kind: 'timeout', type: 'silent_hang_up', message: `the upstream closed the connection after ${silence.silentMs} ms without answering (${message})` };
   }
   return { kind: 'connection', ...(code === undefined ? {} : { type: code }), message };
+}
+
+/**
+ * The network, the HTTP client and the gateway's own limits throw errors with a `code`; a bare
+ * TypeError, RangeError (a stack overflow) or ReferenceError is the gateway's own code failing.
+ */
+function isProgrammingError(error: unknown): boolean {
+  return error instanceof TypeError || error instanceof RangeError || error instanceof ReferenceError;
 }
 
 /** The first string `code` on the error or its causes (undici wraps socket errors). */

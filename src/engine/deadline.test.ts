@@ -12,6 +12,13 @@ describe('deadlineFromHeaders', () => {
     expect(deadlineFromHeaders({}, 60_000, now)).toBe(now + 60_000);
   });
 
+  it('caps a caller deadline at the route total_ms, however far away the caller put it', () => {
+    expect(deadlineFromHeaders({ 'x-stainless-timeout': '2147484' }, 60_000, now)).toBe(now + 60_000);
+    expect(deadlineFromHeaders({ 'x-request-timeout-ms': '1e300' }, 60_000, now)).toBe(now + 60_000);
+    expect(deadlineFromHeaders({ 'x-deadline-ms': String(now + 90_000) }, 60_000, now)).toBe(now + 60_000);
+    expect(deadlineFromHeaders({ 'x-request-timeout-ms': '59000' }, 60_000, now)).toBe(now + 59_000);
+  });
+
   it('rejects a bad header with a 400 naming it', () => {
     expect(() => deadlineFromHeaders({ 'x-request-timeout-ms': 'soon' }, 60_000, now)).toThrow(GatewayError);
     try {

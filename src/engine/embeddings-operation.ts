@@ -1,6 +1,7 @@
 import type { EmbeddingsRequest, EmbeddingsResult } from '../providers/spec.js';
 import { ProviderFailure } from '../providers/spec.js';
 import { estimateTokens } from '../metering/estimate-tokens.js';
+import { trustedUsage } from '../metering/trusted-usage.js';
 import type { Operation } from './run-attempt.js';
 
 /** An embeddings attempt: read whole, like a non-streamed chat. Targets without embeddings are skipped. */
@@ -19,7 +20,8 @@ export function embeddingsOperation(request: EmbeddingsRequest): Operation<Embed
         return context.fail({ kind: 'server_error', message: `the provider returned ${result.vectors.length} embeddings for ${request.input.length} inputs` });
       }
       // A provider that reports no usage (Gemini) still bills: the input is counted here, marked estimated.
-      const usage = result.usage ?? { inputTokens: estimateTokens(inputCharacters(request)), outputTokens: 0, estimated: true };
+      const estimate = () => ({ inputTokens: estimateTokens(inputCharacters(request)), outputTokens: 0 });
+      const usage = result.usage ? trustedUsage(result.usage, estimate) : { ...estimate(), estimated: true };
       Object.assign(context.record, { latencyMs: Date.now() - context.startedAtMs, usage, committed: true });
       context.release(true);
       return { ok: true, record: context.record, answer: { ...result, usage } };

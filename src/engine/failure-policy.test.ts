@@ -19,12 +19,18 @@ describe('the failure policy table', () => {
       invalid_request: 'failover',
       stream_interrupted: 'stop',
       cancelled: 'stop',
+      internal_error: 'failover',
     });
   });
 
   it('only server errors, timeouts, connection failures and broken streams count toward ejection', () => {
     const counting = Object.entries(FAILURE_POLICY).filter(([, policy]) => policy.countsTowardEjection).map(([kind]) => kind);
     expect(counting.sort()).toEqual(['connection', 'server_error', 'stream_interrupted', 'timeout']);
+  });
+
+  it('timeouts and the gateway\'s own failures are never retried on the same target', () => {
+    const neverRetried = Object.entries(FAILURE_POLICY).filter(([, policy]) => !policy.sameTargetRetry).map(([kind]) => kind);
+    expect(neverRetried.sort()).toEqual(['internal_error', 'timeout']);
   });
 
   it('a route override wins', () => {

@@ -8,22 +8,28 @@ export interface KindPolicy {
   rule: FailureRule;
   /** Whether the failure counts toward ejecting the deployment (docs/health.md). */
   countsTowardEjection: boolean;
+  /** Whether a `retry` rule may send the same target the request again. */
+  sameTargetRetry: boolean;
 }
 
 /** The one table that decides what each failure kind means for the attempt loop (docs/errors.md). */
 export const FAILURE_POLICY: Readonly<Record<AttemptFailureKind, KindPolicy>> = {
-  rate_limit: { rule: 'failover', countsTowardEjection: false },
-  quota_exhausted: { rule: 'failover', countsTowardEjection: false },
-  server_error: { rule: 'retry', countsTowardEjection: true },
-  timeout: { rule: 'failover', countsTowardEjection: true },
-  connection: { rule: 'retry', countsTowardEjection: true },
-  credential: { rule: 'failover', countsTowardEjection: false },
-  not_found: { rule: 'failover', countsTowardEjection: false },
-  context_length: { rule: 'failover', countsTowardEjection: false },
-  moderation: { rule: 'stop', countsTowardEjection: false },
-  invalid_request: { rule: 'failover', countsTowardEjection: false },
-  stream_interrupted: { rule: 'stop', countsTowardEjection: true },
-  cancelled: { rule: 'stop', countsTowardEjection: false },
+  rate_limit: { rule: 'failover', countsTowardEjection: false, sameTargetRetry: true },
+  quota_exhausted: { rule: 'failover', countsTowardEjection: false, sameTargetRetry: true },
+  server_error: { rule: 'retry', countsTowardEjection: true, sameTargetRetry: true },
+  // A silent target stays silent.
+  timeout: { rule: 'failover', countsTowardEjection: true, sameTargetRetry: false },
+  connection: { rule: 'retry', countsTowardEjection: true, sameTargetRetry: true },
+  credential: { rule: 'failover', countsTowardEjection: false, sameTargetRetry: true },
+  not_found: { rule: 'failover', countsTowardEjection: false, sameTargetRetry: true },
+  context_length: { rule: 'failover', countsTowardEjection: false, sameTargetRetry: true },
+  moderation: { rule: 'stop', countsTowardEjection: false, sameTargetRetry: true },
+  invalid_request: { rule: 'failover', countsTowardEjection: false, sameTargetRetry: true },
+  stream_interrupted: { rule: 'stop', countsTowardEjection: true, sameTargetRetry: true },
+  cancelled: { rule: 'stop', countsTowardEjection: false, sameTargetRetry: true },
+  // Nothing reached the provider, so nothing is known about it; the same request would fail the
+  // same way on this target, while another target's adapter may well build it.
+  internal_error: { rule: 'failover', countsTowardEjection: false, sameTargetRetry: false },
 };
 
 export function ruleFor(kind: AttemptFailureKind, route: Pick<RouteConfig, 'on'>): FailureRule {

@@ -42,4 +42,9 @@ describe('finalError', () => {
     expect(mixed).toMatchObject({ status: 502, code: 'upstream_error' });
     expect(mixed.retryAfterMs).toBeUndefined();
   });
+
+  it('every attempt failing inside the gateway → 500 internal_error; beside a provider failure → 502', () => {
+    expect(finalError([attempt('internal_error'), attempt('internal_error')])).toMatchObject({ status: 500, code: 'internal_error' });
+    expect(finalError([attempt('internal_error'), attempt('server_error')])).toMatchObject({ status: 502, code: 'upstream_error' });
+  });
 });

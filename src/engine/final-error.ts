@@ -38,6 +38,9 @@ export function finalError(attempts: readonly AttemptRecord[], coolingEndsInMs?:
   if (attempts.length > 0 && attempts.every((attempt) => attempt.kind === 'timeout')) {
     return { status: 504, code: 'upstream_timeout', type: 'upstream_error', message: 'every attempt timed out' };
   }
+  if (attempts.length > 0 && attempts.every((attempt) => attempt.kind === 'internal_error')) {
+    return { status: 500, code: 'internal_error', type: 'server_error', message: 'the gateway could not prepare any attempt of this request' };
+  }
   if (attempts.length === 0) {
     return { status: 504, code: 'upstream_timeout', type: 'upstream_error', message: 'the deadline passed before any attempt could start' };
   }

@@ -1,5 +1,6 @@
 import type { StreamEvent } from '../providers/spec.js';
-import { estimatedUsage, outputCharactersOf } from '../metering/estimate-tokens.js';
+import { estimatedUsage, estimateTokens, outputCharactersOf } from '../metering/estimate-tokens.js';
+import { trustedUsage } from '../metering/trusted-usage.js';
 import type { AttemptContext } from './attempt-context.js';
 import type { CommitReady, EventBatches } from './read-to-commit-point.js';
 
@@ -23,8 +24,10 @@ export async function* forwardCommitted(
   let forwardedCharacters = ready.outputCharacters;
   let pendingNext = ready.pendingNext;
 
-  const interrupted = (message: string): StreamEvent => {
-    record.kind = 'stream_interrupted';
+  // The caller sees a stream_interrupted either way; the record keeps a failure of the gateway's
+  // own apart, since that must not count against the target.
+  const interrupted = (message: string, kind: 'stream_interrupted' | 'internal_error' = 'stream_interrupted'): StreamEvent => {
+    record.kind = kind;
     record.message = message;
     return { type: 'provider-error', error: { kind: 'stream_interrupted', message } };
   };
@@ -39,6 +42,8 @@ export async function* forwardCommitted(
           into.push(interrupted(`the upstream reported an error mid-stream: ${event.error.message}`));
           return 'failed';
         case 'usage':
+          // In place: the caller's usage chunk shows what the ledger is charged.
+          event.usage = trustedUsage(event.usage, () => ({ inputTokens: options.estimateInputTokens(), outputTokens: estimateTokens(forwardedCharacters) }));
           record.usage = event.usage;
           break;
         case 'finish':
@@ -82,7 +87,7 @@ export async function* forwardCommitted(
           record.kind = 'cancelled';
           return;
         }
-        yield [interrupted(`the upstream stream failed after it started: ${failure.message}`)];
+        yield [interrupted(`the upstream stream failed after it started: ${failure.message}`, failure.kind === 'internal_error' ? 'internal_error' : 'stream_interrupted')];
         return;
       }
       if (next.done) {

@@ -1,8 +1,10 @@
 import type { CommitPolicy, TimeoutsConfig } from '../config/schema.js';
-import { estimatedUsage, outputCharactersOf } from '../metering/estimate-tokens.js';
+import { estimatedUsage, estimateTokens, outputCharactersOf } from '../metering/estimate-tokens.js';
+import { trustedUsage } from '../metering/trusted-usage.js';
 import type { ChatRequest, ProviderError, StreamEvent } from '../providers/spec.js';
 import type { AttemptContext } from './attempt-context.js';
 import { contentPredicate } from './content-predicate.js';
+import { timerDelayMs } from './timer-delay.js';
 
 /** An upstream stream as the engine reads it: one batch of events per network read. */
 export type EventBatches = AsyncIterator<StreamEvent[], void, undefined>;
@@ -78,6 +80,8 @@ export async function readToCommitPoint(
           case 'provider-error':
             return failed(event.error);
           case 'usage':
+            // In place: the caller's usage chunk shows what the ledger is charged.
+            event.usage = trustedUsage(event.usage, () => ({ inputTokens: options.estimateInputTokens(), outputTokens: estimateTokens(outputCharacters) }));
             context.record.usage = event.usage;
             break;
           case 'finish': {
@@ -113,7 +117,7 @@ export async function readToCommitPoint(
 function settledWithin<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
   if (ms <= 0) return Promise.resolve(undefined);
   return new Promise<T | undefined>((resolve, reject) => {
-    const timer = setTimeout(() => resolve(undefined), ms);
+    const timer = setTimeout(() => resolve(undefined), timerDelayMs(ms));
     promise.then(
       (value) => {
         clearTimeout(timer);

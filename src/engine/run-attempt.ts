@@ -73,12 +73,18 @@ export async function runAttempt<Answer>(input: AttemptInput, operation: Operati
     { caller: input.caller, startedAtMs, deadlineAtMs: input.deadlineAtMs, onSettled: input.onSettled },
   );
 
+  let upstream: UpstreamRequest;
+  try {
+    upstream = operation.build(input.adapter, { baseUrl: input.baseUrl, routedModel: input.target.routedModel });
+  } catch (error) {
+    return context.fail(error instanceof ProviderFailure ? error.error : gatewayFailure(error));
+  }
+  if (input.idempotencyKey !== undefined) upstream.headers['idempotency-key'] = input.idempotencyKey;
+
   let response: UpstreamResponse;
   // When the upstream last received the request (per host tried): its silence counts from then.
   let sentAtMs: number | undefined;
   try {
-    const upstream = operation.build(input.adapter, { baseUrl: input.baseUrl, routedModel: input.target.routedModel });
-    if (input.idempotencyKey !== undefined) upstream.headers['idempotency-key'] = input.idempotencyKey;
     // Streams: content must start within first_token_ms. Non-streamed answers come whole, so
     // their headers must (no headers in time is a timeout that fails over). The clock
     // starts when the request is written to the upstream: connecting has connect_ms of its own,
@@ -89,6 +95,7 @@ export async function runAttempt<Answer>(input: AttemptInput, operation: Operati
     };
     response = await sendToFirstReachableHost(upstream, input, context, onSent);
   } catch (error) {
+    if (error instanceof SigningFailure) return context.fail(gatewayFailure(error.cause));
     if (error instanceof ProviderFailure) return context.fail(error.error);
     const silence = sentAtMs === undefined ? undefined : { silentMs: Date.now() - sentAtMs, firstTokenTimeoutMs: input.timeouts.first_token_ms };
     return context.fail(context.classify(error, silence));
@@ -118,7 +125,9 @@ async function sendToFirstReachableHost(unsigned: UpstreamRequest, input: Attemp
   for (let index = 0; ; index++) {
     try {
       // A key header is the same for every host; a SigV4 signature is made afresh from the unsigned headers.
-      const signed = await applyCredentials(upstream, input.target.connection);
+      const signed = await applyCredentials(upstream, input.target.connection).catch((error: unknown) => {
+        throw new SigningFailure(error);
+      });
       return await input.transport.send(signed, { cancellation: context.cancellation, connectTimeoutMs: input.timeouts.connect_ms, onSent });
     } catch (error) {
       const alternate = hosts[index];
@@ -126,6 +135,22 @@ async function sendToFirstReachableHost(unsigned: UpstreamRequest, input: Attemp
       upstream = { ...unsigned, url: alternate.replace(/\/+$/, '') + unsigned.url.slice(input.baseUrl.replace(/\/+$/, '').length) };
     }
   }
+}
+
+/** Applying the connection's credential failed: the gateway's doing, nothing was sent. */
+class SigningFailure extends Error {
+  constructor(cause: unknown) {
+    super('applying the credential failed', { cause });
+  }
+}
+
+/**
+ * A failure of the gateway's own making (a bug, a request it cannot build or sign): it says
+ * nothing about the provider, which never saw the attempt, so it must not count against it.
+ */
+function gatewayFailure(error: unknown): ProviderError {
+  const cause = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return { kind: 'internal_error', type: 'gateway_failure', message: `the gateway could not prepare this attempt (${cause})` };
 }
 
 const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);

@@ -16,7 +16,7 @@ import type { Transport } from '../transport/send-upstream.js';
 import type { AttemptRecord } from './attempt-record.js';
 import { backoffDelayMs } from './backoff.js';
 import type { Cancellation } from './cancellation.js';
-import { ruleFor } from './failure-policy.js';
+import { FAILURE_POLICY, ruleFor } from './failure-policy.js';
 import type { RetryBudget, RetryBudgets } from './retry-budget.js';
 import { runAttempt, type AttemptOutcome, type Operation } from './run-attempt.js';
 import { sleep } from './sleep.js';
@@ -196,8 +196,7 @@ class AttemptLoop<Answer> {
         if (!(await this.#waitOnPurpose(error.retryAfterMs!))) return { type: 'stop' };
         continue;
       }
-      // A silent target stays silent: a timeout is never retried on the same target.
-      if (rule !== 'retry' || error.kind === 'timeout' || retry >= policy.retries) return { type: 'next' };
+      if (rule !== 'retry' || !FAILURE_POLICY[error.kind].sameTargetRetry || retry >= policy.retries) return { type: 'next' };
       if (!this.#budget.tryRetry()) {
         this.#deps.metrics.retryBudgetExhausted.inc({ route: routeLabel(this.#call.route) });
         return { type: 'next' };

@@ -1,4 +1,5 @@
 import type { Cancellation } from './cancellation.js';
+import { timerDelayMs } from './timer-delay.js';
 
 /** Waits `ms`, or less if `cancellation` aborts first; resolves false when it was cut short. */
 export function sleep(ms: number, cancellation: Cancellation): Promise<boolean> {
@@ -11,6 +12,6 @@ export function sleep(ms: number, cancellation: Cancellation): Promise<boolean> 
     const timer = setTimeout(() => {
       stopListening();
       resolve(true);
-    }, ms);
+    }, timerDelayMs(ms));
   });
 }

@@ -16,6 +16,8 @@ export const FailureKind = {
   invalidRequest: 'invalid_request',
   streamInterrupted: 'stream_interrupted',
   cancelled: 'cancelled',
+  /** The gateway itself failed to prepare or send the attempt: the provider never saw it. */
+  internalError: 'internal_error',
 } as const;
 
 export type FailureKind = (typeof FailureKind)[keyof typeof FailureKind];

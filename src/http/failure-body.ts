@@ -3,14 +3,16 @@ import { knownSecrets } from '../config/known-secrets.js';
 import type { AttemptRecord } from '../engine/attempt-record.js';
 import { finalError, type FinalError } from '../engine/final-error.js';
 import type { AllAttemptsFailedError } from '../errors/all-attempts-failed-error.js';
-import { redactSecrets } from '../records/redact-secrets.js';
+import { secretRedactor, type Redact } from '../records/redact-secrets.js';
 import type { RequestTrace } from '../records/request-trace.js';
 import type { InboundDialect } from './inbound-dialect.js';
 
 /**
  * The final error of a request whose every attempt failed (docs/lifecycle.md), as the caller's dialect
- * spells it, with each attempt listed (messages redacted of known secrets); `attempts` is that
- * list alone, for the in-band form of the same error after a heartbeat.
+ * spells it, with each attempt listed. Its messages can be a provider's own words (an invalid
+ * request, a refusal), which may echo the key it was sent: `final.message` and every attempt's
+ * message are redacted here, so the body and an in-band error frame made from `final` are too;
+ * `attempts` is that list alone, for the in-band form of the same error after a heartbeat.
  */
 export function failureBody(
   error: AllAttemptsFailedError,
@@ -18,9 +20,10 @@ export function failureBody(
   config: Config,
   dialect: Pick<InboundDialect, 'errorBody'>,
 ): { final: FinalError; body: unknown; attempts: Record<string, unknown>[] } {
-  const final = finalError(error.attempts, error.coolingEndsInMs);
-  const secrets = knownSecrets(config);
-  const attempts = error.attempts.map((attempt) => describeAttempt(attempt, secrets));
+  const redact = secretRedactor(knownSecrets(config));
+  const decided = finalError(error.attempts, error.coolingEndsInMs);
+  const final = { ...decided, message: redact(decided.message) };
+  const attempts = error.attempts.map((attempt) => describeAttempt(attempt, redact));
   const body = dialect.errorBody({
     status: final.status,
     code: final.code,
@@ -32,13 +35,13 @@ export function failureBody(
   return { final, body, attempts };
 }
 
-function describeAttempt(attempt: AttemptRecord, secrets: ReadonlySet<string>): Record<string, unknown> {
+function describeAttempt(attempt: AttemptRecord, redact: Redact): Record<string, unknown> {
   return {
     n: attempt.n,
     target: `${attempt.connection}/${attempt.model}`,
     kind: attempt.kind,
     status: attempt.httpStatus ?? null,
     latency_ms: attempt.latencyMs,
-    ...(attempt.message === undefined ? {} : { message: redactSecrets(attempt.message, secrets) }),
+    ...(attempt.message === undefined ? {} : { message: redact(attempt.message) }),
   };
 }

@@ -3,6 +3,7 @@ import { admitRequest, settleAdmission, type AdmissionDeps, type AdmissionHandle
 import { estimateInputTokens } from '../admission/token-estimator.js';
 import { chatOperation, type ChatAnswer } from '../engine/chat-operation.js';
 import { runRoute, type EngineDeps, type Served } from '../engine/run-route.js';
+import { knownSecrets } from '../config/known-secrets.js';
 import { AllAttemptsFailedError } from '../errors/all-attempts-failed-error.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { idempotencyKeyOf, upstreamIdempotencyKey } from '../idempotency/idempotency-key-header.js';
@@ -10,6 +11,7 @@ import { bodyHash, isReplayable, type IdempotencyEntry, type IdempotencyStore } 
 import { RecordingSseRenderer } from '../idempotency/recording-sse-renderer.js';
 import { sendReplay } from '../idempotency/send-replay.js';
 import type { Principal } from '../keys/authenticate.js';
+import { secretRedactor } from '../records/redact-secrets.js';
 import type { RequestTrace } from '../records/request-trace.js';
 import type { ResolvedRoute } from '../routing/resolve-route.js';
 import type { ChatRequest } from '../providers/spec.js';
@@ -169,7 +171,8 @@ async function serveChat(response: ServerResponse, trace: RequestTrace, plan: Ch
 
   trace.attempts = outcome.attempts;
   trace.served = outcome.served;
-  const headers = servedHeaders(outcome.served, outcome.attempts.length);
+  const redact = secretRedactor(knownSecrets(deps.config()));
+  const headers = servedHeaders(outcome.served, outcome.attempts.length, redact);
   const { answer } = outcome;
   if ('result' in answer) {
     trace.firstTokenAtMs = Date.now();
@@ -179,8 +182,11 @@ async function serveChat(response: ServerResponse, trace: RequestTrace, plan: Ch
   }
   heartbeat?.stop();
   const recorder = idempotency ? new RecordingSseRenderer(writer, MAX_STORED_STREAM_CHARS) : undefined;
-  const ended = await writeSse(response, headers, answer.events, recorder ?? writer, () => {
-    trace.firstTokenAtMs ??= Date.now();
+  const ended = await writeSse(response, headers, answer.events, recorder ?? writer, {
+    onFirstWrite: () => {
+      trace.firstTokenAtMs ??= Date.now();
+    },
+    redact,
   });
   if (ended === 'interrupted') trace.fail('interrupted', 200, 'stream_interrupted', trace.attempts.at(-1)?.message ?? null);
   else if (ended === 'cancelled') trace.fail('cancelled', 499, 'cancelled');

@@ -3,9 +3,11 @@ import { admitRequest, settleAdmission, type AdmissionDeps, type AdmissionHandle
 import { estimateEmbeddingsTokens } from '../admission/token-estimator.js';
 import { embeddingsOperation } from '../engine/embeddings-operation.js';
 import { runRoute, type EngineDeps } from '../engine/run-route.js';
+import { knownSecrets } from '../config/known-secrets.js';
 import { AllAttemptsFailedError } from '../errors/all-attempts-failed-error.js';
 import { parseOpenAiEmbeddings } from '../inbound/parse-openai-embeddings.js';
 import { renderOpenAiEmbeddings } from '../outbound/render-openai-embeddings.js';
+import { secretRedactor } from '../records/redact-secrets.js';
 import type { RequestTrace } from '../records/request-trace.js';
 import { callerCancellation } from './caller-cancellation.js';
 import { failureBody } from './failure-body.js';
@@ -44,7 +46,7 @@ export async function handleEmbeddings(
     trace.served = outcome.served;
     trace.firstTokenAtMs = Date.now();
     const body = renderOpenAiEmbeddings(outcome.answer, { model: outcome.served.routedModel, encodingFormat: embeddings.encodingFormat });
-    sendJson(response, 200, body, servedHeaders(outcome.served, outcome.attempts.length));
+    sendJson(response, 200, body, servedHeaders(outcome.served, outcome.attempts.length, secretRedactor(knownSecrets(deps.config()))));
   } catch (error) {
     if (!(error instanceof AllAttemptsFailedError)) throw error;
     trace.attempts = error.attempts;

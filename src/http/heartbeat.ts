@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { timerDelayMs } from '../engine/timer-delay.js';
 
 /** How often a keep-alive comment goes out once the heartbeat has started. */
 const KEEP_ALIVE_INTERVAL_MS = 5_000;
@@ -15,7 +16,7 @@ export class Heartbeat {
 
   constructor(response: ServerResponse, afterMs: number) {
     this.#response = response;
-    this.#timer = setTimeout(() => this.#beat(), afterMs);
+    this.#timer = setTimeout(() => this.#beat(), timerDelayMs(afterMs));
   }
 
   stop(): void {

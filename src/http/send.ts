@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { GatewayError } from '../errors/gateway-error.js';
+import type { Redact } from '../records/redact-secrets.js';
 import type { ResolvedTarget } from '../routing/resolve-route.js';
 import { OPENAI_CHAT, type InboundDialect } from './inbound-dialect.js';
 
@@ -35,12 +36,32 @@ export function sendGatewayError(response: ServerResponse, error: GatewayError, 
   sendJson(response, error.status, body, retryHeaders(error.retryAfterMs));
 }
 
-/** What a successful answer says about how it was served (README.md, HTTP API). */
-export function servedHeaders(served: ResolvedTarget, attempts: number): Record<string, string> {
+/**
+ * What a successful answer says about how it was served (README.md, HTTP API). Written after the attempt was
+ * billed, so it must never be a value Node refuses: names from the config may hold anything. The
+ * name passes the same redaction as every string the gateway sends.
+ */
+export function servedHeaders(served: ResolvedTarget, attempts: number, redact: Redact): Record<string, string> {
   return {
-    'x-switchyard-served-by': `${served.connectionName}/${served.routedModel}`,
+    'x-switchyard-served-by': headerSafe(redact(`${served.connectionName}/${served.routedModel}`)),
     'x-switchyard-attempts': String(attempts),
   };
+}
+
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+/**
+ * `text` as a header value every client reads the same way: unchanged when it is printable
+ * ASCII (every real name), else with each other character (and `%`) percent-encoded as UTF-8.
+ */
+export function headerSafe(text: string): string {
+  if (PRINTABLE_ASCII.test(text)) return text;
+  let safe = '';
+  for (const character of text) {
+    if (character >= ' ' && character <= '~' && character !== '%') safe += character;
+    else for (const byte of Buffer.from(character, 'utf8')) safe += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return safe;
 }
 
 /** For answers that must not be cached (admin views); a fresh object, since `sendJson` takes it over. */

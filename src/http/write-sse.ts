@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { StreamEvent } from '../providers/spec.js';
+import type { Redact } from '../records/redact-secrets.js';
 import { SSE_HEADERS } from './heartbeat.js';
 
 export interface SseRenderer {
@@ -12,15 +13,17 @@ export interface SseRenderer {
  * passed). Each batch — the events of one upstream read — is rendered into one write, so a
  * burst of events costs one syscall buffer rather than one per event. Backpressure is honoured (a
  * slow caller slows the upstream read). A stream that ends with a provider-error is closed without
- * the normal ending.
+ * the normal ending; that error's message, often the provider's own words, is redacted on its way
+ * out.
  */
 export async function writeSse(
   response: ServerResponse,
   headers: Record<string, string>,
   batches: AsyncIterable<StreamEvent[]>,
   renderer: SseRenderer,
-  onFirstWrite: () => void,
+  options: { onFirstWrite: () => void; redact: Redact },
 ): Promise<'complete' | 'interrupted' | 'cancelled'> {
+  const { onFirstWrite, redact } = options;
   // Headers may already be out: a heartbeat sent them while the first content was awaited.
   if (!response.headersSent) response.writeHead(200, { ...headers, ...SSE_HEADERS });
   let wrote = false;
@@ -29,7 +32,11 @@ export async function writeSse(
     if (response.destroyed) break;
     let text = '';
     for (const event of batch) {
-      if (event.type === 'provider-error') failed = true;
+      if (event.type === 'provider-error') {
+        failed = true;
+        text += renderer.write({ type: 'provider-error', error: { ...event.error, message: redact(event.error.message) } });
+        continue;
+      }
       text += renderer.write(event);
     }
     if (text === '') continue;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { modelNameSchema } from './model-name.js';
 
 /**
  * The Anthropic Messages request body as the gateway accepts it. Unknown top-level fields pass
@@ -70,7 +71,7 @@ const toolChoice = z.discriminatedUnion('type', [
 ]);
 
 export const anthropicMessagesBodySchema = z.looseObject({
-  model: z.string().min(1),
+  model: modelNameSchema,
   // Required by Anthropic, so required here: a caller relying on a default would be surprised.
   max_tokens: z.number().int().positive(),
   system: z.union([z.string(), z.array(textBlock)]).optional(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { modelNameSchema } from './model-name.js';
 
 /** The OpenAI Chat Completions request body as the gateway accepts it (unknown fields pass through). */
 const textPart = z.object({ type: z.literal('text'), text: z.string() });
@@ -59,7 +60,7 @@ const responseFormat = z.discriminatedUnion('type', [
 ]);
 
 export const openAiChatBodySchema = z.looseObject({
-  model: z.string().min(1),
+  model: modelNameSchema,
   messages: z.array(message).min(1),
   tools: z.array(tool).optional(),
   tool_choice: toolChoice.optional(),

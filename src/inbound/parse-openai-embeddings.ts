@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { modelNameSchema } from './model-name.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { EmbeddingsRequest } from '../providers/spec.js';
 import { validateBody } from './validate-body.js';
@@ -8,7 +9,7 @@ const MAX_INPUTS = 2048;
 
 const token = z.number().int().nonnegative();
 const embeddingsBodySchema = z.object({
-  model: z.string().min(1),
+  model: modelNameSchema,
   input: z.union([
     z.string().min(1),
     z.array(z.string().min(1)).min(1).max(MAX_INPUTS),

@@ -1,4 +1,4 @@
-import type { ChatRequest, StreamEvent, Usage } from '../providers/spec.js';
+import type { ChatRequest, ChatResult, StreamEvent, Usage } from '../providers/spec.js';
 
 /**
  * A rough token count (about four characters a token for English text), used only where the
@@ -40,6 +40,13 @@ export function outputCharactersOf(event: StreamEvent): number {
     default:
       return 0;
   }
+}
+
+/** Characters of generated output in a whole answer (text, reasoning, refusal, tool arguments). */
+export function outputCharactersOfResult(result: ChatResult): number {
+  let characters = result.text.length + (result.reasoning?.length ?? 0) + (result.refusal?.length ?? 0);
+  for (const call of result.toolCalls) characters += call.arguments.length;
+  return characters;
 }
 
 /**

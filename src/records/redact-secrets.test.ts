@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactSecrets } from './redact-secrets.js';
+import { redactSecrets, secretRedactor } from './redact-secrets.js';
 
 const none: ReadonlySet<string> = new Set();
 
@@ -40,5 +40,13 @@ describe('redactSecrets', () => {
 
   it('does not double-redact a bearer token that was a known secret', () => {
     expect(redactSecrets('Bearer my-admin-token-value', new Set(['my-admin-token-value']))).toBe('Bearer [redacted]');
+  });
+});
+
+describe('secretRedactor', () => {
+  it('is made once per set of secrets, and treats a secret holding pattern characters literally', () => {
+    const secrets = new Set(['key.with+regex(chars)$']);
+    expect(secretRedactor(secrets)).toBe(secretRedactor(secrets));
+    expect(secretRedactor(secrets)('got key.with+regex(chars)$ and keyXwith+regex(chars)$')).toBe('got [redacted] and keyXwith+regex(chars)$');
   });
 });

@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Logger } from 'pino';
 import { createApp, type App } from '../../src/app.js';
 import { ConfigSource } from '../../src/config/config-source.js';
 import type { MockProvider } from '../../src/mock/mock-provider.js';
-import type { Logger } from 'pino';
 
 export interface TestGateway {
   url: string;
@@ -25,7 +25,7 @@ export async function startGateway(yaml: string, options: { watch?: boolean; env
   writeFileSync(configFile, withMemoryStore(yaml));
   const configSource = ConfigSource.load(configFile, { env: options.env ?? {} });
   if (options.watch) configSource.watch();
-  const app = await createApp({ configSource, env: options.env ?? {}, logger: options.logger });
+  const app = await createApp({ configSource, env: options.env ?? {}, ...(options.logger ? { logger: options.logger } : {}) });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   if (!app.mock) throw new Error('test configs need at least one mock connection');
   return {
