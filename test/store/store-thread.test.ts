@@ -3,14 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, expect, it } from 'vitest';
-import { InsertThread } from '../../src/store/insert-thread.js';
+import { StoreThread } from '../../src/store/store-thread.js';
 import { migrate } from '../../src/store/migrate.js';
 import { openDatabase } from '../../src/store/open-database.js';
 import { spendRows } from '../ledger/spend-fixtures.js';
 import { sampleRecord } from '../records/sample-record.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'switchyard-insert-thread-'));
-const threads: InsertThread[] = [];
+const threads: StoreThread[] = [];
 afterEach(async () => {
   for (const thread of threads.splice(0)) await thread.close();
 });
@@ -24,8 +24,8 @@ async function migratedFile(name: string): Promise<string> {
   return path;
 }
 
-function startThread(path: string): InsertThread {
-  const thread = new InsertThread(path);
+function startThread(path: string): StoreThread {
+  const thread = new StoreThread(path);
   threads.push(thread);
   return thread;
 }
