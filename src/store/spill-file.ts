@@ -48,6 +48,7 @@ export class SpillFile<T> {
   }
 
   #readLines(): string[] {
+    if (!existsSync(this.path)) return [];
     return readFileSync(this.path, 'utf8').split('\n').filter((line) => line !== '');
   }
 }
