@@ -87,6 +87,7 @@ async function openConfiguredStore(store: Config['store']): Promise<AppStore> {
   }
   await opened.db.destroy();
   const thread = new StoreThread(file);
+  await thread.ready();
   return { db: new Kysely<DatabaseSchema>({ dialect: threadDialect(thread) }), writes: thread };
 }
 

@@ -33,6 +33,8 @@ export class RecordPruner {
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
   #stopped = false;
+  /** Whether the last pass left records older than the retention behind; undefined before the first. */
+  #backlog: boolean | undefined;
   #caughtUp: (() => void)[] = [];
 
   constructor(options: RecordPrunerOptions) {
@@ -51,8 +53,9 @@ export class RecordPruner {
     this.#schedule(0);
   }
 
-  /** Resolves after the next background pass that leaves nothing older than the retention behind. */
+  /** Resolves once a background pass has left nothing older than the retention behind (at once if the last one did). */
   whenCaughtUp(): Promise<void> {
+    if (this.#backlog === false) return Promise.resolve();
     return new Promise((resolve) => this.#caughtUp.push(resolve));
   }
 
@@ -85,8 +88,8 @@ export class RecordPruner {
       return;
     }
     if (pruned > 0) this.#onPruned(pruned);
-    const backlog = pruned >= this.#batchSize;
-    if (!backlog) for (const resolve of this.#caughtUp.splice(0)) resolve();
-    this.#schedule(backlog ? this.#backlogIntervalMs : this.#idleIntervalMs);
+    this.#backlog = pruned >= this.#batchSize;
+    if (!this.#backlog) for (const resolve of this.#caughtUp.splice(0)) resolve();
+    this.#schedule(this.#backlog ? this.#backlogIntervalMs : this.#idleIntervalMs);
   }
 }

@@ -3,7 +3,7 @@ import type { SpendRow } from '../ledger/spend-row.js';
 import type { RequestRecord } from '../records/request-record.js';
 import { StoreUnavailableError } from './store-unavailable-error.js';
 import type { StoreWrites } from './store-writes.js';
-import type { QueryAnswer, StoreReply, StoreRequest } from './store-worker.js';
+import type { QueryAnswer, StoreReady, StoreReply, StoreRequest } from './store-worker.js';
 
 interface Pending {
   resolve(result: StoreReply['result']): void;
@@ -55,6 +55,31 @@ export class StoreThread implements StoreWrites {
     return (await this.#call({ kind: 'query', sql, parameters })) as QueryAnswer;
   }
 
+  /**
+   * Resolves once the thread has opened its connection (rejects if it cannot): awaited at start,
+   * so the first requests do not spend their deadline waiting for the thread to boot.
+   */
+  ready(): Promise<void> {
+    const worker = (this.#worker ??= this.#start());
+    return new Promise((resolve, reject) => {
+      const onMessage = (message: StoreReady | StoreReply) => {
+        if (!('ready' in message)) return;
+        settle();
+        resolve();
+      };
+      const onExit = (code: number) => {
+        settle();
+        reject(new StoreUnavailableError(`the store thread exited (code ${code}) before opening the store`));
+      };
+      const settle = () => {
+        worker.off('message', onMessage);
+        worker.off('exit', onExit);
+      };
+      worker.on('message', onMessage);
+      worker.on('exit', onExit);
+    });
+  }
+
   async close(): Promise<void> {
     this.#closed = true;
     const worker = this.#worker;
@@ -89,7 +114,8 @@ export class StoreThread implements StoreWrites {
     const worker = new Worker(workerScript(), { workerData: this.#path });
     // Pending calls keep the process alive through their timers and their callers, not through the thread.
     worker.unref();
-    worker.on('message', (reply: StoreReply) => {
+    worker.on('message', (reply: StoreReady | StoreReply) => {
+      if ('ready' in reply) return;
       this.#settle(reply.id, (pending) => {
         if (reply.error !== undefined) pending.reject(new StoreUnavailableError(`the store refused the call: ${reply.error}`));
         else pending.resolve(reply.result);

@@ -25,6 +25,11 @@ export interface StoreReply {
   result?: QueryAnswer | number;
 }
 
+/** Sent once the thread's connection is open. */
+export interface StoreReady {
+  ready: true;
+}
+
 /**
  * How long one statement waits for another process's lock. Short on purpose: past it the
  * statement fails, the caller answers 503 or spills at once, and this thread is free for the
@@ -42,6 +47,7 @@ const sqlite = openSqlite(workerData as string, { busyTimeoutMs: STORE_BUSY_TIME
 const inserts = new SqliteInserts(sqlite);
 const prepared = new Map<string, Statement>();
 let busyTimeoutMs = STORE_BUSY_TIMEOUT_MS;
+port.postMessage({ ready: true } satisfies StoreReady);
 
 port.on('message', (request: StoreRequest) => {
   const remainingMs = request.deadlineAtMs - Date.now();
