@@ -3,7 +3,7 @@ import type { SpendRow } from '../ledger/spend-row.js';
 import type { RequestRecord } from '../records/request-record.js';
 import { StoreUnavailableError } from './store-unavailable-error.js';
 import type { StoreWrites } from './store-writes.js';
-import type { QueryAnswer, StoreReady, StoreReply, StoreRequest } from './store-worker.js';
+import type { QueryAnswer, StoreCall, StoreReady, StoreReply, StoreRequest } from './store-worker.js';
 
 interface Pending {
   resolve(result: StoreReply['result']): void;
@@ -13,8 +13,6 @@ interface Pending {
 
 /** Longest any store call may take before its caller is told the store is unavailable. */
 export const STORE_CALL_TIMEOUT_MS = 1_000;
-
-type RequestBody = StoreRequest extends infer Request ? (Request extends StoreRequest ? Omit<Request, 'id' | 'deadlineAtMs'> : never) : never;
 
 /**
  * Every call to an SQLite file store — queries, batched inserts, pruning — runs on this worker
@@ -30,6 +28,8 @@ export class StoreThread implements StoreWrites {
   #worker: Worker | undefined;
   #nextId = 0;
   #closed = false;
+  /** Settles when the current thread has opened its connection, or exited before it could. */
+  #opened: Promise<void> = Promise.resolve();
 
   /** `path`: an SQLite file, already migrated (an in-memory database exists only on the connection that opened it). */
   constructor(path: string, options: { callTimeoutMs?: number } = {}) {
@@ -60,24 +60,8 @@ export class StoreThread implements StoreWrites {
    * so the first requests do not spend their deadline waiting for the thread to boot.
    */
   ready(): Promise<void> {
-    const worker = (this.#worker ??= this.#start());
-    return new Promise((resolve, reject) => {
-      const onMessage = (message: StoreReady | StoreReply) => {
-        if (!('ready' in message)) return;
-        settle();
-        resolve();
-      };
-      const onExit = (code: number) => {
-        settle();
-        reject(new StoreUnavailableError(`the store thread exited (code ${code}) before opening the store`));
-      };
-      const settle = () => {
-        worker.off('message', onMessage);
-        worker.off('exit', onExit);
-      };
-      worker.on('message', onMessage);
-      worker.on('exit', onExit);
-    });
+    this.#worker ??= this.#start();
+    return this.#opened;
   }
 
   async close(): Promise<void> {
@@ -87,7 +71,7 @@ export class StoreThread implements StoreWrites {
     await worker?.terminate();
   }
 
-  #call(body: RequestBody): Promise<StoreReply['result']> {
+  #call(call: StoreCall): Promise<StoreReply['result']> {
     if (this.#closed) return Promise.reject(new StoreUnavailableError('the store is closed'));
     const worker = (this.#worker ??= this.#start());
     const id = this.#nextId++;
@@ -98,7 +82,7 @@ export class StoreThread implements StoreWrites {
         reject(new StoreUnavailableError(`the store did not answer within ${this.#callTimeoutMs} ms`));
       }, this.#callTimeoutMs);
       this.#pending.set(id, { resolve, reject, timer });
-      worker.postMessage({ ...body, id, deadlineAtMs } as StoreRequest);
+      worker.postMessage({ ...call, id, deadlineAtMs } satisfies StoreRequest);
     });
   }
 
@@ -114,6 +98,12 @@ export class StoreThread implements StoreWrites {
     const worker = new Worker(workerScript(), { workerData: this.#path });
     // Pending calls keep the process alive through their timers and their callers, not through the thread.
     worker.unref();
+    this.#opened = new Promise((resolve, reject) => {
+      worker.once('message', () => resolve());
+      worker.once('exit', (code) => reject(new StoreUnavailableError(`the store thread exited (code ${code}) before opening the store`)));
+    });
+    // Only `ready()` reports this; a call made meanwhile fails on its own.
+    this.#opened.catch(() => undefined);
     worker.on('message', (reply: StoreReady | StoreReply) => {
       if ('ready' in reply) return;
       this.#settle(reply.id, (pending) => {

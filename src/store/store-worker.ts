@@ -3,13 +3,15 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { openSqlite } from './open-database.js';
 import { SqliteInserts } from './sqlite-inserts.js';
 
-/** What the store thread is asked to do (see `StoreThread`), answered by a `StoreReply` with the same id. */
-export type StoreRequest = { id: number; deadlineAtMs: number } & (
+/** One thing the store thread is asked to do. */
+export type StoreCall =
   | { kind: 'records'; batch: Parameters<SqliteInserts['records']>[0] }
   | { kind: 'spend'; batch: Parameters<SqliteInserts['spend']>[0] }
   | { kind: 'prune'; olderThanMs: number; limit: number }
-  | { kind: 'query'; sql: string; parameters: readonly unknown[] }
-);
+  | { kind: 'query'; sql: string; parameters: readonly unknown[] };
+
+/** A call as sent (see `StoreThread`), answered by a `StoreReply` with the same id; not started past its deadline. */
+export type StoreRequest = StoreCall & { id: number; deadlineAtMs: number };
 
 /** A query's answer, in kysely's `QueryResult` shape. */
 export interface QueryAnswer {
