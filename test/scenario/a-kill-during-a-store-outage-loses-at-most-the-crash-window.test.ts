@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -92,5 +92,22 @@ it('killed with SIGKILL while the store refuses writes, the gateway loses only w
   } finally {
     lock.exec('ROLLBACK');
     lock.close();
+  }
+
+  // The next start replays the spill files into the store and removes them; a graceful stop
+  // (SIGTERM) flushes what is left of the replay.
+  const spilled = new SpillFile<RequestRecord>(`${storePath}.spill-records.jsonl`).read().map((record) => record.id);
+  const restarted = await serve();
+  const stopped = new Promise((resolve) => restarted.process.once('exit', resolve));
+  restarted.process.kill('SIGTERM');
+  await stopped;
+  expect(existsSync(`${storePath}.spill-records.jsonl`)).toBe(false);
+  expect(existsSync(`${storePath}.spill-spend.jsonl`)).toBe(false);
+  const store = new Database(storePath, { readonly: true });
+  try {
+    const stored = new Set(store.prepare('SELECT id FROM requests').pluck().all() as string[]);
+    expect(spilled.filter((id) => !stored.has(id))).toEqual([]);
+  } finally {
+    store.close();
   }
 });
