@@ -9,8 +9,8 @@ export type StoreConfig = { kind: 'sqlite'; path: string } | { kind: 'postgres';
 
 /**
  * How long a statement waits for another process's lock before failing with SQLITE_BUSY, at
- * start (migrations, before anything is served). The store thread waits far less (see
- * `STORE_BUSY_TIMEOUT_MS`): while serving, a locked store is an outage to ride out, not to wait on.
+ * start (migrations, before anything is served). The store thread waits far less (100 ms, see
+ * store-worker.ts): while serving, a locked store is an outage to ride out, not to wait on.
  */
 const STARTUP_BUSY_TIMEOUT_MS = 5_000;
 

@@ -12,7 +12,7 @@ interface Pending {
 }
 
 /** Longest any store call may take before its caller is told the store is unavailable. */
-export const STORE_CALL_TIMEOUT_MS = 1_000;
+const STORE_CALL_TIMEOUT_MS = 1_000;
 
 /**
  * Every call to an SQLite file store — queries, batched inserts, pruning — runs on this worker

@@ -37,7 +37,7 @@ export interface StoreReady {
  * statement fails, the caller answers 503 or spills at once, and this thread is free for the
  * next call (reads, which WAL does not block, keep being answered).
  */
-export const STORE_BUSY_TIMEOUT_MS = 100;
+const STORE_BUSY_TIMEOUT_MS = 100;
 
 /** Distinct statements kept prepared; the gateway's queries come in a few dozen shapes. */
 const MAX_PREPARED = 200;
