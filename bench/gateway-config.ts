@@ -5,20 +5,24 @@ import { gatewayRoute, upstreamModel } from './scenarios.js';
 
 export interface GatewayConfigFile {
   file: string;
+  /** The gateway's SQLite store, beside the config, removed with it. */
+  storePath: string;
   remove(): void;
 }
 
 /**
  * Writes the gateway's config to a fresh temp directory: one `provider: mock` connection whose
  * base_url is the external mock (so the gateway does not start its in-process one), and one
- * route with that single target. `retries: 0` so a failed upstream call shows up as a non-2xx
+ * route with that single target, and a file store of its own (a fresh one each run). `retries: 0` so a failed upstream call shows up as a non-2xx
  * in the measurement instead of being hidden by a retry.
  */
 export function writeGatewayConfig(mockUrl: string): GatewayConfigFile {
   const directory = mkdtempSync(join(tmpdir(), 'switchyard-bench-'));
   const file = join(directory, 'config.yaml');
+  const storePath = join(directory, 'switchyard.db');
   const yaml = [
     'server: { host: 127.0.0.1, port: 0 }',
+    `store: { kind: sqlite, path: ${JSON.stringify(storePath)} }`,
     'auth: { mode: none }',
     'state: { kind: memory }',
     'connections:',
@@ -31,5 +35,5 @@ export function writeGatewayConfig(mockUrl: string): GatewayConfigFile {
     '',
   ].join('\n');
   writeFileSync(file, yaml);
-  return { file, remove: () => rmSync(directory, { recursive: true, force: true }) };
+  return { file, storePath, remove: () => rmSync(directory, { recursive: true, force: true }) };
 }

@@ -24,6 +24,7 @@ import {
   type ThroughputRun,
 } from './report.js';
 import { chatPath, contentChunks, pathNames, requestBody, scenarioNames, type PathName, type ScenarioName } from './scenarios.js';
+import { expiredRecordsLeft, seedExpiredRecords } from './seed-expired-records.js';
 import { verifyPath } from './verify.js';
 
 const resultsDirectory = fileURLToPath(new URL('../../bench/results/', import.meta.url));
@@ -64,6 +65,10 @@ async function main(): Promise<void> {
     await Promise.all(servers.children.map((child) => child.stop()));
     const hotFunctions = profileDirectory === undefined ? undefined : summariseProfile(profileDirectory);
     report(options, busyShareAtStart, throughput, latency, hotFunctions);
+    if (options.pruneBacklog > 0) {
+      const left = expiredRecordsLeft(servers.gatewayConfig.storePath);
+      console.log(`\npruning: ${options.pruneBacklog} expired records seeded, ${options.pruneBacklog - left} pruned while the load ran, ${left} left`);
+    }
   } finally {
     await stopAllChildServers();
     servers?.gatewayConfig.remove();
@@ -79,6 +84,10 @@ async function startServers(
   const mock = await startChildServer('mock provider', 'mock-server.js');
   const proxy = await startChildServer('bare proxy', 'bare-proxy.js', [mock.url]);
   const gatewayConfig = writeGatewayConfig(mock.url);
+  if (options.pruneBacklog > 0) {
+    console.log(`seeding ${options.pruneBacklog} records past the retention, for the pruner to delete during the run…`);
+    await seedExpiredRecords(gatewayConfig.storePath, options.pruneBacklog);
+  }
   const profileFlags = profileDirectory === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDirectory}`];
   let gateway: ChildServer;
   try {

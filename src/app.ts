@@ -46,19 +46,23 @@ import { handleModel, handleModels } from './http/handle-models.js';
 import { sendJson } from './http/send.js';
 import { startMockProvider, type MockProvider } from './mock/mock-provider.js';
 import { adapterFor, baseUrlFor } from './providers/registry.js';
+import { DEFAULT_RECENT_LIMIT } from './records/recent-records.js';
 import { RecordStore } from './records/record-store.js';
 import { secretRedactor } from './records/redact-secrets.js';
 import { RequestTrace } from './records/request-trace.js';
-import { InsertThread } from './store/insert-thread.js';
 import { migrate } from './store/migrate.js';
 import { openStore } from './store/open-database.js';
+import { RecordPruner } from './store/record-pruner.js';
 import { SqliteInserts } from './store/sqlite-inserts.js';
-import { insertsInThread, type StoreInserts } from './store/store-inserts.js';
+import { storeCall } from './store/store-call.js';
+import { StoreThread } from './store/store-thread.js';
+import { writesInThread, type StoreWrites } from './store/store-writes.js';
 import type { DatabaseSchema } from './store/schema.js';
 import { SpillFile } from './store/spill-file.js';
+import { threadDialect } from './store/thread-dialect.js';
 import type { SpendRow } from './ledger/spend-row.js';
 import type { RequestRecord } from './records/request-record.js';
-import type { Kysely } from 'kysely';
+import { Kysely } from 'kysely';
 import { Metrics } from './telemetry/metrics.js';
 import { logRequest } from './telemetry/log-request.js';
 import { observeRequest } from './telemetry/observe-request.js';
@@ -73,24 +77,32 @@ function sqliteFileOf(store: Config['store']): string | undefined {
 }
 
 /**
- * The configured store. A file is written from a thread of its own, keeping the batched inserts
- * off the serving thread; an in-memory database exists only on this connection.
+ * The configured store. Every call to a file — queries, batched inserts, pruning — runs on a
+ * thread of its own, so a locked or slow store never stalls the serving thread; this thread's
+ * connection only migrates it at start. An in-memory database exists only on the connection
+ * that opened it, so it stays here, bounded by `store.max_records`.
  */
 async function openConfiguredStore(store: Config['store']): Promise<AppStore> {
   const opened = openStore(store);
   await migrate(opened.db);
   const file = sqliteFileOf(store);
-  const inserts = file === undefined ? insertsInThread(new SqliteInserts(opened.sqlite)) : new InsertThread(file);
-  return { db: opened.db, inserts };
+  if (file === undefined) {
+    const maxRecords = store.kind === 'sqlite' ? store.max_records : undefined;
+    return { db: opened.db, writes: writesInThread(new SqliteInserts(opened.sqlite, { maxRecords })) };
+  }
+  await opened.db.destroy();
+  const thread = new StoreThread(file);
+  await thread.ready();
+  return { db: new Kysely<DatabaseSchema>({ dialect: threadDialect(thread) }), writes: thread };
 }
 
 /** A probe gets a short leash: it exists to find out, not to wait. */
 const PROBE_TIMEOUTS = { connect_ms: 3_000, first_token_ms: 15_000, idle_ms: 15_000, total_ms: 20_000, heartbeat_ms: 20_000 };
 
-/** Where the gateway keeps keys, records and spend: queries through `db`, batched writes through `inserts`. */
+/** Where the gateway keeps keys, records and spend: queries through `db`, background writes through `writes`. */
 export interface AppStore {
   db: Kysely<DatabaseSchema>;
-  inserts: StoreInserts;
+  writes: StoreWrites;
 }
 
 export interface AppOptions {
@@ -108,6 +120,8 @@ export interface App {
   readonly mock: MockProvider | undefined;
   records: RecordStore;
   metrics: Metrics;
+  /** Deletes records past `store.retention_days` in the background. */
+  pruner: RecordPruner;
   health: HealthState;
   monitor: HealthMonitor;
   alerts: AlertSender;
@@ -143,26 +157,36 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
 
   // The store is chosen at start; a reload that changes it takes effect on restart.
-  const { db, inserts } = options.store ?? (await openConfiguredStore(configSource.current.store));
+  const { db, writes } = options.store ?? (await openConfiguredStore(configSource.current.store));
   const spans = createRequestSpans(options.env ?? process.env);
   // Refused writes wait beside the store file.
   const spillPath = sqliteFileOf(configSource.current.store);
   const ledger = new LedgerWriter({
-    insert: (rows) => inserts.spend(rows),
+    insert: (rows) => writes.spend(rows),
     onError: (error) => logger.error({ err: error }, 'writing spend rows failed; will retry'),
     ...(spillPath ? { spill: new SpillFile<SpendRow>(`${spillPath}.spill-spend.jsonl`) } : {}),
   });
+  const storeConfig = configSource.current.store;
   const records = new RecordStore({
     db,
+    // A `:memory:` store keeps at most max_records; the readable-before-written cache is no bigger.
+    ...(storeConfig.kind === 'sqlite' && spillPath === undefined ? { recentLimit: Math.min(DEFAULT_RECENT_LIMIT, storeConfig.max_records) } : {}),
     knownSecrets: () => knownSecrets(config()),
     writer: {
-      insert: (batch) => inserts.records(batch),
+      insert: (batch) => writes.records(batch),
       onError: (error) => logger.error({ err: error }, 'writing request records failed; will retry'),
       ...(spillPath ? { spill: new SpillFile<RequestRecord>(`${spillPath}.spill-records.jsonl`) } : {}),
     },
   });
   const metrics = new Metrics({ processMetrics: true });
   metrics.spillDepthOf = () => ({ records: records.writer.spilledCount, spend: ledger.spilledCount });
+  const pruner = new RecordPruner({
+    prune: (pruneOptions) => writes.pruneRecords(pruneOptions),
+    retentionDays: storeConfig.retention_days,
+    onPruned: (count) => metrics.recordsPruned.inc(count),
+    onError: (error) => logger.warn({ err: error }, 'pruning old request records failed; will retry'),
+  });
+  pruner.start();
   const spendAccounting = new SpendAccounting({ ledger, metrics, config });
   // Pools follow the config in force: a reload that changes a connection's max_in_flight resizes its origin's pool.
   let poolSizes: { config: Config; mockUrl: string | undefined; sizes: ReadonlyMap<string, number> } | undefined;
@@ -214,11 +238,10 @@ export async function createApp(options: AppOptions): Promise<App> {
   const adminDeps = { adminToken: () => config().admin.token, records };
   const keyStore = new KeyStore({ db });
   const keyCache = new KeyCache({ store: keyStore });
-  const ledgerSpentMicros = async (keyId: string, sinceMs: number) => {
-    // What is queued for the ledger counts too: write it first.
-    await ledger.flush().catch(() => undefined);
-    return spentMicros(db, { keyId, sinceMs });
-  };
+  const ledgerSpentMicros = (keyId: string, sinceMs: number) =>
+    // What is queued for the ledger counts too: write it first. If the store will not take it, the
+    // stored sum would be short, so the answer is a 503 rather than a figure that is too low.
+    storeCall(ledger.flush().then(() => spentMicros(db, { keyId, sinceMs })));
   const budgetGate = new InMemoryBudgetGate();
   const inFlight = new InFlightLimit(() => config().server.max_in_flight);
   const chatDeps: ChatHandlerDeps = {
@@ -359,6 +382,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     },
     records,
     metrics,
+    pruner,
     async listen(listenOptions = {}) {
       const current = config();
       const host = listenOptions.host ?? current.server.host;
@@ -387,10 +411,11 @@ export async function createApp(options: AppOptions): Promise<App> {
       try {
         await alerts.flush();
         await spans?.shutdown();
+        await pruner.stop();
         await records.close();
         await ledger.close();
       } finally {
-        await inserts.close();
+        await writes.close();
         await db.destroy();
         await transport.close();
         await mock?.close();

@@ -8,13 +8,14 @@ import type { KeyStore } from '../keys/key-store.js';
 import { createdKeyView, keySpendView, keyView } from '../keys/key-view.js';
 import { checkAdminToken } from './check-admin-token.js';
 import { microsToUsd } from '../metering/money.js';
+import { storeCall } from '../store/store-call.js';
 
 export interface AdminKeysDeps {
   adminToken(): string | undefined;
   store: KeyStore;
   /** Told of every revocation, so it takes effect on the very next request. */
   cache: KeyCache;
-  /** Spent by the key since a time, from the ledger. */
+  /** Spent by the key since a time, from the ledger; rejects when the store cannot say (spend still unwritten counts). */
   spentMicros(keyId: string, sinceMs: number): Promise<number>;
   /** Held back by the key's requests in flight (budget reservations). */
   reservedMicros?(keyId: string): number;
@@ -35,7 +36,7 @@ export async function handleCreateKey(request: IncomingMessage, response: Server
   checkAdminToken(request, deps.adminToken());
   const nowMs = (deps.nowMs ?? Date.now)();
   const input = parseCreateKeyBody((await readJsonBody(request, { maxBytes: MAX_BODY_BYTES, timeoutMs: BODY_TIMEOUT_MS })).json, nowMs);
-  const { key, secret } = await deps.store.create(input);
+  const { key, secret } = await storeCall(deps.store.create(input));
   sendJson(response, 201, createdKeyView(key, secret), noStore());
 }
 
@@ -43,7 +44,7 @@ export async function handleCreateKey(request: IncomingMessage, response: Server
 export async function handleListKeys(request: IncomingMessage, response: ServerResponse, _params: Params, deps: AdminKeysDeps): Promise<void> {
   checkAdminToken(request, deps.adminToken());
   const nowMs = (deps.nowMs ?? Date.now)();
-  const keys = await deps.store.list();
+  const keys = await storeCall(deps.store.list());
   sendJson(response, 200, { data: keys.map((key) => keyView(key, nowMs)) }, noStore());
 }
 
@@ -51,8 +52,8 @@ export async function handleListKeys(request: IncomingMessage, response: ServerR
 export async function handleRevokeKey(request: IncomingMessage, response: ServerResponse, params: Params, deps: AdminKeysDeps): Promise<void> {
   checkAdminToken(request, deps.adminToken());
   const id = params.id ?? '';
-  const revokedNow = await deps.store.revoke(id);
-  if (!revokedNow && !(await deps.store.get(id))) throw unknownKey(id);
+  const revokedNow = await storeCall(deps.store.revoke(id));
+  if (!revokedNow && !(await storeCall(deps.store.get(id)))) throw unknownKey(id);
   deps.cache.revoked(id);
   sendJson(response, 200, { id, revoked: true }, noStore());
 }
@@ -61,10 +62,10 @@ export async function handleRevokeKey(request: IncomingMessage, response: Server
 export async function handleKeySpend(request: IncomingMessage, response: ServerResponse, params: Params, deps: AdminKeysDeps): Promise<void> {
   checkAdminToken(request, deps.adminToken());
   const id = params.id ?? '';
-  const key = await deps.store.get(id);
+  const key = await storeCall(deps.store.get(id));
   if (!key) throw unknownKey(id);
   const view = keySpendView(key, (deps.nowMs ?? Date.now)());
-  const spent = await deps.spentMicros(key.id, Date.parse(view.period_start));
+  const spent = await storeCall(deps.spentMicros(key.id, Date.parse(view.period_start)));
   sendJson(response, 200, { ...view, usd: microsToUsd(spent), reserved_usd: microsToUsd(deps.reservedMicros?.(key.id) ?? 0) }, noStore());
 }
 

@@ -3,6 +3,7 @@ import { GatewayError } from '../errors/gateway-error.js';
 import { noStore, sendJson } from '../http/send.js';
 import { MAX_LIST_LIMIT, sinceToEpochMs, type RecordFilter, type RecordStore } from '../records/record-store.js';
 import type { RequestStatus } from '../records/request-record.js';
+import { storeCall } from '../store/store-call.js';
 import { checkAdminToken } from './check-admin-token.js';
 
 export interface AdminRequestsDeps {
@@ -24,7 +25,7 @@ export async function handleGetRequest(
 ): Promise<void> {
   checkAdminToken(request, deps.adminToken());
   const id = params.id ?? '';
-  const record = await deps.records.get(id);
+  const record = await storeCall(deps.records.get(id));
   if (!record) throw new GatewayError(`No request with id "${id}".`, { status: 404, code: 'not_found', type: 'invalid_request_error' });
   sendJson(response, 200, record, noStore());
 }
@@ -38,7 +39,7 @@ export async function handleListRequests(
 ): Promise<void> {
   checkAdminToken(request, deps.adminToken());
   const filter = parseListQuery(new URL(request.url ?? '/', 'http://gateway.invalid').searchParams);
-  sendJson(response, 200, { data: await deps.records.list(filter) }, noStore());
+  sendJson(response, 200, { data: await storeCall(deps.records.list(filter)) }, noStore());
 }
 
 /** Refuses (never ignores or clamps) a bad or unknown parameter, naming it. */

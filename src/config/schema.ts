@@ -143,10 +143,19 @@ export const configSchema = z
     auth: z.object({ mode: z.enum(['keys', 'none']).default('keys') }).strict().default({ mode: 'keys' }),
     store: z
       .discriminatedUnion('kind', [
-        z.object({ kind: z.literal('sqlite'), path: z.string().min(1).default('./switchyard.db') }).strict(),
-        z.object({ kind: z.literal('postgres'), url: z.url({ protocol: /^postgres(ql)?$/, error: 'a postgres:// or postgresql:// URL' }) }).strict(),
+        z
+          .object({
+            kind: z.literal('sqlite'),
+            path: z.string().min(1).default('./switchyard.db'),
+            /** Records older than this are pruned in the background; spend rows are kept. */
+            retention_days: z.number().positive().default(30),
+            /** The most records a `:memory:` store keeps, oldest dropped first (a file is bounded by retention_days). */
+            max_records: positiveInt.default(100_000),
+          })
+          .strict(),
+        z.object({ kind: z.literal('postgres'), url: z.url({ protocol: /^postgres(ql)?$/, error: 'a postgres:// or postgresql:// URL' }), retention_days: z.number().positive().default(30) }).strict(),
       ])
-      .default({ kind: 'sqlite', path: './switchyard.db' }),
+      .default({ kind: 'sqlite', path: './switchyard.db', retention_days: 30, max_records: 100_000 }),
     state: z
       .discriminatedUnion('kind', [
         z.object({ kind: z.literal('memory') }).strict(),

@@ -1,5 +1,8 @@
 import type { RequestRecord } from './request-record.js';
 
+/** How many of the newest records stay readable before their write lands, unless told otherwise. */
+export const DEFAULT_RECENT_LIMIT = 10_000;
+
 /**
  * The newest records by id, bounded, so a record is readable the moment its response ends even
  * while its batched write is pending (docs/operations.md). A Map keeps insertion order, so the first key is
@@ -8,7 +11,7 @@ import type { RequestRecord } from './request-record.js';
 export class RecentRecords {
   private readonly records = new Map<string, RequestRecord>();
 
-  constructor(private readonly maxEntries = 10_000) {
+  constructor(private readonly maxEntries = DEFAULT_RECENT_LIMIT) {
     if (!Number.isInteger(maxEntries) || maxEntries <= 0) throw new RangeError(`RecentRecords: maxEntries must be a positive integer (got ${maxEntries})`);
   }
 

@@ -61,7 +61,7 @@ export class RecordStore {
     return row ? parseRecord(row.record_json) : undefined;
   }
 
-  /** Newest first. Pending writes are flushed first so the list includes every added record. */
+  /** Newest first. Pending writes are flushed first so the list includes every added record; rejects when the store will not take them. */
   async list(filter: RecordFilter = {}): Promise<RequestRecord[]> {
     const limit = filter.limit ?? DEFAULT_LIST_LIMIT;
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT) throw new RangeError(`limit must be a whole number from 1 to ${MAX_LIST_LIMIT} (got ${limit})`);

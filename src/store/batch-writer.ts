@@ -49,8 +49,12 @@ export class BatchWriter<T> {
   /** Writes run one after another; each flush is chained onto the last. */
   private tail: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
+  /** When the armed timer fires (epoch ms), so an earlier need can re-arm it sooner. */
+  private timerDueAtMs = 0;
   private backgroundFlushQueued = false;
   private consecutiveFailures = 0;
+  /** While the store is failing: when it is next tried (backed off), epoch ms. */
+  private retryAtMs = 0;
   private reportedDropCount = 0;
   private closed = false;
 
@@ -134,15 +138,41 @@ export class BatchWriter<T> {
     }).catch(() => undefined);
   }
 
+  /**
+   * Makes sure a timer fires when there is something to do: a batch to write (after the flush
+   * interval), a store to retry (backed off while it fails), or — while it fails, with a spill
+   * file — new items to spill after the flush interval, so they never wait in memory for the
+   * retry (a crash loses at most one interval's items, outage or not).
+   */
   private armTimer(): void {
-    if (this.timer || this.closed || (this.queue.length === 0 && this.spilledCount === 0)) return;
-    const delayMs =
-      this.consecutiveFailures === 0 ? this.flushIntervalMs : Math.min(this.flushIntervalMs * 2 ** this.consecutiveFailures, MAX_RETRY_DELAY_MS);
+    if (this.closed || (this.queue.length === 0 && this.spilledCount === 0)) return;
+    const nowMs = Date.now();
+    const retryInMs = Math.max(0, this.retryAtMs - nowMs);
+    let delayMs = this.flushIntervalMs;
+    if (this.failing) delayMs = this.spill && this.queue.length > 0 ? Math.min(this.flushIntervalMs, retryInMs) : retryInMs;
+    if (this.timer && this.timerDueAtMs <= nowMs + delayMs) return;
+    clearTimeout(this.timer);
+    this.timerDueAtMs = nowMs + delayMs;
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      this.flushInBackground();
+      if (this.failing && Date.now() < this.retryAtMs) {
+        this.spillQueued();
+        this.armTimer();
+      } else {
+        this.flushInBackground();
+      }
     }, delayMs);
     this.timer.unref();
+  }
+
+  private get failing(): boolean {
+    return this.consecutiveFailures > 0;
+  }
+
+  /** During an outage: what arrived since the last tick goes to the spill file without trying the store. */
+  private spillQueued(): void {
+    const arrived = this.queue.take(this.queue.length);
+    if (!this.spillBatch(arrived)) this.queue.putBack(arrived);
   }
 
   /** Writes the items buffered now (not ones that arrive meanwhile), one batch at a time. */
@@ -179,8 +209,7 @@ export class BatchWriter<T> {
       for (const batch of chunks(this.spill.read(), this.batchSize)) await this.writeBatch(batch);
     } catch (error) {
       // Still down: what arrived meanwhile joins the file rather than waiting in memory.
-      const arrived = this.queue.take(this.queue.length);
-      if (!this.spillBatch(arrived)) this.queue.putBack(arrived);
+      this.spillQueued();
       this.failed(error);
       throw error;
     }
@@ -201,6 +230,7 @@ export class BatchWriter<T> {
 
   private failed(error: unknown): void {
     this.consecutiveFailures++;
+    this.retryAtMs = Date.now() + Math.min(this.flushIntervalMs * 2 ** this.consecutiveFailures, MAX_RETRY_DELAY_MS);
     this.onError(error);
     // A timer armed before the failure would retry at the normal interval: back off instead.
     clearTimeout(this.timer);

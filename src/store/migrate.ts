@@ -26,6 +26,8 @@ export async function migrate(db: Kysely<DatabaseSchema>): Promise<void> {
       .execute();
     await schema.createIndex('requests_route_created_ms').ifNotExists().on('requests').columns(['route', 'created_ms']).execute();
     await schema.createIndex('requests_status_created_ms').ifNotExists().on('requests').columns(['status', 'created_ms']).execute();
+    // The retention pruner (and the :memory: bound) finds the oldest records by age alone.
+    await schema.createIndex('requests_created_ms').ifNotExists().on('requests').column('created_ms').execute();
     await schema
       .createTable('attempts')
       .ifNotExists()

@@ -2,13 +2,17 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
-import type { Config } from '../config/schema.js';
 import type { DatabaseSchema } from './schema.js';
 
-export type StoreConfig = Config['store'];
+/** Where the store is: the part of the `store` config that opening it needs. */
+export type StoreConfig = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
 
-/** How long a write waits for another process's lock before failing with SQLITE_BUSY. */
-const SQLITE_BUSY_TIMEOUT_MS = 5_000;
+/**
+ * How long a statement waits for another process's lock before failing with SQLITE_BUSY, at
+ * start (migrations, before anything is served). The store thread waits far less (100 ms, see
+ * store-worker.ts): while serving, a locked store is an outage to ride out, not to wait on.
+ */
+const STARTUP_BUSY_TIMEOUT_MS = 5_000;
 
 /** The configured store: kysely for queries, and its SQLite connection for the batched inserts. */
 export interface OpenedStore {
@@ -35,9 +39,9 @@ export function openStore(store: StoreConfig): OpenedStore {
 }
 
 /** One connection to an SQLite file (created with its directory when missing) or `:memory:`. */
-export function openSqlite(path: string): Database.Database {
+export function openSqlite(path: string, options: { busyTimeoutMs?: number } = {}): Database.Database {
   if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
-  const sqlite = new Database(path, { timeout: SQLITE_BUSY_TIMEOUT_MS });
+  const sqlite = new Database(path, { timeout: options.busyTimeoutMs ?? STARTUP_BUSY_TIMEOUT_MS });
   // WAL lets the admin API read while the record writer writes; NORMAL sync is durable across
   // process crashes in WAL mode and avoids an fsync per transaction.
   sqlite.pragma('journal_mode = WAL');

@@ -11,7 +11,9 @@ export class SpillFile<T> {
 
   constructor(path: string) {
     this.path = path;
-    this.#count = existsSync(path) ? this.#readLines().length : 0;
+    this.#count = existsSync(path) ? this.read().length : 0;
+    // An empty file (or one holding only a line torn by a crash) is nothing to replay: no litter.
+    if (this.#count === 0) this.clear();
   }
 
   /** Items waiting in the file. */
@@ -46,6 +48,7 @@ export class SpillFile<T> {
   }
 
   #readLines(): string[] {
+    if (!existsSync(this.path)) return [];
     return readFileSync(this.path, 'utf8').split('\n').filter((line) => line !== '');
   }
 }

@@ -1,6 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { SpendRow } from '../ledger/spend-row.js';
 import type { RequestRecord } from '../records/request-record.js';
+import { pruneRecords } from './prune-records.js';
 
 /**
  * The batched inserts on an SQLite connection: statements prepared once, one transaction per
@@ -10,15 +11,26 @@ import type { RequestRecord } from '../records/request-record.js';
  *
  * These bypass kysely: its SQLite driver prepares every statement it runs, which at gateway
  * volume cost more than the inserts themselves.
+ *
+ * With `maxRecords` (an in-memory store, whose growth is the process's), each batch's transaction
+ * also drops the oldest records past that many, so the bound holds after every write.
  */
 export class SqliteInserts {
+  readonly #database: Database;
+  readonly #maxRecords: number | undefined;
+  /** Records stored, kept only when bounded: counting the table on every batch would cost more than the batch. */
+  #recordCount = 0;
   readonly #insertRequest: Statement;
   readonly #insertAttempt: Statement;
   readonly #insertSpend: Statement;
-  readonly #writeRecords: (batch: readonly RequestRecord[]) => void;
+  /** Returns the record count after the batch, applied only once the transaction has committed. */
+  readonly #writeRecords: (batch: readonly RequestRecord[]) => number;
   readonly #writeSpend: (rows: readonly SpendRow[]) => void;
 
-  constructor(database: Database) {
+  constructor(database: Database, options: { maxRecords?: number } = {}) {
+    this.#database = database;
+    this.#maxRecords = options.maxRecords;
+    if (this.#maxRecords !== undefined) this.#recordCount = database.prepare('SELECT count(*) FROM requests').pluck().get() as number;
     this.#insertRequest = database.prepare(
       `INSERT INTO requests (id, created_at, created_ms, status, http_status, route, model_requested, key_name, stream, latency_ms, record_json)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
@@ -33,7 +45,12 @@ export class SqliteInserts {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (request_id, attempt_n) DO NOTHING`,
     );
     this.#writeRecords = database.transaction((batch: readonly RequestRecord[]) => {
-      for (const record of batch) this.#storeRecord(record);
+      let count = this.#recordCount;
+      for (const record of batch) count += this.#storeRecord(record);
+      if (this.#maxRecords !== undefined && count > this.#maxRecords) {
+        count -= pruneRecords(database, { olderThanMs: Number.POSITIVE_INFINITY, limit: count - this.#maxRecords });
+      }
+      return count;
     });
     this.#writeSpend = database.transaction((rows: readonly SpendRow[]) => {
       for (const row of rows) this.#storeSpendRow(row);
@@ -41,16 +58,24 @@ export class SqliteInserts {
   }
 
   records(batch: readonly RequestRecord[]): void {
-    this.#writeRecords(batch);
+    this.#recordCount = this.#writeRecords(batch);
   }
 
   spend(rows: readonly SpendRow[]): void {
     this.#writeSpend(rows);
   }
 
-  #storeRecord(record: RequestRecord): void {
+  /** Deletes up to `limit` records older than `olderThanMs` (see `pruneRecords`); returns how many. */
+  pruneRecords(options: { olderThanMs: number; limit: number }): number {
+    const pruned = pruneRecords(this.#database, options);
+    this.#recordCount -= pruned;
+    return pruned;
+  }
+
+  /** Returns 1 when the record is new, 0 when it was stored already. */
+  #storeRecord(record: RequestRecord): number {
     const createdMs = Date.parse(record.created_at);
-    this.#insertRequest.run(
+    const stored = this.#insertRequest.run(
       record.id,
       record.created_at,
       // A malformed timestamp must not make the batch fail forever; file it under "now".
@@ -64,7 +89,7 @@ export class SqliteInserts {
       // Integer columns; the exact value stays in record_json.
       Math.round(record.latency_ms),
       JSON.stringify(record),
-    );
+    ).changes;
     for (const attempt of record.attempts) {
       this.#insertAttempt.run(
         record.id,
@@ -78,6 +103,7 @@ export class SqliteInserts {
         attempt.committed ? 1 : 0,
       );
     }
+    return stored;
   }
 
   #storeSpendRow(row: SpendRow): void {

@@ -143,6 +143,11 @@ export class Metrics {
       this.spillDepth.set({ kind: 'spend' }, depth.spend);
     },
   });
+  readonly recordsPruned = new Counter({
+    name: 'switchyard_records_pruned_total',
+    help: 'Request records deleted by the retention pruner (store.retention_days); spend rows are never pruned',
+    registers: [this.registry],
+  });
   readonly fallbackShare = new Gauge({
     name: 'switchyard_fallback_share',
     help: "Share of a route's answers in the last minute served by a target other than its first",

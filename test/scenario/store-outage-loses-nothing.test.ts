@@ -9,7 +9,7 @@ import { ConfigSource } from '../../src/config/config-source.js';
 import { migrate } from '../../src/store/migrate.js';
 import { openStore } from '../../src/store/open-database.js';
 import { SqliteInserts } from '../../src/store/sqlite-inserts.js';
-import type { StoreInserts } from '../../src/store/store-inserts.js';
+import type { StoreWrites } from '../../src/store/store-writes.js';
 import type { DatabaseSchema } from '../../src/store/schema.js';
 import { postChat } from '../support/start-gateway.js';
 
@@ -18,7 +18,7 @@ class UnreachableStore implements KyselyPlugin {
   failing = false;
 
   /** The batched inserts, refused like everything else during the outage. */
-  inserts(sqlite: SqliteInserts): StoreInserts {
+  writes(sqlite: SqliteInserts): StoreWrites {
     const refuseDuringOutage = () => {
       if (this.failing) throw new Error('store unreachable (on purpose)');
     };
@@ -30,6 +30,10 @@ class UnreachableStore implements KyselyPlugin {
       spend: async (rows) => {
         refuseDuringOutage();
         sqlite.spend(rows);
+      },
+      pruneRecords: async (options) => {
+        refuseDuringOutage();
+        return sqlite.pruneRecords(options);
       },
       close: async () => undefined,
     };
@@ -74,7 +78,7 @@ routes:
   await migrate(base.db);
   outage = new UnreachableStore();
   db = base.db.withPlugin(outage);
-  app = await createApp({ configSource, store: { db, inserts: outage.inserts(new SqliteInserts(base.sqlite)) } });
+  app = await createApp({ configSource, store: { db, writes: outage.writes(new SqliteInserts(base.sqlite)) } });
   url = await app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => {

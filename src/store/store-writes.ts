@@ -1,0 +1,26 @@
+import type { SpendRow } from '../ledger/spend-row.js';
+import type { RequestRecord } from '../records/request-record.js';
+import type { SqliteInserts } from './sqlite-inserts.js';
+
+/**
+ * The writes the gateway makes in the background: batched request records and spend rows (each
+ * batch one transaction), and the retention pruner's small deletes.
+ */
+export interface StoreWrites {
+  records(batch: readonly RequestRecord[]): Promise<void>;
+  spend(rows: readonly SpendRow[]): Promise<void>;
+  /** Deletes up to `limit` of the oldest records created before `olderThanMs`; resolves with how many. */
+  pruneRecords(options: { olderThanMs: number; limit: number }): Promise<number>;
+  /** Called after the writers have flushed; nothing is written afterwards. */
+  close(): Promise<void>;
+}
+
+/** The writes on the serving thread's own connection (an in-memory store exists only there). */
+export function writesInThread(inserts: SqliteInserts): StoreWrites {
+  return {
+    records: async (batch) => inserts.records(batch),
+    spend: async (rows) => inserts.spend(rows),
+    pruneRecords: async (options) => inserts.pruneRecords(options),
+    close: async () => undefined,
+  };
+}

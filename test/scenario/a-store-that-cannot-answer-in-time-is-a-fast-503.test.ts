@@ -1,0 +1,95 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Kysely } from 'kysely';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createApp, type App } from '../../src/app.js';
+import { ConfigSource } from '../../src/config/config-source.js';
+import { migrate } from '../../src/store/migrate.js';
+import { openDatabase } from '../../src/store/open-database.js';
+import type { DatabaseSchema } from '../../src/store/schema.js';
+import { StoreThread } from '../../src/store/store-thread.js';
+import { threadDialect } from '../../src/store/thread-dialect.js';
+import { postChat } from '../support/start-gateway.js';
+import { ADMIN_TOKEN, hello } from './scenario-helpers.js';
+
+/** Real SQLite work that keeps the store thread busy for well over the 1 s bound. */
+const LONG_STATEMENT = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 10000000) SELECT count(*) FROM c';
+
+const directory = mkdtempSync(join(tmpdir(), 'switchyard-slow-store-'));
+const storePath = join(directory, 'switchyard.db');
+let thread: StoreThread;
+let app: App;
+let url: string;
+
+beforeAll(async () => {
+  const configFile = join(directory, 'config.yaml');
+  writeFileSync(
+    configFile,
+    `
+store: { kind: sqlite, path: "${storePath}" }
+auth: { mode: keys }
+admin: { token: ${ADMIN_TOKEN} }
+connections:
+  mock-openai: { provider: mock, dialect: openai }
+routes:
+  chat:
+    targets: [{ connection: mock-openai, model: gpt-mock }]
+`,
+  );
+  const migrated = openDatabase({ kind: 'sqlite', path: storePath });
+  await migrate(migrated);
+  await migrated.destroy();
+  // The gateway's own store thread, held here so the test can give it something long to do.
+  thread = new StoreThread(storePath);
+  await thread.ready();
+  app = await createApp({ configSource: ConfigSource.load(configFile, { env: {} }), store: { db: new Kysely<DatabaseSchema>({ dialect: threadDialect(thread) }), writes: thread } });
+  url = await app.listen({ port: 0, host: '127.0.0.1' });
+});
+afterAll(async () => {
+  await app.close();
+  rmSync(directory, { recursive: true, force: true });
+});
+
+async function createKey(name: string): Promise<string> {
+  const response = await fetch(`${url}/admin/keys`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name }),
+  });
+  expect(response.status).toBe(201);
+  return ((await response.json()) as { key: string }).key;
+}
+
+async function timed(call: Promise<Response>): Promise<{ status: number; ms: number; body: string }> {
+  const startedMs = performance.now();
+  const response = await call;
+  const body = await response.text();
+  return { status: response.status, ms: performance.now() - startedMs, body };
+}
+
+const ask = (key: string) => postChat(url, { model: 'chat', messages: hello }, { authorization: `Bearer ${key}` });
+
+it('while the store thread cannot answer, a key never seen gets a 503 gateway_unavailable within the bound, and the rest of the gateway does not wait', async () => {
+  const known = await createKey('known');
+  const unseen = await createKey('unseen');
+  expect((await ask(known)).status).toBe(200);
+
+  const busy = thread.query(LONG_STATEMENT, []).catch(() => undefined);
+  const [refused, health, knownAnswer] = await Promise.all([timed(ask(unseen)), timed(fetch(`${url}/healthz`)), timed(ask(known))]);
+  expect(refused.status).toBe(503);
+  expect(JSON.parse(refused.body)).toMatchObject({ error: { code: 'gateway_unavailable', type: 'server_error' } });
+  expect(refused.ms).toBeLessThan(1_500);
+  expect(health.status).toBe(200);
+  expect(health.ms).toBeLessThan(200);
+  expect(knownAnswer.status).toBe(200);
+  expect(knownAnswer.ms).toBeLessThan(200);
+  await busy;
+
+  // A refusal for want of an answer is not remembered as "unknown": once the thread is free, the key works.
+  let status = 0;
+  for (let attempt = 0; attempt < 10 && status !== 200; attempt++) status = (await ask(unseen)).status;
+  expect(status).toBe(200);
+  // The provider saw the known key's two requests and the unseen key's last one; never the refused one.
+  expect(app.mock!.attempts).toHaveLength(3);
+});
