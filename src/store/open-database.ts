@@ -4,8 +4,8 @@ import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import type { DatabaseSchema } from './schema.js';
 
-/** Where the store is: the part of the `store` config that opening it needs. */
-export type StoreConfig = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
+/** Where an SQLite store is: the part of the `store` config that opening it needs (PostgreSQL: `postgres-store.ts`). */
+export type StoreConfig = { kind: 'sqlite'; path: string };
 
 /**
  * How long a statement waits for another process's lock before failing with SQLITE_BUSY, at
@@ -29,11 +29,6 @@ export function openDatabase(store: StoreConfig): Kysely<DatabaseSchema> {
 }
 
 export function openStore(store: StoreConfig): OpenedStore {
-  if (store.kind === 'postgres') {
-    throw new Error(
-      'store.kind "postgres" is not available yet: Postgres arrives with the scale-out work. Use store: { kind: sqlite, path: ./switchyard.db } for now.',
-    );
-  }
   const sqlite = openSqlite(store.path);
   return { db: new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: sqlite }) }), sqlite };
 }
