@@ -90,7 +90,7 @@ function spillPathOf(store: Config['store']): string | undefined {
  * connection only migrates it at start. An in-memory database exists only on the connection
  * that opened it, so it stays here, bounded by `store.max_records`.
  */
-async function openConfiguredStore(store: Config['store'], logger: Logger): Promise<AppStore> {
+export async function openConfiguredStore(store: Config['store'], logger: Logger): Promise<AppStore> {
   if (store.kind === 'postgres') {
     mkdirSync(store.spill_dir, { recursive: true });
     const where = describePostgresUrl(store.url);

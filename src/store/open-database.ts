@@ -4,8 +4,8 @@ import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import type { DatabaseSchema } from './schema.js';
 
-/** Where an SQLite store is: the part of the `store` config that opening it needs (PostgreSQL: `postgres-store.ts`). */
-export type StoreConfig = { kind: 'sqlite'; path: string };
+/** Where the store is: the part of the `store` config that opening it needs. */
+export type StoreConfig = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
 
 /**
  * How long a statement waits for another process's lock before failing with SQLITE_BUSY, at
@@ -29,6 +29,8 @@ export function openDatabase(store: StoreConfig): Kysely<DatabaseSchema> {
 }
 
 export function openStore(store: StoreConfig): OpenedStore {
+  // A programming error, not a config one: PostgreSQL has a pool and no thread (postgres-store.ts).
+  if (store.kind === 'postgres') throw new Error('openStore opens SQLite stores; a PostgreSQL store opens with openPostgresStore');
   const sqlite = openSqlite(store.path);
   return { db: new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: sqlite }) }), sqlite };
 }
