@@ -15,6 +15,9 @@ const STORE_CALL_TIMEOUT_MS = 1_000;
 /** Migrations may wait for another gateway's migration (the advisory lock) and build indexes. */
 const MIGRATION_TIMEOUT_MS = 60_000;
 
+/** A database that does not let a migration connect within this is retried (serve) or reported (migrate). */
+const MIGRATION_CONNECT_TIMEOUT_MS = 5_000;
+
 /** Connections per gateway: the batched writers use one or two, the rest serve reads. */
 const POOL_SIZE = 10;
 
@@ -35,12 +38,15 @@ export interface PostgresStore {
  * new connection (`connectionTimeoutMillis`), each statement on the server (`statement_timeout`)
  * and on the client (`query_timeout`, for a server that stops answering altogether).
  */
-export function postgresDatabase(url: string, options: { timeoutMs?: number; poolSize?: number; onError?: (error: Error) => void } = {}): Kysely<DatabaseSchema> {
+export function postgresDatabase(
+  url: string,
+  options: { timeoutMs?: number; connectTimeoutMs?: number; poolSize?: number; onError?: (error: Error) => void } = {},
+): Kysely<DatabaseSchema> {
   const timeoutMs = options.timeoutMs ?? STORE_CALL_TIMEOUT_MS;
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? POOL_SIZE,
-    connectionTimeoutMillis: timeoutMs,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? timeoutMs,
     statement_timeout: timeoutMs,
     query_timeout: timeoutMs,
     // A transaction left open by a stalled gateway must not hold its locks for long.
@@ -69,7 +75,7 @@ function bigintAsNumber(oid: number, format?: string): (value: string) => unknow
  * transaction, so several gateways (or `switchyard migrate` runs) starting at once take turns.
  */
 export async function migratePostgres(url: string): Promise<void> {
-  const db = postgresDatabase(url, { timeoutMs: MIGRATION_TIMEOUT_MS, poolSize: 1 });
+  const db = postgresDatabase(url, { timeoutMs: MIGRATION_TIMEOUT_MS, connectTimeoutMs: MIGRATION_CONNECT_TIMEOUT_MS, poolSize: 1 });
   try {
     await migrate(db, { exclusive: (transaction) => sql`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_ID})`.execute(transaction).then(() => undefined) });
   } finally {
