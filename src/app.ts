@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pino, type Logger } from 'pino';
@@ -54,7 +53,7 @@ import { secretRedactor } from './records/redact-secrets.js';
 import { RequestTrace } from './records/request-trace.js';
 import { migrate } from './store/migrate.js';
 import { openStore } from './store/open-database.js';
-import { describePostgresUrl, openPostgresStore } from './store/postgres-store.js';
+import { openPostgresStore } from './store/postgres-store.js';
 import { RecordPruner } from './store/record-pruner.js';
 import { SqliteInserts } from './store/sqlite-inserts.js';
 import { storeCall } from './store/store-call.js';
@@ -88,17 +87,11 @@ function spillPathOf(store: Config['store']): string | undefined {
  * The configured store. Every call to a file — queries, batched inserts, pruning — runs on a
  * thread of its own, so a locked or slow store never stalls the serving thread; this thread's
  * connection only migrates it at start. An in-memory database exists only on the connection
- * that opened it, so it stays here, bounded by `store.max_records`.
+ * that opened it, so it stays here, bounded by `store.max_records`. PostgreSQL is asynchronous
+ * already: a bounded pool, no thread (postgres-store.ts).
  */
 export async function openConfiguredStore(store: Config['store'], logger: Logger): Promise<AppStore> {
-  if (store.kind === 'postgres') {
-    mkdirSync(store.spill_dir, { recursive: true });
-    const where = describePostgresUrl(store.url);
-    return openPostgresStore(store.url, {
-      onRetry: (error, retryInMs) => logger.warn({ err: error, store: where, retryInMs }, 'the PostgreSQL store does not answer yet; retrying'),
-      onError: (error) => logger.warn({ err: error, store: where }, 'a PostgreSQL store connection failed'),
-    });
-  }
+  if (store.kind === 'postgres') return openPostgresStore(store, logger);
   const opened = openStore(store);
   await migrate(opened.db);
   const file = sqliteFileOf(store);

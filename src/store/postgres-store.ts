@@ -1,4 +1,6 @@
+import { mkdirSync } from 'node:fs';
 import { Kysely, PostgresDialect, sql } from 'kysely';
+import type { Logger } from 'pino';
 import pg from 'pg';
 import { migrate } from './migrate.js';
 import type { DatabaseSchema } from './schema.js';
@@ -85,22 +87,22 @@ export async function migratePostgres(url: string): Promise<void> {
 
 /**
  * Opens the store for serving: migrates it first, retrying until the database answers (a fleet
- * and its database often start together), then a pool for the gateway's calls.
+ * and its database often start together), then a pool for the gateway's calls. The spill
+ * directory is made now, so an outage's first refused batch has somewhere to go.
  */
-export async function openPostgresStore(
-  url: string,
-  options: { onRetry?: (error: unknown, retryInMs: number) => void; onError?: (error: Error) => void; timeoutMs?: number } = {},
-): Promise<PostgresStore> {
+export async function openPostgresStore(store: { url: string; spill_dir: string }, logger: Logger): Promise<PostgresStore> {
+  mkdirSync(store.spill_dir, { recursive: true });
+  const where = describePostgresUrl(store.url);
   for (let delayMs = FIRST_RETRY_DELAY_MS; ; delayMs = Math.min(delayMs * 2, MAX_RETRY_DELAY_MS)) {
     try {
-      await migratePostgres(url);
+      await migratePostgres(store.url);
       break;
     } catch (error) {
-      options.onRetry?.(error, delayMs);
+      logger.warn({ err: error, store: where, retryInMs: delayMs }, 'the PostgreSQL store does not answer yet; retrying');
       await new Promise((resolve) => setTimeout(resolve, delayMs));
     }
   }
-  const db = postgresDatabase(url, { ...(options.onError ? { onError: options.onError } : {}), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) });
+  const db = postgresDatabase(store.url, { onError: (error) => logger.warn({ err: error, store: where }, 'a PostgreSQL store connection failed') });
   // The pool closes with `db.destroy()`, after the writers have flushed.
   return { db, writes: { ...kyselyWrites(db), close: async () => undefined } };
 }
