@@ -53,6 +53,10 @@ export function postgresDatabase(
     query_timeout: timeoutMs,
     // A transaction left open by a stalled gateway must not hold its locks for long.
     idle_in_transaction_session_timeout: Math.max(timeoutMs, 5_000),
+    // A statement that timed out client-side keeps its connection busy until the server answers;
+    // keepalive probes find a server that will never answer (a partition) and end the connection.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
     application_name: 'switchyard',
     types: { getTypeParser: bigintAsNumber },
   });
