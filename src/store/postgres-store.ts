@@ -111,9 +111,10 @@ export async function openPostgresStore(store: { url: string; spill_dir: string 
   return { db, writes: { ...kyselyWrites(db), close: async () => undefined } };
 }
 
-/** The URL without its password, for logs and messages. */
+/** The URL without its password (in the user part or as a parameter), for logs and messages. */
 export function describePostgresUrl(url: string): string {
   const parsed = new URL(url);
   parsed.password = '';
+  parsed.searchParams.delete('password');
   return parsed.toString();
 }
