@@ -1,7 +1,7 @@
 import type { ProviderError } from '../providers/spec.js';
-import type { AttemptRecord } from './attempt-record.js';
+import type { AttemptRecord } from '../core/attempt-record.js';
 import { AttemptTimer } from './attempt-timer.js';
-import { Cancellation } from './cancellation.js';
+import { Cancellation } from '../core/cancellation.js';
 import { classifyTransportError, type Silence } from './classify-transport-error.js';
 
 /** How long an upstream may keep a stream open after its finish before we end it ourselves. */

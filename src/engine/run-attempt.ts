@@ -11,9 +11,9 @@ import {
 import type { ResolvedTarget } from '../routing/resolve-route.js';
 import type { Transport, UpstreamResponse } from '../transport/send-upstream.js';
 import { AttemptContext } from './attempt-context.js';
-import type { Cancellation } from './cancellation.js';
+import type { Cancellation } from '../core/cancellation.js';
 import { errorCode } from './classify-transport-error.js';
-import type { AttemptRecord } from './attempt-record.js';
+import type { AttemptRecord } from '../core/attempt-record.js';
 
 export interface AttemptInput {
   n: number;

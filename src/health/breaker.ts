@@ -1,6 +1,6 @@
 import type { RouteConfig } from '../config/schema.js';
-import { FAILURE_POLICY } from '../engine/failure-policy.js';
-import type { FailureKind } from '../errors/failure-kind.js';
+import { FAILURE_POLICY } from '../core/failure-policy.js';
+import type { FailureKind } from '../core/failure-kind.js';
 import { WindowCounter } from './window-counter.js';
 
 export type BreakerSettings = Pick<

@@ -1,5 +1,5 @@
 import type { Config } from '../config/schema.js';
-import type { FailureKind } from '../errors/failure-kind.js';
+import type { FailureKind } from '../core/failure-kind.js';
 import type { Alert } from '../telemetry/alert-sender.js';
 import { BoundedLabels } from '../telemetry/bounded-labels.js';
 import type { Metrics } from '../telemetry/metrics.js';

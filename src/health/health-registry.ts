@@ -1,5 +1,5 @@
 import type { Config, RouteHealthConfig } from '../config/schema.js';
-import type { FailureKind } from '../errors/failure-kind.js';
+import type { FailureKind } from '../core/failure-kind.js';
 import type { ResponseHeaders } from '../providers/spec.js';
 import { configuredDeployments } from './configured-deployments.js';
 import { Breaker, breakerOutcomeOf, type Admission, type BreakerTransition } from './breaker.js';

@@ -1,6 +1,6 @@
 import { Server, type IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
-import { CALLER_LEFT } from '../engine/cancellation.js';
+import { CALLER_LEFT } from '../core/cancellation.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { GatewayResponse } from './gateway-response.js';
 import { newRequestId } from './request-id.js';

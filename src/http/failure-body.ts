@@ -1,6 +1,6 @@
 import type { Config } from '../config/schema.js';
 import { knownSecrets } from '../config/known-secrets.js';
-import type { AttemptRecord } from '../engine/attempt-record.js';
+import type { AttemptRecord } from '../core/attempt-record.js';
 import { finalError, type FinalError } from '../engine/final-error.js';
 import type { AllAttemptsFailedError } from '../errors/all-attempts-failed-error.js';
 import { secretRedactor, type Redact } from '../records/redact-secrets.js';

@@ -1,4 +1,5 @@
-import type { FinishReason, StreamEvent, Usage } from '../providers/spec.js';
+import type { FinishReason, StreamEvent } from '../providers/spec.js';
+import type { Usage } from '../core/usage.js';
 import { finalErrorFields, type StreamError } from './final-error-fields.js';
 import { anthropicMessageId, toAnthropicStopReason, toAnthropicUsage } from './render-anthropic-message.js';
 

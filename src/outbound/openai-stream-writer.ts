@@ -1,4 +1,5 @@
-import type { StreamEvent, Usage } from '../providers/spec.js';
+import type { StreamEvent } from '../providers/spec.js';
+import type { Usage } from '../core/usage.js';
 import { finalErrorFields, type StreamError } from './final-error-fields.js';
 import { toOpenAiUsage } from './render-openai-chat.js';
 

@@ -5,7 +5,8 @@
  * and translate the provider's answer back into `ChatResult` or a `StreamEvent` sequence;
  * outbound renderers turn those into the caller's dialect. No pairwise translators.
  */
-import type { FailureKind } from '../errors/failure-kind.js';
+import type { FailureKind } from '../core/failure-kind.js';
+import type { Usage } from '../core/usage.js';
 
 /** A provider wire format. Azure OpenAI and the OpenAI-compatible hosts speak `openai`. */
 export type Dialect = 'openai' | 'anthropic' | 'gemini' | 'bedrock';
@@ -151,18 +152,6 @@ export interface ChatRequest {
 
 /** What the caller's dialect calls a finish; adapters map provider reasons onto these. */
 export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'error';
-
-export interface Usage {
-  /** All prompt tokens, cached ones included (OpenAI's `prompt_tokens` meaning). */
-  inputTokens: number;
-  /** All generated tokens, reasoning included. */
-  outputTokens: number;
-  cacheReadTokens?: number;
-  cacheWriteTokens?: number;
-  reasoningTokens?: number;
-  /** Counted by the gateway (the stream died before the provider reported usage). */
-  estimated?: boolean;
-}
 
 export interface ChatResult {
   id: string;

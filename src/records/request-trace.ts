@@ -1,6 +1,6 @@
-import type { AttemptRecord } from '../engine/attempt-record.js';
+import type { AttemptRecord } from '../core/attempt-record.js';
 import { microsToUsd } from '../metering/money.js';
-import type { Usage } from '../providers/spec.js';
+import type { Usage } from '../core/usage.js';
 import type { ResolvedTarget } from '../routing/resolve-route.js';
 import type { AttemptRecordEntry, RecordUsage, RequestRecord, RequestStatus } from './request-record.js';
 

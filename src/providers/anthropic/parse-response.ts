@@ -1,4 +1,4 @@
-import { FailureKind } from '../../errors/failure-kind.js';
+import { FailureKind } from '../../core/failure-kind.js';
 import { ProviderFailure, type ChatResult, type ReasoningBlock, type ToolCall } from '../spec.js';
 import { isRecord, readArray, readRecord, readString, type JsonRecord } from '../shared/json-fields.js';
 import { classifyAnthropicError, readAnthropicErrorDetails } from './parse-error.js';

@@ -1,4 +1,4 @@
-import { FailureKind } from '../../errors/failure-kind.js';
+import { FailureKind } from '../../core/failure-kind.js';
 import { ProviderFailure, type ChatResult, type ToolCall } from '../spec.js';
 import { isRecord, readArray, readRecord, readString, type JsonRecord } from '../shared/json-fields.js';
 import { mapBedrockStopReason, readBedrockStopSequence } from './stop-reason.js';

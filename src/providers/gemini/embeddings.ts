@@ -1,4 +1,4 @@
-import { FailureKind } from '../../errors/failure-kind.js';
+import { FailureKind } from '../../core/failure-kind.js';
 import { ProviderFailure, type EmbeddingsAdapter, type EmbeddingsRequest, type EmbeddingsResult, type TargetContext, type UpstreamRequest } from '../spec.js';
 import { isRecord, readArray, readNumber, readRecord } from '../shared/json-fields.js';
 import { joinUrl } from '../shared/join-url.js';

@@ -1,4 +1,4 @@
-import { FailureKind } from '../../errors/failure-kind.js';
+import { FailureKind } from '../../core/failure-kind.js';
 import { ProviderFailure, type ChatResult, type ToolCall } from '../spec.js';
 import { isRecord, readRecord, readString } from '../shared/json-fields.js';
 import { mapGeminiFinishReason } from './finish-reason.js';

@@ -1,4 +1,4 @@
-import { FailureKind } from '../../errors/failure-kind.js';
+import { FailureKind } from '../../core/failure-kind.js';
 import type { ProviderError } from '../spec.js';
 import { readRecord, readString, type JsonRecord } from '../shared/json-fields.js';
 

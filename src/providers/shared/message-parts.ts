@@ -1,4 +1,4 @@
-import { FailureKind } from '../../errors/failure-kind.js';
+import { FailureKind } from '../../core/failure-kind.js';
 import { ProviderFailure, type ToolCall } from '../spec.js';
 import { isRecord, type JsonRecord } from './json-fields.js';
 import { parseJson } from './parse-json.js';
