@@ -58,7 +58,7 @@ import { storeCall } from './store/store-call.js';
 import { StoreThread } from './store/store-thread.js';
 import { writesInThread, type StoreWrites } from './store/store-writes.js';
 import type { DatabaseSchema } from './store/schema.js';
-import { SpillFile } from './store/spill-file.js';
+import { SpillFile } from './sinks/spill-file.js';
 import { threadDialect } from './store/thread-dialect.js';
 import type { SpendRow } from './ledger/spend-row.js';
 import type { RequestRecord } from './records/request-record.js';

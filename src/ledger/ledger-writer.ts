@@ -1,5 +1,5 @@
-import { BatchWriter } from '../store/batch-writer.js';
-import type { SpillFile } from '../store/spill-file.js';
+import { BatchWriter } from '../sinks/batch-writer.js';
+import type { SpillFile } from '../sinks/spill-file.js';
 import type { SpendRow } from './spend-row.js';
 
 export interface LedgerWriterOptions {
