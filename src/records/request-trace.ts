@@ -2,7 +2,7 @@ import type { AttemptRecord } from '../core/attempt-record.js';
 import { microsToUsd } from '../metering/money.js';
 import type { Usage } from '../core/usage.js';
 import type { ResolvedTarget } from '../routing/resolve-route.js';
-import type { AttemptRecordEntry, RecordUsage, RequestRecord, RequestStatus } from './request-record.js';
+import type { AttemptRecordEntry, RecordUsage, RequestRecord, RequestStatus } from '../core/request-record.js';
 
 const NO_COSTS: ReadonlyMap<number, number> = new Map();
 
