@@ -6,6 +6,8 @@
  * outbound renderers turn those into the caller's dialect. No pairwise translators.
  */
 import type { FailureKind } from '../core/failure-kind.js';
+import type { SseFrame } from '../streaming/sse-frame.js';
+import type { StreamFraming } from '../streaming/frame-decoder.js';
 import type { Usage } from '../core/usage.js';
 
 /** A provider wire format. Azure OpenAI and the OpenAI-compatible hosts speak `openai`. */
@@ -211,18 +213,6 @@ export interface ProviderError {
   code?: string;
   message: string;
 }
-
-/**
- * One event as decoded from the wire: a server-sent event, or an AWS event-stream message (whose
- * `:event-type` — or, for an exception, `:exception-type` — is `event`, and payload is `data`).
- */
-export interface SseFrame {
-  event?: string;
-  data: string;
-}
-
-/** How an upstream frames its stream: server-sent events, or Bedrock's binary event stream. */
-export type StreamFraming = 'sse' | 'aws-eventstream';
 
 /**
  * Translates one upstream stream into canonical events, frame by frame. Made afresh for each

@@ -1,6 +1,9 @@
-import type { SseFrame, StreamFraming } from '../providers/spec.js';
 import { AwsEventStreamDecoder } from './decode-aws-eventstream.js';
 import { SseDecoder } from './decode-sse.js';
+import type { SseFrame } from './sse-frame.js';
+
+/** How an upstream frames its stream: server-sent events, or Bedrock's binary event stream. */
+export type StreamFraming = 'sse' | 'aws-eventstream';
 
 /**
  * Turns the bytes of a streamed answer into frames, as they arrive. Push-based and synchronous:

@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ProviderAdapter, SseFrame, StreamEvent } from '../../src/providers/spec.js';
+import type { ProviderAdapter, StreamEvent } from '../../src/providers/spec.js';
+import type { SseFrame } from '../../src/streaming/sse-frame.js';
 import { createFrameDecoder } from '../../src/streaming/frame-decoder.js';
 import { readEventBatches } from '../../src/streaming/read-event-batches.js';
 

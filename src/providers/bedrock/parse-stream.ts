@@ -1,4 +1,5 @@
-import type { ProviderError, SseFrame, StreamEvent, StreamParser } from '../spec.js';
+import type { ProviderError, StreamEvent, StreamParser } from '../spec.js';
+import type { SseFrame } from '../../streaming/sse-frame.js';
 import { excerptBody } from '../shared/body-excerpt.js';
 import { isRecord, readNumber, readRecord, readString, type JsonRecord } from '../shared/json-fields.js';
 import { parseJson } from '../shared/parse-json.js';

@@ -2,15 +2,8 @@ import { EventStreamCodec } from '@smithy/eventstream-codec';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import { describe, expect, it } from 'vitest';
 import { bedrockAdapter } from '../../../src/providers/bedrock/adapter.js';
-import {
-  ProviderFailure,
-  type ChatMessage,
-  type ChatRequest,
-  type ProviderError,
-  type SseFrame,
-  type StreamEvent,
-  type ToolDefinition,
-} from '../../../src/providers/spec.js';
+import { ProviderFailure, type ChatMessage, type ChatRequest, type ProviderError, type StreamEvent, type ToolDefinition } from '../../../src/providers/spec.js';
+import type { SseFrame } from '../../../src/streaming/sse-frame.js';
 import {
   collect,
   eventShape,
