@@ -14,9 +14,6 @@ const DEFAULT_BASE_URLS: Partial<Record<ProviderName, string>> = {
   gemini: 'https://generativelanguage.googleapis.com/v1beta',
 };
 
-/** Providers this build can call; config naming another is rejected at load. */
-export const SUPPORTED_PROVIDERS: ReadonlySet<ProviderName> = new Set(['openai', 'openai-compatible', 'anthropic', 'gemini', 'bedrock', 'azure-openai', 'mock']);
-
 const ADAPTERS_BY_DIALECT: Readonly<Record<Dialect, ProviderAdapter>> = {
   openai: openAiAdapter,
   anthropic: anthropicAdapter,
