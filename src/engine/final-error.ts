@@ -1,4 +1,4 @@
-import { DEFAULT_COOLING_MS } from '../health/cooling.js';
+import { DEFAULT_COOLING_MS } from '../core/cooling-durations.js';
 import type { AttemptRecord } from '../core/attempt-record.js';
 
 export interface FinalError {

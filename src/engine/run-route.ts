@@ -4,7 +4,7 @@ import { GatewayError } from '../errors/gateway-error.js';
 import type { Admission } from '../health/breaker.js';
 import type { ConnectionLoad } from '../health/connection-load.js';
 import type { Cooling } from '../health/cooling.js';
-import { deploymentKey } from '../health/deployment-key.js';
+import { deploymentKey } from '../core/deployment-key.js';
 import type { DeploymentHealth, HealthState } from '../health/health-registry.js';
 import { lookupModel } from '../metering/model-catalog.js';
 import type { ProviderAdapter, ProviderError } from '../providers/spec.js';

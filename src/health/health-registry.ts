@@ -3,7 +3,7 @@ import type { FailureKind } from '../core/failure-kind.js';
 import type { ResponseHeaders } from '../providers/spec.js';
 import { configuredDeployments } from './configured-deployments.js';
 import { Breaker, breakerOutcomeOf, type Admission, type BreakerTransition } from './breaker.js';
-import { deploymentKey } from './deployment-key.js';
+import { deploymentKey } from '../core/deployment-key.js';
 import { LimitStepDownDetector, type LimitStepDown } from './limit-step-down.js';
 import { parseQuotaHeaders, type QuotaSnapshot } from './quota-headers.js';
 import { StructuralFault, type StructuralTransition } from './structural-fault.js';
