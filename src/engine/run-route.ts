@@ -1,7 +1,7 @@
 import { DEFAULT_ROUTE_HEALTH, type Config } from '../config/schema.js';
 import { AllAttemptsFailedError } from '../errors/all-attempts-failed-error.js';
 import { GatewayError } from '../errors/gateway-error.js';
-import type { Admission } from '../health/breaker.js';
+import type { Permit } from '../health/breaker.js';
 import type { ConnectionLoad } from '../health/connection-load.js';
 import type { Cooling } from '../health/cooling.js';
 import { deploymentKey } from '../core/deployment-key.js';
@@ -167,15 +167,15 @@ class AttemptLoop<Answer> {
       if (this.#call.caller.aborted) return { type: 'stop' };
       const remainingMs = this.#call.deadlineAtMs - Date.now();
       if (remainingMs < MIN_ATTEMPT_MS) return { type: 'stop' };
-      const admission = this.#admit(deployment, options);
-      if (!admission) return { type: 'next' };
+      const permit = this.#admit(deployment, options);
+      if (!permit) return { type: 'next' };
       // A full connection is busy, not failing: skip it without an attempt.
       if (!this.#deps.load.tryAcquire(target.connectionName, target.connection.max_in_flight)) {
-        deployment.breaker.record(admission, 'neutral');
+        deployment.breaker.record(permit, 'neutral');
         this.skippedBusy = true;
         return { type: 'next' };
       }
-      const outcome = await this.#attempt(target, deployment, admission, remainingMs);
+      const outcome = await this.#attempt(target, deployment, permit, remainingMs);
       this.attempts.push(outcome.record);
       if (outcome.ok) {
         this.#budget.recordSuccess();
@@ -207,18 +207,18 @@ class AttemptLoop<Answer> {
     }
   }
 
-  #admit(deployment: DeploymentHealth, options: { forced: boolean; onOut: (outUntilMs: number) => void }): Admission | undefined {
+  #admit(deployment: DeploymentHealth, options: { forced: boolean; onOut: (outUntilMs: number) => void }): Permit | undefined {
     if (options.forced) return deployment.breaker.forceAdmit();
     if (deployment.structural.state === 'structural') {
       options.onOut(deployment.structural.nextProbeAtMs ?? Number.MAX_SAFE_INTEGER);
       return undefined;
     }
-    const admission = deployment.breaker.admit();
-    if (!admission) options.onOut(deployment.breaker.ejectedUntilMs ?? Date.now());
-    return admission;
+    const permit = deployment.breaker.admit();
+    if (!permit) options.onOut(deployment.breaker.ejectedUntilMs ?? Date.now());
+    return permit;
   }
 
-  async #attempt(target: ResolvedTarget, deployment: DeploymentHealth, admission: Admission, remainingMs: number): Promise<AttemptOutcome<Answer>> {
+  async #attempt(target: ResolvedTarget, deployment: DeploymentHealth, permit: Permit, remainingMs: number): Promise<AttemptOutcome<Answer>> {
     const { route } = this.#call;
     if (this.#previous !== undefined && this.#previous !== target) {
       this.#deps.metrics.failovers.inc({ from: label(this.#previous), to: label(target) });
@@ -242,7 +242,7 @@ class AttemptLoop<Answer> {
         onSettled: (record) => {
           if (record.kind === 'ok') this.#deps.latency.observe(deployment.key, record.firstTokenMs ?? record.latencyMs);
           this.#deps.load.release(target.connectionName);
-          this.#deps.health.settled(deployment, admission, record.kind, record.message);
+          this.#deps.health.settled(deployment, permit, record.kind, record.message);
         },
       },
       this.#operation,
