@@ -49,7 +49,7 @@ import { adapterFor, baseUrlFor } from './providers/registry.js';
 import { DEFAULT_RECENT_LIMIT } from './records/recent-records.js';
 import { RecordStore } from './records/record-store.js';
 import { secretRedactor } from './records/redact-secrets.js';
-import { RequestTrace } from './records/request-trace.js';
+import { RecordDraft } from './records/record-draft.js';
 import { migrate } from './store/migrate.js';
 import { openStore } from './store/open-database.js';
 import { RecordPruner } from './store/record-pruner.js';
@@ -277,7 +277,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       modelChange: false,
       config: { connection: deployment.connection, model: deployment.model, model_change: false, weight: 1, priority: 0 },
     };
-    const trace = new RequestTrace(newRequestId(), Date.now());
+    const trace = new RecordDraft(newRequestId(), Date.now());
     trace.probe = true;
     trace.modelRequested = deployment.key;
     const outcome = await runAttempt(
@@ -308,9 +308,9 @@ export async function createApp(options: AppOptions): Promise<App> {
    * connection a shutdown cut is `interrupted`.
    */
   const traced =
-    (handler: (request: IncomingMessage, response: ServerResponse, trace: RequestTrace) => Promise<void>) =>
+    (handler: (request: IncomingMessage, response: ServerResponse, trace: RecordDraft) => Promise<void>) =>
     async (request: IncomingMessage, response: GatewayResponse, requestId: string) => {
-      const trace = new RequestTrace(requestId, Date.now());
+      const trace = new RecordDraft(requestId, Date.now());
       try {
         await handler(request, response, trace);
       } catch (error) {

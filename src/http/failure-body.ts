@@ -4,7 +4,7 @@ import type { AttemptRecord } from '../core/attempt-record.js';
 import { finalError, type FinalError } from '../engine/final-error.js';
 import type { AllAttemptsFailedError } from '../errors/all-attempts-failed-error.js';
 import { secretRedactor, type Redact } from '../records/redact-secrets.js';
-import type { RequestTrace } from '../records/request-trace.js';
+import type { RecordDraft } from '../records/record-draft.js';
 import type { InboundDialect } from './inbound-dialect.js';
 
 /**
@@ -16,7 +16,7 @@ import type { InboundDialect } from './inbound-dialect.js';
  */
 export function failureBody(
   error: AllAttemptsFailedError,
-  trace: RequestTrace,
+  trace: RecordDraft,
   config: Config,
   dialect: Pick<InboundDialect, 'errorBody'>,
 ): { final: FinalError; body: unknown; attempts: Record<string, unknown>[] } {

@@ -13,7 +13,7 @@ const MAX_RECORDED_MODEL_CHARS = 256;
  * What the HTTP layer learns about one request as it goes (model, route, attempts, outcome),
  * turned into the stored record once the response has ended.
  */
-export class RequestTrace {
+export class RecordDraft {
   readonly id: string;
   readonly startedAtMs: number;
   modelRequested: string | null = null;
