@@ -7,7 +7,7 @@ import type { Cooling } from '../health/cooling.js';
 import { deploymentKey } from '../core/deployment-key.js';
 import type { DeploymentHealth, HealthState } from '../health/health-registry.js';
 import { lookupModel } from '../metering/model-catalog.js';
-import type { ProviderAdapter, ProviderError } from '../providers/spec.js';
+import type { ProviderAdapter, UpstreamFailure } from '../providers/spec.js';
 import type { LatencyTracker } from '../routing/latency-tracker.js';
 import { planTargets } from '../routing/plan-targets.js';
 import type { ResolvedRoute, ResolvedTarget } from '../routing/resolve-route.js';
@@ -261,7 +261,7 @@ class AttemptLoop<Answer> {
  * A Retry-After is information about the target, not a reason to hold the caller — except when
  * nothing but a model change (or nothing) is left and the wait is short and fits the deadline.
  */
-function shouldWaitForRetryAfter(error: ProviderError, rest: readonly ResolvedTarget[], call: RouteCall, waitMaxMs: number): boolean {
+function shouldWaitForRetryAfter(error: UpstreamFailure, rest: readonly ResolvedTarget[], call: RouteCall, waitMaxMs: number): boolean {
   if (error.kind !== 'rate_limit' || error.retryAfterMs === undefined) return false;
   if (rest.some((target) => !target.modelChange)) return false;
   return error.retryAfterMs <= waitMaxMs && Date.now() + error.retryAfterMs + MIN_ATTEMPT_MS <= call.deadlineAtMs;

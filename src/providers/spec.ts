@@ -198,11 +198,11 @@ export type StreamEvent =
   | { type: 'usage'; usage: Usage }
   | { type: 'finish'; reason: FinishReason; providerReason?: string; stopSequence?: string }
   /** An error reported inside a 200 stream (OpenAI `data: {"error":…}`, Anthropic `event: error`). */
-  | { type: 'provider-error'; error: ProviderError }
+  | { type: 'provider-error'; error: UpstreamFailure }
   /** An upstream event that could not be parsed: skipped and counted, never forwarded. */
   | { type: 'malformed-event'; data: string };
 
-export interface ProviderError {
+export interface UpstreamFailure {
   kind: Exclude<FailureKind, 'ok'>;
   /** HTTP status, when the error came as a response rather than inside a stream. */
   status?: number;
@@ -266,7 +266,7 @@ export interface EmbeddingsResult {
 /** Embeddings, for providers that serve them. */
 export interface EmbeddingsAdapter {
   buildRequest(request: EmbeddingsRequest, target: TargetContext): UpstreamRequest;
-  /** Throws `ProviderFailure` when a 2xx body is really an error. */
+  /** Throws `UpstreamFailureError` when a 2xx body is really an error. */
   parseResponse(body: unknown): EmbeddingsResult;
 }
 
@@ -277,21 +277,21 @@ export interface ProviderAdapter {
   /** How this provider frames a streamed answer. */
   readonly framing: StreamFraming;
   buildRequest(request: ChatRequest, target: TargetContext): UpstreamRequest;
-  /** Throws `ProviderFailure` when a 2xx body is really an error. */
+  /** Throws `UpstreamFailureError` when a 2xx body is really an error. */
   parseResponse(body: unknown): ChatResult;
   createStreamParser(): StreamParser;
-  parseError(status: number, headers: ResponseHeaders, body: string, nowMs: number): ProviderError;
+  parseError(status: number, headers: ResponseHeaders, body: string, nowMs: number): UpstreamFailure;
   /** Absent when the provider's API has no embeddings this gateway speaks: such targets are skipped. */
   readonly embeddings?: EmbeddingsAdapter;
 }
 
 /** Thrown by an adapter when a response that looked successful carries an error. */
-export class ProviderFailure extends Error {
-  readonly error: ProviderError;
+export class UpstreamFailureError extends Error {
+  readonly error: UpstreamFailure;
 
-  constructor(error: ProviderError) {
+  constructor(error: UpstreamFailure) {
     super(error.message);
-    this.name = 'ProviderFailure';
+    this.name = 'UpstreamFailureError';
     this.error = error;
   }
 }
