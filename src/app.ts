@@ -37,7 +37,7 @@ import type { GatewayResponse } from './http/gateway-response.js';
 import { InFlightLimit } from './http/in-flight-limit.js';
 import { handleChat, type ChatHandlerDeps } from './http/handle-chat.js';
 import { handleEmbeddings } from './http/handle-embeddings.js';
-import { ANTHROPIC_MESSAGES, OPENAI_CHAT } from './http/inbound-dialect.js';
+import { ANTHROPIC_MESSAGES, OPENAI_CHAT } from './dialects/caller-dialect.js';
 import { InMemoryBudgetGate } from './admission/budget-gate.js';
 import { InMemoryRateLimiter } from './admission/rate-limiter.js';
 import { InMemoryIdempotencyStore } from './idempotency/idempotency-store.js';

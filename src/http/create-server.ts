@@ -4,7 +4,7 @@ import { CALLER_LEFT } from '../core/cancellation.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { GatewayResponse } from './gateway-response.js';
 import { newRequestId } from './request-id.js';
-import type { InboundDialect } from './inbound-dialect.js';
+import type { InboundDialect } from '../dialects/caller-dialect.js';
 import { sendGatewayError } from './send.js';
 
 /**

@@ -18,7 +18,7 @@ import type { ChatRequest } from '../providers/spec.js';
 import { Heartbeat } from './heartbeat.js';
 import { callerCancellation } from './caller-cancellation.js';
 import { failureBody } from './failure-body.js';
-import type { InboundDialect } from './inbound-dialect.js';
+import type { InboundDialect } from '../dialects/caller-dialect.js';
 import { openGate, type GateDeps } from './open-gate.js';
 import { retryHeaders, sendJson, servedHeaders } from './send.js';
 import { writeSse } from './write-sse.js';

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { GatewayError } from '../errors/gateway-error.js';
 import type { Redact } from '../records/redact-secrets.js';
 import type { ResolvedTarget } from '../routing/resolve-route.js';
-import { OPENAI_CHAT, type InboundDialect } from './inbound-dialect.js';
+import { OPENAI_CHAT, type InboundDialect } from '../dialects/caller-dialect.js';
 
 /**
  * Sends a JSON response; returns the text sent (idempotency keeps it for replay). The head is

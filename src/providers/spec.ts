@@ -11,7 +11,7 @@ import type { StreamFraming } from '../streaming/frame-decoder.js';
 import type { Usage } from '../core/usage.js';
 
 /** A provider wire format. Azure OpenAI and the OpenAI-compatible hosts speak `openai`. */
-export type Dialect = 'openai' | 'anthropic' | 'gemini' | 'bedrock';
+export type UpstreamDialect = 'openai' | 'anthropic' | 'gemini' | 'bedrock';
 
 /**
  * A prompt-caching breakpoint (Anthropic `cache_control`, Bedrock `cachePoint`): the prompt up to
@@ -149,7 +149,7 @@ export interface ChatRequest {
    * Inbound fields the canonical model does not carry (e.g. OpenAI `seed`, `logprobs`). Passed on
    * only to a target that speaks the same dialect; other adapters ignore them.
    */
-  passthrough?: { dialect: Dialect; fields: Record<string, unknown> };
+  passthrough?: { dialect: UpstreamDialect; fields: Record<string, unknown> };
 }
 
 /** What the caller's dialect calls a finish; adapters map provider reasons onto these. */
@@ -273,7 +273,7 @@ export interface EmbeddingsAdapter {
 /** Pure functions: no I/O, no clock (time comes in as `nowMs`), no secrets. */
 export interface ProviderAdapter {
   /** The wire dialect this adapter speaks; passthrough fields of the same dialect are forwarded. */
-  readonly dialect: Dialect;
+  readonly dialect: UpstreamDialect;
   /** How this provider frames a streamed answer. */
   readonly framing: StreamFraming;
   buildRequest(request: ChatRequest, target: TargetContext): UpstreamRequest;

@@ -1,14 +1,14 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { ParsedChat } from '../inbound/parse-openai-chat.js';
-import { parseOpenAiChat } from '../inbound/parse-openai-chat.js';
-import { parseAnthropicMessages } from '../inbound/parse-anthropic-messages.js';
-import { AnthropicStreamWriter } from '../outbound/anthropic-stream-writer.js';
-import type { StreamError } from '../outbound/final-error-fields.js';
-import { OpenAiStreamWriter } from '../outbound/openai-stream-writer.js';
-import { renderAnthropicMessage } from '../outbound/render-anthropic-message.js';
-import { renderOpenAiChat } from '../outbound/render-openai-chat.js';
+import type { ParsedChat } from './openai-chat/parse-openai-chat.js';
+import { parseOpenAiChat } from './openai-chat/parse-openai-chat.js';
+import { parseAnthropicMessages } from './anthropic-messages/parse-anthropic-messages.js';
+import { AnthropicStreamWriter } from './anthropic-messages/anthropic-stream-writer.js';
+import type { StreamError } from './shared/final-error-fields.js';
+import { OpenAiStreamWriter } from './openai-chat/openai-stream-writer.js';
+import { renderAnthropicMessage } from './anthropic-messages/render-anthropic-message.js';
+import { renderOpenAiChat } from './openai-chat/render-openai-chat.js';
 import type { ChatResult } from '../providers/spec.js';
-import type { SseRenderer } from './write-sse.js';
+import type { SseRenderer } from '../http/write-sse.js';
 
 /** An error as the caller's dialect spells it, with the gateway's extras (request id, attempts). */
 export interface ErrorEnvelope {
