@@ -5,7 +5,7 @@ import { finalError, type FinalError } from '../engine/final-error.js';
 import type { AllAttemptsFailedError } from '../errors/all-attempts-failed-error.js';
 import { secretRedactor, type Redact } from '../records/redact-secrets.js';
 import type { RecordDraft } from '../records/record-draft.js';
-import type { InboundDialect } from '../dialects/caller-dialect.js';
+import type { CallerDialect } from '../dialects/caller-dialect.js';
 
 /**
  * The final error of a request whose every attempt failed (docs/lifecycle.md), as the caller's dialect
@@ -18,7 +18,7 @@ export function failureBody(
   error: AllAttemptsFailedError,
   trace: RecordDraft,
   config: Config,
-  dialect: Pick<InboundDialect, 'errorBody'>,
+  dialect: Pick<CallerDialect, 'errorBody'>,
 ): { final: FinalError; body: unknown; attempts: Record<string, unknown>[] } {
   const redact = secretRedactor(knownSecrets(config));
   const decided = finalError(error.attempts, error.coolingEndsInMs);

@@ -18,7 +18,7 @@ import type { ChatRequest } from '../providers/spec.js';
 import { Heartbeat } from './heartbeat.js';
 import { callerCancellation } from './caller-cancellation.js';
 import { failureBody } from './failure-body.js';
-import type { InboundDialect } from '../dialects/caller-dialect.js';
+import type { CallerDialect } from '../dialects/caller-dialect.js';
 import { openGate, type GateDeps } from './open-gate.js';
 import { retryHeaders, sendJson, servedHeaders } from './send.js';
 import { writeSse } from './write-sse.js';
@@ -27,7 +27,7 @@ import { writeSse } from './write-sse.js';
 const MAX_STORED_STREAM_CHARS = 4 * 1024 * 1024;
 
 export interface ChatHandlerDeps extends AdmissionDeps, GateDeps {
-  dialect: InboundDialect;
+  dialect: CallerDialect;
   engine: EngineDeps;
   idempotency: IdempotencyStore;
 }

@@ -11,7 +11,7 @@ import { secretRedactor } from '../records/redact-secrets.js';
 import type { RecordDraft } from '../records/record-draft.js';
 import { callerCancellation } from './caller-cancellation.js';
 import { failureBody } from './failure-body.js';
-import { OPENAI_CHAT } from '../dialects/caller-dialect.js';
+import { OPENAI_CHAT } from '../dialects/openai-chat/openai-chat.js';
 import { openGate, type GateDeps } from './open-gate.js';
 import { retryHeaders, sendJson, servedHeaders } from './send.js';
 

@@ -1,9 +1,9 @@
 /**
  * The provider adapter contract and the canonical types every dialect translates through.
  *
- * Inbound dialects parse into `ChatRequest`; adapters translate it to a provider's wire format
- * and translate the provider's answer back into `ChatResult` or a `StreamEvent` sequence;
- * outbound renderers turn those into the caller's dialect. No pairwise translators.
+ * Caller dialects (dialects/) parse into `ChatRequest`; adapters translate it to a provider's
+ * wire format (its `UpstreamDialect`) and translate the provider's answer back into `ChatResult`
+ * or a `StreamEvent` sequence; the caller dialect renders those. No pairwise translators.
  */
 import type { FailureKind } from '../core/failure-kind.js';
 import type { SseFrame } from '../streaming/sse-frame.js';

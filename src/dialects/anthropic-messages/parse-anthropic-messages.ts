@@ -12,7 +12,7 @@ import type {
 } from '../../providers/spec.js';
 import { anthropicMessagesBodySchema, MODELED_FIELDS, type AnthropicMessagesBody } from './anthropic-messages-schema.js';
 import { validateBody } from '../shared/validate-body.js';
-import type { ParsedChat } from '../openai-chat/parse-openai-chat.js';
+import type { ParsedChat } from '../caller-dialect.js';
 
 /**
  * An Anthropic Messages body (and the caller's `anthropic-beta` header) → the canonical request.
