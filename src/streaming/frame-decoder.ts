@@ -1,5 +1,3 @@
-import { AwsEventStreamDecoder } from './decode-aws-eventstream.js';
-import { SseDecoder } from './decode-sse.js';
 import type { SseFrame } from './sse-frame.js';
 
 /** How an upstream frames its stream: server-sent events, or Bedrock's binary event stream. */
@@ -12,13 +10,4 @@ export type StreamFraming = 'sse' | 'aws-eventstream';
 export interface FrameDecoder {
   /** Appends the frames that `chunk` completes to `out`; an incomplete frame waits for more. */
   push(chunk: Uint8Array, out: SseFrame[]): void;
-}
-
-const decoderFactories: Record<StreamFraming, () => FrameDecoder> = {
-  sse: () => new SseDecoder(),
-  'aws-eventstream': () => new AwsEventStreamDecoder(),
-};
-
-export function createFrameDecoder(framing: StreamFraming): FrameDecoder {
-  return decoderFactories[framing]();
 }

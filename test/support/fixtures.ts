@@ -3,7 +3,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ProviderAdapter, StreamEvent } from '../../src/providers/spec.js';
 import type { SseFrame } from '../../src/streaming/sse-frame.js';
-import { createFrameDecoder } from '../../src/streaming/frame-decoder.js';
+import { createFrameDecoder } from '../../src/streaming/create-frame-decoder.js';
 import { readEventBatches } from '../../src/streaming/read-event-batches.js';
 
 const CONTRACT_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'contract');
