@@ -137,7 +137,7 @@ export class Breaker {
   /**
    * Lets a request through whatever the state, for when every target of a route is out and this
    * one's ejection ends soonest (never eject the last option). While ejected or half-open its
-   * outcome moves nothing: only the trial decides re-admission.
+   * outcome moves nothing: only the trial decides whether the deployment comes back.
    */
   forceAdmit(): Permit {
     return { epoch: this.#epoch, trial: false };
