@@ -1,6 +1,6 @@
 import type { Insertable } from 'kysely';
-import type { SpendRow } from '../ledger/spend-row.js';
-import type { RequestRecord } from '../records/request-record.js';
+import type { SpendRow } from '../core/spend-row.js';
+import type { RequestRecord } from '../core/request-record.js';
 import type { AttemptsTable, RequestsTable, SpendTable } from './schema.js';
 
 /**
