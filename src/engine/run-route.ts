@@ -75,7 +75,7 @@ export async function runRoute<Answer>(call: RouteCall, operation: Operation<Ans
     });
   }
   const loop = new AttemptLoop(call, operation, deps);
-  const targets = operation.accepts === undefined ? deps.health.plan(route) : deps.health.plan(route).filter(accepts);
+  const targets = deps.health.plan(route).filter(accepts);
   const skipped: Skip[] = [];
 
   for (const [index, target] of targets.entries()) {
