@@ -16,13 +16,13 @@ import { LedgerWriter } from './ledger/ledger-writer.js';
 import { SpendAccounting } from './ledger/spend-accounting.js';
 import { spentMicros } from './ledger/spend-query.js';
 import { KeyStore } from './keys/key-store.js';
-import { CALLER_LEFT, Cancellation } from './engine/cancellation.js';
+import { CALLER_LEFT, Cancellation } from './core/cancellation.js';
 import { chatOperation } from './engine/chat-operation.js';
 import { runAttempt } from './engine/run-attempt.js';
 import { LatencyTracker } from './routing/latency-tracker.js';
 import { isPrimaryTarget } from './routing/plan-targets.js';
 import { resolveRoute } from './routing/resolve-route.js';
-import type { FailureKind } from './errors/failure-kind.js';
+import type { FailureKind } from './core/failure-kind.js';
 import { ConnectionLoad } from './health/connection-load.js';
 import { FallbackShare } from './health/fallback-share.js';
 import { HealthMonitor } from './health/health-monitor.js';
@@ -38,7 +38,8 @@ import type { GatewayResponse } from './http/gateway-response.js';
 import { InFlightLimit } from './http/in-flight-limit.js';
 import { handleChat, type ChatHandlerDeps } from './http/handle-chat.js';
 import { handleEmbeddings } from './http/handle-embeddings.js';
-import { ANTHROPIC_MESSAGES, OPENAI_CHAT } from './http/inbound-dialect.js';
+import { ANTHROPIC_MESSAGES } from './dialects/anthropic-messages/anthropic-messages.js';
+import { OPENAI_CHAT } from './dialects/openai-chat/openai-chat.js';
 import { InMemoryBudgetGate } from './admission/budget-gate.js';
 import { InMemoryRateLimiter } from './admission/rate-limiter.js';
 import { InMemoryIdempotencyStore } from './idempotency/idempotency-store.js';
@@ -50,7 +51,7 @@ import { adapterFor, baseUrlFor } from './providers/registry.js';
 import { DEFAULT_RECENT_LIMIT } from './records/recent-records.js';
 import { RecordStore } from './records/record-store.js';
 import { secretRedactor } from './records/redact-secrets.js';
-import { RequestTrace } from './records/request-trace.js';
+import { RecordDraft } from './records/record-draft.js';
 import { migrate } from './store/migrate.js';
 import { openStore } from './store/open-database.js';
 import { RecordPruner } from './store/record-pruner.js';
@@ -59,10 +60,10 @@ import { storeCall } from './store/store-call.js';
 import { StoreThread } from './store/store-thread.js';
 import { writesInThread, type StoreWrites } from './store/store-writes.js';
 import type { DatabaseSchema } from './store/schema.js';
-import { SpillFile } from './store/spill-file.js';
+import { SpillFile } from './sinks/spill-file.js';
 import { threadDialect } from './store/thread-dialect.js';
-import type { SpendRow } from './ledger/spend-row.js';
-import type { RequestRecord } from './records/request-record.js';
+import type { SpendRow } from './core/spend-row.js';
+import type { RequestRecord } from './core/request-record.js';
 import { Kysely } from 'kysely';
 import { Metrics } from './telemetry/metrics.js';
 import { logRequest } from './telemetry/log-request.js';
@@ -273,7 +274,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       modelChange: false,
       config: { connection: deployment.connection, model: deployment.model, model_change: false, weight: 1, priority: 0 },
     };
-    const trace = new RequestTrace(newRequestId(), Date.now());
+    const trace = new RecordDraft(newRequestId(), Date.now());
     trace.probe = true;
     trace.modelRequested = deployment.key;
     const outcome = await runAttempt(
@@ -304,9 +305,9 @@ export async function createApp(options: AppOptions): Promise<App> {
    * connection a shutdown cut is `interrupted`.
    */
   const traced =
-    (handler: (request: IncomingMessage, response: ServerResponse, trace: RequestTrace) => Promise<void>) =>
+    (handler: (request: IncomingMessage, response: ServerResponse, trace: RecordDraft) => Promise<void>) =>
     async (request: IncomingMessage, response: GatewayResponse, requestId: string) => {
-      const trace = new RequestTrace(requestId, Date.now());
+      const trace = new RecordDraft(requestId, Date.now());
       try {
         await handler(request, response, trace);
       } catch (error) {

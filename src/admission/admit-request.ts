@@ -1,5 +1,5 @@
 import type { Config } from '../config/schema.js';
-import type { AttemptRecord } from '../engine/attempt-record.js';
+import type { AttemptRecord } from '../core/attempt-record.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { Principal } from '../keys/authenticate.js';
 import { periodStart } from '../keys/budget-period.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AttemptRecord } from '../engine/attempt-record.js';
+import type { AttemptRecord } from '../core/attempt-record.js';
 import { consumptionOf } from './consumption.js';
 
 function attempt(n: number, model: string, usage?: AttemptRecord['usage']): AttemptRecord {

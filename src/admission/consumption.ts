@@ -1,4 +1,4 @@
-import type { AttemptRecord } from '../engine/attempt-record.js';
+import type { AttemptRecord } from '../core/attempt-record.js';
 import { costMicros, type Price } from '../metering/price.js';
 
 /** What a finished request really used, across all its attempts. */

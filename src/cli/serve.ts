@@ -42,17 +42,7 @@ export async function runServe(options: { config: string; port?: number; host?: 
   }
   configSource.watch();
   const app = await createApp({ configSource, logger });
-  let url: string;
-  try {
-    url = await app.listen({ port: options.port, host: options.host });
-  } catch (error) {
-    console.error(`switchyard: cannot start: ${(error as Error).message}`);
-    await app.close();
-    process.exitCode = 1;
-    return;
-  }
-  logger.info({ url, config: configSource.file, routes: Object.keys(configSource.current.routes) }, `Switchyard listening on ${url}`);
-
+  // Before listening: a signal that arrives as soon as the gateway says it listens must drain it.
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -69,4 +59,14 @@ export async function runServe(options: { config: string; port?: number; host?: 
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
+  let url: string;
+  try {
+    url = await app.listen({ port: options.port, host: options.host });
+  } catch (error) {
+    console.error(`switchyard: cannot start: ${(error as Error).message}`);
+    await app.close();
+    process.exitCode = 1;
+    return;
+  }
+  logger.info({ url, config: configSource.file, routes: Object.keys(configSource.current.routes) }, `Switchyard listening on ${url}`);
 }

@@ -1,6 +1,6 @@
-import { DEFAULT_COOLING_MS } from '../health/cooling.js';
-import type { AttemptRecord } from './attempt-record.js';
-import { FAILURE_POLICY, type AttemptFailureKind, type FinalAnswer, type KindPolicy } from './failure-policy.js';
+import type { AttemptRecord } from '../core/attempt-record.js';
+import { DEFAULT_COOLING_MS } from '../core/cooling-durations.js';
+import { FAILURE_POLICY, type AttemptFailureKind, type FinalAnswer, type KindPolicy } from '../core/failure-policy.js';
 
 export interface FinalError {
   status: number;

@@ -2,13 +2,13 @@ import { AllAttemptsFailedError } from '../errors/all-attempts-failed-error.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { HealthDoor, Permit } from '../health/health-door.js';
 import { lookupModel } from '../metering/model-catalog.js';
-import type { ProviderAdapter, ProviderError } from '../providers/spec.js';
+import type { ProviderAdapter, UpstreamFailure } from '../providers/spec.js';
 import type { ResolvedRoute, ResolvedTarget } from '../routing/resolve-route.js';
 import type { Transport } from '../transport/send-upstream.js';
-import type { AttemptRecord } from './attempt-record.js';
+import type { AttemptRecord } from '../core/attempt-record.js';
 import { backoffDelayMs } from './backoff.js';
-import type { Cancellation } from './cancellation.js';
-import { FAILURE_POLICY, ruleFor } from './failure-policy.js';
+import type { Cancellation } from '../core/cancellation.js';
+import { FAILURE_POLICY, ruleFor } from '../core/failure-policy.js';
 import type { RetryBudget, RetryBudgets } from './retry-budget.js';
 import { runAttempt, type AttemptOutcome, type Operation } from './run-attempt.js';
 import { sleep } from './sleep.js';
@@ -206,7 +206,7 @@ class AttemptLoop<Answer> {
  * A Retry-After is information about the target, not a reason to hold the caller — except when
  * nothing but a model change (or nothing) is left and the wait is short and fits the deadline.
  */
-function shouldWaitForRetryAfter(error: ProviderError, rest: readonly ResolvedTarget[], call: RouteCall, waitMaxMs: number): boolean {
+function shouldWaitForRetryAfter(error: UpstreamFailure, rest: readonly ResolvedTarget[], call: RouteCall, waitMaxMs: number): boolean {
   if (!FAILURE_POLICY[error.kind].waitHelps || error.retryAfterMs === undefined) return false;
   if (rest.some((target) => !target.modelChange)) return false;
   return error.retryAfterMs <= waitMaxMs && Date.now() + error.retryAfterMs + MIN_ATTEMPT_MS <= call.deadlineAtMs;

@@ -1,4 +1,4 @@
-import type { AttemptRecord } from '../engine/attempt-record.js';
+import type { AttemptRecord } from '../core/attempt-record.js';
 import type { ResponseHeaders } from '../providers/spec.js';
 import type { ResolvedRoute, ResolvedTarget } from '../routing/resolve-route.js';
 

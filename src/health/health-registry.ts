@@ -1,10 +1,10 @@
 import type { Config, RouteHealthConfig } from '../config/schema.js';
-import { FAILURE_POLICY, isStructuralKind, type StructuralKind } from '../engine/failure-policy.js';
-import type { FailureKind } from '../errors/failure-kind.js';
+import type { FailureKind } from '../core/failure-kind.js';
+import { FAILURE_POLICY, isStructuralKind, type StructuralKind } from '../core/failure-policy.js';
 import type { ResponseHeaders } from '../providers/spec.js';
 import { configuredDeployments } from './configured-deployments.js';
-import { Breaker, breakerOutcomeOf, type Admission, type BreakerTransition } from './breaker.js';
-import { deploymentKey } from './deployment-key.js';
+import { Breaker, breakerOutcomeOf, type Permit, type BreakerTransition } from './breaker.js';
+import { deploymentKey } from '../core/deployment-key.js';
 import { LimitStepDownDetector, type LimitStepDown } from './limit-step-down.js';
 import { parseQuotaHeaders, type QuotaSnapshot } from './quota-headers.js';
 import { StructuralFault, type StructuralTransition } from './structural-fault.js';
@@ -40,7 +40,7 @@ export interface HealthState {
   deployment(connection: string, model: string, routeHealth: RouteHealthConfig, globalHealth: Config['health']): DeploymentHealth;
   all(): DeploymentHealth[];
   dispatched(deployment: DeploymentHealth): void;
-  settled(deployment: DeploymentHealth, admission: Admission, kind: FailureKind, message: string | undefined): void;
+  settled(deployment: DeploymentHealth, permit: Permit, kind: FailureKind, message: string | undefined): void;
   observeHeaders(deployment: DeploymentHealth, headers: ResponseHeaders): void;
   keyRejected(connection: string): boolean;
   probeSucceeded(deployment: DeploymentHealth): void;
@@ -127,9 +127,9 @@ export class HealthRegistry implements HealthState {
     deployment.structural.requestSent();
   }
 
-  /** An attempt has ended (a stream: when it ended); `admission` is what the breaker handed out. */
-  settled(deployment: DeploymentHealth, admission: Admission, kind: FailureKind, message: string | undefined): void {
-    deployment.breaker.record(admission, breakerOutcomeOf(kind));
+  /** An attempt has ended (a stream: when it ended); `permit` is what the breaker handed out. */
+  settled(deployment: DeploymentHealth, permit: Permit, kind: FailureKind, message: string | undefined): void {
+    deployment.breaker.record(permit, breakerOutcomeOf(kind));
     if (kind !== 'ok') deployment.lastError = { kind, message: message ?? kind, atMs: this.#now() };
     if (isStructuralKind(kind) && FAILURE_POLICY[kind].structural === 'connection') {
       this.#connectionFaults.set(deployment.connection, kind);

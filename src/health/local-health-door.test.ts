@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { configSchema } from '../config/schema.js';
-import type { AttemptRecord } from '../engine/attempt-record.js';
-import type { FailureKind } from '../errors/failure-kind.js';
+import type { AttemptRecord } from '../core/attempt-record.js';
+import type { FailureKind } from '../core/failure-kind.js';
 import { resolveRoute } from '../routing/resolve-route.js';
 import { LatencyTracker } from '../routing/latency-tracker.js';
 import { ConnectionLoad } from './connection-load.js';

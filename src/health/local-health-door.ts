@@ -1,14 +1,14 @@
 import { DEFAULT_ROUTE_HEALTH, type Config } from '../config/schema.js';
-import type { AttemptRecord } from '../engine/attempt-record.js';
-import { FAILURE_POLICY } from '../engine/failure-policy.js';
+import type { AttemptRecord } from '../core/attempt-record.js';
+import { deploymentKey } from '../core/deployment-key.js';
+import { FAILURE_POLICY } from '../core/failure-policy.js';
 import type { ResponseHeaders } from '../providers/spec.js';
 import type { LatencyTracker } from '../routing/latency-tracker.js';
 import { planTargets } from '../routing/plan-targets.js';
 import type { ResolvedRoute, ResolvedTarget } from '../routing/resolve-route.js';
-import type { Admission as BreakerPermit } from './breaker.js';
+import type { Permit as BreakerPermit } from './breaker.js';
 import type { ConnectionLoad } from './connection-load.js';
 import type { Cooling } from './cooling.js';
-import { deploymentKey } from './deployment-key.js';
 import type { AdmitOptions, HealthDoor, Out, OutReason, Permit } from './health-door.js';
 import type { DeploymentHealth, HealthState } from './health-registry.js';
 

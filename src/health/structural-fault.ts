@@ -1,6 +1,6 @@
 import type { Config } from '../config/schema.js';
-import { FAILURE_POLICY, isStructuralKind, type StructuralKind } from '../engine/failure-policy.js';
-import type { FailureKind } from '../errors/failure-kind.js';
+import type { FailureKind } from '../core/failure-kind.js';
+import { FAILURE_POLICY, isStructuralKind, type StructuralKind } from '../core/failure-policy.js';
 import { WindowCounter } from './window-counter.js';
 
 /** The global `health` block; a route's `health` may override either key. */

@@ -8,17 +8,17 @@ import { AllAttemptsFailedError } from '../errors/all-attempts-failed-error.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { idempotencyKeyOf, upstreamIdempotencyKey } from '../idempotency/idempotency-key-header.js';
 import { bodyHash, isReplayable, type IdempotencyEntry, type IdempotencyStore } from '../idempotency/idempotency-store.js';
-import { RecordingSseRenderer } from '../idempotency/recording-sse-renderer.js';
-import { sendReplay } from '../idempotency/send-replay.js';
+import { RecordingSseRenderer } from './recording-sse-renderer.js';
+import { sendReplay } from './send-replay.js';
 import type { Principal } from '../keys/authenticate.js';
 import { secretRedactor } from '../records/redact-secrets.js';
-import type { RequestTrace } from '../records/request-trace.js';
+import type { RecordDraft } from '../records/record-draft.js';
 import type { ResolvedRoute } from '../routing/resolve-route.js';
 import type { ChatRequest } from '../providers/spec.js';
 import { Heartbeat } from './heartbeat.js';
 import { callerCancellation } from './caller-cancellation.js';
 import { failureBody } from './failure-body.js';
-import type { InboundDialect } from './inbound-dialect.js';
+import type { CallerDialect } from '../dialects/caller-dialect.js';
 import { openGate, type GateDeps } from './open-gate.js';
 import { retryHeaders, sendJson, servedHeaders } from './send.js';
 import { writeSse } from './write-sse.js';
@@ -27,7 +27,7 @@ import { writeSse } from './write-sse.js';
 const MAX_STORED_STREAM_CHARS = 4 * 1024 * 1024;
 
 export interface ChatHandlerDeps extends AdmissionDeps, GateDeps {
-  dialect: InboundDialect;
+  dialect: CallerDialect;
   engine: EngineDeps;
   idempotency: IdempotencyStore;
 }
@@ -42,7 +42,7 @@ export interface ChatHandlerDeps extends AdmissionDeps, GateDeps {
 export async function handleChat(
   request: IncomingMessage,
   response: ServerResponse,
-  trace: RequestTrace,
+  trace: RecordDraft,
   deps: ChatHandlerDeps,
 ): Promise<void> {
   const { config, principal, bodyText, parsed, route, deadlineAtMs } = await openGate(request, trace, deps, deps.dialect.parse);
@@ -81,7 +81,7 @@ function claimIdempotencyKey(
   response: ServerResponse,
   bodyText: string,
   principal: Principal,
-  trace: RequestTrace,
+  trace: RecordDraft,
   deps: ChatHandlerDeps,
 ): IdempotencyClaim | 'answered' | undefined {
   const key = idempotencyKeyOf(request.headers);
@@ -122,7 +122,7 @@ interface ChatPlan {
   requestedModel: string;
 }
 
-async function serveChat(response: ServerResponse, trace: RequestTrace, plan: ChatPlan, deps: ChatHandlerDeps): Promise<void> {
+async function serveChat(response: ServerResponse, trace: RecordDraft, plan: ChatPlan, deps: ChatHandlerDeps): Promise<void> {
   const { chat, route, idempotency } = plan;
   const caller = callerCancellation(response);
   // A stream waiting long for its first content keeps the caller's connection alive meanwhile.

@@ -5,13 +5,13 @@ import { embeddingsOperation } from '../engine/embeddings-operation.js';
 import { runRoute, type EngineDeps } from '../engine/run-route.js';
 import { knownSecrets } from '../config/known-secrets.js';
 import { AllAttemptsFailedError } from '../errors/all-attempts-failed-error.js';
-import { parseOpenAiEmbeddings } from '../inbound/parse-openai-embeddings.js';
-import { renderOpenAiEmbeddings } from '../outbound/render-openai-embeddings.js';
+import { parseOpenAiEmbeddings } from '../dialects/openai-embeddings/parse-openai-embeddings.js';
+import { renderOpenAiEmbeddings } from '../dialects/openai-embeddings/render-openai-embeddings.js';
 import { secretRedactor } from '../records/redact-secrets.js';
-import type { RequestTrace } from '../records/request-trace.js';
+import type { RecordDraft } from '../records/record-draft.js';
 import { callerCancellation } from './caller-cancellation.js';
 import { failureBody } from './failure-body.js';
-import { OPENAI_CHAT } from './inbound-dialect.js';
+import { OPENAI_CHAT } from '../dialects/openai-chat/openai-chat.js';
 import { openGate, type GateDeps } from './open-gate.js';
 import { retryHeaders, sendJson, servedHeaders } from './send.js';
 
@@ -27,7 +27,7 @@ export interface EmbeddingsHandlerDeps extends AdmissionDeps, GateDeps {
 export async function handleEmbeddings(
   request: IncomingMessage,
   response: ServerResponse,
-  trace: RequestTrace,
+  trace: RecordDraft,
   deps: EmbeddingsHandlerDeps,
 ): Promise<void> {
   trace.operation = 'embeddings';

@@ -4,7 +4,7 @@ import { deadlineFromHeaders } from '../engine/deadline.js';
 import { routeLabel } from '../engine/run-route.js';
 import { authenticateRequest, authorizeRoute, type Principal } from '../keys/authenticate.js';
 import type { KeyCache } from '../keys/key-cache.js';
-import type { RequestTrace } from '../records/request-trace.js';
+import type { RecordDraft } from '../records/record-draft.js';
 import { resolveRoute, type ResolvedRoute } from '../routing/resolve-route.js';
 import type { Metrics } from '../telemetry/metrics.js';
 import type { InFlightLimit } from './in-flight-limit.js';
@@ -42,7 +42,7 @@ const REFUSED_BODY_READ_BYTES = 64 * 1024;
  */
 export async function openGate<Parsed extends { requestedModel: string }>(
   request: IncomingMessage,
-  trace: RequestTrace,
+  trace: RecordDraft,
   deps: GateDeps,
   parse: (body: unknown, headers: IncomingHttpHeaders) => Parsed,
 ): Promise<OpenedGate<Parsed>> {
@@ -79,7 +79,7 @@ export async function openGate<Parsed extends { requestedModel: string }>(
 }
 
 /** A caller refused before its body was read: a small body is still read for the record. */
-async function noteRefusedBody(request: IncomingMessage, trace: RequestTrace, config: Config): Promise<void> {
+async function noteRefusedBody(request: IncomingMessage, trace: RecordDraft, config: Config): Promise<void> {
   const declaredBytes = Number(request.headers['content-length']);
   if (!(declaredBytes <= Math.min(REFUSED_BODY_READ_BYTES, config.server.max_body_bytes))) return;
   const body = await readJsonBody(request, { maxBytes: REFUSED_BODY_READ_BYTES, timeoutMs: config.server.body_timeout_ms }).catch(() => undefined);
@@ -89,7 +89,7 @@ async function noteRefusedBody(request: IncomingMessage, trace: RequestTrace, co
 }
 
 /** The route a refused request's model names, when it names one (an unknown model has none). */
-function noteRoute(trace: RequestTrace, config: Config): void {
+function noteRoute(trace: RecordDraft, config: Config): void {
   if (trace.modelRequested === null) return;
   try {
     trace.route = resolveRoute(config, trace.modelRequested).name;

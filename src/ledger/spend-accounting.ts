@@ -1,6 +1,6 @@
 import type { Config } from '../config/schema.js';
 import { deploymentPrice } from '../metering/deployment-price.js';
-import type { RequestTrace } from '../records/request-trace.js';
+import type { RecordDraft } from '../records/record-draft.js';
 import { BoundedLabels } from '../telemetry/bounded-labels.js';
 import type { Metrics } from '../telemetry/metrics.js';
 import type { LedgerWriter } from './ledger-writer.js';
@@ -26,25 +26,25 @@ export class SpendAccounting {
   }
 
   /** The priced cost of each attempt that consumed tokens, by attempt number. */
-  account(trace: RequestTrace): ReadonlyMap<number, number> {
+  account(draft: RecordDraft): ReadonlyMap<number, number> {
     const costs = new Map<number, number>();
-    if (trace.attempts.length === 0) return costs;
+    if (draft.attempts.length === 0) return costs;
     const config = this.#config();
     const rows = spendRowsOf({
-      requestId: trace.id,
-      keyId: trace.keyId,
-      keyName: trace.keyName,
-      route: trace.route,
-      probe: trace.probe,
-      createdMs: trace.startedAtMs,
-      attempts: trace.attempts,
-      priceOf: (attempt) => deploymentPrice(config, trace.route, attempt),
+      requestId: draft.id,
+      keyId: draft.keyId,
+      keyName: draft.keyName,
+      route: draft.route,
+      probe: draft.probe,
+      createdMs: draft.startedAtMs,
+      attempts: draft.attempts,
+      priceOf: (attempt) => deploymentPrice(config, draft.route, attempt),
     });
     if (rows.length === 0) return costs;
     this.#ledger.enqueue(rows);
-    const route = trace.routeLabel ?? '(none)';
-    const key = trace.probe ? '(probe)' : trace.keyName === null ? '(none)' : this.#keyLabels.label(trace.keyName);
-    const configuredTargets = trace.route === null ? undefined : config.routes[trace.route]?.targets;
+    const route = draft.routeLabel ?? '(none)';
+    const key = draft.probe ? '(probe)' : draft.keyName === null ? '(none)' : this.#keyLabels.label(draft.keyName);
+    const configuredTargets = draft.route === null ? undefined : config.routes[draft.route]?.targets;
     for (const row of rows) {
       if (!row.priced) continue;
       costs.set(row.attemptN, row.costMicros);

@@ -1,5 +1,5 @@
-import { deploymentKey } from '../health/deployment-key.js';
-import type { RequestRecord } from '../records/request-record.js';
+import { deploymentKey } from '../core/deployment-key.js';
+import type { RequestRecord } from '../core/request-record.js';
 import type { Metrics } from './metrics.js';
 
 /** Updates the request-level metrics from a finished request's record (once per request). */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { FailureKind } from '../errors/failure-kind.js';
+import { FailureKind } from './failure-kind.js';
 import { FAILURE_POLICY, ruleFor, type KindPolicy } from './failure-policy.js';
 
 const WHEN_WORDS = { any: 'any attempt', every: 'every attempt', otherwise: 'otherwise' } as const;

@@ -1,7 +1,10 @@
-import type { FailureKind } from '../errors/failure-kind.js';
-import type { FailureRule, RouteConfig } from '../config/schema.js';
+import type { FailureKind } from './failure-kind.js';
 
 export type AttemptFailureKind = Exclude<FailureKind, 'ok'>;
+
+/** What the attempt loop may do after a failed attempt; a route's `on` names one per kind. */
+export const FAILURE_RULES = ['retry', 'failover', 'stop'] as const;
+export type FailureRule = (typeof FAILURE_RULES)[number];
 
 /**
  * When a kind's answer is the request's final error: `any` — one such attempt decides; `every` —
@@ -220,7 +223,7 @@ export type StructuralKind = {
   [Kind in AttemptFailureKind]: (typeof FAILURE_POLICY)[Kind]['structural'] extends null ? never : Kind;
 }[AttemptFailureKind];
 
-export function ruleFor(kind: AttemptFailureKind, route: Pick<RouteConfig, 'on'>): FailureRule {
+export function ruleFor(kind: AttemptFailureKind, route: { on: Partial<Record<AttemptFailureKind, FailureRule>> }): FailureRule {
   const policy = FAILURE_POLICY[kind];
   return (policy.routeMayOverride ? route.on[kind] : undefined) ?? policy.rule;
 }
