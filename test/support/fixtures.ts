@@ -17,6 +17,11 @@ export function readFixture(provider: string, name: string): string {
   return readFileSync(join(fixturesDir(provider), name), 'utf8');
 }
 
+/** A recorded JSON fixture (a request or response body), parsed. */
+export function readFixtureJson(provider: string, name: string): Record<string, unknown> {
+  return JSON.parse(readFixture(provider, name)) as Record<string, unknown>;
+}
+
 /** Every fixture file of a provider, as paths relative to its `__fixtures__` folder. */
 export function listFixtures(provider: string): string[] {
   const root = fixturesDir(provider);
