@@ -1,15 +1,14 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { MOCK_CONNECTIONS, startGateway, type TestGateway } from '../support/start-gateway.js';
+import { createKey, keysAuth } from '../support/virtual-keys.js';
 
 const ADMIN_TOKEN = 'admin-token-for-model-lookups';
 let gateway: TestGateway;
 
 beforeAll(async () => {
   gateway = await startGateway(`
-auth: { mode: keys }
-admin: { token: ${ADMIN_TOKEN} }
-${MOCK_CONNECTIONS}
+${keysAuth(ADMIN_TOKEN)}${MOCK_CONNECTIONS}
 routes:
   support-drafts: { targets: [{ connection: mock-openai, model: gpt-drafts }] }
   research: { targets: [{ connection: mock-anthropic, model: claude-research }] }
@@ -18,14 +17,7 @@ routes:
 afterAll(() => gateway.close());
 
 async function keyFor(routes: string[]): Promise<string> {
-  const response = await fetch(`${gateway.url}/admin/keys`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: `models-${routes.join('-')}`, routes }),
-    signal: AbortSignal.timeout(5_000),
-  });
-  expect(response.status).toBe(201);
-  return ((await response.json()) as { key: string }).key;
+  return (await createKey(gateway.url, ADMIN_TOKEN, { name: `models-${routes.join('-')}`, routes })).key;
 }
 
 it('the official SDK retrieves a configured route in the OpenAI model shape, as the list shows it', async () => {
