@@ -7,7 +7,8 @@ let gateway: TestGateway;
 
 beforeAll(async () => {
   gateway = await startGateway(`
-${keysAuth(ADMIN_TOKEN)}${MOCK_CONNECTIONS}
+${keysAuth(ADMIN_TOKEN)}
+${MOCK_CONNECTIONS}
 routes:
   configured:
     targets: [{ connection: mock-openai, model: configured-model }]

@@ -10,7 +10,8 @@ let gateway: TestGateway;
 // its input estimate (~8 tokens, $0.04) plus 8 output tokens ($0.056) ≈ $0.096.
 beforeAll(async () => {
   gateway = await startGateway(`
-${keysAuth(ADMIN_TOKEN)}${MOCK_CONNECTIONS}
+${keysAuth(ADMIN_TOKEN)}
+${MOCK_CONNECTIONS}
 routes:
   limited: { targets: [{ connection: mock-openai, model: gpt-limited }] }
   priced:

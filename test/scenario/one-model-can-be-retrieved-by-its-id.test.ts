@@ -8,7 +8,8 @@ let gateway: TestGateway;
 
 beforeAll(async () => {
   gateway = await startGateway(`
-${keysAuth(ADMIN_TOKEN)}${MOCK_CONNECTIONS}
+${keysAuth(ADMIN_TOKEN)}
+${MOCK_CONNECTIONS}
 routes:
   support-drafts: { targets: [{ connection: mock-openai, model: gpt-drafts }] }
   research: { targets: [{ connection: mock-anthropic, model: claude-research }] }

@@ -8,7 +8,8 @@ let gateway: TestGateway;
 
 beforeAll(async () => {
   gateway = await startGateway(`
-${keysAuth(ADMIN_TOKEN)}${MOCK_CONNECTIONS}
+${keysAuth(ADMIN_TOKEN)}
+${MOCK_CONNECTIONS}
 routes:
   support: { targets: [{ connection: mock-openai, model: gpt-support }] }
   research: { targets: [{ connection: mock-anthropic, model: claude-research }] }

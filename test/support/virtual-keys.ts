@@ -10,7 +10,7 @@ export interface CreatedKey {
 
 /** The config lines of a gateway that wants a virtual key on every request and takes admin calls with the token. */
 export function keysAuth(adminToken: string): string {
-  return `auth: { mode: keys }\nadmin: { token: ${adminToken} }\n`;
+  return `auth: { mode: keys }\nadmin: { token: ${adminToken} }`;
 }
 
 /** `POST /admin/keys` with the given fields (at least `name`); anything but 201 fails the test. */
