@@ -32,6 +32,7 @@ import { newRequestId } from './http/request-id.js';
 import type { ResolvedTarget } from './routing/resolve-route.js';
 import { AlertSender } from './telemetry/alert-sender.js';
 import { Cooling } from './health/cooling.js';
+import { LocalHealthDoor } from './health/local-health-door.js';
 import { createHttpServer, type GatewayServer } from './http/create-server.js';
 import type { GatewayResponse } from './http/gateway-response.js';
 import { InFlightLimit } from './http/in-flight-limit.js';
@@ -225,16 +226,11 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   const health: HealthRegistry = new HealthRegistry(monitor, { config });
   const engine: EngineDeps = {
-    config,
-    health,
+    health: new LocalHealthDoor({ registry: health, cooling, load: new ConnectionLoad(), latency, config }),
     transport,
     adapterFor: (target) => adapterFor(target.connection),
     baseUrlFor: (target) => baseUrlFor(target.connection, mock?.url),
-    cooling,
-    load: new ConnectionLoad(),
-    retryBudgets: new RetryBudgets(),
-    metrics,
-    latency,
+    retryBudgets: new RetryBudgets(Date.now, (route) => metrics.retryBudgetExhausted.inc({ route })),
   };
   const adminDeps = { adminToken: () => config().admin.token, records };
   const keyStore = new KeyStore({ db });
