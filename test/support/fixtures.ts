@@ -60,6 +60,18 @@ export function parseHttpFixture(text: string): HttpFixture {
   return { status, headers, body };
 }
 
+/**
+ * A recorded error response: an `.http` file whole, or a bare body under `errors/` whose name
+ * starts with its status (`errors/429-rate-limit.json`).
+ */
+export function readErrorFixture(provider: string, name: string): HttpFixture {
+  const text = readFixture(provider, name);
+  if (name.endsWith('.http')) return parseHttpFixture(text);
+  const status = Number(/^errors\/(\d{3})-/.exec(name)?.[1]);
+  if (!Number.isInteger(status)) throw new Error(`an error fixture's name starts with its status: ${name}`);
+  return { status, headers: {}, body: text };
+}
+
 /** The text's UTF-8 bytes in pieces of the given sizes (cycled), as a network read would give them. */
 export async function* chunked(text: string | Uint8Array, sizes: readonly number[]): AsyncIterable<Uint8Array> {
   const bytes = typeof text === 'string' ? new TextEncoder().encode(text) : text;

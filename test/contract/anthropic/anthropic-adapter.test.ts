@@ -12,6 +12,7 @@ import {
   listFixtures,
   parseHttpFixture,
   randomChunkSizes,
+  readErrorFixture,
   readFixture,
   readFixtureJson,
   replaySse,
@@ -734,16 +735,10 @@ describe('Anthropic parseStream', () => {
 
 // ---------------------------------------------------------------------------------------------
 
-function errorInput(name: string): { status: number; headers: Record<string, string | string[]>; body: string } {
-  const text = readFixture(PROVIDER, name);
-  if (name.endsWith('.http')) return parseHttpFixture(text);
-  return { status: Number(name.slice('errors/'.length, 'errors/'.length + 3)), headers: {}, body: text };
-}
-
 describe('Anthropic parseError', () => {
   for (const [name, expected] of Object.entries(ERROR_FIXTURES)) {
     it(`classifies ${name}`, () => {
-      const { status, headers, body } = errorInput(name);
+      const { status, headers, body } = readErrorFixture(PROVIDER, name);
       const error = anthropicAdapter.parseError(status, headers, body, NOW_MS);
       expect(error).toMatchObject({ ...expected, status });
       expect(error.retryAfterMs).toBeUndefined();
@@ -793,7 +788,7 @@ describe('Anthropic parseError', () => {
   });
 
   it('reads retry-after as seconds or an HTTP date, and ignores rate-limit reset timestamps', () => {
-    const { status, body } = errorInput('errors/429-rate-limit-error.http');
+    const { status, body } = readErrorFixture(PROVIDER, 'errors/429-rate-limit-error.http');
     expect(anthropicAdapter.parseError(status, { 'retry-after': '7' }, body, NOW_MS).retryAfterMs).toBe(7000);
     const inOneMinute = new Date(NOW_MS + 60_000).toUTCString();
     expect(anthropicAdapter.parseError(status, { 'retry-after': inOneMinute }, body, NOW_MS).retryAfterMs).toBe(60_000);

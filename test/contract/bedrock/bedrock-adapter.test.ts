@@ -9,9 +9,9 @@ import {
   eventShape,
   framesOf,
   listFixtures,
-  parseHttpFixture,
   parseWith,
   randomChunkSizes,
+  readErrorFixture,
   readFixture,
   readFixtureJson,
   replaySse,
@@ -642,12 +642,6 @@ describe('Bedrock parseStream', () => {
 
 // ---------------------------------------------------------------------------------------------
 
-function errorInput(name: string): { status: number; headers: Record<string, string | string[]>; body: string } {
-  const text = readFixture(PROVIDER, name);
-  if (name.endsWith('.http')) return parseHttpFixture(text);
-  return { status: Number(name.slice('errors/'.length, 'errors/'.length + 3)), headers: {}, body: text };
-}
-
 /** The kind each exception in errors/README.md's table classifies to, by response and in a stream. */
 const KIND_BY_EXCEPTION: Record<string, UpstreamFailure['kind']> = {
   ValidationException: 'invalid_request',
@@ -678,7 +672,7 @@ function readmeExceptions(): { name: string; status: number; streamFrame?: strin
 describe('Bedrock parseError', () => {
   for (const [name, expected] of Object.entries(ERROR_FIXTURES)) {
     it(`classifies ${name}`, () => {
-      const { status, headers, body } = errorInput(name);
+      const { status, headers, body } = readErrorFixture(PROVIDER, name);
       const error = bedrockAdapter.parseError(status, headers, body, NOW_MS);
       expect(error).toEqual({ ...expected, status });
     });
@@ -701,7 +695,7 @@ describe('Bedrock parseError', () => {
   });
 
   it('treats a daily token quota as exhausted, not a rate limit to wait out', () => {
-    const { status, headers } = errorInput('errors/429-throttling.http');
+    const { status, headers } = readErrorFixture(PROVIDER, 'errors/429-throttling.http');
     const body = '{"message":"Too many tokens per day, please wait before trying again."}';
     expect(bedrockAdapter.parseError(status, headers, body, NOW_MS).kind).toBe('quota_exhausted');
   });
@@ -729,7 +723,7 @@ describe('Bedrock parseError', () => {
   });
 
   it('reads a Retry-After when one is sent, though Bedrock sends none', () => {
-    const { status, headers, body } = errorInput('errors/429-throttling.http');
+    const { status, headers, body } = readErrorFixture(PROVIDER, 'errors/429-throttling.http');
     expect(bedrockAdapter.parseError(status, headers, body, NOW_MS)).not.toHaveProperty('retryAfterMs');
     expect(bedrockAdapter.parseError(status, { ...headers, 'retry-after': '4' }, body, NOW_MS).retryAfterMs).toBe(4000);
   });

@@ -9,6 +9,7 @@ import {
   listFixtures,
   parseWith,
   randomChunkSizes,
+  readErrorFixture,
   readFixture,
   readFixtureJson,
   replaySse,
@@ -529,8 +530,7 @@ describe('Gemini parseStream', () => {
 describe('Gemini parseError', () => {
   for (const [name, expected] of Object.entries(ERROR_FIXTURES)) {
     it(`classifies ${name}`, () => {
-      const status = Number(name.slice('errors/'.length, 'errors/'.length + 3));
-      const body = readFixture(PROVIDER, name);
+      const { status, body } = readErrorFixture(PROVIDER, name);
       const error = geminiAdapter.parseError(status, {}, body, NOW_MS);
       expect(error).toEqual({ code: undefined, ...expected, status, message: expect.any(String) as string });
       const parsed = JSON.parse(body) as { error: { message: string } } | { error: { message: string } }[];

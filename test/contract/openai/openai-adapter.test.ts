@@ -8,6 +8,7 @@ import {
   listFixtures,
   parseHttpFixture,
   randomChunkSizes,
+  readErrorFixture,
   readFixture,
   readFixtureJson,
   replaySse,
@@ -560,8 +561,7 @@ describe('OpenAI parseStream', () => {
 describe('OpenAI parseError', () => {
   for (const [name, expected] of Object.entries(ERROR_FIXTURES)) {
     it(`classifies ${name}`, () => {
-      const status = Number(name.slice('errors/'.length, 'errors/'.length + 3));
-      const body = readFixture(PROVIDER, name);
+      const { status, body } = readErrorFixture(PROVIDER, name);
       const error = openAiAdapter.parseError(status, {}, body, NOW_MS);
       expect(error).toMatchObject({ ...expected, status });
       expect(error.retryAfterMs).toBeUndefined();
