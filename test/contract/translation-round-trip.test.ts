@@ -2,23 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { anthropicAdapter } from '../../src/providers/anthropic/adapter.js';
 import { openAiAdapter } from '../../src/providers/openai/adapter.js';
 import type { ChatMessage, ChatRequest, ChatResult, ToolDefinition } from '../../src/providers/spec.js';
-import { readFixture, replaySse, summarizeStream } from '../support/fixtures.js';
+import { userText } from '../support/adapter-calls.js';
+import { readFixture, readFixtureJson, replaySse, summarizeStream } from '../support/fixtures.js';
 
 type Json = Record<string, unknown>;
 
 const ANTHROPIC_TARGET = { baseUrl: 'https://api.anthropic.com', routedModel: 'claude-haiku-4-5' };
 const OPENAI_TARGET = { baseUrl: 'https://api.openai.com/v1', routedModel: 'gpt-4o-2024-08-06' };
 
-function fixtureJson(provider: string, name: string): Json {
-  return JSON.parse(readFixture(provider, name)) as Json;
-}
-
 function body(upstream: { body: string }): Json {
   return JSON.parse(upstream.body) as Json;
-}
-
-function userText(text: string): ChatMessage {
-  return { role: 'user', content: [{ type: 'text', text }] };
 }
 
 /** What the caller appends to its history after an answer, as an OpenAI client does. */
@@ -34,7 +27,7 @@ function toolResult(toolCallId: string, text: string, isError?: boolean): ChatMe
   return { role: 'tool', toolCallId, content: [{ type: 'text', text }], isError };
 }
 
-const recordedRequest = fixtureJson('anthropic', 'messages-request-tools.json');
+const recordedRequest = readFixtureJson('anthropic', 'messages-request-tools.json');
 const weatherTool: ToolDefinition = {
   name: 'get_weather',
   description: 'Lookup the weather for a given city in either celsius or fahrenheit',
@@ -52,7 +45,7 @@ describe('canonical → Anthropic → canonical', () => {
     const firstRequest = body(anthropicAdapter.buildRequest(weatherRequest([question]), ANTHROPIC_TARGET));
     expect(firstRequest).toEqual(recordedRequest);
 
-    const claudeAnswer = fixtureJson('anthropic', 'messages-response-tool-use.json');
+    const claudeAnswer = readFixtureJson('anthropic', 'messages-response-tool-use.json');
     const result = anthropicAdapter.parseResponse(claudeAnswer);
     const answeredBlock = (claudeAnswer.content as Json[])[0]!;
     expect(result.toolCalls).toHaveLength(1);
@@ -68,7 +61,7 @@ describe('canonical → Anthropic → canonical', () => {
       assistantTurn(result),
       toolResult(result.toolCalls[0]!.id, "RuntimeError('Unexpected error, try again')", true),
     ]);
-    const recordedSecond = fixtureJson('anthropic', 'messages-request-tool-result-turn.json');
+    const recordedSecond = readFixtureJson('anthropic', 'messages-request-tool-result-turn.json');
     const recordedToolUse = ((recordedSecond.messages as Json[])[1]!.content as Json[])[0]!;
     const { caller: _caller, ...echoedToolUse } = recordedToolUse;
     const built = body(anthropicAdapter.buildRequest(secondRequest, ANTHROPIC_TARGET));
@@ -78,7 +71,7 @@ describe('canonical → Anthropic → canonical', () => {
       (recordedSecond.messages as Json[])[2],
     ]);
 
-    const finalAnswer = anthropicAdapter.parseResponse(fixtureJson('anthropic', 'messages-response-text.json'));
+    const finalAnswer = anthropicAdapter.parseResponse(readFixtureJson('anthropic', 'messages-response-text.json'));
     expect(finalAnswer.finishReason).toBe('stop');
     expect(finalAnswer.toolCalls).toEqual([]);
     expect(finalAnswer.usage).toMatchObject({ inputTokens: 760, outputTokens: 63 });
@@ -107,7 +100,7 @@ describe('canonical → Anthropic → canonical', () => {
   });
 
   it('carries OpenAI parallel tool calls into one Anthropic assistant turn and one tool-result turn', () => {
-    const openAiAnswer = openAiAdapter.parseResponse(fixtureJson('openai', 'chat-response-parallel-tool-calls.json'));
+    const openAiAnswer = openAiAdapter.parseResponse(readFixtureJson('openai', 'chat-response-parallel-tool-calls.json'));
     const [weather, stock] = openAiAnswer.toolCalls;
     const request = weatherRequest([
       userText('Weather in Edinburgh and the AAPL price?'),
@@ -186,7 +179,7 @@ function exchangeFromAnthropic(anthropicBody: Json): ToolExchange {
 
 describe('one conversation, two wire formats', () => {
   it('says the same thing to OpenAI and to Anthropic', () => {
-    const recorded = fixtureJson('openai', 'chat-request-tools.json');
+    const recorded = readFixtureJson('openai', 'chat-request-tools.json');
     const tool = (recorded.tools as { function: { name: string; description: string; parameters: Record<string, unknown> } }[])[0]!;
     const callId = 'call_c91SqDXlYFuETYv8mUHzz6pp';
     const request: ChatRequest = {

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { MOCK_CONNECTIONS, postChat, startGateway, type TestGateway } from '../support/start-gateway.js';
+import { createKey, keysAuth } from '../support/virtual-keys.js';
 import { ADMIN_TOKEN, hello } from './scenario-helpers.js';
 
 let gateway: TestGateway;
 
 beforeAll(async () => {
   gateway = await startGateway(`
-auth: { mode: keys }
-admin: { token: ${ADMIN_TOKEN} }
+${keysAuth(ADMIN_TOKEN)}
 ${MOCK_CONNECTIONS}
 routes:
   configured:
@@ -16,23 +16,12 @@ routes:
 });
 afterAll(() => gateway.close());
 
-async function createKey(body: Record<string, unknown>): Promise<{ id: string; key: string; direct: boolean }> {
-  const response = await fetch(`${gateway.url}/admin/keys`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-    signal: AbortSignal.timeout(5_000),
-  });
-  expect(response.status).toBe(201);
-  return (await response.json()) as { id: string; key: string; direct: boolean };
-}
-
 // The gateway serves the direct form; this key may not use it (a 403, like a route its globs do
 // not cover), while its configured routes stay open and other keys keep the form.
 it('a key created with direct: false gets 403 model_not_allowed for connection/model, contacting no provider', async () => {
-  const restricted = await createKey({ name: 'routes-only', direct: false });
+  const restricted = await createKey(gateway.url, ADMIN_TOKEN, { name: 'routes-only', direct: false });
   expect(restricted.direct).toBe(false);
-  const unrestricted = await createKey({ name: 'anything' });
+  const unrestricted = await createKey(gateway.url, ADMIN_TOKEN, { name: 'anything' });
   expect(unrestricted.direct).toBe(true);
 
   const refused = await postChat(gateway.url, { model: 'mock-openai/gpt-direct', messages: hello }, { authorization: `Bearer ${restricted.key}` });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { postChat, startGateway, type TestGateway } from '../support/start-gateway.js';
+import { createKey, keysAuth } from '../support/virtual-keys.js';
 import { ADMIN_TOKEN, hello } from './scenario-helpers.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'switchyard-locked-store-'));
@@ -13,8 +14,7 @@ let gateway: TestGateway;
 beforeAll(async () => {
   gateway = await startGateway(`
 store: { kind: sqlite, path: "${storePath}" }
-auth: { mode: keys }
-admin: { token: ${ADMIN_TOKEN} }
+${keysAuth(ADMIN_TOKEN)}
 connections:
   mock-openai: { provider: mock, dialect: openai }
 routes:
@@ -33,12 +33,6 @@ function adminCall(path: string, init: RequestInit = {}): Promise<Response> {
   return fetch(`${gateway.url}${path}`, { ...init, headers: admin, signal: AbortSignal.timeout(15_000) });
 }
 
-async function createKey(name: string): Promise<{ id: string; key: string }> {
-  const response = await adminCall('/admin/keys', { method: 'POST', body: JSON.stringify({ name }) });
-  expect(response.status).toBe(201);
-  return (await response.json()) as { id: string; key: string };
-}
-
 /** The response and how long it took, in ms. */
 async function timed(call: Promise<Response>): Promise<{ response: Response; ms: number; body: string }> {
   const startedMs = performance.now();
@@ -50,8 +44,8 @@ async function timed(call: Promise<Response>): Promise<{ response: Response; ms:
 const ask = (key: string) => postChat(gateway.url, { model: 'paid', messages: hello }, { authorization: `Bearer ${key}` });
 
 it('while another connection holds the store write-locked, nothing waits on the lock: the serving thread stays free, and what needs a write is a fast 503', async () => {
-  const known = await createKey('known');
-  const unseen = await createKey('unseen');
+  const known = await createKey(gateway.url, ADMIN_TOKEN, { name: 'known' });
+  const unseen = await createKey(gateway.url, ADMIN_TOKEN, { name: 'unseen' });
   expect((await ask(known.key)).status).toBe(200);
   await gateway.app.records.flush();
 

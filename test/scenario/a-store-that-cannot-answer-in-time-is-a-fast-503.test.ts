@@ -12,6 +12,7 @@ import { StoreThread } from '../../src/store/store-thread.js';
 import { threadDialect } from '../../src/store/thread-dialect.js';
 import { postChat } from '../support/start-gateway.js';
 import { ADMIN_TOKEN, hello } from './scenario-helpers.js';
+import { createKey, keysAuth } from '../support/virtual-keys.js';
 
 /** Real SQLite work that keeps the store thread busy for well over the 1 s bound. */
 const LONG_STATEMENT = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 10000000) SELECT count(*) FROM c';
@@ -28,8 +29,7 @@ beforeAll(async () => {
     configFile,
     `
 store: { kind: sqlite, path: "${storePath}" }
-auth: { mode: keys }
-admin: { token: ${ADMIN_TOKEN} }
+${keysAuth(ADMIN_TOKEN)}
 connections:
   mock-openai: { provider: mock, dialect: openai }
 routes:
@@ -51,16 +51,6 @@ afterAll(async () => {
   rmSync(directory, { recursive: true, force: true });
 });
 
-async function createKey(name: string): Promise<string> {
-  const response = await fetch(`${url}/admin/keys`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name }),
-  });
-  expect(response.status).toBe(201);
-  return ((await response.json()) as { key: string }).key;
-}
-
 async function timed(call: Promise<Response>): Promise<{ status: number; ms: number; body: string }> {
   const startedMs = performance.now();
   const response = await call;
@@ -71,8 +61,8 @@ async function timed(call: Promise<Response>): Promise<{ status: number; ms: num
 const ask = (key: string) => postChat(url, { model: 'chat', messages: hello }, { authorization: `Bearer ${key}` });
 
 it('while the store thread cannot answer, a key never seen gets a 503 gateway_unavailable within the bound, and the rest of the gateway does not wait', async () => {
-  const known = await createKey('known');
-  const unseen = await createKey('unseen');
+  const known = (await createKey(url, ADMIN_TOKEN, { name: 'known' })).key;
+  const unseen = (await createKey(url, ADMIN_TOKEN, { name: 'unseen' })).key;
   expect((await ask(known)).status).toBe(200);
 
   const busy = thread.query(LONG_STATEMENT, []).catch(() => undefined);

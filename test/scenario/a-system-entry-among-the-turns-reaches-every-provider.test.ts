@@ -2,6 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { mockAnswerText } from '../../src/mock/mock-provider.js';
 import { MOCK_CONNECTIONS, startGateway, type TestGateway } from '../support/start-gateway.js';
+import { anthropicClient } from '../support/sdk-clients.js';
 
 let gateway: TestGateway;
 let client: Anthropic;
@@ -15,7 +16,7 @@ routes:
   via-gemini: { targets: [{ connection: mock-gemini, model: entry-gemini }] }
   via-bedrock: { targets: [{ connection: mock-bedrock, model: entry-bedrock }] }
 `);
-  client = new Anthropic({ baseURL: gateway.url, apiKey: 'unused', maxRetries: 0, timeout: 10_000 });
+  client = anthropicClient(gateway.url);
 });
 afterAll(() => gateway.close());
 beforeEach(() => gateway.mock.reset());

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Client } from 'undici';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startGateway, type TestGateway } from '../support/start-gateway.js';
+import { createKey, keysAuth, type CreatedKey } from '../support/virtual-keys.js';
 import { ADMIN_TOKEN, fetchRecord, hello, metricsText, metricValue, sseData } from './scenario-helpers.js';
 
 /** An OpenAI-shaped upstream whose every answer claims 1e308 tokens each way. */
@@ -42,27 +43,21 @@ function absurdUpstream(): Server {
 
 let upstream: Server;
 let gateway: TestGateway;
-let key: { id: string; key: string };
+let key: CreatedKey;
 let client: Client;
 
 beforeAll(async () => {
   upstream = absurdUpstream();
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
   gateway = await startGateway(`
-auth: { mode: keys }
-admin: { token: ${ADMIN_TOKEN} }
+${keysAuth(ADMIN_TOKEN)}
 connections:
   mock: { provider: mock }
   absurd: { provider: openai, base_url: "http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1", api_key: absurd-upstream-key }
 routes:
   chat: { targets: [{ connection: absurd, model: gpt-4o }] }
 `);
-  const created = await fetch(`${gateway.url}/admin/keys`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'tenant', budget: { usd: 5, period: 'day' } }),
-  });
-  key = (await created.json()) as { id: string; key: string };
+  key = await createKey(gateway.url, ADMIN_TOKEN, { name: 'tenant', budget: { usd: 5, period: 'day' } });
   // One connection for every request below: a request the gateway broke would reset the next.
   client = new Client(gateway.url, { pipelining: 1 });
 });

@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { MOCK_CONNECTIONS, postChat, startGateway, type TestGateway } from '../support/start-gateway.js';
+import { openAiClient } from '../support/sdk-clients.js';
 import { hello } from './scenario-helpers.js';
 
 let gateway: TestGateway;
@@ -60,7 +61,7 @@ it('every target 429 (answered at once, no wait) → the caller gets 429 with re
 });
 
 it('the official SDK (maxRetries: 0) surfaces it as a RateLimitError', async () => {
-  const client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: 'unused', maxRetries: 0, timeout: 10_000 });
+  const client = openAiClient(gateway.url);
   const error = await client.chat.completions.create({ model: 'all-throttled', messages: hello }).then(
     () => undefined,
     (caught: unknown) => caught,

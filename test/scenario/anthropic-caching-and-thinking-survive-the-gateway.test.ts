@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { mockAnswerText } from '../../src/mock/mock-provider.js';
 import { readFixture } from '../support/fixtures.js';
 import { MOCK_CONNECTIONS, startGateway, type TestGateway } from '../support/start-gateway.js';
+import { anthropicClient } from '../support/sdk-clients.js';
 
 let gateway: TestGateway;
 let client: Anthropic;
@@ -16,7 +17,7 @@ routes:
   claude-on-bedrock: { targets: [{ connection: mock-bedrock, model: "us.anthropic.claude-sonnet-4-5-20250929-v1:0" }] }
   claude-via-openai: { targets: [{ connection: mock-openai, model: gpt-behind-claude }] }
 `);
-  client = new Anthropic({ baseURL: gateway.url, apiKey: 'unused', maxRetries: 0, timeout: 10_000 });
+  client = anthropicClient(gateway.url);
 });
 afterAll(() => gateway.close());
 beforeEach(() => gateway.mock.reset());

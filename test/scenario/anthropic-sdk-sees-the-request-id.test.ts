@@ -1,6 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { MOCK_CONNECTIONS, startGateway, type TestGateway } from '../support/start-gateway.js';
+import { anthropicClient } from '../support/sdk-clients.js';
 import { fetchRecord } from './scenario-helpers.js';
 
 let gateway: TestGateway;
@@ -14,7 +15,7 @@ routes:
   claude: { targets: [{ connection: mock-anthropic, model: request-id-claude }] }
   claude-down: { retries: 0, targets: [{ connection: mock-anthropic, model: "request-id-down?status=500" }] }
 `);
-  client = new Anthropic({ baseURL: gateway.url, apiKey: 'unused', maxRetries: 0, timeout: 10_000 });
+  client = anthropicClient(gateway.url);
 });
 afterAll(() => gateway.close());
 beforeEach(() => gateway.mock.reset());

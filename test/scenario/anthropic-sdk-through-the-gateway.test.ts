@@ -2,6 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { mockAnswerText } from '../../src/mock/mock-provider.js';
 import { MOCK_CONNECTIONS, startGateway, type TestGateway } from '../support/start-gateway.js';
+import { anthropicClient } from '../support/sdk-clients.js';
 
 let gateway: TestGateway;
 let client: Anthropic;
@@ -23,7 +24,7 @@ routes:
     targets: [{ connection: mock-anthropic, model: "claude-cut?cut_after=3" }]
   claude-tools: { targets: [{ connection: mock-openai, model: "gpt-tools?tool_call=get_weather" }] }
 `);
-  client = new Anthropic({ baseURL: gateway.url, apiKey: 'unused', maxRetries: 0, timeout: 10_000 });
+  client = anthropicClient(gateway.url);
 });
 afterAll(() => gateway.close());
 beforeEach(() => gateway.mock.reset());

@@ -1,6 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MOCK_CONNECTIONS, startGateway, type TestGateway } from '../support/start-gateway.js';
+import { anthropicClient } from '../support/sdk-clients.js';
 
 let gateway: TestGateway;
 let client: Anthropic;
@@ -13,7 +14,7 @@ routes:
   via-bedrock: { targets: [{ connection: mock-bedrock, model: usage-bedrock }] }
   via-anthropic: { targets: [{ connection: mock-anthropic, model: usage-anthropic }] }
 `);
-  client = new Anthropic({ baseURL: gateway.url, apiKey: 'unused', maxRetries: 0, timeout: 10_000 });
+  client = anthropicClient(gateway.url);
 });
 afterAll(() => gateway.close());
 beforeEach(() => gateway.mock.reset());

@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { MOCK_CONNECTIONS, postChat, startGateway, type TestGateway } from '../support/start-gateway.js';
+import { openAiClient } from '../support/sdk-clients.js';
 import { hello } from './scenario-helpers.js';
 
 let gateway: TestGateway;
@@ -36,7 +37,7 @@ it.each([
 });
 
 it('the official SDK raises a BadRequestError with the code', async () => {
-  const client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: 'unused', maxRetries: 0, timeout: 10_000 });
+  const client = openAiClient(gateway.url);
   const error = await client.chat.completions.create({ model: 'too-long-openai', messages: hello }).then(
     () => undefined,
     (caught: unknown) => caught,

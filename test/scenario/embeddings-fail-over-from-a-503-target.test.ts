@@ -2,6 +2,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, fetchRecord } from './scenario-helpers.js';
 import { MOCK_CONNECTIONS, startGateway, type TestGateway } from '../support/start-gateway.js';
+import { openAiClient } from '../support/sdk-clients.js';
 
 let gateway: TestGateway;
 let client: OpenAI;
@@ -34,7 +35,7 @@ routes:
       - { connection: mock-openai, model: "embed-down-1?status=503" }
       - { connection: mock-openai, model: "embed-down-2?status=500" }
 `);
-  client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: 'unused', maxRetries: 0, timeout: 10_000 });
+  client = openAiClient(gateway.url);
 });
 afterAll(() => gateway.close());
 beforeEach(() => gateway.mock.reset());

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { MOCK_CONNECTIONS, postChat, startGateway, type TestGateway } from '../support/start-gateway.js';
+import { createKey, keysAuth } from '../support/virtual-keys.js';
 
 const ADMIN_TOKEN = 'ledger-admin-token';
 let gateway: TestGateway;
 
 beforeAll(async () => {
   gateway = await startGateway(`
-auth: { mode: keys }
-admin: { token: ${ADMIN_TOKEN} }
+${keysAuth(ADMIN_TOKEN)}
 ${MOCK_CONNECTIONS}
 routes:
   recovered:
@@ -30,12 +30,7 @@ interface AttemptEntry {
 }
 
 it('a request that recovered after a billed, interrupted attempt has two costed attempts summing to its cost, and the key is charged that', async () => {
-  const created = await fetch(`${gateway.url}/admin/keys`, {
-    method: 'POST',
-    headers: { ...admin, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'ledger-key', budget: { usd: 100, period: 'month' } }),
-  });
-  const { id: keyId, key } = (await created.json()) as { id: string; key: string };
+  const { id: keyId, key } = await createKey(gateway.url, ADMIN_TOKEN, { name: 'ledger-key', budget: { usd: 100, period: 'month' } });
 
   const response = await postChat(gateway.url, { model: 'recovered', stream: true, messages: [{ role: 'user', content: 'Tell me something.' }] }, { authorization: `Bearer ${key}` });
   expect(response.status).toBe(200);

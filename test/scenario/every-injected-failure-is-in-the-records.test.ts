@@ -2,6 +2,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { mockAnswerText } from '../../src/mock/mock-provider.js';
 import { MOCK_CONNECTIONS, postChat, startGateway, type TestGateway } from '../support/start-gateway.js';
+import { openAiClient } from '../support/sdk-clients.js';
 import { ADMIN_TOKEN, fetchRecord, hello } from './scenario-helpers.js';
 
 let gateway: TestGateway;
@@ -90,7 +91,7 @@ it('a 500 retried on the same target: two attempts on one deployment', async () 
 });
 
 it('an interrupted stream: one committed attempt, marked stream_interrupted, request status interrupted', async () => {
-  const client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: 'unused', maxRetries: 0, timeout: 10_000 });
+  const client = openAiClient(gateway.url);
   const { data: stream, response } = await client.chat.completions.create({ model: 'rec-cut', stream: true, messages: hello }).withResponse();
   let text = '';
   await expect(

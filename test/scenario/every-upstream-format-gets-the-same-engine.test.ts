@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mockAnswerText } from '../../src/mock/mock-provider.js';
 import { ADMIN_TOKEN, fetchRecord } from './scenario-helpers.js';
 import { startGateway, type TestGateway } from '../support/start-gateway.js';
+import { openAiClient } from '../support/sdk-clients.js';
 
 /**
  * The attempt loop, health state and ledger do not know which wire format a target speaks: the
@@ -50,7 +51,7 @@ beforeAll(async () => {
       '',
     ].join('\n'),
   );
-  client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: 'unused', maxRetries: 0, timeout: 10_000 });
+  client = openAiClient(gateway.url);
 });
 afterAll(() => gateway.close());
 

@@ -2,6 +2,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { mockAnswerText } from '../../src/mock/mock-provider.js';
 import { MOCK_CONNECTIONS, startGateway, type TestGateway } from '../support/start-gateway.js';
+import { openAiClient } from '../support/sdk-clients.js';
 import { countDone, hello, sseContent, sseErrors } from './scenario-helpers.js';
 
 let gateway: TestGateway;
@@ -69,7 +70,7 @@ it('a slow first token: 200 and a keep-alive comment go out before any content, 
 });
 
 it('the official SDK reads through the keep-alive comments', async () => {
-  const client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: 'unused', maxRetries: 0, timeout: 10_000 });
+  const client = openAiClient(gateway.url);
   let text = '';
   for await (const chunk of await client.chat.completions.create({ model: 'slow-but-fine', stream: true, messages: hello })) {
     text += chunk.choices[0]?.delta.content ?? '';
@@ -107,7 +108,7 @@ it('a failure after the heartbeat ends the stream with an in-band error event an
 });
 
 it('the official SDK raises on that in-band error', async () => {
-  const client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: 'unused', maxRetries: 0, timeout: 10_000 });
+  const client = openAiClient(gateway.url);
   const consume = async () => {
     for await (const _chunk of await client.chat.completions.create({ model: 'slow-and-silent', stream: true, messages: hello })) {
       // nothing arrives

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { configChange } from '../support/config-change.js';
 import { MOCK_CONNECTIONS, postChat, startGateway, type TestGateway } from '../support/start-gateway.js';
 
 let gateway: TestGateway;
@@ -19,39 +20,33 @@ async function routeNames(): Promise<string[]> {
   return ((await response.json()) as { data: { id: string }[] }).data.map((model) => model.id);
 }
 
-/** Polls an observable condition (bounded): the file watcher reloads in the background. */
-async function eventually(condition: () => Promise<boolean>, timeoutMs = 5_000): Promise<void> {
-  const giveUpAt = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > giveUpAt) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+/** A reload that the watcher (or SIGHUP) made, serving exactly these routes. */
+const reloadedWith = (...routes: string[]) =>
+  configChange(gateway.configSource, (change) => change.event === 'reloaded' && Object.keys(change.config.routes).join() === routes.join());
 
 it('picks up a changed file and serves the new route', async () => {
   expect(await routeNames()).toEqual(['first']);
+  const reloaded = reloadedWith('first', 'second');
   gateway.writeConfig(second);
-  await eventually(async () => (await routeNames()).includes('second'));
+  await reloaded;
   const response = await postChat(gateway.url, { model: 'second', messages: [{ role: 'user', content: 'hi' }] });
   expect(response.status).toBe(200);
   expect(response.headers.get('x-switchyard-served-by')).toBe('mock-anthropic/claude-two');
 });
 
 it('rejects a bad file and keeps the config in force', async () => {
-  const rejected: unknown[] = [];
-  gateway.configSource.subscribe((change) => {
-    if (change.event === 'rejected') rejected.push(change.issues);
-  });
+  const rejected = configChange(gateway.configSource, (change) => change.event === 'rejected');
   gateway.writeConfig(configWith('  broken: { targets: [{ connection: nowhere, model: x }] }'));
-  await eventually(async () => rejected.length > 0);
+  await rejected;
   expect(await routeNames()).toEqual(['first', 'second']);
   const response = await postChat(gateway.url, { model: 'first', messages: [{ role: 'user', content: 'hi' }] });
   expect(response.status).toBe(200);
 });
 
 it('reloads on SIGHUP', async () => {
+  const reloaded = reloadedWith('first');
   gateway.writeConfig(first);
-  await eventually(async () => (await routeNames()).length === 1);
+  await reloaded;
   gateway.writeConfig(second);
   process.emit('SIGHUP');
   expect(await routeNames()).toEqual(['first', 'second']);

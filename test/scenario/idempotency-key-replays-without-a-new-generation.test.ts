@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { mockAnswerText } from '../../src/mock/mock-provider.js';
 import { MOCK_CONNECTIONS, postChat, startGateway, type TestGateway } from '../support/start-gateway.js';
+import { eventually } from './scenario-helpers.js';
 
 let gateway: TestGateway;
 
@@ -62,8 +63,7 @@ describe('Idempotency-Key', () => {
   it('while the first is still running → 409 with retry-after', async () => {
     const headers = { 'idempotency-key': 'order-44' };
     const running = postChat(gateway.url, body('slow-once'), headers);
-    const giveUpAt = Date.now() + 2_000;
-    while (gateway.mock.attemptsFor('gpt-slow-once').length === 0 && Date.now() < giveUpAt) await new Promise((resolve) => setTimeout(resolve, 10));
+    await eventually(() => gateway.mock.attemptsFor('gpt-slow-once').length > 0, 2_000, 'the first attempt to reach the mock');
     const conflict = await postChat(gateway.url, body('slow-once'), headers);
     expect(conflict.status).toBe(409);
     expect(Number(conflict.headers.get('retry-after'))).toBeGreaterThan(0);

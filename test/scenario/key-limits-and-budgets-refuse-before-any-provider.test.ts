@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MOCK_CONNECTIONS, postChat, startGateway, type TestGateway } from '../support/start-gateway.js';
+import { createKey, keysAuth } from '../support/virtual-keys.js';
 
 const ADMIN_TOKEN = 'limits-admin-token';
 let gateway: TestGateway;
@@ -9,8 +10,7 @@ let gateway: TestGateway;
 // its input estimate (~8 tokens, $0.04) plus 8 output tokens ($0.056) ≈ $0.096.
 beforeAll(async () => {
   gateway = await startGateway(`
-auth: { mode: keys }
-admin: { token: ${ADMIN_TOKEN} }
+${keysAuth(ADMIN_TOKEN)}
 ${MOCK_CONNECTIONS}
 routes:
   limited: { targets: [{ connection: mock-openai, model: gpt-limited }] }
@@ -29,21 +29,11 @@ routes:
 afterAll(() => gateway.close());
 beforeEach(() => gateway.mock.reset());
 
-async function createKey(body: Record<string, unknown>): Promise<{ id: string; key: string }> {
-  const response = await fetch(`${gateway.url}/admin/keys`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  expect(response.status).toBe(201);
-  return (await response.json()) as { id: string; key: string };
-}
-
 const hi = [{ role: 'user', content: 'hi' }];
 
 describe('per-key limits', () => {
   it('rpm 3: the fourth request in the minute gets 429 with retry-after, and the provider saw three', async () => {
-    const { key } = await createKey({ name: 'rpm-3', limits: { rpm: 3 } });
+    const { key } = await createKey(gateway.url, ADMIN_TOKEN, { name: 'rpm-3', limits: { rpm: 3 } });
     const auth = { authorization: `Bearer ${key}` };
     for (let index = 0; index < 3; index++) expect((await postChat(gateway.url, { model: 'limited', messages: hi }, auth)).status).toBe(200);
     const refused = await postChat(gateway.url, { model: 'limited', messages: hi }, auth);
@@ -58,7 +48,7 @@ describe('budgets', () => {
   const request = (model: string) => ({ model, max_tokens: 8, messages: [{ role: 'user', content: 'x' }] });
 
   it('a $0.10 budget where one request costs $0.061: the second is refused with budget_exceeded before any provider call', async () => {
-    const { id, key } = await createKey({ name: 'small-budget', budget: { usd: 0.1, period: 'month' } });
+    const { id, key } = await createKey(gateway.url, ADMIN_TOKEN, { name: 'small-budget', budget: { usd: 0.1, period: 'month' } });
     const auth = { authorization: `Bearer ${key}` };
     const first = await postChat(gateway.url, request('priced'), auth);
     expect(first.status).toBe(200);
@@ -76,7 +66,7 @@ describe('budgets', () => {
   });
 
   it("without max_tokens the reservation uses the route's max_output_tokens", async () => {
-    const { key } = await createKey({ name: 'capped-budget', budget: { usd: 0.1, period: 'month' } });
+    const { key } = await createKey(gateway.url, ADMIN_TOKEN, { name: 'capped-budget', budget: { usd: 0.1, period: 'month' } });
     const auth = { authorization: `Bearer ${key}` };
     const uncapped = { model: 'priced-capped', messages: [{ role: 'user', content: 'x' }] };
     expect((await postChat(gateway.url, uncapped, auth)).status).toBe(200);
@@ -85,7 +75,7 @@ describe('budgets', () => {
   });
 
   it('ten concurrent requests against a budget that fits one and a half: only what fits is admitted, spend never above the budget', async () => {
-    const { id, key } = await createKey({ name: 'concurrent-budget', budget: { usd: 0.144, period: 'day' } });
+    const { id, key } = await createKey(gateway.url, ADMIN_TOKEN, { name: 'concurrent-budget', budget: { usd: 0.144, period: 'day' } });
     const auth = { authorization: `Bearer ${key}` };
     const responses = await Promise.all(Array.from({ length: 10 }, () => postChat(gateway.url, request('priced-slow'), auth)));
     const statuses = responses.map((response) => response.status);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { postChat, startGateway, type TestGateway } from '../support/start-gateway.js';
+import { eventually } from './scenario-helpers.js';
 
 let gateway: TestGateway;
 
@@ -21,13 +22,7 @@ beforeEach(() => gateway.mock.reset());
 
 const hello = [{ role: 'user', content: 'hi' }];
 
-async function untilMockSaw(count: number): Promise<void> {
-  const giveUpAt = Date.now() + 3_000;
-  while (gateway.mock.attempts.length < count) {
-    if (Date.now() > giveUpAt) throw new Error(`the mock saw ${gateway.mock.attempts.length} attempts, expected ${count}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+const untilMockSaw = (count: number) => eventually(() => gateway.mock.attempts.length >= count, 3_000, `the mock to see ${count} attempts`);
 
 async function expectOverloaded(response: Response, startedAt: number): Promise<void> {
   expect(response.status).toBe(503);

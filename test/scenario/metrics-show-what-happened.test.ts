@@ -1,6 +1,6 @@
-import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { MOCK_CONNECTIONS, postChat, startGateway, type TestGateway } from '../support/start-gateway.js';
+import { openAiClient } from '../support/sdk-clients.js';
 import { hello, metricValue, metricsText } from './scenario-helpers.js';
 
 let gateway: TestGateway;
@@ -38,7 +38,7 @@ it('x-stainless-retry-count > 0 counts a caller retry layered on top of the gate
 });
 
 it('the official SDK sends x-stainless-retry-count itself; a first try (0) is not a caller retry', async () => {
-  const client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: 'unused', maxRetries: 0, timeout: 10_000 });
+  const client = openAiClient(gateway.url);
   const beforeValue = metricValue(await metricsText(gateway.url), 'switchyard_caller_retries_total', { route: 'plain' }) ?? 0;
   await client.chat.completions.create({ model: 'plain', messages: hello });
   expect(gateway.mock.attemptsFor('metrics-plain')).toHaveLength(1);

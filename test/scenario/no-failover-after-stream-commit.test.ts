@@ -2,6 +2,8 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { mockAnswerText } from '../../src/mock/mock-provider.js';
 import { MOCK_CONNECTIONS, postChat, startGateway, type TestGateway } from '../support/start-gateway.js';
+import { openAiClient } from '../support/sdk-clients.js';
+import { settledOutcome } from './scenario-helpers.js';
 
 let gateway: TestGateway;
 let client: OpenAI;
@@ -28,7 +30,7 @@ routes:
   malformed:
     targets: [{ connection: mock-openai, model: "bad?malformed_after=2" }]
 `);
-  client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: 'unused', maxRetries: 0, timeout: 10_000 });
+  client = openAiClient(gateway.url);
 });
 afterAll(() => gateway.close());
 beforeEach(() => gateway.mock.reset());
@@ -112,7 +114,5 @@ it('a caller that disconnects mid-stream aborts the upstream at once', async () 
   controller.abort();
   // The mock sees its client go away well before the 4 s the whole stream would take.
   const attempt = gateway.mock.attemptsFor('slowstream')[0]!;
-  const giveUpAt = Date.now() + 2_000;
-  while (attempt.outcome === undefined && Date.now() < giveUpAt) await new Promise((resolve) => setTimeout(resolve, 20));
-  expect(attempt.outcome).toMatch(/closed|aborted|cancel/i);
+  expect(await settledOutcome(attempt, 2_000)).toMatch(/closed|aborted|cancel/i);
 });

@@ -2,6 +2,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mockAnswerText } from '../../src/mock/mock-provider.js';
 import { MOCK_CONNECTIONS, startGateway, type TestGateway } from '../support/start-gateway.js';
+import { openAiClient } from '../support/sdk-clients.js';
 
 let gateway: TestGateway;
 let client: OpenAI;
@@ -15,7 +16,7 @@ routes:
   tools-openai: { targets: [{ connection: mock-openai, model: "gpt-mock?tool_call=get_weather" }] }
   tools-anthropic: { targets: [{ connection: mock-anthropic, model: "claude-mock?tool_call=get_weather" }] }
 `);
-  client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: 'unused', maxRetries: 0, timeout: 10_000 });
+  client = openAiClient(gateway.url);
 });
 afterAll(() => gateway.close());
 

@@ -2,6 +2,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mockAnswerText, startMockProvider, type MockProvider } from '../../src/mock/mock-provider.js';
 import { MOCK_CONNECTIONS, startGateway, type TestGateway } from '../support/start-gateway.js';
+import { openAiClient } from '../support/sdk-clients.js';
 
 let gateway: TestGateway;
 /** A separate mock, reached through real `gemini` and `bedrock` connections (keys, SigV4). */
@@ -32,7 +33,7 @@ routes:
       - { connection: mock-gemini, model: "gemini-down?status=503" }
       - { connection: mock-bedrock, model: bedrock-standby }
 `);
-  client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: 'unused', maxRetries: 0, timeout: 10_000 });
+  client = openAiClient(gateway.url);
 });
 afterAll(async () => {
   await gateway.close();

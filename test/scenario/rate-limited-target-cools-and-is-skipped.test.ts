@@ -2,6 +2,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { mockAnswerText } from '../../src/mock/mock-provider.js';
 import { MOCK_CONNECTIONS, startGateway, type TestGateway } from '../support/start-gateway.js';
+import { openAiClient } from '../support/sdk-clients.js';
 import { ADMIN_TOKEN, fetchRecord, hello } from './scenario-helpers.js';
 
 let gateway: TestGateway;
@@ -17,7 +18,7 @@ routes:
       - { connection: mock-openai, model: "throttled-primary?status=429&retry_after=2" }
       - { connection: mock-anthropic, model: other-connection-standby }
 `);
-  client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: 'unused', maxRetries: 0, timeout: 10_000 });
+  client = openAiClient(gateway.url);
 });
 afterAll(() => gateway.close());
 

@@ -1,9 +1,9 @@
-import Anthropic from '@anthropic-ai/sdk';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { mockAnswerText } from '../../src/mock/mock-provider.js';
 import { startGateway, type TestGateway } from '../support/start-gateway.js';
+import { anthropicClient } from '../support/sdk-clients.js';
 import { countDone, sseData, sseErrors } from './scenario-helpers.js';
 
 /**
@@ -56,7 +56,7 @@ it.each([
   ['without thinking', {}],
   ['with thinking (unsigned reasoning is still not shown)', { thinking: { type: 'enabled' as const, budget_tokens: 1024 } }],
 ])('an Anthropic-dialect caller %s gets the standby\'s whole answer: the reasoning it cannot see committed nothing', async (_name, extra) => {
-  const client = new Anthropic({ baseURL: gateway.url, apiKey: 'unused', maxRetries: 0, timeout: 10_000 });
+  const client = anthropicClient(gateway.url);
   const { data: stream, response } = await client.messages.create({ ...request, ...extra, stream: true }).withResponse();
   let text = '';
   const types: string[] = [];

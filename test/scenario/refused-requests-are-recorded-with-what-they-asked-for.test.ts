@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, fetchRecord, hello } from './scenario-helpers.js';
 import { MOCK_CONNECTIONS, postChat, startGateway, type TestGateway } from '../support/start-gateway.js';
+import { createKey, keysAuth } from '../support/virtual-keys.js';
 
 let gateway: TestGateway;
 
 beforeAll(async () => {
   gateway = await startGateway(`
-auth: { mode: keys }
-admin: { token: ${ADMIN_TOKEN} }
+${keysAuth(ADMIN_TOKEN)}
 ${MOCK_CONNECTIONS}
 routes:
   support: { targets: [{ connection: mock-openai, model: gpt-support }] }
@@ -15,16 +15,6 @@ routes:
 });
 afterAll(() => gateway.close());
 beforeEach(() => gateway.mock.reset());
-
-async function createKey(body: Record<string, unknown>): Promise<string> {
-  const response = await fetch(`${gateway.url}/admin/keys`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  expect(response.status).toBe(201);
-  return ((await response.json()) as { key: string }).key;
-}
 
 /** Sends the request, checks the refusal the caller saw, and reads back its record. */
 async function refusedRecord(
@@ -42,7 +32,7 @@ async function refusedRecord(
 
 describe('a request refused before the attempt loop is recorded with what it asked for and why', () => {
   it('bad input: the model and route read from the body that failed validation, the stream flag, the message', async () => {
-    const key = await createKey({ name: 'bad-input' });
+    const { key } = await createKey(gateway.url, ADMIN_TOKEN, { name: 'bad-input' });
     const { record, message } = await refusedRecord(
       { model: 'support', stream: true, messages: [{ role: 'wizard', content: 'hi' }] },
       { authorization: `Bearer ${key}` },
@@ -77,7 +67,7 @@ describe('a request refused before the attempt loop is recorded with what it ask
   });
 
   it('unknown model: the name as sent, no route, the 404 message', async () => {
-    const key = await createKey({ name: 'unknown-model' });
+    const { key } = await createKey(gateway.url, ADMIN_TOKEN, { name: 'unknown-model' });
     const { record, message } = await refusedRecord(
       { model: 'gpt-4o-typo', messages: hello },
       { authorization: `Bearer ${key}` },
@@ -89,7 +79,7 @@ describe('a request refused before the attempt loop is recorded with what it ask
   });
 
   it('a per-key limit: model, route, stream and the 429 message', async () => {
-    const key = await createKey({ name: 'rpm-1', limits: { rpm: 1 } });
+    const { key } = await createKey(gateway.url, ADMIN_TOKEN, { name: 'rpm-1', limits: { rpm: 1 } });
     const auth = { authorization: `Bearer ${key}` };
     expect((await postChat(gateway.url, { model: 'support', messages: hello }, auth)).status).toBe(200);
     const { record, message } = await refusedRecord(
@@ -103,7 +93,7 @@ describe('a request refused before the attempt loop is recorded with what it ask
   });
 
   it('a secret echoed into the refusal message is redacted in the record', async () => {
-    const key = await createKey({ name: 'secret-model' });
+    const { key } = await createKey(gateway.url, ADMIN_TOKEN, { name: 'secret-model' });
     const leaked = 'sk-proj-abcdefghijklmnopqrstuvwxyz012345';
     const { record } = await refusedRecord({ model: leaked, messages: hello }, { authorization: `Bearer ${key}` }, { status: 404, code: 'model_not_found' });
     expect(JSON.stringify(record)).not.toContain(leaked);

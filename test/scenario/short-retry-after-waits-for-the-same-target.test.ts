@@ -2,6 +2,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { mockAnswerText } from '../../src/mock/mock-provider.js';
 import { MOCK_CONNECTIONS, startGateway, type TestGateway } from '../support/start-gateway.js';
+import { openAiClient } from '../support/sdk-clients.js';
 import { ADMIN_TOKEN, fetchRecord, hello } from './scenario-helpers.js';
 
 let gateway: TestGateway;
@@ -25,7 +26,7 @@ routes:
       - { connection: mock-openai, model: "long-busy?status=429&retry_after_ms=2000&times=1" }
       - { connection: mock-anthropic, model: different-model-2, model_change: true }
 `);
-  client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: 'unused', maxRetries: 0, timeout: 10_000 });
+  client = openAiClient(gateway.url);
 });
 afterAll(() => gateway.close());
 beforeEach(() => gateway.mock.reset());

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startServeProcess, type ServeProcess } from '../../bench/serve-process.js';
 import { startMockProvider, type MockProvider } from '../../src/mock/mock-provider.js';
 import type { RequestRecord } from '../../src/core/request-record.js';
-import { countDone, hello } from './scenario-helpers.js';
+import { countDone, eventually, hello } from './scenario-helpers.js';
 
 const DRAIN_MS = 300;
 // About 4 s of stream, and an answer that takes 8 s: both far longer than drain_ms.
@@ -35,13 +35,7 @@ function post(url: string, model: string, stream: boolean): Promise<Response> {
   });
 }
 
-async function untilMockSaw(count: number): Promise<void> {
-  const giveUpAt = Date.now() + 5_000;
-  while (mock.attempts.length < count) {
-    if (Date.now() > giveUpAt) throw new Error(`the mock saw ${mock.attempts.length} attempts, expected ${count}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+const untilMockSaw = (count: number) => eventually(() => mock.attempts.length >= count, 5_000, `the mock to see ${count} attempts`);
 
 it('on SIGTERM, requests still running after server.drain_ms are cut, recorded as interrupted, and the process exits', async () => {
   const storeFile = join(directory, 'switchyard.db');

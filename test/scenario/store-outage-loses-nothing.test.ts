@@ -12,6 +12,7 @@ import { SqliteInserts } from '../../src/store/sqlite-inserts.js';
 import type { StoreWrites } from '../../src/store/store-writes.js';
 import type { DatabaseSchema } from '../../src/store/schema.js';
 import { postChat } from '../support/start-gateway.js';
+import { createKey, keysAuth } from '../support/virtual-keys.js';
 
 /** The store, made unreachable on purpose: every statement and every insert fails while `failing` is set. */
 class UnreachableStore implements KyselyPlugin {
@@ -64,8 +65,7 @@ beforeAll(async () => {
     configFile,
     `
 store: { kind: sqlite, path: "${storePath}" }
-auth: { mode: keys }
-admin: { token: ${ADMIN_TOKEN} }
+${keysAuth(ADMIN_TOKEN)}
 connections:
   mock-openai: { provider: mock, dialect: openai }
 routes:
@@ -87,15 +87,6 @@ afterAll(async () => {
   rmSync(directory, { recursive: true, force: true });
 });
 
-async function createKey(name: string): Promise<{ id: string; key: string }> {
-  const response = await fetch(`${url}/admin/keys`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name }),
-  });
-  return (await response.json()) as { id: string; key: string };
-}
-
 const ask = (key: string) => postChat(url, { model: 'paid', messages: [{ role: 'user', content: 'hello' }] }, { authorization: `Bearer ${key}` });
 
 async function spendRowsOfKey(keyId: string): Promise<number> {
@@ -104,8 +95,8 @@ async function spendRowsOfKey(keyId: string): Promise<number> {
 }
 
 it('while the store is down, known keys keep working, unknown keys get 503, and every spend row and record lands exactly once when it is back', async () => {
-  const seen = await createKey('seen-before');
-  const unseen = await createKey('never-used');
+  const seen = await createKey(url, ADMIN_TOKEN, { name: 'seen-before' });
+  const unseen = await createKey(url, ADMIN_TOKEN, { name: 'never-used' });
   expect((await ask(seen.key)).status).toBe(200);
 
   outage.failing = true;

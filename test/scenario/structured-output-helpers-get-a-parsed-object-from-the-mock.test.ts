@@ -3,6 +3,7 @@ import { zodResponseFormat } from 'openai/helpers/zod';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { MOCK_CONNECTIONS, startGateway, type TestGateway } from '../support/start-gateway.js';
+import { openAiClient } from '../support/sdk-clients.js';
 
 let gateway: TestGateway;
 let client: OpenAI;
@@ -16,7 +17,7 @@ routes:
   via-gemini: { targets: [{ connection: mock-gemini, model: gemini-json }] }
   via-bedrock: { targets: [{ connection: mock-bedrock, model: bedrock-json }] }
 `);
-  client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: 'unused', maxRetries: 0, timeout: 10_000 });
+  client = openAiClient(gateway.url);
 });
 afterAll(() => gateway.close());
 beforeEach(() => gateway.mock.reset());

@@ -1,14 +1,14 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MOCK_CONNECTIONS, postChat, startGateway, type TestGateway } from '../support/start-gateway.js';
+import { createKey, keysAuth } from '../support/virtual-keys.js';
 
 const ADMIN_TOKEN = 'admin-token-for-tests';
 let gateway: TestGateway;
 
 beforeAll(async () => {
   gateway = await startGateway(`
-auth: { mode: keys }
-admin: { token: ${ADMIN_TOKEN} }
+${keysAuth(ADMIN_TOKEN)}
 ${MOCK_CONNECTIONS}
 routes:
   support: { targets: [{ connection: mock-openai, model: gpt-support }] }
@@ -18,16 +18,6 @@ routes:
 afterAll(() => gateway.close());
 
 const hello = [{ role: 'user', content: 'hi' }];
-
-async function createKey(body: Record<string, unknown>): Promise<{ id: string; key: string }> {
-  const response = await fetch(`${gateway.url}/admin/keys`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  expect(response.status).toBe(201);
-  return (await response.json()) as { id: string; key: string };
-}
 
 describe('virtual keys', () => {
   it('no key or a forged key → 401 invalid_api_key, and no provider is contacted', async () => {
@@ -43,7 +33,7 @@ describe('virtual keys', () => {
   });
 
   it('the official SDK with a valid key is served; a key scoped to one route gets 403 on another', async () => {
-    const { key } = await createKey({ name: 'support-team', routes: ['supp*'] });
+    const { key } = await createKey(gateway.url, ADMIN_TOKEN, { name: 'support-team', routes: ['supp*'] });
     expect(key).toMatch(/^sk-sy-/);
     const client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: key, maxRetries: 0 });
     const completion = await client.chat.completions.create({ model: 'support', messages: [{ role: 'user', content: 'hi' }] });
@@ -56,13 +46,13 @@ describe('virtual keys', () => {
 
   it('/v1/models needs a key and lists only the routes it may use', async () => {
     expect((await fetch(`${gateway.url}/v1/models`)).status).toBe(401);
-    const { key } = await createKey({ name: 'models-lister', routes: ['research'] });
+    const { key } = await createKey(gateway.url, ADMIN_TOKEN, { name: 'models-lister', routes: ['research'] });
     const listed = (await (await fetch(`${gateway.url}/v1/models`, { headers: { authorization: `Bearer ${key}` } })).json()) as { data: { id: string }[] };
     expect(listed.data.map((model) => model.id)).toEqual(['research']);
   });
 
   it('GET /admin/keys never shows a secret', async () => {
-    const { key } = await createKey({ name: 'listed' });
+    const { key } = await createKey(gateway.url, ADMIN_TOKEN, { name: 'listed' });
     const text = await (await fetch(`${gateway.url}/admin/keys`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).text();
     expect(text).toContain('listed');
     expect(text).not.toContain(key);
@@ -70,7 +60,7 @@ describe('virtual keys', () => {
   });
 
   it('revocation is effective on the very next request', async () => {
-    const { id, key } = await createKey({ name: 'to-revoke' });
+    const { id, key } = await createKey(gateway.url, ADMIN_TOKEN, { name: 'to-revoke' });
     const auth = { authorization: `Bearer ${key}` };
     expect((await postChat(gateway.url, { model: 'support', messages: hello }, auth)).status).toBe(200);
     const revoked = await fetch(`${gateway.url}/admin/keys/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
@@ -80,7 +70,7 @@ describe('virtual keys', () => {
   });
 
   it('the record names the key that asked', async () => {
-    const { key } = await createKey({ name: 'recorded-key' });
+    const { key } = await createKey(gateway.url, ADMIN_TOKEN, { name: 'recorded-key' });
     const response = await postChat(gateway.url, { model: 'support', messages: hello }, { authorization: `Bearer ${key}` });
     const id = response.headers.get('x-request-id')!;
     const record = (await (await fetch(`${gateway.url}/admin/requests/${id}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).json()) as {

@@ -17,6 +17,11 @@ export function readFixture(provider: string, name: string): string {
   return readFileSync(join(fixturesDir(provider), name), 'utf8');
 }
 
+/** A recorded JSON fixture (a request or response body), parsed. */
+export function readFixtureJson(provider: string, name: string): Record<string, unknown> {
+  return JSON.parse(readFixture(provider, name)) as Record<string, unknown>;
+}
+
 /** Every fixture file of a provider, as paths relative to its `__fixtures__` folder. */
 export function listFixtures(provider: string): string[] {
   const root = fixturesDir(provider);
@@ -53,6 +58,18 @@ export function parseHttpFixture(text: string): HttpFixture {
     headers[name] = existing === undefined ? value : [...(Array.isArray(existing) ? existing : [existing]), value];
   }
   return { status, headers, body };
+}
+
+/**
+ * A recorded error response: an `.http` file whole, or a bare body under `errors/` whose name
+ * starts with its status (`errors/429-rate-limit.json`).
+ */
+export function readErrorFixture(provider: string, name: string): HttpFixture {
+  const text = readFixture(provider, name);
+  if (name.endsWith('.http')) return parseHttpFixture(text);
+  const status = Number(/^errors\/(\d{3})-/.exec(name)?.[1]);
+  if (!Number.isInteger(status)) throw new Error(`an error fixture's name starts with its status: ${name}`);
+  return { status, headers: {}, body: text };
 }
 
 /** The text's UTF-8 bytes in pieces of the given sizes (cycled), as a network read would give them. */

@@ -3,12 +3,8 @@ import { GatewayError } from '../../../src/errors/gateway-error.js';
 import { parseAnthropicMessages } from '../../../src/dialects/anthropic-messages/parse-anthropic-messages.js';
 import { anthropicAdapter } from '../../../src/providers/anthropic/adapter.js';
 import type { ChatRequest, ToolDefinition } from '../../../src/providers/spec.js';
-import { readFixture } from '../../support/fixtures.js';
+import { readFixtureJson } from '../../support/fixtures.js';
 import { CACHED_THINKING_TURN } from '../anthropic/cached-thinking-turn.js';
-
-function fixtureBody(name: string): Record<string, unknown> {
-  return JSON.parse(readFixture('anthropic', name)) as Record<string, unknown>;
-}
 
 function rejection(body: unknown): GatewayError {
   try {
@@ -75,14 +71,14 @@ describe('parseAnthropicMessages', () => {
       shownReasoning: 'none',
       user: 'user-1234',
     };
-    expect(parseAnthropicMessages(fixtureBody('messages-request-full-shape.json'))).toEqual({
+    expect(parseAnthropicMessages(readFixtureJson('anthropic', 'messages-request-full-shape.json'))).toEqual({
       requestedModel: 'claude-sonnet-4-5',
       request: expected,
     });
   });
 
   it('maps a streamed tools request', () => {
-    const { requestedModel, request } = parseAnthropicMessages(fixtureBody('messages-request-stream-tools.json'));
+    const { requestedModel, request } = parseAnthropicMessages(readFixtureJson('anthropic', 'messages-request-stream-tools.json'));
     expect(requestedModel).toBe('claude-haiku-4-5');
     expect(request).toEqual({
       messages: [{ role: 'user', content: [{ type: 'text', text: 'What is the weather in SF?' }] }],
@@ -95,14 +91,14 @@ describe('parseAnthropicMessages', () => {
   });
 
   it('maps a non-streamed tools request', () => {
-    const { request } = parseAnthropicMessages(fixtureBody('messages-request-tools.json'));
+    const { request } = parseAnthropicMessages(readFixtureJson('anthropic', 'messages-request-tools.json'));
     expect(request.stream).toBe(false);
     expect(request.includeUsage).toBe(true);
     expect(request.tools).toEqual([WEATHER_TOOL]);
   });
 
   it('turns a tool_result block into a tool message carrying is_error', () => {
-    const { request } = parseAnthropicMessages(fixtureBody('messages-request-tool-result-turn.json'));
+    const { request } = parseAnthropicMessages(readFixtureJson('anthropic', 'messages-request-tool-result-turn.json'));
     expect(request.messages).toEqual([
       { role: 'user', content: [{ type: 'text', text: 'What is the weather in SF?' }] },
       {
@@ -194,14 +190,14 @@ describe('parseAnthropicMessages', () => {
   });
 
   it('keeps cache markers, and thinking with its signature, as the canonical request', () => {
-    expect(parseAnthropicMessages(fixtureBody('messages-request-cache-control-thinking.json'))).toEqual({
+    expect(parseAnthropicMessages(readFixtureJson('anthropic', 'messages-request-cache-control-thinking.json'))).toEqual({
       requestedModel: 'claude-sonnet-4-5',
       request: CACHED_THINKING_TURN,
     });
   });
 
   it('hands an Anthropic target the same markers and thinking the caller sent', () => {
-    const body = fixtureBody('messages-request-cache-control-thinking.json');
+    const body = readFixtureJson('anthropic', 'messages-request-cache-control-thinking.json');
     const { request } = parseAnthropicMessages(body);
     const upstream = anthropicAdapter.buildRequest(request, { baseUrl: 'https://api.anthropic.com', routedModel: 'claude-sonnet-4-5' });
     expect(JSON.parse(upstream.body)).toEqual(body);

@@ -2,13 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { renderAnthropicMessage } from '../../../src/dialects/anthropic-messages/render-anthropic-message.js';
 import { anthropicAdapter } from '../../../src/providers/anthropic/adapter.js';
 import type { ChatResult } from '../../../src/providers/spec.js';
-import { readFixture } from '../../support/fixtures.js';
+import { readFixtureJson } from '../../support/fixtures.js';
 
 type Json = Record<string, unknown>;
-
-function fixtureJson(name: string): Json {
-  return JSON.parse(readFixture('anthropic', name)) as Json;
-}
 
 /** The fields the gateway renders, as the fixture has them (the rest is Anthropic-only detail). */
 function renderedFields(body: Json): Json {
@@ -43,7 +39,7 @@ describe('renderAnthropicMessage', () => {
   ])(
     'renders what an Anthropic upstream answered in %s back to the same body',
     (name) => {
-      const fixture = fixtureJson(name);
+      const fixture = readFixtureJson('anthropic', name);
       const rendered = renderAnthropicMessage(anthropicAdapter.parseResponse(fixture), { fallbackId: 'req_1' });
       expect(rendered).toEqual(renderedFields(fixture));
     },

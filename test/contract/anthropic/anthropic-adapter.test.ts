@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ANTHROPIC_DEFAULT_MAX_TOKENS, anthropicAdapter } from '../../../src/providers/anthropic/adapter.js';
 import {
-  UpstreamFailureError,
-  type ChatMessage,
   type ChatRequest,
   type UpstreamFailure,
   type ToolDefinition,
@@ -14,11 +12,14 @@ import {
   listFixtures,
   parseHttpFixture,
   randomChunkSizes,
+  readErrorFixture,
   readFixture,
+  readFixtureJson,
   replaySse,
   summarizeStream,
   parseWith,
 } from '../../support/fixtures.js';
+import { bodyBuilder, failureOf, minimalRequest, userText } from '../../support/adapter-calls.js';
 import { CACHED_THINKING_TURN, REDACTED_THINKING_DATA, THINKING_SIGNATURE } from './cached-thinking-turn.js';
 
 const PROVIDER = 'anthropic';
@@ -27,31 +28,7 @@ const NOW_MS = Date.parse('2026-03-01T12:00:00Z');
 
 type Json = Record<string, unknown>;
 
-function fixtureJson(name: string): Json {
-  return JSON.parse(readFixture(PROVIDER, name)) as Json;
-}
-
-function bodyOf(request: ChatRequest, target = TARGET): Json {
-  return JSON.parse(anthropicAdapter.buildRequest(request, target).body) as Json;
-}
-
-function userText(text: string): ChatMessage {
-  return { role: 'user', content: [{ type: 'text', text }] };
-}
-
-function minimalRequest(overrides: Partial<ChatRequest> = {}): ChatRequest {
-  return { messages: [userText('Hello')], stream: false, includeUsage: false, ...overrides };
-}
-
-function failureOf(action: () => unknown): UpstreamFailure {
-  try {
-    action();
-  } catch (error) {
-    if (error instanceof UpstreamFailureError) return error.error;
-    throw error;
-  }
-  throw new Error('expected an UpstreamFailureError');
-}
+const bodyOf = bodyBuilder(anthropicAdapter, TARGET);
 
 /** Anthropic echoes `caller` on tool_use blocks; a request built from canonical history has none. */
 function withoutCaller(body: Json): Json {
@@ -127,7 +104,7 @@ describe('Anthropic fixtures', () => {
 
 // ---------------------------------------------------------------------------------------------
 
-const recordedTools = fixtureJson('messages-request-tools.json');
+const recordedTools = readFixtureJson(PROVIDER, 'messages-request-tools.json');
 const weatherTool: ToolDefinition = {
   name: 'get_weather',
   description: 'Lookup the weather for a given city in either celsius or fahrenheit',
@@ -152,7 +129,7 @@ describe('Anthropic buildRequest', () => {
   });
 
   it('reproduces the recorded streaming request', () => {
-    expect(bodyOf({ ...askWeather, stream: true })).toEqual(fixtureJson('messages-request-stream-tools.json'));
+    expect(bodyOf({ ...askWeather, stream: true })).toEqual(readFixtureJson(PROVIDER, 'messages-request-stream-tools.json'));
   });
 
   it('reproduces the recorded tool-result turn, with an erroring tool result', () => {
@@ -175,7 +152,7 @@ describe('Anthropic buildRequest', () => {
         },
       ],
     };
-    expect(bodyOf(request)).toEqual(withoutCaller(fixtureJson('messages-request-tool-result-turn.json')));
+    expect(bodyOf(request)).toEqual(withoutCaller(readFixtureJson(PROVIDER, 'messages-request-tool-result-turn.json')));
   });
 
   it('reproduces the full request shape: system, merged turns, tool choice, sampling, metadata', () => {
@@ -213,7 +190,7 @@ describe('Anthropic buildRequest', () => {
       stream: true,
       includeUsage: true,
     };
-    const expected = fixtureJson('messages-request-full-shape.json');
+    const expected = readFixtureJson(PROVIDER, 'messages-request-full-shape.json');
     // The recording spells a one-text tool result as a block list; the string form is equivalent.
     const lastTurn = (expected.messages as { content: Json[] }[])[2]!;
     lastTurn.content[0] = { ...lastTurn.content[0], content: 'The weather is 73f' };
@@ -352,7 +329,7 @@ describe('Anthropic buildRequest', () => {
 
   it('sends cache markers and signed thinking back exactly as the caller sent them', () => {
     expect(bodyOf(CACHED_THINKING_TURN)).toEqual({
-      ...fixtureJson('messages-request-cache-control-thinking.json'),
+      ...readFixtureJson(PROVIDER, 'messages-request-cache-control-thinking.json'),
       model: TARGET.routedModel,
     });
   });
@@ -427,7 +404,7 @@ describe('Anthropic buildRequest', () => {
 
 describe('Anthropic parseResponse', () => {
   it('parses a tool_use answer', () => {
-    expect(anthropicAdapter.parseResponse(fixtureJson('messages-response-tool-use.json'))).toEqual({
+    expect(anthropicAdapter.parseResponse(readFixtureJson(PROVIDER, 'messages-response-tool-use.json'))).toEqual({
       id: 'msg_01RMQBcKf2dxTq6qfi31BBTz',
       responseModel: 'claude-haiku-4-5-20251001',
       text: '',
@@ -443,7 +420,7 @@ describe('Anthropic parseResponse', () => {
   });
 
   it('parses a text answer', () => {
-    const result = anthropicAdapter.parseResponse(fixtureJson('messages-response-text.json'));
+    const result = anthropicAdapter.parseResponse(readFixtureJson(PROVIDER, 'messages-response-text.json'));
     expect(result).toMatchObject({
       id: 'msg_01GJyhkguJrrqMbZNzEybYFL',
       finishReason: 'stop',
@@ -457,7 +434,7 @@ describe('Anthropic parseResponse', () => {
   });
 
   it('parses a refusal as content_filter with no content', () => {
-    expect(anthropicAdapter.parseResponse(fixtureJson('messages-response-refusal.json'))).toMatchObject({
+    expect(anthropicAdapter.parseResponse(readFixtureJson(PROVIDER, 'messages-response-refusal.json'))).toMatchObject({
       id: 'msg_01RefusalExampleAbcdefghijk',
       responseModel: 'claude-fable-5',
       text: '',
@@ -511,7 +488,7 @@ describe('Anthropic parseResponse', () => {
   });
 
   it('parses signed and redacted thinking into reasoning blocks, in order, and the thinking text', () => {
-    expect(anthropicAdapter.parseResponse(fixtureJson('messages-response-thinking-tool-use.json'))).toEqual({
+    expect(anthropicAdapter.parseResponse(readFixtureJson(PROVIDER, 'messages-response-thinking-tool-use.json'))).toEqual({
       id: 'msg_01ThinkingResponseReconstr',
       responseModel: 'claude-sonnet-4-5-20250929',
       text: 'Let me check the weather in Paris.',
@@ -546,7 +523,7 @@ describe('Anthropic parseResponse', () => {
   });
 
   it('throws the classified error for an error body, and server_error for a body of another shape', () => {
-    expect(failureOf(() => anthropicAdapter.parseResponse(fixtureJson('errors/500-api-error.json')))).toEqual({
+    expect(failureOf(() => anthropicAdapter.parseResponse(readFixtureJson(PROVIDER, 'errors/500-api-error.json')))).toEqual({
       kind: 'server_error',
       type: 'api_error',
       message: 'Internal server error',
@@ -758,16 +735,10 @@ describe('Anthropic parseStream', () => {
 
 // ---------------------------------------------------------------------------------------------
 
-function errorInput(name: string): { status: number; headers: Record<string, string | string[]>; body: string } {
-  const text = readFixture(PROVIDER, name);
-  if (name.endsWith('.http')) return parseHttpFixture(text);
-  return { status: Number(name.slice('errors/'.length, 'errors/'.length + 3)), headers: {}, body: text };
-}
-
 describe('Anthropic parseError', () => {
   for (const [name, expected] of Object.entries(ERROR_FIXTURES)) {
     it(`classifies ${name}`, () => {
-      const { status, headers, body } = errorInput(name);
+      const { status, headers, body } = readErrorFixture(PROVIDER, name);
       const error = anthropicAdapter.parseError(status, headers, body, NOW_MS);
       expect(error).toMatchObject({ ...expected, status });
       expect(error.retryAfterMs).toBeUndefined();
@@ -777,7 +748,7 @@ describe('Anthropic parseError', () => {
 
   for (const [status, expected] of Object.entries(SDK_ERROR_TYPES)) {
     it(`classifies the documented ${expected.type} (${status})`, () => {
-      const body = JSON.stringify(fixtureJson('errors/other-error-types-from-sdk.json')[status]);
+      const body = JSON.stringify(readFixtureJson(PROVIDER, 'errors/other-error-types-from-sdk.json')[status]);
       expect(anthropicAdapter.parseError(Number(status), {}, body, NOW_MS)).toMatchObject({ ...expected, status: Number(status) });
     });
   }
@@ -817,7 +788,7 @@ describe('Anthropic parseError', () => {
   });
 
   it('reads retry-after as seconds or an HTTP date, and ignores rate-limit reset timestamps', () => {
-    const { status, body } = errorInput('errors/429-rate-limit-error.http');
+    const { status, body } = readErrorFixture(PROVIDER, 'errors/429-rate-limit-error.http');
     expect(anthropicAdapter.parseError(status, { 'retry-after': '7' }, body, NOW_MS).retryAfterMs).toBe(7000);
     const inOneMinute = new Date(NOW_MS + 60_000).toUTCString();
     expect(anthropicAdapter.parseError(status, { 'retry-after': inOneMinute }, body, NOW_MS).retryAfterMs).toBe(60_000);

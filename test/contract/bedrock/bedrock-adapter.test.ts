@@ -2,20 +2,22 @@ import { EventStreamCodec } from '@smithy/eventstream-codec';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import { describe, expect, it } from 'vitest';
 import { bedrockAdapter } from '../../../src/providers/bedrock/adapter.js';
-import { UpstreamFailureError, type ChatMessage, type ChatRequest, type UpstreamFailure, type StreamEvent, type ToolDefinition } from '../../../src/providers/spec.js';
+import { type ChatRequest, type UpstreamFailure, type StreamEvent, type ToolDefinition } from '../../../src/providers/spec.js';
 import type { SseFrame } from '../../../src/streaming/sse-frame.js';
 import {
   collect,
   eventShape,
   framesOf,
   listFixtures,
-  parseHttpFixture,
   parseWith,
   randomChunkSizes,
+  readErrorFixture,
   readFixture,
+  readFixtureJson,
   replaySse,
   summarizeStream,
 } from '../../support/fixtures.js';
+import { bodyBuilder, failureOf, minimalRequest, userText } from '../../support/adapter-calls.js';
 import { CACHED_THINKING_TURN, REDACTED_THINKING_DATA, THINKING_SIGNATURE } from '../anthropic/cached-thinking-turn.js';
 
 const PROVIDER = 'bedrock';
@@ -25,31 +27,7 @@ const codec = new EventStreamCodec(toUtf8, fromUtf8);
 
 type Json = Record<string, unknown>;
 
-function fixtureJson(name: string): Json {
-  return JSON.parse(readFixture(PROVIDER, name)) as Json;
-}
-
-function bodyOf(request: ChatRequest, target = TARGET): Json {
-  return JSON.parse(bedrockAdapter.buildRequest(request, target).body) as Json;
-}
-
-function userText(text: string): ChatMessage {
-  return { role: 'user', content: [{ type: 'text', text }] };
-}
-
-function minimalRequest(overrides: Partial<ChatRequest> = {}): ChatRequest {
-  return { messages: [userText('Hello')], stream: false, includeUsage: false, ...overrides };
-}
-
-function failureOf(action: () => unknown): UpstreamFailure {
-  try {
-    action();
-  } catch (error) {
-    if (error instanceof UpstreamFailureError) return error.error;
-    throw error;
-  }
-  throw new Error('expected an UpstreamFailureError');
-}
+const bodyOf = bodyBuilder(bedrockAdapter, TARGET);
 
 /** The decoded recordings wrap each payload as `{"<event type>": payload}`; Bedrock sends them as messages. */
 function encodeDecodedStream(jsonl: string): Uint8Array {
@@ -156,7 +134,7 @@ describe('Bedrock buildRequest', () => {
 
     // The fixture's comment, its `top_k` (no canonical counterpart) and its `json` tool-result
     // block aside: canonical tool results are text, sent as a text block.
-    const { _comment, additionalModelRequestFields, ...expected } = fixtureJson('converse-request.json');
+    const { _comment, additionalModelRequestFields, ...expected } = readFixtureJson(PROVIDER, 'converse-request.json');
     expect(_comment).toContain('/converse-stream');
     expect(additionalModelRequestFields).toEqual({ top_k: 250 });
     const messages = expected.messages as { content: Json[] }[];
@@ -434,7 +412,7 @@ describe('Bedrock buildRequest', () => {
 
 describe('Bedrock parseResponse', () => {
   it('parses the recorded text response, with no id or model of its own', () => {
-    expect(bedrockAdapter.parseResponse(fixtureJson('converse-response-text.json'))).toEqual({
+    expect(bedrockAdapter.parseResponse(readFixtureJson(PROVIDER, 'converse-response-text.json'))).toEqual({
       id: '',
       responseModel: '',
       text: 'Let me count the "r"s in "strawberry":\n\ns-t-**r**-a-w-b-e-**r**-**r**-y\n\nThere are **3** "r"s in "strawberry."',
@@ -446,7 +424,7 @@ describe('Bedrock parseResponse', () => {
   });
 
   it('parses a tool-use response, the input object as arguments text', () => {
-    expect(bedrockAdapter.parseResponse(fixtureJson('converse-response-tool-use.json'))).toMatchObject({
+    expect(bedrockAdapter.parseResponse(readFixtureJson(PROVIDER, 'converse-response-tool-use.json'))).toMatchObject({
       text: '',
       toolCalls: [{ id: 'tool-use-id', name: 'bash', arguments: '{"command":"ls -l"}' }],
       finishReason: 'tool_calls',
@@ -664,12 +642,6 @@ describe('Bedrock parseStream', () => {
 
 // ---------------------------------------------------------------------------------------------
 
-function errorInput(name: string): { status: number; headers: Record<string, string | string[]>; body: string } {
-  const text = readFixture(PROVIDER, name);
-  if (name.endsWith('.http')) return parseHttpFixture(text);
-  return { status: Number(name.slice('errors/'.length, 'errors/'.length + 3)), headers: {}, body: text };
-}
-
 /** The kind each exception in errors/README.md's table classifies to, by response and in a stream. */
 const KIND_BY_EXCEPTION: Record<string, UpstreamFailure['kind']> = {
   ValidationException: 'invalid_request',
@@ -700,7 +672,7 @@ function readmeExceptions(): { name: string; status: number; streamFrame?: strin
 describe('Bedrock parseError', () => {
   for (const [name, expected] of Object.entries(ERROR_FIXTURES)) {
     it(`classifies ${name}`, () => {
-      const { status, headers, body } = errorInput(name);
+      const { status, headers, body } = readErrorFixture(PROVIDER, name);
       const error = bedrockAdapter.parseError(status, headers, body, NOW_MS);
       expect(error).toEqual({ ...expected, status });
     });
@@ -723,7 +695,7 @@ describe('Bedrock parseError', () => {
   });
 
   it('treats a daily token quota as exhausted, not a rate limit to wait out', () => {
-    const { status, headers } = errorInput('errors/429-throttling.http');
+    const { status, headers } = readErrorFixture(PROVIDER, 'errors/429-throttling.http');
     const body = '{"message":"Too many tokens per day, please wait before trying again."}';
     expect(bedrockAdapter.parseError(status, headers, body, NOW_MS).kind).toBe('quota_exhausted');
   });
@@ -751,7 +723,7 @@ describe('Bedrock parseError', () => {
   });
 
   it('reads a Retry-After when one is sent, though Bedrock sends none', () => {
-    const { status, headers, body } = errorInput('errors/429-throttling.http');
+    const { status, headers, body } = readErrorFixture(PROVIDER, 'errors/429-throttling.http');
     expect(bedrockAdapter.parseError(status, headers, body, NOW_MS)).not.toHaveProperty('retryAfterMs');
     expect(bedrockAdapter.parseError(status, { ...headers, 'retry-after': '4' }, body, NOW_MS).retryAfterMs).toBe(4000);
   });

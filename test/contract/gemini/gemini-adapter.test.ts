@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { geminiAdapter } from '../../../src/providers/gemini/adapter.js';
 import { toolCallIdOf } from '../../../src/providers/gemini/tool-call-id.js';
-import { UpstreamFailureError, type ChatRequest, type UpstreamFailure } from '../../../src/providers/spec.js';
+import { type ChatRequest, type UpstreamFailure } from '../../../src/providers/spec.js';
 import {
   collect,
   eventShape,
@@ -9,10 +9,13 @@ import {
   listFixtures,
   parseWith,
   randomChunkSizes,
+  readErrorFixture,
   readFixture,
+  readFixtureJson,
   replaySse,
   summarizeStream,
 } from '../../support/fixtures.js';
+import { bodyBuilder, failureOf } from '../../support/adapter-calls.js';
 
 const PROVIDER = 'gemini';
 const TARGET = { baseUrl: 'https://generativelanguage.googleapis.com/v1beta', routedModel: 'gemini-2.5-flash' };
@@ -20,23 +23,7 @@ const NOW_MS = Date.parse('2026-03-01T12:00:00Z');
 
 type Json = Record<string, unknown>;
 
-function fixtureJson(name: string): Json {
-  return JSON.parse(readFixture(PROVIDER, name)) as Json;
-}
-
-function bodyOf(request: ChatRequest, target = TARGET): Json {
-  return JSON.parse(geminiAdapter.buildRequest(request, target).body) as Json;
-}
-
-function failureOf(action: () => unknown): UpstreamFailure {
-  try {
-    action();
-  } catch (error) {
-    if (error instanceof UpstreamFailureError) return error.error;
-    throw error;
-  }
-  throw new Error('expected an UpstreamFailureError');
-}
+const bodyOf = bodyBuilder(geminiAdapter, TARGET);
 
 /**
  * This adapter declares tool schemas as `parametersJsonSchema` (JSON Schema as clients write it);
@@ -115,12 +102,12 @@ describe('Gemini buildRequest against the recorded requests', () => {
     expect(upstream.url).toBe('https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:generateContent');
     expect(upstream.method).toBe('POST');
     expect(upstream.headers).toEqual({ 'content-type': 'application/json' });
-    expect(JSON.parse(upstream.body)).toEqual(fixtureJson('generateContent-request-minimal.json'));
+    expect(JSON.parse(upstream.body)).toEqual(readFixtureJson(PROVIDER, 'generateContent-request-minimal.json'));
   });
 
   it('reproduces the full shape: system, function call turn with its signature, result, tools, config', () => {
     const signature = 'EskgCsYgAb4+9vtF7/499YQS2bjZs3xcQI+iAl+ILn29nK1j0Kg6su7QsUUUk3nrAAfnS2w5WiVvlcCqu9fAebJ2cvfaEyBahEt5';
-    const expected = fixtureJson('generateContent-request-full-shape.json');
+    const expected = readFixtureJson(PROVIDER, 'generateContent-request-full-shape.json');
     const request: ChatRequest = {
       messages: [
         { role: 'system', content: 'You are a concise weather assistant.' },
@@ -162,7 +149,7 @@ describe('Gemini buildRequest against the recorded requests', () => {
   });
 
   it('reproduces the recorded streaming tools request, posted to streamGenerateContent with alt=sse', () => {
-    const expected = fixtureJson('stream-function-call-request.json');
+    const expected = readFixtureJson(PROVIDER, 'stream-function-call-request.json');
     const [declaration] = (expected.tools as { function_declarations: Json[] }[])[0]!.function_declarations;
     const upstream = geminiAdapter.buildRequest(
       {
@@ -188,7 +175,7 @@ describe('Gemini buildRequest against the recorded requests', () => {
 
 describe('Gemini parseResponse', () => {
   it('parses a text answer, counting thoughts as output', () => {
-    expect(geminiAdapter.parseResponse(fixtureJson('generateContent-response-text.json'))).toEqual({
+    expect(geminiAdapter.parseResponse(readFixtureJson(PROVIDER, 'generateContent-response-text.json'))).toEqual({
       id: 'FugfaZasF6ra2roP_9i9KQ',
       responseModel: 'gemini-2.5-flash',
       text: 'Hello!',
@@ -202,7 +189,7 @@ describe('Gemini parseResponse', () => {
   });
 
   it('parses a Gemini 3 answer, leaving out the signature on its text part', () => {
-    expect(geminiAdapter.parseResponse(fixtureJson('generateContent-response-text-gemini3-thinking.json'))).toEqual({
+    expect(geminiAdapter.parseResponse(readFixtureJson(PROVIDER, 'generateContent-response-text-gemini3-thinking.json'))).toEqual({
       id: 'Un6LacrVMcjUxs0PmJfWoQc',
       responseModel: 'gemini-3-pro-preview',
       text: "There are **3** r's in strawberry.\n\nHere is the breakdown: st**r**awbe**rr**y.",
@@ -216,7 +203,7 @@ describe('Gemini parseResponse', () => {
   });
 
   it('parses a function call: STOP with a functionCall part is tool_calls, and the id carries the signature', () => {
-    expect(geminiAdapter.parseResponse(fixtureJson('generateContent-response-function-call.json'))).toEqual({
+    expect(geminiAdapter.parseResponse(readFixtureJson(PROVIDER, 'generateContent-response-function-call.json'))).toEqual({
       id: 'm36LaZGyCLz1xs0PtNSB-QU',
       responseModel: 'gemini-3-pro-preview',
       text: '',
@@ -236,7 +223,7 @@ describe('Gemini parseResponse', () => {
   });
 
   it('parses a SAFETY stop without content as content_filter (the engine makes it a moderation failure)', () => {
-    expect(geminiAdapter.parseResponse(fixtureJson('generateContent-response-safety.json'))).toEqual({
+    expect(geminiAdapter.parseResponse(readFixtureJson(PROVIDER, 'generateContent-response-safety.json'))).toEqual({
       id: '',
       responseModel: '',
       text: '',
@@ -249,7 +236,7 @@ describe('Gemini parseResponse', () => {
   });
 
   it('throws a moderation failure for a prompt blocked before generation', () => {
-    expect(failureOf(() => geminiAdapter.parseResponse(fixtureJson('generateContent-response-prompt-blocked.json')))).toEqual({
+    expect(failureOf(() => geminiAdapter.parseResponse(readFixtureJson(PROVIDER, 'generateContent-response-prompt-blocked.json')))).toEqual({
       kind: 'moderation',
       code: 'SAFETY',
       message: 'Gemini blocked the prompt before answering (SAFETY).',
@@ -330,7 +317,7 @@ describe('Gemini parseResponse', () => {
   });
 
   it('throws the classified error for an error body, and server_error for a body without candidates', () => {
-    expect(failureOf(() => geminiAdapter.parseResponse(fixtureJson('errors/503-unavailable-overloaded.json')))).toEqual({
+    expect(failureOf(() => geminiAdapter.parseResponse(readFixtureJson(PROVIDER, 'errors/503-unavailable-overloaded.json')))).toEqual({
       kind: 'server_error',
       type: 'UNAVAILABLE',
       message: 'The model is overloaded. Please try again later.',
@@ -543,8 +530,7 @@ describe('Gemini parseStream', () => {
 describe('Gemini parseError', () => {
   for (const [name, expected] of Object.entries(ERROR_FIXTURES)) {
     it(`classifies ${name}`, () => {
-      const status = Number(name.slice('errors/'.length, 'errors/'.length + 3));
-      const body = readFixture(PROVIDER, name);
+      const { status, body } = readErrorFixture(PROVIDER, name);
       const error = geminiAdapter.parseError(status, {}, body, NOW_MS);
       expect(error).toEqual({ code: undefined, ...expected, status, message: expect.any(String) as string });
       const parsed = JSON.parse(body) as { error: { message: string } } | { error: { message: string } }[];

@@ -1,32 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { geminiAdapter } from '../../../src/providers/gemini/adapter.js';
-import { UpstreamFailureError, type ChatMessage, type ChatRequest, type UpstreamFailure } from '../../../src/providers/spec.js';
+import { bodyBuilder, failureOf, minimalRequest, userText } from '../../support/adapter-calls.js';
 
 const TARGET = { baseUrl: 'https://generativelanguage.googleapis.com/v1beta', routedModel: 'gemini-2.5-flash' };
 
-type Json = Record<string, unknown>;
-
-function userText(text: string): ChatMessage {
-  return { role: 'user', content: [{ type: 'text', text }] };
-}
-
-function minimalRequest(overrides: Partial<ChatRequest> = {}): ChatRequest {
-  return { messages: [userText('Hello')], stream: false, includeUsage: false, ...overrides };
-}
-
-function bodyOf(request: ChatRequest, target = TARGET): Json {
-  return JSON.parse(geminiAdapter.buildRequest(request, target).body) as Json;
-}
-
-function failureOf(action: () => unknown): UpstreamFailure {
-  try {
-    action();
-  } catch (error) {
-    if (error instanceof UpstreamFailureError) return error.error;
-    throw error;
-  }
-  throw new Error('expected an UpstreamFailureError');
-}
+const bodyOf = bodyBuilder(geminiAdapter, TARGET);
 
 const weatherTool = {
   name: 'get_weather',

@@ -3,16 +3,13 @@ import { geminiAdapter } from '../../../src/providers/gemini/adapter.js';
 import { SKIP_SIGNATURE_VALIDATION } from '../../../src/providers/gemini/to-gemini-contents.js';
 import { readToolCallId, toolCallIdOf } from '../../../src/providers/gemini/tool-call-id.js';
 import type { ChatMessage, ChatRequest, ToolCall } from '../../../src/providers/spec.js';
+import { userText } from '../../support/adapter-calls.js';
 import { readFixture, replaySse, summarizeStream } from '../../support/fixtures.js';
 
 const PROVIDER = 'gemini';
 const TARGET = { baseUrl: 'https://generativelanguage.googleapis.com/v1beta', routedModel: 'gemini-3-pro-preview' };
 
 type Json = Record<string, unknown>;
-
-function userText(text: string): ChatMessage {
-  return { role: 'user', content: [{ type: 'text', text }] };
-}
 
 /** The follow-up turn a client sends after running the tools: the calls, then one result each. */
 function followUp(toolCalls: ToolCall[], results: string[]): ChatRequest {

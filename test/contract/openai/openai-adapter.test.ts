@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createOpenAiAdapter, openAiAdapter } from '../../../src/providers/openai/adapter.js';
-import { UpstreamFailureError, type ChatRequest, type UpstreamFailure } from '../../../src/providers/spec.js';
+import { type ChatRequest, type UpstreamFailure } from '../../../src/providers/spec.js';
 import {
   collect,
   eventShape,
@@ -8,42 +8,21 @@ import {
   listFixtures,
   parseHttpFixture,
   randomChunkSizes,
+  readErrorFixture,
   readFixture,
+  readFixtureJson,
   replaySse,
   summarizeStream,
   parseWith,
 } from '../../support/fixtures.js';
+import { bodyBuilder, failureOf, minimalRequest, userText } from '../../support/adapter-calls.js';
 
 const PROVIDER = 'openai';
 const TARGET = { baseUrl: 'https://api.openai.com/v1', routedModel: 'gpt-4o-2024-08-06' };
 const NOW_MS = Date.parse('2026-03-01T12:00:00Z');
 const plainAdapter = createOpenAiAdapter();
 
-function fixtureJson(name: string): unknown {
-  return JSON.parse(readFixture(PROVIDER, name));
-}
-
-function bodyOf(request: ChatRequest, adapter = plainAdapter, target = TARGET): Record<string, unknown> {
-  return JSON.parse(adapter.buildRequest(request, target).body) as Record<string, unknown>;
-}
-
-function userText(text: string): ChatRequest['messages'][number] {
-  return { role: 'user', content: [{ type: 'text', text }] };
-}
-
-function minimalRequest(overrides: Partial<ChatRequest> = {}): ChatRequest {
-  return { messages: [userText('Hello')], stream: false, includeUsage: false, ...overrides };
-}
-
-function failureOf(action: () => unknown): UpstreamFailure {
-  try {
-    action();
-  } catch (error) {
-    if (error instanceof UpstreamFailureError) return error.error;
-    throw error;
-  }
-  throw new Error('expected an UpstreamFailureError');
-}
+const bodyOf = bodyBuilder(plainAdapter, TARGET);
 
 // ---------------------------------------------------------------------------------------------
 // Fixture manifest: every file in __fixtures__ is named here, so a new fixture fails until used.
@@ -94,7 +73,7 @@ describe('OpenAI fixtures', () => {
 // ---------------------------------------------------------------------------------------------
 
 describe('OpenAI buildRequest', () => {
-  const recorded = fixtureJson('chat-request-tools.json') as {
+  const recorded = readFixtureJson(PROVIDER, 'chat-request-tools.json') as {
     tools: { function: { parameters: Record<string, unknown> } }[];
   };
   const weatherConversation: ChatRequest = {
@@ -162,11 +141,12 @@ describe('OpenAI buildRequest', () => {
     expect(body).not.toHaveProperty('max_tokens');
     // A host that rejects one name gets the other, whatever the caller used.
     const hostWithoutNewName = createOpenAiAdapter({ dropParams: ['max_completion_tokens'] });
-    expect(bodyOf(callerUsedNewName, hostWithoutNewName)).toMatchObject({ max_tokens: 300 });
-    expect(bodyOf(minimalRequest({ maxOutputTokens: 300 }), openAiAdapter)).toEqual(
+    expect(bodyBuilder(hostWithoutNewName, TARGET)(callerUsedNewName)).toMatchObject({ max_tokens: 300 });
+    const officialBodyOf = bodyBuilder(openAiAdapter, TARGET);
+    expect(officialBodyOf(minimalRequest({ maxOutputTokens: 300 }))).toEqual(
       expect.objectContaining({ max_completion_tokens: 300 }),
     );
-    expect(bodyOf(minimalRequest({ maxOutputTokens: 300 }), openAiAdapter)).not.toHaveProperty('max_tokens');
+    expect(officialBodyOf(minimalRequest({ maxOutputTokens: 300 }))).not.toHaveProperty('max_tokens');
   });
 
   it('merges same-dialect passthrough fields without overriding built ones, and drops listed params', () => {
@@ -189,7 +169,7 @@ describe('OpenAI buildRequest', () => {
     });
 
     const dropping = createOpenAiAdapter({ dropParams: ['stream_options', 'user', 'logprobs'] });
-    const dropped = bodyOf(request, dropping);
+    const dropped = bodyBuilder(dropping, TARGET)(request);
     expect(dropped).not.toHaveProperty('stream_options');
     expect(dropped).not.toHaveProperty('user');
     expect(dropped).not.toHaveProperty('logprobs');
@@ -280,7 +260,7 @@ describe('OpenAI buildRequest', () => {
 
 describe('OpenAI parseResponse', () => {
   it('parses a text completion with detailed usage', () => {
-    const result = openAiAdapter.parseResponse(fixtureJson('chat-response-text.json'));
+    const result = openAiAdapter.parseResponse(readFixtureJson(PROVIDER, 'chat-response-text.json'));
     expect(result).toMatchObject({
       id: 'chatcmpl-D8Z5f52zQqikDBEKQMQoYcWMcWPeU',
       responseModel: 'gpt-4.1-nano-2025-04-14',
@@ -298,7 +278,7 @@ describe('OpenAI parseResponse', () => {
   });
 
   it('parses parallel tool calls in order', () => {
-    const result = openAiAdapter.parseResponse(fixtureJson('chat-response-parallel-tool-calls.json'));
+    const result = openAiAdapter.parseResponse(readFixtureJson(PROVIDER, 'chat-response-parallel-tool-calls.json'));
     expect(result.toolCalls).toEqual([
       {
         id: 'call_fdNz3vOBKYgOIpMdWotB9MjY',
@@ -347,7 +327,7 @@ describe('OpenAI parseResponse', () => {
   });
 
   it('throws the classified error when a 200 body carries one', () => {
-    const quota = fixtureJson('errors/429-insufficient-quota.json');
+    const quota = readFixtureJson(PROVIDER, 'errors/429-insufficient-quota.json');
     expect(failureOf(() => openAiAdapter.parseResponse(quota))).toMatchObject({
       kind: 'quota_exhausted',
       code: 'insufficient_quota',
@@ -581,8 +561,7 @@ describe('OpenAI parseStream', () => {
 describe('OpenAI parseError', () => {
   for (const [name, expected] of Object.entries(ERROR_FIXTURES)) {
     it(`classifies ${name}`, () => {
-      const status = Number(name.slice('errors/'.length, 'errors/'.length + 3));
-      const body = readFixture(PROVIDER, name);
+      const { status, body } = readErrorFixture(PROVIDER, name);
       const error = openAiAdapter.parseError(status, {}, body, NOW_MS);
       expect(error).toMatchObject({ ...expected, status });
       expect(error.retryAfterMs).toBeUndefined();
