@@ -5,7 +5,9 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RequestRecord } from '../../src/core/request-record.js';
 import type { TestGateway } from '../support/start-gateway.js';
 import { postgresAvailable, startPostgresServer, type PostgresServer } from '../support/postgres-server.js';
-import { admin, askPaid, createKey, queryPostgres, startGatewayOnPostgres } from './postgres-helpers.js';
+import { createKey } from '../support/virtual-keys.js';
+import { admin, askPaid, queryPostgres, startGatewayOnPostgres } from './postgres-helpers.js';
+import { ADMIN_TOKEN } from './scenario-helpers.js';
 
 const available = postgresAvailable();
 const spillDirectory = mkdtempSync(join(tmpdir(), 'switchyard-pg-spill-'));
@@ -26,7 +28,7 @@ afterAll(async () => {
 });
 
 it.skipIf(!available)('requests served with a key are listed by GET /admin/requests, their spend is summed, and both are rows in PostgreSQL', async () => {
-  const { id: keyId, key } = await createKey(gateway!.url, 'pg-team');
+  const { id: keyId, key } = await createKey(gateway!.url, ADMIN_TOKEN, { name: 'pg-team' });
   const requestIds: string[] = [];
   for (let index = 0; index < 3; index++) {
     const response = await askPaid(gateway!.url, key);

@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { TestGateway } from '../support/start-gateway.js';
 import { postgresAvailable, startPostgresServer, type PostgresServer } from '../support/postgres-server.js';
-import { askPaid, createKey, startGatewayOnPostgres } from './postgres-helpers.js';
+import { createKey } from '../support/virtual-keys.js';
+import { askPaid, startGatewayOnPostgres } from './postgres-helpers.js';
+import { ADMIN_TOKEN } from './scenario-helpers.js';
 
 /**
  * A TCP relay in front of PostgreSQL that can go silent: frozen, it stops moving bytes either way
@@ -76,8 +78,8 @@ afterAll(async () => {
 });
 
 it.skipIf(!available)('while PostgreSQL answers nothing, an unseen key gets 503 gateway_unavailable within the bound, and a known key is still served', async () => {
-  const known = await createKey(gateway!.url, 'known');
-  const unseen = await createKey(gateway!.url, 'unseen');
+  const known = await createKey(gateway!.url, ADMIN_TOKEN, { name: 'known' });
+  const unseen = await createKey(gateway!.url, ADMIN_TOKEN, { name: 'unseen' });
   expect((await askPaid(gateway!.url, known.key)).status).toBe(200);
 
   relay!.freeze();

@@ -5,6 +5,7 @@
  */
 import pg from 'pg';
 import { postChat, startGateway, type TestGateway } from '../support/start-gateway.js';
+import { keysAuth } from '../support/virtual-keys.js';
 import { ADMIN_TOKEN } from './scenario-helpers.js';
 
 export const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
@@ -12,8 +13,7 @@ export const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
 export function startGatewayOnPostgres(url: string, spillDirectory: string): Promise<TestGateway> {
   return startGateway(`
 store: { kind: postgres, url: "${url}", spill_dir: "${spillDirectory}" }
-auth: { mode: keys }
-admin: { token: ${ADMIN_TOKEN} }
+${keysAuth(ADMIN_TOKEN)}
 connections:
   mock-openai: { provider: mock, dialect: openai }
 routes:
@@ -21,17 +21,6 @@ routes:
     retries: 0
     targets: [{ connection: mock-openai, model: gpt-paid, price: { input_per_mtok: 1000, output_per_mtok: 1000 } }]
 `);
-}
-
-export async function createKey(gatewayUrl: string, name: string): Promise<{ id: string; key: string }> {
-  const response = await fetch(`${gatewayUrl}/admin/keys`, {
-    method: 'POST',
-    headers: { ...admin, 'content-type': 'application/json' },
-    body: JSON.stringify({ name }),
-    signal: AbortSignal.timeout(5_000),
-  });
-  if (response.status !== 201) throw new Error(`POST /admin/keys → ${response.status}: ${await response.text()}`);
-  return (await response.json()) as { id: string; key: string };
 }
 
 export const askPaid = (gatewayUrl: string, key: string) =>

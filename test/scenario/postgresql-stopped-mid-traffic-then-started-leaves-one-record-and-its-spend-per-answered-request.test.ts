@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { TestGateway } from '../support/start-gateway.js';
 import { postgresAvailable, startPostgresServer, type PostgresServer } from '../support/postgres-server.js';
-import { askPaid, createKey, queryPostgres, startGatewayOnPostgres } from './postgres-helpers.js';
+import { createKey } from '../support/virtual-keys.js';
+import { askPaid, queryPostgres, startGatewayOnPostgres } from './postgres-helpers.js';
+import { ADMIN_TOKEN } from './scenario-helpers.js';
 
 const available = postgresAvailable();
 const spillDirectory = mkdtempSync(join(tmpdir(), 'switchyard-pg-spill-'));
@@ -59,8 +61,8 @@ async function ask(key: string): Promise<Answer> {
 it.skipIf(!available)(
   'every request answered before, during and after the outage has exactly one record and its spend row once PostgreSQL is back; meanwhile a known key works and an unseen one gets 503',
   async () => {
-    const known = await createKey(gateway!.url, 'known');
-    const unseen = await createKey(gateway!.url, 'unseen');
+    const known = await createKey(gateway!.url, ADMIN_TOKEN, { name: 'known' });
+    const unseen = await createKey(gateway!.url, ADMIN_TOKEN, { name: 'unseen' });
     const single: Answer[] = [await ask(known.key)];
     expect(single[0]!.status).toBe(200);
 
