@@ -1,45 +1,30 @@
 import type { Config } from '../config/schema.js';
-import { deploymentPrice } from '../metering/deployment-price.js';
 import type { RequestTrace } from '../records/request-trace.js';
 import { BoundedLabels } from '../telemetry/bounded-labels.js';
 import type { Metrics } from '../telemetry/metrics.js';
 import type { LedgerWriter } from './ledger-writer.js';
-import { spendRowsOf } from './spend-rows-of.js';
+import type { SpendRow } from './spend-row.js';
 
 /** Key names beyond this many share one `(other)` series in the spend metric. */
 const MAX_KEY_LABELS = 100;
 
 /**
- * Turns a finished request into ledger rows (queued for the batched writer, off the request path)
- * and the spend metric, and tells the record what each attempt cost.
+ * Queues a finished request's ledger rows for the batched writer (off the request path), counts
+ * the spend metric, and tells the record what each attempt cost.
  */
 export class SpendAccounting {
   readonly #ledger: LedgerWriter;
   readonly #metrics: Metrics;
-  readonly #config: () => Config;
   readonly #keyLabels = new BoundedLabels(MAX_KEY_LABELS);
 
-  constructor(deps: { ledger: LedgerWriter; metrics: Metrics; config(): Config }) {
+  constructor(deps: { ledger: LedgerWriter; metrics: Metrics }) {
     this.#ledger = deps.ledger;
     this.#metrics = deps.metrics;
-    this.#config = deps.config;
   }
 
-  /** The priced cost of each attempt that consumed tokens, by attempt number. */
-  account(trace: RequestTrace): ReadonlyMap<number, number> {
+  /** `rows` are the request's priced attempts; `config` is the snapshot they were priced from. The priced cost of each, by attempt number. */
+  account(trace: RequestTrace, rows: readonly SpendRow[], config: Config): ReadonlyMap<number, number> {
     const costs = new Map<number, number>();
-    if (trace.attempts.length === 0) return costs;
-    const config = this.#config();
-    const rows = spendRowsOf({
-      requestId: trace.id,
-      keyId: trace.keyId,
-      keyName: trace.keyName,
-      route: trace.route,
-      probe: trace.probe,
-      createdMs: trace.startedAtMs,
-      attempts: trace.attempts,
-      priceOf: (attempt) => deploymentPrice(config, trace.route, attempt),
-    });
     if (rows.length === 0) return costs;
     this.#ledger.enqueue(rows);
     const route = trace.routeLabel ?? '(none)';

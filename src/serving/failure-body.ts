@@ -5,7 +5,7 @@ import { finalError, type FinalError } from '../engine/final-error.js';
 import type { AllAttemptsFailedError } from '../errors/all-attempts-failed-error.js';
 import { secretRedactor, type Redact } from '../records/redact-secrets.js';
 import type { RequestTrace } from '../records/request-trace.js';
-import type { InboundDialect } from './inbound-dialect.js';
+import type { InboundDialect } from '../http/inbound-dialect.js';
 
 /**
  * The final error of a request whose every attempt failed (docs/lifecycle.md), as the caller's dialect
