@@ -232,15 +232,13 @@ export async function createApp(options: AppOptions): Promise<App> {
     storeCall(ledger.flush().then(() => spentMicros(db, { keyId, sinceMs })));
   const budgetGate = new InMemoryBudgetGate();
   const inFlight = new InFlightLimit(() => config().server.max_in_flight);
-  const idempotency = new InMemoryIdempotencyStore();
-  const rateLimiter = new InMemoryRateLimiter();
   const servingDeps: ServingDeps = {
     config,
     engine,
     metrics,
     keys: keyCache,
-    idempotency,
-    rateLimiter,
+    idempotency: new InMemoryIdempotencyStore(),
+    rateLimiter: new InMemoryRateLimiter(),
     budgetGate,
     ledgerSpentMicros,
     inFlight,
