@@ -45,6 +45,26 @@ export async function runServe(options: { config: string; port?: number; host?: 
   const mock = new InProcessMock();
   await mock.follow(configSource, (error) => logger.error({ err: error }, 'could not start the in-process mock'));
   const app = await createApp({ configSource, logger, mockUrl: () => mock.url });
+  // Before listening: a signal that arrives as soon as the gateway says it listens must drain it.
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    const drainMs = configSource.current.server.drain_ms;
+    logger.info({ signal, drainMs }, 'shutting down');
+    app
+      .close({ drainMs })
+      .then(() => mock.close())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          logger.error({ err: error }, 'error while shutting down');
+          process.exit(1);
+        },
+      );
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
   let url: string;
   try {
     url = await app.listen({ port: options.port, host: options.host });
@@ -56,24 +76,4 @@ export async function runServe(options: { config: string; port?: number; host?: 
     return;
   }
   logger.info({ url, config: configSource.file, routes: Object.keys(configSource.current.routes) }, `Switchyard listening on ${url}`);
-
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    const drainMs = configSource.current.server.drain_ms;
-    logger.info({ signal, drainMs }, 'shutting down');
-    app
-      .close({ drainMs })
-      .then(() => mock.close())
-      .then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, 'error while shutting down');
-        process.exit(1);
-      },
-    );
-  };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
 }

@@ -8,7 +8,7 @@ export const MAX_MODEL_NAME_BYTES = 256;
  */
 const MODEL_NAME = new RegExp(`^[\\x20-\\x7e]{1,${MAX_MODEL_NAME_BYTES}}$`);
 
-/** The `model` field of every inbound body (SPEC §4). */
+/** The `model` field of every inbound body. */
 export const modelNameSchema = z
   .string()
   .regex(MODEL_NAME, `must be 1 to ${MAX_MODEL_NAME_BYTES} printable ASCII characters, without control characters`);
