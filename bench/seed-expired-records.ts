@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { migrate } from '../src/store/migrate.js';
 import { openStore } from '../src/store/open-database.js';
 import { SqliteInserts } from '../src/store/sqlite-inserts.js';
-import type { RequestRecord } from '../src/records/request-record.js';
+import type { RequestRecord } from '../src/core/request-record.js';
 
 const DAY_MS = 86_400_000;
 const SEED_BATCH = 5_000;

@@ -16,7 +16,7 @@ import { SpendAccounting } from './ledger/spend-accounting.js';
 import { spentMicros } from './ledger/spend-query.js';
 import { KeyStore } from './keys/key-store.js';
 import { chatOperation } from './engine/chat-operation.js';
-import { Cancellation } from './engine/cancellation.js';
+import { Cancellation } from './core/cancellation.js';
 import { runAttempt } from './engine/run-attempt.js';
 import { LatencyTracker } from './routing/latency-tracker.js';
 import { ConnectionLoad } from './health/connection-load.js';
@@ -30,7 +30,9 @@ import { Cooling } from './health/cooling.js';
 import { createHttpServer, type GatewayServer } from './http/create-server.js';
 import type { GatewayResponse } from './http/gateway-response.js';
 import { InFlightLimit } from './http/in-flight-limit.js';
-import { ANTHROPIC_MESSAGES, OPENAI_CHAT } from './http/inbound-dialect.js';
+import { newRequestId } from './http/request-id.js';
+import { ANTHROPIC_MESSAGES } from './dialects/anthropic-messages/anthropic-messages.js';
+import { OPENAI_CHAT } from './dialects/openai-chat/openai-chat.js';
 import { InMemoryBudgetGate } from './admission/budget-gate.js';
 import { InMemoryRateLimiter } from './admission/rate-limiter.js';
 import { InMemoryIdempotencyStore } from './idempotency/idempotency-store.js';
@@ -49,10 +51,10 @@ import { storeCall } from './store/store-call.js';
 import { StoreThread } from './store/store-thread.js';
 import { writesInThread, type StoreWrites } from './store/store-writes.js';
 import type { DatabaseSchema } from './store/schema.js';
-import { SpillFile } from './store/spill-file.js';
+import { SpillFile } from './sinks/spill-file.js';
 import { threadDialect } from './store/thread-dialect.js';
-import type { SpendRow } from './ledger/spend-row.js';
-import type { RequestRecord } from './records/request-record.js';
+import type { SpendRow } from './core/spend-row.js';
+import type { RequestRecord } from './core/request-record.js';
 import { Kysely } from 'kysely';
 import { Metrics } from './telemetry/metrics.js';
 import { redactingLogger } from './telemetry/redacting-logger.js';
@@ -262,6 +264,7 @@ export async function createApp(options: AppOptions): Promise<App> {
 
   const probeDeps: ProbeDeps = {
     config,
+    newRequestId,
     attempt: ({ target, requestStartedAtMs, deadlineAtMs }) =>
       runAttempt(
         {

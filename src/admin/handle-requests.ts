@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { GatewayError } from '../errors/gateway-error.js';
 import { noStore, sendJson } from '../http/send.js';
 import { MAX_LIST_LIMIT, sinceToEpochMs, type RecordFilter, type RecordStore } from '../records/record-store.js';
-import type { RequestStatus } from '../records/request-record.js';
+import type { RequestStatus } from '../core/request-record.js';
 import { storeCall } from '../store/store-call.js';
 import { checkAdminToken } from './check-admin-token.js';
 

@@ -1,4 +1,4 @@
-import type { RequestRecord } from '../records/request-record.js';
+import type { RequestRecord } from '../core/request-record.js';
 import { formatTable } from './format-table.js';
 import { callAdmin, errorMessage, type AdminClientOptions } from './admin-client.js';
 import { dollars, milliseconds } from './requests-show.js';

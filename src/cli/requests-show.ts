@@ -1,4 +1,4 @@
-import type { AttemptRecordEntry, RecordUsage, RequestRecord } from '../records/request-record.js';
+import type { AttemptRecordEntry, RecordUsage, RequestRecord } from '../core/request-record.js';
 import { formatTable } from './format-table.js';
 import { callAdmin, errorMessage, type AdminClientOptions } from './admin-client.js';
 

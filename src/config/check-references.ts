@@ -4,7 +4,7 @@ import { closestName } from './closest-name.js';
 import type { EnvSubstitution } from './interpolate-env.js';
 import { quoteValue } from './quote-value.js';
 import { isRecord } from './is-record.js';
-import { SUPPORTED_PROVIDERS } from '../providers/registry.js';
+import { SUPPORTED_PROVIDERS } from './supported-providers.js';
 
 export interface ReferenceIssue {
   path: string;

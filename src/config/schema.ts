@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { FailureKind } from '../errors/failure-kind.js';
+import { FailureKind } from '../core/failure-kind.js';
+import { FAILURE_RULES } from '../core/failure-policy.js';
 
 /** Providers a connection can speak to; `mock` is the built-in fault-injecting provider. */
 export const PROVIDERS = ['openai', 'anthropic', 'gemini', 'bedrock', 'azure-openai', 'openai-compatible', 'mock'] as const;
@@ -59,7 +60,7 @@ const targetSchema = z
   })
   .strict();
 
-const failureRuleSchema = z.enum(['retry', 'failover', 'stop']);
+const failureRuleSchema = z.enum(FAILURE_RULES);
 const failureKindSchema = z.enum(
   Object.values(FailureKind).filter((kind) => kind !== 'ok') as [string, ...string[]],
 );
@@ -190,4 +191,3 @@ export type TargetConfig = z.infer<typeof targetSchema>;
 export type TimeoutsConfig = z.infer<typeof timeoutsSchema>;
 export type RouteHealthConfig = z.infer<typeof healthSchema>;
 export type CommitPolicy = z.infer<typeof commitSchema>;
-export type FailureRule = z.infer<typeof failureRuleSchema>;

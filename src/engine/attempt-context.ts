@@ -1,7 +1,7 @@
-import type { ProviderError } from '../providers/spec.js';
-import type { AttemptRecord } from './attempt-record.js';
+import type { UpstreamFailure } from '../providers/spec.js';
+import type { AttemptRecord } from '../core/attempt-record.js';
 import { AttemptTimer } from './attempt-timer.js';
-import { Cancellation } from './cancellation.js';
+import { Cancellation } from '../core/cancellation.js';
 import { classifyTransportError, type Silence } from './classify-transport-error.js';
 
 /** How long an upstream may keep a stream open after its finish before we end it ourselves. */
@@ -58,7 +58,7 @@ export class AttemptContext {
   }
 
   /** Ends the attempt as failed, filling the record from the error. */
-  fail(error: ProviderError): { ok: false; record: AttemptRecord; error: ProviderError } {
+  fail(error: UpstreamFailure): { ok: false; record: AttemptRecord; error: UpstreamFailure } {
     Object.assign(this.record, {
       kind: error.kind,
       httpStatus: error.status ?? this.record.httpStatus,
@@ -75,7 +75,7 @@ export class AttemptContext {
    * What a thrown send/read error means, judged by which of our cancellations fired (and, before
    * any response, by how long the target had been silent).
    */
-  classify(error: unknown, silence?: Silence): ProviderError {
+  classify(error: unknown, silence?: Silence): UpstreamFailure {
     return classifyTransportError(error, { caller: this.#caller, attempt: this.cancellation }, silence);
   }
 

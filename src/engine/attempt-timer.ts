@@ -1,4 +1,4 @@
-import type { Cancellation } from './cancellation.js';
+import type { Cancellation } from '../core/cancellation.js';
 import { timerDelayMs } from './timer-delay.js';
 
 /** Why the gateway aborted an attempt: a phase (first token, idle) or the caller's deadline ran out. */

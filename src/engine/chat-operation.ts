@@ -2,7 +2,7 @@ import type { CommitPolicy } from '../config/schema.js';
 import { estimateTokens, outputCharactersOfResult, requestCharacters } from '../metering/estimate-tokens.js';
 import { trustedUsage } from '../metering/trusted-usage.js';
 import type { ChatRequest, ChatResult, StreamEvent } from '../providers/spec.js';
-import { createFrameDecoder } from '../streaming/frame-decoder.js';
+import { createFrameDecoder } from '../streaming/create-frame-decoder.js';
 import { readEventBatches } from '../streaming/read-event-batches.js';
 import { forwardCommitted } from './forward-committed.js';
 import { readToCommitPoint } from './read-to-commit-point.js';

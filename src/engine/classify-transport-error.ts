@@ -1,4 +1,4 @@
-import type { ProviderError } from '../providers/spec.js';
+import type { UpstreamFailure } from '../providers/spec.js';
 import { AttemptTimeout } from './attempt-timer.js';
 
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
@@ -28,7 +28,7 @@ export interface Silence {
  * `timeout`, not a `connection` failure: such a target hangs up instead of answering, and a
  * same-target retry with a fresh timeout would only make the caller wait for it twice.
  */
-export function classifyTransportError(error: unknown, aborts: { caller: Aborted; attempt: Aborted }, silence?: Silence): ProviderError {
+export function classifyTransportError(error: unknown, aborts: { caller: Aborted; attempt: Aborted }, silence?: Silence): UpstreamFailure {
   if (aborts.caller.aborted) return { kind: 'cancelled', message: 'the caller disconnected' };
   if (aborts.attempt.aborted && aborts.attempt.reason instanceof AttemptTimeout) {
     return { kind: 'timeout', type: aborts.attempt.reason.phase, message: aborts.attempt.reason.message };

@@ -1,5 +1,5 @@
 import type { EmbeddingsRequest, EmbeddingsResult } from '../providers/spec.js';
-import { ProviderFailure } from '../providers/spec.js';
+import { UpstreamFailureError } from '../providers/spec.js';
 import { estimateTokens } from '../metering/estimate-tokens.js';
 import { trustedUsage } from '../metering/trusted-usage.js';
 import type { Operation } from './run-attempt.js';
@@ -10,7 +10,7 @@ export function embeddingsOperation(request: EmbeddingsRequest): Operation<Embed
     name: 'embeddings',
     accepts: (adapter) => adapter.embeddings !== undefined,
     build(adapter, target) {
-      if (!adapter.embeddings) throw new ProviderFailure({ kind: 'invalid_request', message: 'this target does not serve embeddings' });
+      if (!adapter.embeddings) throw new UpstreamFailureError({ kind: 'invalid_request', message: 'this target does not serve embeddings' });
       return adapter.embeddings.buildRequest(request, target);
     },
     async read(response, context, input) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { FailureKind } from '../errors/failure-kind.js';
-import type { AttemptRecord } from './attempt-record.js';
+import type { FailureKind } from '../core/failure-kind.js';
+import type { AttemptRecord } from '../core/attempt-record.js';
 import { finalError } from './final-error.js';
 
 function attempt(kind: FailureKind, extra: Partial<AttemptRecord> = {}): AttemptRecord {

@@ -1,5 +1,5 @@
-import { DEFAULT_COOLING_MS } from '../health/cooling.js';
-import type { AttemptRecord } from './attempt-record.js';
+import { DEFAULT_COOLING_MS } from '../core/cooling-durations.js';
+import type { AttemptRecord } from '../core/attempt-record.js';
 
 export interface FinalError {
   status: number;

@@ -1,7 +1,7 @@
 import type { CommitPolicy, TimeoutsConfig } from '../config/schema.js';
 import { estimatedUsage, estimateTokens, outputCharactersOf } from '../metering/estimate-tokens.js';
 import { trustedUsage } from '../metering/trusted-usage.js';
-import type { ChatRequest, ProviderError, StreamEvent } from '../providers/spec.js';
+import type { ChatRequest, UpstreamFailure, StreamEvent } from '../providers/spec.js';
 import type { AttemptContext } from './attempt-context.js';
 import { contentPredicate } from './content-predicate.js';
 import { timerDelayMs } from './timer-delay.js';
@@ -26,7 +26,7 @@ export interface CommitReady {
  * Reads an upstream stream until the route's commit policy lets output go to the caller:
  * `first_token` — the first content event (or a finish with no content); `{hold_ms}` — that
  * plus `hold_ms` more, or the end; `complete` — the end. Any failure before that point is
- * returned as a ProviderError, and nothing has reached the caller: the attempt loop moves on.
+ * returned as a UpstreamFailure, and nothing has reached the caller: the attempt loop moves on.
  */
 export async function readToCommitPoint(
   batches: EventBatches,
@@ -38,13 +38,13 @@ export async function readToCommitPoint(
     /** Which reasoning the caller sees: only that is content. */
     shownReasoning: ChatRequest['shownReasoning'];
   },
-): Promise<CommitReady | ProviderError> {
+): Promise<CommitReady | UpstreamFailure> {
   const held: StreamEvent[] = [];
   const isContent = contentPredicate(options.shownReasoning);
   let sawContent = false;
   let outputCharacters = 0;
   // A stream that dies here was still generated, and billed: its usage is estimated for the ledger.
-  const failed = (error: ProviderError): ProviderError => {
+  const failed = (error: UpstreamFailure): UpstreamFailure => {
     if (outputCharacters > 0 || context.record.usage !== undefined) {
       context.record.usage = estimatedUsage(context.record.usage, outputCharacters, options.estimateInputTokens);
     }

@@ -6,8 +6,8 @@ import { PROBE_REQUEST } from '../health/probe-request.js';
 import { adapterFor } from '../providers/registry.js';
 import type { ProviderAdapter } from '../providers/spec.js';
 import { Transport } from '../transport/send-upstream.js';
-import type { AttemptRecord } from './attempt-record.js';
-import { Cancellation } from './cancellation.js';
+import type { AttemptRecord } from '../core/attempt-record.js';
+import { Cancellation } from '../core/cancellation.js';
 import { chatOperation } from './chat-operation.js';
 import { runAttempt, type Operation } from './run-attempt.js';
 

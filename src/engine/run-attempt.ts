@@ -1,9 +1,9 @@
 import type { TimeoutsConfig } from '../config/schema.js';
 import { applyCredentials } from '../credentials/apply-credentials.js';
 import {
-  ProviderFailure,
+  UpstreamFailureError,
   type ProviderAdapter,
-  type ProviderError,
+  type UpstreamFailure,
   type ResponseHeaders,
   type TargetContext,
   type UpstreamRequest,
@@ -11,9 +11,9 @@ import {
 import type { ResolvedTarget } from '../routing/resolve-route.js';
 import type { Transport, UpstreamResponse } from '../transport/send-upstream.js';
 import { AttemptContext } from './attempt-context.js';
-import type { Cancellation } from './cancellation.js';
+import type { Cancellation } from '../core/cancellation.js';
 import { errorCode } from './classify-transport-error.js';
-import type { AttemptRecord } from './attempt-record.js';
+import type { AttemptRecord } from '../core/attempt-record.js';
 
 export interface AttemptInput {
   n: number;
@@ -35,7 +35,7 @@ export interface AttemptInput {
 
 export type AttemptOutcome<Answer> =
   | { ok: true; record: AttemptRecord; answer: Answer }
-  | { ok: false; record: AttemptRecord; error: ProviderError };
+  | { ok: false; record: AttemptRecord; error: UpstreamFailure };
 
 /**
  * What one kind of request (a chat, embeddings) does in an attempt, around the part every kind
@@ -48,7 +48,7 @@ export interface Operation<Answer> {
   accepts?(adapter: ProviderAdapter): boolean;
   /** The upstream request for this target, translated afresh from the untouched caller request. */
   build(adapter: ProviderAdapter, target: TargetContext): UpstreamRequest;
-  /** Reads a 2xx response; throws `ProviderFailure` when it is really an error. */
+  /** Reads a 2xx response; throws `UpstreamFailureError` when it is really an error. */
   read(response: UpstreamResponse, context: AttemptContext, input: AttemptInput): Promise<AttemptOutcome<Answer>>;
 }
 
@@ -77,7 +77,7 @@ export async function runAttempt<Answer>(input: AttemptInput, operation: Operati
   try {
     upstream = operation.build(input.adapter, { baseUrl: input.baseUrl, routedModel: input.target.routedModel });
   } catch (error) {
-    return context.fail(error instanceof ProviderFailure ? error.error : gatewayFailure(error));
+    return context.fail(error instanceof UpstreamFailureError ? error.error : gatewayFailure(error));
   }
   if (input.idempotencyKey !== undefined) upstream.headers['idempotency-key'] = input.idempotencyKey;
 
@@ -96,7 +96,7 @@ export async function runAttempt<Answer>(input: AttemptInput, operation: Operati
     response = await sendToFirstReachableHost(upstream, input, context, onSent);
   } catch (error) {
     if (error instanceof SigningFailure) return context.fail(gatewayFailure(error.cause));
-    if (error instanceof ProviderFailure) return context.fail(error.error);
+    if (error instanceof UpstreamFailureError) return context.fail(error.error);
     const silence = sentAtMs === undefined ? undefined : { silentMs: Date.now() - sentAtMs, firstTokenTimeoutMs: input.timeouts.first_token_ms };
     return context.fail(context.classify(error, silence));
   }
@@ -110,7 +110,7 @@ export async function runAttempt<Answer>(input: AttemptInput, operation: Operati
     }
     return await operation.read(response, context, input);
   } catch (error) {
-    return context.fail(error instanceof ProviderFailure ? error.error : context.classify(error));
+    return context.fail(error instanceof UpstreamFailureError ? error.error : context.classify(error));
   }
 }
 
@@ -148,7 +148,7 @@ class SigningFailure extends Error {
  * A failure of the gateway's own making (a bug, a request it cannot build or sign): it says
  * nothing about the provider, which never saw the attempt, so it must not count against it.
  */
-function gatewayFailure(error: unknown): ProviderError {
+function gatewayFailure(error: unknown): UpstreamFailure {
   const cause = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   return { kind: 'internal_error', type: 'gateway_failure', message: `the gateway could not prepare this attempt (${cause})` };
 }

@@ -1,22 +1,22 @@
 import { DEFAULT_ROUTE_HEALTH, type Config } from '../config/schema.js';
 import { AllAttemptsFailedError } from '../errors/all-attempts-failed-error.js';
 import { GatewayError } from '../errors/gateway-error.js';
-import type { Admission } from '../health/breaker.js';
+import type { Permit } from '../health/breaker.js';
 import type { ConnectionLoad } from '../health/connection-load.js';
 import type { Cooling } from '../health/cooling.js';
-import { deploymentKey } from '../health/deployment-key.js';
+import { deploymentKey } from '../core/deployment-key.js';
 import type { DeploymentHealth, HealthState } from '../health/health-registry.js';
 import { lookupModel } from '../metering/model-catalog.js';
-import type { ProviderAdapter, ProviderError } from '../providers/spec.js';
+import type { ProviderAdapter, UpstreamFailure } from '../providers/spec.js';
 import type { LatencyTracker } from '../routing/latency-tracker.js';
 import { planTargets } from '../routing/plan-targets.js';
 import type { ResolvedRoute, ResolvedTarget } from '../routing/resolve-route.js';
 import type { Metrics } from '../telemetry/metrics.js';
 import type { Transport } from '../transport/send-upstream.js';
-import type { AttemptRecord } from './attempt-record.js';
+import type { AttemptRecord } from '../core/attempt-record.js';
 import { backoffDelayMs } from './backoff.js';
-import type { Cancellation } from './cancellation.js';
-import { FAILURE_POLICY, ruleFor } from './failure-policy.js';
+import type { Cancellation } from '../core/cancellation.js';
+import { FAILURE_POLICY, ruleFor } from '../core/failure-policy.js';
 import type { RetryBudget, RetryBudgets } from './retry-budget.js';
 import { runAttempt, type AttemptOutcome, type Operation } from './run-attempt.js';
 import { sleep } from './sleep.js';
@@ -167,15 +167,15 @@ class AttemptLoop<Answer> {
       if (this.#call.caller.aborted) return { type: 'stop' };
       const remainingMs = this.#call.deadlineAtMs - Date.now();
       if (remainingMs < MIN_ATTEMPT_MS) return { type: 'stop' };
-      const admission = this.#admit(deployment, options);
-      if (!admission) return { type: 'next' };
+      const permit = this.#admit(deployment, options);
+      if (!permit) return { type: 'next' };
       // A full connection is busy, not failing: skip it without an attempt.
       if (!this.#deps.load.tryAcquire(target.connectionName, target.connection.max_in_flight)) {
-        deployment.breaker.record(admission, 'neutral');
+        deployment.breaker.record(permit, 'neutral');
         this.skippedBusy = true;
         return { type: 'next' };
       }
-      const outcome = await this.#attempt(target, deployment, admission, remainingMs);
+      const outcome = await this.#attempt(target, deployment, permit, remainingMs);
       this.attempts.push(outcome.record);
       if (outcome.ok) {
         this.#budget.recordSuccess();
@@ -207,18 +207,18 @@ class AttemptLoop<Answer> {
     }
   }
 
-  #admit(deployment: DeploymentHealth, options: { forced: boolean; onOut: (outUntilMs: number) => void }): Admission | undefined {
+  #admit(deployment: DeploymentHealth, options: { forced: boolean; onOut: (outUntilMs: number) => void }): Permit | undefined {
     if (options.forced) return deployment.breaker.forceAdmit();
     if (deployment.structural.state === 'structural') {
       options.onOut(deployment.structural.nextProbeAtMs ?? Number.MAX_SAFE_INTEGER);
       return undefined;
     }
-    const admission = deployment.breaker.admit();
-    if (!admission) options.onOut(deployment.breaker.ejectedUntilMs ?? Date.now());
-    return admission;
+    const permit = deployment.breaker.admit();
+    if (!permit) options.onOut(deployment.breaker.ejectedUntilMs ?? Date.now());
+    return permit;
   }
 
-  async #attempt(target: ResolvedTarget, deployment: DeploymentHealth, admission: Admission, remainingMs: number): Promise<AttemptOutcome<Answer>> {
+  async #attempt(target: ResolvedTarget, deployment: DeploymentHealth, permit: Permit, remainingMs: number): Promise<AttemptOutcome<Answer>> {
     const { route } = this.#call;
     if (this.#previous !== undefined && this.#previous !== target) {
       this.#deps.metrics.failovers.inc({ from: label(this.#previous), to: label(target) });
@@ -242,7 +242,7 @@ class AttemptLoop<Answer> {
         onSettled: (record) => {
           if (record.kind === 'ok') this.#deps.latency.observe(deployment.key, record.firstTokenMs ?? record.latencyMs);
           this.#deps.load.release(target.connectionName);
-          this.#deps.health.settled(deployment, admission, record.kind, record.message);
+          this.#deps.health.settled(deployment, permit, record.kind, record.message);
         },
       },
       this.#operation,
@@ -261,7 +261,7 @@ class AttemptLoop<Answer> {
  * A Retry-After is information about the target, not a reason to hold the caller — except when
  * nothing but a model change (or nothing) is left and the wait is short and fits the deadline.
  */
-function shouldWaitForRetryAfter(error: ProviderError, rest: readonly ResolvedTarget[], call: RouteCall, waitMaxMs: number): boolean {
+function shouldWaitForRetryAfter(error: UpstreamFailure, rest: readonly ResolvedTarget[], call: RouteCall, waitMaxMs: number): boolean {
   if (error.kind !== 'rate_limit' || error.retryAfterMs === undefined) return false;
   if (rest.some((target) => !target.modelChange)) return false;
   return error.retryAfterMs <= waitMaxMs && Date.now() + error.retryAfterMs + MIN_ATTEMPT_MS <= call.deadlineAtMs;

@@ -1,4 +1,4 @@
-import type { Cancellation } from './cancellation.js';
+import type { Cancellation } from '../core/cancellation.js';
 import { timerDelayMs } from './timer-delay.js';
 
 /** Waits `ms`, or less if `cancellation` aborts first; resolves false when it was cut short. */

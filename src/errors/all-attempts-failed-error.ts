@@ -1,4 +1,4 @@
-import type { AttemptRecord } from '../engine/attempt-record.js';
+import type { AttemptRecord } from '../core/attempt-record.js';
 
 /** No attempt of a request succeeded; carries every attempt so the final error can name them. */
 export class AllAttemptsFailedError extends Error {

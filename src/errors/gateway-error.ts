@@ -1,4 +1,4 @@
-import type { FailureKind } from './failure-kind.js';
+import type { FailureKind } from '../core/failure-kind.js';
 
 /** Machine-readable error codes the gateway itself raises, beside the failure kinds. */
 export type GatewayErrorCode =

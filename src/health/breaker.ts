@@ -1,6 +1,6 @@
 import type { RouteConfig } from '../config/schema.js';
-import { FAILURE_POLICY } from '../engine/failure-policy.js';
-import type { FailureKind } from '../errors/failure-kind.js';
+import { FAILURE_POLICY } from '../core/failure-policy.js';
+import type { FailureKind } from '../core/failure-kind.js';
 import { WindowCounter } from './window-counter.js';
 
 export type BreakerSettings = Pick<
@@ -34,7 +34,7 @@ export interface BreakerTransition {
  * to the state period it was admitted in: a request admitted before an ejection that ends after
  * it must not be mistaken for the half-open trial, nor count toward the next closed period.
  */
-export interface Admission {
+export interface Permit {
   readonly epoch: number;
   /** The one request a half-open breaker lets through. */
   readonly trial: boolean;
@@ -119,9 +119,9 @@ export class Breaker {
   /**
    * Asks to send one request. Closed: admitted. Ejected: refused until the ejection time is up;
    * then the breaker turns half-open and this request is its trial. Half-open: refused while the
-   * trial is in flight. Every admission must be handed back to `record` exactly once.
+   * trial is in flight. Every permit must be handed back to `record` exactly once.
    */
-  admit(): Admission | undefined {
+  admit(): Permit | undefined {
     if (this.#state === 'ejected') {
       if (this.#now() < (this.#ejectedUntilMs ?? 0)) return undefined;
       this.#transition('half_open', 'ejection time is up');
@@ -137,16 +137,16 @@ export class Breaker {
   /**
    * Lets a request through whatever the state, for when every target of a route is out and this
    * one's ejection ends soonest (never eject the last option). While ejected or half-open its
-   * outcome moves nothing: only the trial decides re-admission.
+   * outcome moves nothing: only the trial decides whether the deployment comes back.
    */
-  forceAdmit(): Admission {
+  forceAdmit(): Permit {
     return { epoch: this.#epoch, trial: false };
   }
 
-  record(admission: Admission, outcome: BreakerOutcome): void {
-    if (admission.epoch !== this.#epoch) return;
+  record(permit: Permit, outcome: BreakerOutcome): void {
+    if (permit.epoch !== this.#epoch) return;
     if (this.#state === 'half_open') {
-      if (admission.trial) this.#recordTrial(outcome);
+      if (permit.trial) this.#recordTrial(outcome);
       return;
     }
     if (this.#state === 'closed' && outcome !== 'neutral') this.#recordClosed(outcome);

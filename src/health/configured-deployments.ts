@@ -1,5 +1,5 @@
 import type { Config } from '../config/schema.js';
-import { deploymentKey } from './deployment-key.js';
+import { deploymentKey } from '../core/deployment-key.js';
 
 const bySnapshot = new WeakMap<Config, ReadonlySet<string>>();
 

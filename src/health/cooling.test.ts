@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { Cooling, DEFAULT_COOLING_MS, MAX_COOLING_MS } from './cooling.js';
+import { Cooling } from './cooling.js';
+import { MAX_COOLING_MS } from '../core/cooling-durations.js';
+import { DEFAULT_COOLING_MS } from '../core/cooling-durations.js';
 
 describe('Cooling', () => {
   it('cools for the Retry-After, capped, with a default when absent', () => {

@@ -1,5 +1,5 @@
 import type { Config } from '../config/schema.js';
-import type { FailureKind } from '../errors/failure-kind.js';
+import type { FailureKind } from '../core/failure-kind.js';
 import type { Alert } from '../telemetry/alert-sender.js';
 import { BoundedLabels } from '../telemetry/bounded-labels.js';
 import type { Metrics } from '../telemetry/metrics.js';
@@ -28,7 +28,7 @@ export interface HealthMonitorDeps {
 
 /**
  * Turns health state into action and visibility: runs active probes for structurally faulted
- * deployments when due (re-admission only by a successful probe, never by a timer), keeps the
+ * deployments when due (brought back only by a successful probe, never by a timer), keeps the
  * state and quota gauges current, and raises alerts on transitions and on long ejections.
  */
 export class HealthMonitor implements HealthEvents {

@@ -1,9 +1,9 @@
 import type { Config, RouteHealthConfig } from '../config/schema.js';
-import type { FailureKind } from '../errors/failure-kind.js';
+import type { FailureKind } from '../core/failure-kind.js';
 import type { ResponseHeaders } from '../providers/spec.js';
 import { configuredDeployments } from './configured-deployments.js';
-import { Breaker, breakerOutcomeOf, type Admission, type BreakerTransition } from './breaker.js';
-import { deploymentKey } from './deployment-key.js';
+import { Breaker, breakerOutcomeOf, type Permit, type BreakerTransition } from './breaker.js';
+import { deploymentKey } from '../core/deployment-key.js';
 import { LimitStepDownDetector, type LimitStepDown } from './limit-step-down.js';
 import { parseQuotaHeaders, type QuotaSnapshot } from './quota-headers.js';
 import { StructuralFault, type StructuralTransition } from './structural-fault.js';
@@ -39,7 +39,7 @@ export interface HealthState {
   deployment(connection: string, model: string, routeHealth: RouteHealthConfig, globalHealth: Config['health']): DeploymentHealth;
   all(): DeploymentHealth[];
   dispatched(deployment: DeploymentHealth): void;
-  settled(deployment: DeploymentHealth, admission: Admission, kind: FailureKind, message: string | undefined): void;
+  settled(deployment: DeploymentHealth, permit: Permit, kind: FailureKind, message: string | undefined): void;
   observeHeaders(deployment: DeploymentHealth, headers: ResponseHeaders): void;
   keyRejected(connection: string): boolean;
   probeSucceeded(deployment: DeploymentHealth): void;
@@ -122,9 +122,9 @@ export class HealthRegistry implements HealthState {
     deployment.structural.requestSent();
   }
 
-  /** An attempt has ended (a stream: when it ended); `admission` is what the breaker handed out. */
-  settled(deployment: DeploymentHealth, admission: Admission, kind: FailureKind, message: string | undefined): void {
-    deployment.breaker.record(admission, breakerOutcomeOf(kind));
+  /** An attempt has ended (a stream: when it ended); `permit` is what the breaker handed out. */
+  settled(deployment: DeploymentHealth, permit: Permit, kind: FailureKind, message: string | undefined): void {
+    deployment.breaker.record(permit, breakerOutcomeOf(kind));
     if (kind !== 'ok') deployment.lastError = { kind, message: message ?? kind, atMs: this.#now() };
     if (kind === 'credential') {
       // A rejected key is the whole connection's fault, not one model's.

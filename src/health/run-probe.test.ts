@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { configSchema, type Config } from '../config/schema.js';
-import type { AttemptRecord } from '../engine/attempt-record.js';
-import type { RequestTrace } from '../records/request-trace.js';
+import type { AttemptRecord } from '../core/attempt-record.js';
+import type { RecordDraft } from '../records/record-draft.js';
 import type { DeploymentHealth } from './health-registry.js';
 import { PROBE_TIMEOUTS, runProbe, type ProbeDeps, type ProbeOutcome } from './run-probe.js';
 
@@ -13,10 +13,11 @@ function record(kind: AttemptRecord['kind'], httpStatus?: number): AttemptRecord
 }
 
 function probeWith(outcome: ProbeOutcome, current: Config = config) {
-  const kept: RequestTrace[] = [];
+  const kept: RecordDraft[] = [];
   const asked: Parameters<ProbeDeps['attempt']>[0][] = [];
   const deps: ProbeDeps = {
     config: () => current,
+    newRequestId: () => 'req_probe',
     attempt: async (input) => {
       asked.push(input);
       return outcome;
@@ -33,7 +34,7 @@ describe('runProbe', () => {
     expect(asked[0]!.target).toMatchObject({ connectionName: 'c', routedModel: 'm' });
     expect(asked[0]!.deadlineAtMs - asked[0]!.requestStartedAtMs).toBe(PROBE_TIMEOUTS.total_ms);
     expect(kept).toHaveLength(1);
-    expect(kept[0]).toMatchObject({ probe: true, modelRequested: 'c/m', status: 'ok' });
+    expect(kept[0]).toMatchObject({ id: 'req_probe', probe: true, modelRequested: 'c/m', status: 'ok' });
     expect(kept[0]!.served?.connectionName).toBe('c');
   });
 

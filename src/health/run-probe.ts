@@ -1,8 +1,7 @@
 import type { Config, TimeoutsConfig } from '../config/schema.js';
-import type { AttemptRecord } from '../engine/attempt-record.js';
-import type { FailureKind } from '../errors/failure-kind.js';
-import { newRequestId } from '../http/request-id.js';
-import { RequestTrace } from '../records/request-trace.js';
+import type { AttemptRecord } from '../core/attempt-record.js';
+import type { FailureKind } from '../core/failure-kind.js';
+import { RecordDraft } from '../records/record-draft.js';
 import type { ResolvedTarget } from '../routing/resolve-route.js';
 import type { DeploymentHealth } from './health-registry.js';
 
@@ -14,10 +13,12 @@ export type ProbeOutcome = { ok: true; record: AttemptRecord } | { ok: false; re
 
 export interface ProbeDeps {
   config(): Config;
+  /** The id of the probe's record (the same kind as a caller request's). */
+  newRequestId(): string;
   /** Sends the probe request to `target` once, within `PROBE_TIMEOUTS` and `deadlineAtMs` (the engine's attempt, injected). */
   attempt(input: { target: ResolvedTarget; requestStartedAtMs: number; deadlineAtMs: number }): Promise<ProbeOutcome>;
   /** Keeps the probe's record (and its spend, if the probe was billed). */
-  keep(draft: RequestTrace): void;
+  keep(draft: RecordDraft): void;
 }
 
 /** One active probe (docs/health.md), kept as a record of its own, marked as a probe. */
@@ -32,7 +33,7 @@ export async function runProbe(deployment: DeploymentHealth, deps: ProbeDeps): P
     modelChange: false,
     config: { connection: deployment.connection, model: deployment.model, model_change: false, weight: 1, priority: 0 },
   };
-  const draft = new RequestTrace(newRequestId(), Date.now());
+  const draft = new RecordDraft(deps.newRequestId(), Date.now());
   draft.probe = true;
   draft.modelRequested = deployment.key;
   const outcome = await deps.attempt({ target, requestStartedAtMs: draft.startedAtMs, deadlineAtMs: draft.startedAtMs + PROBE_TIMEOUTS.total_ms });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FailureKind } from '../errors/failure-kind.js';
+import type { FailureKind } from '../core/failure-kind.js';
 import { LOW_REQUESTS_PER_MINUTE, StructuralFault, type StructuralSettings, type StructuralTransition } from './structural-fault.js';
 
 const SETTINGS: StructuralSettings = { persist_429_s: 900, probe_interval_s: 300 };

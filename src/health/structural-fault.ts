@@ -1,5 +1,5 @@
 import type { Config } from '../config/schema.js';
-import type { FailureKind } from '../errors/failure-kind.js';
+import type { FailureKind } from '../core/failure-kind.js';
 import { WindowCounter } from './window-counter.js';
 
 /** The global `health` block; a route's `health` may override either key. */

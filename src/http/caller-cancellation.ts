@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { CALLER_LEFT, Cancellation } from '../engine/cancellation.js';
+import { CALLER_LEFT, Cancellation } from '../core/cancellation.js';
 
 /** Aborts when the caller closes its connection before its answer is finished. */
 export function callerCancellation(response: ServerResponse): Cancellation {

@@ -1,10 +1,10 @@
 import { Server, type IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
-import { CALLER_LEFT } from '../engine/cancellation.js';
+import { CALLER_LEFT } from '../core/cancellation.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { GatewayResponse } from './gateway-response.js';
 import { newRequestId } from './request-id.js';
-import type { InboundDialect } from './inbound-dialect.js';
+import type { CallerDialect } from '../dialects/caller-dialect.js';
 import { sendGatewayError } from './send.js';
 
 /**
@@ -80,7 +80,7 @@ interface PatternRoute {
  * The HTTP edge: assigns the request id, dispatches, and turns any thrown error into a JSON
  * error response. It holds no business logic, and no input can crash the process.
  */
-export function createHttpServer(routes: RouteTable, logger: Logger, options: { dialectOf?: (path: string) => InboundDialect } = {}): GatewayServer {
+export function createHttpServer(routes: RouteTable, logger: Logger, options: { dialectOf?: (path: string) => CallerDialect } = {}): GatewayServer {
   const exact = new Map<string, RouteHandler>();
   const patterns: PatternRoute[] = [];
   for (const [key, handler] of Object.entries(routes)) {

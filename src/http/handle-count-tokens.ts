@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { estimateInputTokens } from '../admission/token-estimator.js';
 import type { Config } from '../config/schema.js';
-import { parseAnthropicMessages } from '../inbound/parse-anthropic-messages.js';
+import { parseAnthropicMessages } from '../dialects/anthropic-messages/parse-anthropic-messages.js';
 import { authenticateRequest, authorizeRoute } from '../keys/authenticate.js';
 import type { KeyCache } from '../keys/key-cache.js';
 import { resolveRoute } from '../routing/resolve-route.js';

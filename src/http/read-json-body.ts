@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { CALLER_LEFT } from '../engine/cancellation.js';
+import { CALLER_LEFT } from '../core/cancellation.js';
 import { GatewayError } from '../errors/gateway-error.js';
 
 export interface BodyLimits {

@@ -2,7 +2,8 @@ import type { ServerResponse } from 'node:http';
 import type { GatewayError } from '../errors/gateway-error.js';
 import type { Redact } from '../records/redact-secrets.js';
 import type { ResolvedTarget } from '../routing/resolve-route.js';
-import { OPENAI_CHAT, type InboundDialect } from './inbound-dialect.js';
+import { type CallerDialect } from '../dialects/caller-dialect.js';
+import { OPENAI_CHAT } from '../dialects/openai-chat/openai-chat.js';
 
 /**
  * Sends a JSON response; returns the text sent (idempotency keeps it for replay). The head is
@@ -27,7 +28,7 @@ export function retryHeaders(retryAfterMs: number | undefined): Record<string, s
 }
 
 /** An error the gateway raised itself, in the caller's dialect (the OpenAI envelope by default). */
-export function sendGatewayError(response: ServerResponse, error: GatewayError, requestId: string, dialect: InboundDialect = OPENAI_CHAT): void {
+export function sendGatewayError(response: ServerResponse, error: GatewayError, requestId: string, dialect: CallerDialect = OPENAI_CHAT): void {
   if (response.headersSent) {
     response.destroy();
     return;

@@ -1,12 +1,8 @@
 import type { ServerResponse } from 'node:http';
+import type { SseRenderer } from '../dialects/caller-dialect.js';
 import type { StreamEvent } from '../providers/spec.js';
 import type { Redact } from '../records/redact-secrets.js';
 import { SSE_HEADERS } from './heartbeat.js';
-
-export interface SseRenderer {
-  write(event: StreamEvent): string;
-  end(): string;
-}
 
 /**
  * Sends a committed stream: headers go out with the first batch (the commit point already

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { GatewayError } from '../errors/gateway-error.js';
-import { validateBody } from '../inbound/validate-body.js';
+import { validateBody } from '../dialects/shared/validate-body.js';
 import { usdToMicros } from '../metering/money.js';
 import { BUDGET_PERIODS, type NewKey } from './virtual-key.js';
 

@@ -1,6 +1,6 @@
-import { BatchWriter } from '../store/batch-writer.js';
-import type { SpillFile } from '../store/spill-file.js';
-import type { SpendRow } from './spend-row.js';
+import { BatchWriter } from '../sinks/batch-writer.js';
+import type { SpillFile } from '../sinks/spill-file.js';
+import type { SpendRow } from '../core/spend-row.js';
 
 export interface LedgerWriterOptions {
   /** Stores rows in one transaction, insert-or-ignore (`SqliteInserts`, here or on the store thread). */

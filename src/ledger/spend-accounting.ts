@@ -1,9 +1,9 @@
 import type { Config } from '../config/schema.js';
-import type { RequestTrace } from '../records/request-trace.js';
+import type { RecordDraft } from '../records/record-draft.js';
 import { BoundedLabels } from '../telemetry/bounded-labels.js';
 import type { Metrics } from '../telemetry/metrics.js';
 import type { LedgerWriter } from './ledger-writer.js';
-import type { SpendRow } from './spend-row.js';
+import type { SpendRow } from '../core/spend-row.js';
 
 /** Key names beyond this many share one `(other)` series in the spend metric. */
 const MAX_KEY_LABELS = 100;
@@ -23,7 +23,7 @@ export class SpendAccounting {
   }
 
   /** `rows` are the request's priced attempts; `config` is the snapshot they were priced from. The priced cost of each, by attempt number. */
-  account(trace: RequestTrace, rows: readonly SpendRow[], config: Config): ReadonlyMap<number, number> {
+  account(trace: RecordDraft, rows: readonly SpendRow[], config: Config): ReadonlyMap<number, number> {
     const costs = new Map<number, number>();
     if (rows.length === 0) return costs;
     this.#ledger.enqueue(rows);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AttemptRecord } from '../engine/attempt-record.js';
+import type { AttemptRecord } from '../core/attempt-record.js';
 import { priceFor } from '../metering/price.js';
 import { spendRowsOf, type SpendRowsInput } from './spend-rows-of.js';
 

@@ -1,6 +1,6 @@
-import type { AttemptRecord } from '../engine/attempt-record.js';
+import type { AttemptRecord } from '../core/attempt-record.js';
 import { costMicros, type Price } from '../metering/price.js';
-import type { SpendRow } from './spend-row.js';
+import type { SpendRow } from '../core/spend-row.js';
 
 export interface SpendRowsInput {
   requestId: string;

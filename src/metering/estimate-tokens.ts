@@ -1,4 +1,5 @@
-import type { ChatRequest, ChatResult, StreamEvent, Usage } from '../providers/spec.js';
+import type { ChatRequest, ChatResult, StreamEvent } from '../providers/spec.js';
+import type { Usage } from '../core/usage.js';
 
 /**
  * A rough token count (about four characters a token for English text), used only where the

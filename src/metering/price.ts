@@ -1,4 +1,4 @@
-import type { Usage } from '../providers/spec.js';
+import type { Usage } from '../core/usage.js';
 import { lookupModel } from './model-catalog.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Usage } from '../providers/spec.js';
+import type { Usage } from '../core/usage.js';
 
 /**
  * The most tokens one attempt may be reported to have used, per count. Ten times the largest

@@ -9,7 +9,7 @@
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { Dialect } from '../providers/spec.js';
+import type { UpstreamDialect } from '../providers/spec.js';
 import { countInputTokens, isRecord, mockAnswerText, mockDegradedPieces, mockToolArgumentFragments, splitIntoPieces } from './answer.js';
 import { anthropicWire } from './anthropic-wire.js';
 import { bedrockWire } from './bedrock-wire.js';
@@ -31,7 +31,7 @@ export interface MockAttempt {
   /** 1-based, in arrival order; restarts at 1 after `reset()`. */
   n: number;
   atMs: number;
-  dialect: Dialect;
+  dialect: UpstreamDialect;
   path: string;
   /** The full model string as sent (decoded from the path for Gemini and Bedrock), directives included. */
   model: string;
@@ -76,7 +76,7 @@ export interface MockProviderOptions {
   maxAttempts?: number;
 }
 
-const wires: Record<Dialect, WireFormat> = {
+const wires: Record<UpstreamDialect, WireFormat> = {
   openai: openaiWire,
   anthropic: anthropicWire,
   gemini: geminiWire,
@@ -318,7 +318,7 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
  * (any JSON object for `json_object`), or the text with a share of its words replaced. A tool call
  * has no text, and JSON is never degraded (it would no longer fit).
  */
-function answerPieces(dialect: Dialect, fields: Record<string, unknown>, shape: AnswerShape): string[] | undefined {
+function answerPieces(dialect: UpstreamDialect, fields: Record<string, unknown>, shape: AnswerShape): string[] | undefined {
   if (shape.toolCall !== undefined) return undefined;
   const json = requestedJson(dialect, fields);
   if (json) {

@@ -1,4 +1,4 @@
-import type { Dialect } from '../providers/spec.js';
+import type { UpstreamDialect } from '../providers/spec.js';
 import { isRecord } from './answer.js';
 
 /** A request for a JSON answer: with the schema it must fit, or any JSON object (`json_object`). */
@@ -13,7 +13,7 @@ export interface RequestedJson {
  * `responseMimeType: application/json` alone), Bedrock `outputConfig.textFormat` (its schema is a
  * JSON string).
  */
-export function requestedJson(dialect: Dialect, body: Record<string, unknown>): RequestedJson | undefined {
+export function requestedJson(dialect: UpstreamDialect, body: Record<string, unknown>): RequestedJson | undefined {
   switch (dialect) {
     case 'openai': {
       const format = record(body.response_format);

@@ -1,7 +1,7 @@
-import type { Dialect } from '../providers/spec.js';
+import type { UpstreamDialect } from '../providers/spec.js';
 
 export interface Route {
-  dialect: Dialect;
+  dialect: UpstreamDialect;
   endpoint: 'chat' | 'embeddings';
   /**
    * Gemini and Bedrock name the model in the path (URL-encoded, decoded here) and stream by
@@ -43,7 +43,7 @@ export function findRoute(path: string, query: string): Route | undefined {
   return undefined;
 }
 
-function pathRoute(dialect: Dialect, encodedModel: string, stream: boolean, endpoint: Route['endpoint'] = 'chat'): Route {
+function pathRoute(dialect: UpstreamDialect, encodedModel: string, stream: boolean, endpoint: Route['endpoint'] = 'chat'): Route {
   try {
     return { dialect, endpoint, inPath: { model: decodeURIComponent(encodedModel), stream } };
   } catch {

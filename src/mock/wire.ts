@@ -1,4 +1,4 @@
-import type { Dialect } from '../providers/spec.js';
+import type { UpstreamDialect } from '../providers/spec.js';
 import type { FinishDirective, Faults, InbandErrorKind } from './directives.js';
 
 /** Everything a dialect needs to render one successful answer. */
@@ -52,7 +52,7 @@ export interface ErrorAnswer {
 }
 
 export interface WireFormat {
-  readonly dialect: Dialect;
+  readonly dialect: UpstreamDialect;
   /** The response header carrying the request id; Gemini sends none. */
   readonly requestIdHeader?: string;
   readonly streamContentType: string;

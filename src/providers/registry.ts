@@ -5,7 +5,7 @@ import { bedrockAdapter } from './bedrock/adapter.js';
 import { geminiAdapter } from './gemini/adapter.js';
 import { openAiAdapter } from './openai/adapter.js';
 import { createCompatibleAdapter } from './openai-compatible/adapter.js';
-import type { Dialect, ProviderAdapter } from './spec.js';
+import type { UpstreamDialect, ProviderAdapter } from './spec.js';
 
 /** Each provider's public endpoint, in its own SDK's convention (README.md, configuration). */
 const DEFAULT_BASE_URLS: Partial<Record<ProviderName, string>> = {
@@ -14,10 +14,7 @@ const DEFAULT_BASE_URLS: Partial<Record<ProviderName, string>> = {
   gemini: 'https://generativelanguage.googleapis.com/v1beta',
 };
 
-/** Providers this build can call; config naming another is rejected at load. */
-export const SUPPORTED_PROVIDERS: ReadonlySet<ProviderName> = new Set(['openai', 'openai-compatible', 'anthropic', 'gemini', 'bedrock', 'azure-openai', 'mock']);
-
-const ADAPTERS_BY_DIALECT: Readonly<Record<Dialect, ProviderAdapter>> = {
+const ADAPTERS_BY_DIALECT: Readonly<Record<UpstreamDialect, ProviderAdapter>> = {
   openai: openAiAdapter,
   anthropic: anthropicAdapter,
   gemini: geminiAdapter,
@@ -58,7 +55,7 @@ export function adapterFor(connection: ConnectionConfig): ProviderAdapter {
 }
 
 /** Where the in-process mock serves each wire format, relative to its root (the SDKs' own conventions). */
-const MOCK_PATHS: Readonly<Record<Dialect, string>> = { openai: '/v1', anthropic: '', gemini: '/v1beta', bedrock: '' };
+const MOCK_PATHS: Readonly<Record<UpstreamDialect, string>> = { openai: '/v1', anthropic: '', gemini: '/v1beta', bedrock: '' };
 
 /** The base URL to call; a mock connection without one uses the gateway's in-process mock. */
 export function baseUrlFor(connection: ConnectionConfig, inProcessMockUrl: string | undefined): string {

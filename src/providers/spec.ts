@@ -1,14 +1,17 @@
 /**
  * The provider adapter contract and the canonical types every dialect translates through.
  *
- * Inbound dialects parse into `ChatRequest`; adapters translate it to a provider's wire format
- * and translate the provider's answer back into `ChatResult` or a `StreamEvent` sequence;
- * outbound renderers turn those into the caller's dialect. No pairwise translators.
+ * Caller dialects (dialects/) parse into `ChatRequest`; adapters translate it to a provider's
+ * wire format (its `UpstreamDialect`) and translate the provider's answer back into `ChatResult`
+ * or a `StreamEvent` sequence; the caller dialect renders those. No pairwise translators.
  */
-import type { FailureKind } from '../errors/failure-kind.js';
+import type { FailureKind } from '../core/failure-kind.js';
+import type { SseFrame } from '../streaming/sse-frame.js';
+import type { StreamFraming } from '../streaming/frame-decoder.js';
+import type { Usage } from '../core/usage.js';
 
 /** A provider wire format. Azure OpenAI and the OpenAI-compatible hosts speak `openai`. */
-export type Dialect = 'openai' | 'anthropic' | 'gemini' | 'bedrock';
+export type UpstreamDialect = 'openai' | 'anthropic' | 'gemini' | 'bedrock';
 
 /**
  * A prompt-caching breakpoint (Anthropic `cache_control`, Bedrock `cachePoint`): the prompt up to
@@ -146,23 +149,11 @@ export interface ChatRequest {
    * Inbound fields the canonical model does not carry (e.g. OpenAI `seed`, `logprobs`). Passed on
    * only to a target that speaks the same dialect; other adapters ignore them.
    */
-  passthrough?: { dialect: Dialect; fields: Record<string, unknown> };
+  passthrough?: { dialect: UpstreamDialect; fields: Record<string, unknown> };
 }
 
 /** What the caller's dialect calls a finish; adapters map provider reasons onto these. */
 export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'error';
-
-export interface Usage {
-  /** All prompt tokens, cached ones included (OpenAI's `prompt_tokens` meaning). */
-  inputTokens: number;
-  /** All generated tokens, reasoning included. */
-  outputTokens: number;
-  cacheReadTokens?: number;
-  cacheWriteTokens?: number;
-  reasoningTokens?: number;
-  /** Counted by the gateway (the stream died before the provider reported usage). */
-  estimated?: boolean;
-}
 
 export interface ChatResult {
   id: string;
@@ -207,11 +198,11 @@ export type StreamEvent =
   | { type: 'usage'; usage: Usage }
   | { type: 'finish'; reason: FinishReason; providerReason?: string; stopSequence?: string }
   /** An error reported inside a 200 stream (OpenAI `data: {"error":…}`, Anthropic `event: error`). */
-  | { type: 'provider-error'; error: ProviderError }
+  | { type: 'provider-error'; error: UpstreamFailure }
   /** An upstream event that could not be parsed: skipped and counted, never forwarded. */
   | { type: 'malformed-event'; data: string };
 
-export interface ProviderError {
+export interface UpstreamFailure {
   kind: Exclude<FailureKind, 'ok'>;
   /** HTTP status, when the error came as a response rather than inside a stream. */
   status?: number;
@@ -222,18 +213,6 @@ export interface ProviderError {
   code?: string;
   message: string;
 }
-
-/**
- * One event as decoded from the wire: a server-sent event, or an AWS event-stream message (whose
- * `:event-type` — or, for an exception, `:exception-type` — is `event`, and payload is `data`).
- */
-export interface SseFrame {
-  event?: string;
-  data: string;
-}
-
-/** How an upstream frames its stream: server-sent events, or Bedrock's binary event stream. */
-export type StreamFraming = 'sse' | 'aws-eventstream';
 
 /**
  * Translates one upstream stream into canonical events, frame by frame. Made afresh for each
@@ -287,32 +266,32 @@ export interface EmbeddingsResult {
 /** Embeddings, for providers that serve them. */
 export interface EmbeddingsAdapter {
   buildRequest(request: EmbeddingsRequest, target: TargetContext): UpstreamRequest;
-  /** Throws `ProviderFailure` when a 2xx body is really an error. */
+  /** Throws `UpstreamFailureError` when a 2xx body is really an error. */
   parseResponse(body: unknown): EmbeddingsResult;
 }
 
 /** Pure functions: no I/O, no clock (time comes in as `nowMs`), no secrets. */
 export interface ProviderAdapter {
   /** The wire dialect this adapter speaks; passthrough fields of the same dialect are forwarded. */
-  readonly dialect: Dialect;
+  readonly dialect: UpstreamDialect;
   /** How this provider frames a streamed answer. */
   readonly framing: StreamFraming;
   buildRequest(request: ChatRequest, target: TargetContext): UpstreamRequest;
-  /** Throws `ProviderFailure` when a 2xx body is really an error. */
+  /** Throws `UpstreamFailureError` when a 2xx body is really an error. */
   parseResponse(body: unknown): ChatResult;
   createStreamParser(): StreamParser;
-  parseError(status: number, headers: ResponseHeaders, body: string, nowMs: number): ProviderError;
+  parseError(status: number, headers: ResponseHeaders, body: string, nowMs: number): UpstreamFailure;
   /** Absent when the provider's API has no embeddings this gateway speaks: such targets are skipped. */
   readonly embeddings?: EmbeddingsAdapter;
 }
 
 /** Thrown by an adapter when a response that looked successful carries an error. */
-export class ProviderFailure extends Error {
-  readonly error: ProviderError;
+export class UpstreamFailureError extends Error {
+  readonly error: UpstreamFailure;
 
-  constructor(error: ProviderError) {
+  constructor(error: UpstreamFailure) {
     super(error.message);
-    this.name = 'ProviderFailure';
+    this.name = 'UpstreamFailureError';
     this.error = error;
   }
 }

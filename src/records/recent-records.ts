@@ -1,4 +1,4 @@
-import type { RequestRecord } from './request-record.js';
+import type { RequestRecord } from '../core/request-record.js';
 
 /** How many of the newest records stay readable before their write lands, unless told otherwise. */
 export const DEFAULT_RECENT_LIMIT = 10_000;

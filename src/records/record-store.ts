@@ -3,7 +3,7 @@ import type { DatabaseSchema } from '../store/schema.js';
 import { RecentRecords } from './recent-records.js';
 import { RecordWriter, type RecordWriterOptions } from './record-writer.js';
 import { redactRecord } from './redact-record.js';
-import type { RequestRecord, RequestStatus } from './request-record.js';
+import type { RequestRecord, RequestStatus } from '../core/request-record.js';
 
 export interface RecordStoreOptions {
   /** For reading back; opened and migrated by the caller, who also destroys it after `close()`. */

@@ -6,7 +6,7 @@ import { migrate } from '../store/migrate.js';
 import { openStore } from '../store/open-database.js';
 import { SqliteInserts } from '../store/sqlite-inserts.js';
 import type { DatabaseSchema } from '../store/schema.js';
-import type { RequestRecord } from './request-record.js';
+import type { RequestRecord } from '../core/request-record.js';
 import { RecordWriter } from './record-writer.js';
 
 /** The store's inserts, counted per batch (one transaction each) and failed on demand. */

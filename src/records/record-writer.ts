@@ -1,6 +1,6 @@
-import { BatchWriter } from '../store/batch-writer.js';
-import type { SpillFile } from '../store/spill-file.js';
-import type { RecordSink, RequestRecord } from './request-record.js';
+import { BatchWriter } from '../sinks/batch-writer.js';
+import type { SpillFile } from '../sinks/spill-file.js';
+import type { RecordSink, RequestRecord } from '../core/request-record.js';
 
 export interface RecordWriterOptions {
   /** Stores one batch in one transaction, insert-or-ignore (`SqliteInserts`, here or on the store thread). */

@@ -1,5 +1,5 @@
 import { redactSecrets } from './redact-secrets.js';
-import type { RequestRecord } from './request-record.js';
+import type { RequestRecord } from '../core/request-record.js';
 
 /**
  * The record with secrets removed from the text that can hold them: provider messages can echo

@@ -1,11 +1,11 @@
 import { estimateInputTokens } from '../admission/token-estimator.js';
 import { chatOperation, type ChatAnswer } from '../engine/chat-operation.js';
-import type { InboundDialect } from '../http/inbound-dialect.js';
-import type { ParsedChat } from '../inbound/parse-openai-chat.js';
+import type { CallerDialect } from '../dialects/caller-dialect.js';
+import type { ParsedChat } from '../dialects/caller-dialect.js';
 import type { Endpoint } from './endpoint.js';
 
 /** `POST /v1/chat/completions` and `POST /v1/messages`: the dialect decides parsing and rendering only. */
-export function chatEndpoint(dialect: InboundDialect): Endpoint<ParsedChat, ChatAnswer> {
+export function chatEndpoint(dialect: CallerDialect): Endpoint<ParsedChat, ChatAnswer> {
   return {
     idempotencyScope: dialect.endpoint,
     parse: dialect.parse,

@@ -1,8 +1,8 @@
 import { estimateEmbeddingsTokens } from '../admission/token-estimator.js';
 import { embeddingsOperation } from '../engine/embeddings-operation.js';
-import { OPENAI_CHAT } from '../http/inbound-dialect.js';
-import { parseOpenAiEmbeddings, type ParsedEmbeddings } from '../inbound/parse-openai-embeddings.js';
-import { renderOpenAiEmbeddings } from '../outbound/render-openai-embeddings.js';
+import { OPENAI_CHAT } from '../dialects/openai-chat/openai-chat.js';
+import { parseOpenAiEmbeddings, type ParsedEmbeddings } from '../dialects/openai-embeddings/parse-openai-embeddings.js';
+import { renderOpenAiEmbeddings } from '../dialects/openai-embeddings/render-openai-embeddings.js';
 import type { EmbeddingsResult } from '../providers/spec.js';
 import type { Endpoint } from './endpoint.js';
 

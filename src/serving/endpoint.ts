@@ -1,9 +1,9 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Demand } from '../admission/admit-request.js';
 import type { Operation } from '../engine/run-attempt.js';
-import type { ErrorEnvelope, StreamRenderer } from '../http/inbound-dialect.js';
+import type { ErrorEnvelope, StreamRenderer } from '../dialects/caller-dialect.js';
 import type { StreamEvent } from '../providers/spec.js';
-import type { RequestTrace } from '../records/request-trace.js';
+import type { RecordDraft } from '../records/record-draft.js';
 import type { ResolvedRoute, ResolvedTarget } from '../routing/resolve-route.js';
 
 /** How an answer reaches the caller: one JSON body, or a stream of events for the SSE responder. */
@@ -23,6 +23,6 @@ export interface Endpoint<Parsed extends { requestedModel: string }, Answer> {
   operationOf(parsed: Parsed, route: ResolvedRoute): Operation<Answer>;
   errorBody(error: ErrorEnvelope): unknown;
   /** The SSE responder of a streamed request (its presence also keeps a heartbeat); undefined otherwise. */
-  streamRenderer(parsed: Parsed, draft: RequestTrace): StreamRenderer | undefined;
-  render(answer: Answer, context: { parsed: Parsed; served: ResolvedTarget; draft: RequestTrace }): Rendered;
+  streamRenderer(parsed: Parsed, draft: RecordDraft): StreamRenderer | undefined;
+  render(answer: Answer, context: { parsed: Parsed; served: ResolvedTarget; draft: RecordDraft }): Rendered;
 }

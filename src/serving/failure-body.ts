@@ -1,11 +1,11 @@
 import type { Config } from '../config/schema.js';
 import { knownSecrets } from '../config/known-secrets.js';
-import type { AttemptRecord } from '../engine/attempt-record.js';
+import type { AttemptRecord } from '../core/attempt-record.js';
 import { finalError, type FinalError } from '../engine/final-error.js';
 import type { AllAttemptsFailedError } from '../errors/all-attempts-failed-error.js';
 import { secretRedactor, type Redact } from '../records/redact-secrets.js';
-import type { RequestTrace } from '../records/request-trace.js';
-import type { InboundDialect } from '../http/inbound-dialect.js';
+import type { RecordDraft } from '../records/record-draft.js';
+import type { CallerDialect } from '../dialects/caller-dialect.js';
 
 /**
  * The final error of a request whose every attempt failed (docs/lifecycle.md), as the caller's dialect
@@ -16,9 +16,9 @@ import type { InboundDialect } from '../http/inbound-dialect.js';
  */
 export function failureBody(
   error: AllAttemptsFailedError,
-  trace: RequestTrace,
+  trace: RecordDraft,
   config: Config,
-  dialect: Pick<InboundDialect, 'errorBody'>,
+  dialect: Pick<CallerDialect, 'errorBody'>,
 ): { final: FinalError; body: unknown; attempts: Record<string, unknown>[] } {
   const redact = secretRedactor(knownSecrets(config));
   const decided = finalError(error.attempts, error.coolingEndsInMs);

@@ -3,13 +3,13 @@ import type { Logger } from 'pino';
 import { settleAdmission, type AdmissionDeps } from '../admission/admit-request.js';
 import { consumptionOf } from '../admission/consumption.js';
 import { knownSecrets } from '../config/known-secrets.js';
-import { CALLER_LEFT } from '../engine/cancellation.js';
+import { CALLER_LEFT } from '../core/cancellation.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { FallbackShare } from '../health/fallback-share.js';
 import type { GatewayResponse } from '../http/gateway-response.js';
 import type { InFlightLimit } from '../http/in-flight-limit.js';
 import type { IdempotencyStore } from '../idempotency/idempotency-store.js';
-import type { RequestTrace } from '../records/request-trace.js';
+import type { RecordDraft } from '../records/record-draft.js';
 import { isPrimaryTarget } from '../routing/plan-targets.js';
 import { resolveRoute } from '../routing/resolve-route.js';
 import { logRequest } from '../telemetry/log-request.js';
@@ -76,7 +76,7 @@ export function finishRequest(end: RequestEnd, deps: FinishDeps): void {
 }
 
 /** A caller that left before its body was whole is `cancelled`; a refusal is `rejected`; anything else a 500. */
-function noteThrown(draft: RequestTrace, error: unknown, metrics: Metrics): void {
+function noteThrown(draft: RecordDraft, error: unknown, metrics: Metrics): void {
   if (error === CALLER_LEFT) draft.fail('cancelled', 499, 'cancelled');
   else if (error instanceof GatewayError) {
     draft.fail('rejected', error.status, error.code, error.message);

@@ -8,10 +8,10 @@ import type { InFlightLimit } from '../http/in-flight-limit.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import { idempotencyKeyOf, upstreamIdempotencyKey } from '../idempotency/idempotency-key-header.js';
 import { bodyHash, type IdempotencyStore } from '../idempotency/idempotency-store.js';
-import { sendReplay } from '../idempotency/send-replay.js';
+import { sendReplay } from '../http/send-replay.js';
 import { authenticateRequest, authorizeRoute, type Principal } from '../keys/authenticate.js';
 import type { KeyCache } from '../keys/key-cache.js';
-import type { RequestTrace } from '../records/request-trace.js';
+import type { RecordDraft } from '../records/record-draft.js';
 import { resolveRoute } from '../routing/resolve-route.js';
 import type { Metrics } from '../telemetry/metrics.js';
 import type { Endpoint } from './endpoint.js';
@@ -103,7 +103,7 @@ function claimIdempotencyKey(
   bodyText: string,
   principal: Principal,
   endpointScope: string,
-  draft: RequestTrace,
+  draft: RecordDraft,
   deps: OpenDeps,
 ): IdempotencyClaim | 'replayed' | undefined {
   const key = idempotencyKeyOf(request.headers);
@@ -137,7 +137,7 @@ function claimIdempotencyKey(
 }
 
 /** A caller refused before its body was read: a small body is still read for the record. */
-async function noteRefusedBody(request: IncomingMessage, draft: RequestTrace, config: Config): Promise<void> {
+async function noteRefusedBody(request: IncomingMessage, draft: RecordDraft, config: Config): Promise<void> {
   const declaredBytes = Number(request.headers['content-length']);
   if (!(declaredBytes <= Math.min(REFUSED_BODY_READ_BYTES, config.server.max_body_bytes))) return;
   const body = await readJsonBody(request, { maxBytes: REFUSED_BODY_READ_BYTES, timeoutMs: config.server.body_timeout_ms }).catch(() => undefined);
@@ -147,7 +147,7 @@ async function noteRefusedBody(request: IncomingMessage, draft: RequestTrace, co
 }
 
 /** The route a refused request's model names, when it names one (an unknown model has none). */
-function noteRoute(draft: RequestTrace, config: Config): void {
+function noteRoute(draft: RecordDraft, config: Config): void {
   if (draft.modelRequested === null) return;
   try {
     draft.route = resolveRoute(config, draft.modelRequested).name;

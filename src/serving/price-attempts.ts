@@ -1,14 +1,14 @@
 import type { Config } from '../config/schema.js';
-import type { SpendRow } from '../ledger/spend-row.js';
+import type { SpendRow } from '../core/spend-row.js';
 import { spendRowsOf } from '../ledger/spend-rows-of.js';
 import { deploymentPrice } from '../metering/deployment-price.js';
-import type { RequestTrace } from '../records/request-trace.js';
+import type { RecordDraft } from '../records/record-draft.js';
 
 /**
  * A finished request's attempts, priced once from one config snapshot: its ledger rows. The
  * admission is settled with their sum and the record shows their costs, so all three agree.
  */
-export function priceAttempts(draft: RequestTrace, config: Config): SpendRow[] {
+export function priceAttempts(draft: RecordDraft, config: Config): SpendRow[] {
   if (draft.attempts.length === 0) return [];
   return spendRowsOf({
     requestId: draft.id,

@@ -1,9 +1,9 @@
 import type { AdmissionHandle } from '../admission/admit-request.js';
 import type { Config } from '../config/schema.js';
-import type { Cancellation } from '../engine/cancellation.js';
+import type { Cancellation } from '../core/cancellation.js';
 import type { IdempotencyEntry } from '../idempotency/idempotency-store.js';
 import type { Principal } from '../keys/authenticate.js';
-import type { RequestTrace } from '../records/request-trace.js';
+import type { RecordDraft } from '../records/record-draft.js';
 import type { ResolvedRoute } from '../routing/resolve-route.js';
 
 /** What is known of a request from the moment it arrives, whatever becomes of it. */
@@ -15,7 +15,7 @@ export interface RequestStart {
    */
   readonly config: Config;
   /** The record being built; it becomes the stored record at the end. */
-  readonly draft: RequestTrace;
+  readonly draft: RecordDraft;
   /** Aborts when the caller closes its connection before its answer is finished. */
   readonly caller: Cancellation;
 }

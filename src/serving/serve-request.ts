@@ -9,9 +9,9 @@ import { Heartbeat } from '../http/heartbeat.js';
 import { retryHeaders, sendJson, servedHeaders } from '../http/send.js';
 import { writeSse } from '../http/write-sse.js';
 import { isReplayable } from '../idempotency/idempotency-store.js';
-import { RecordingSseRenderer } from '../idempotency/recording-sse-renderer.js';
+import { RecordingSseRenderer } from '../http/recording-sse-renderer.js';
 import { secretRedactor } from '../records/redact-secrets.js';
-import { RequestTrace } from '../records/request-trace.js';
+import { RecordDraft } from '../records/record-draft.js';
 import type { Endpoint } from './endpoint.js';
 import { failureBody } from './failure-body.js';
 import { finishRequest, type FinishDeps } from './finish-request.js';
@@ -39,7 +39,7 @@ export async function serveRequest<Parsed extends { requestedModel: string }, An
   endpoint: Endpoint<Parsed, Answer>,
   deps: ServingDeps,
 ): Promise<void> {
-  const draft = new RequestTrace(requestId, Date.now());
+  const draft = new RecordDraft(requestId, Date.now());
   if (endpoint.operation) draft.operation = endpoint.operation;
   const start = { config: deps.config(), draft, caller: callerCancellation(response) };
   let context: RequestContext | undefined;

@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { SpendRow } from '../ledger/spend-row.js';
-import type { RequestRecord } from '../records/request-record.js';
+import type { SpendRow } from '../core/spend-row.js';
+import type { RequestRecord } from '../core/request-record.js';
 import { pruneRecords } from './prune-records.js';
 
 /**

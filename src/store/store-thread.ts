@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
-import type { SpendRow } from '../ledger/spend-row.js';
-import type { RequestRecord } from '../records/request-record.js';
+import type { SpendRow } from '../core/spend-row.js';
+import type { RequestRecord } from '../core/request-record.js';
 import { StoreUnavailableError } from './store-unavailable-error.js';
 import type { StoreWrites } from './store-writes.js';
 import type { QueryAnswer, StoreCall, StoreReady, StoreReply, StoreRequest } from './store-worker.js';

@@ -1,5 +1,5 @@
-import type { SpendRow } from '../ledger/spend-row.js';
-import type { RequestRecord } from '../records/request-record.js';
+import type { SpendRow } from '../core/spend-row.js';
+import type { RequestRecord } from '../core/request-record.js';
 import type { SqliteInserts } from './sqlite-inserts.js';
 
 /**

@@ -2,7 +2,7 @@ import { crc32 } from 'node:zlib';
 import { EventStreamCodec, type MessageHeaders } from '@smithy/eventstream-codec';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import { describe, expect, it } from 'vitest';
-import type { SseFrame } from '../providers/spec.js';
+import type { SseFrame } from './sse-frame.js';
 import { AwsEventStreamDecoder, CorruptEventStreamError } from './decode-aws-eventstream.js';
 
 const codec = new EventStreamCodec(toUtf8, fromUtf8);

@@ -1,7 +1,7 @@
 import { crc32 } from 'node:zlib';
 import { EventStreamCodec, type Message, type MessageHeaders } from '@smithy/eventstream-codec';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
-import type { SseFrame } from '../providers/spec.js';
+import type { SseFrame } from './sse-frame.js';
 import type { FrameDecoder } from './frame-decoder.js';
 
 /** Total length, headers length, then the CRC of those two. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SseFrame } from '../providers/spec.js';
+import type { SseFrame } from './sse-frame.js';
 import { BrokenStreamError, SseDecoder } from './decode-sse.js';
 
 function framesOf(pieces: (string | Uint8Array)[]): SseFrame[] {

@@ -1,6 +1,6 @@
 import { StringDecoder } from 'node:string_decoder';
 import { createParser, type EventSourceMessage, type EventSourceParser, type ParseError } from 'eventsource-parser';
-import type { SseFrame } from '../providers/spec.js';
+import type { SseFrame } from './sse-frame.js';
 import type { FrameDecoder } from './frame-decoder.js';
 
 /**

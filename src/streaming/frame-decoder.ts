@@ -1,6 +1,7 @@
-import type { SseFrame, StreamFraming } from '../providers/spec.js';
-import { AwsEventStreamDecoder } from './decode-aws-eventstream.js';
-import { SseDecoder } from './decode-sse.js';
+import type { SseFrame } from './sse-frame.js';
+
+/** How an upstream frames its stream: server-sent events, or Bedrock's binary event stream. */
+export type StreamFraming = 'sse' | 'aws-eventstream';
 
 /**
  * Turns the bytes of a streamed answer into frames, as they arrive. Push-based and synchronous:
@@ -9,13 +10,4 @@ import { SseDecoder } from './decode-sse.js';
 export interface FrameDecoder {
   /** Appends the frames that `chunk` completes to `out`; an incomplete frame waits for more. */
   push(chunk: Uint8Array, out: SseFrame[]): void;
-}
-
-const decoderFactories: Record<StreamFraming, () => FrameDecoder> = {
-  sse: () => new SseDecoder(),
-  'aws-eventstream': () => new AwsEventStreamDecoder(),
-};
-
-export function createFrameDecoder(framing: StreamFraming): FrameDecoder {
-  return decoderFactories[framing]();
 }

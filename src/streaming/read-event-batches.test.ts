@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { SseFrame, StreamEvent, StreamParser } from '../providers/spec.js';
+import type { StreamEvent, StreamParser } from '../providers/spec.js';
+import type { SseFrame } from './sse-frame.js';
 import type { FrameDecoder } from './frame-decoder.js';
 import { readEventBatches } from './read-event-batches.js';
 

@@ -1,16 +1,24 @@
-import type { SseFrame, StreamEvent, StreamParser } from '../providers/spec.js';
 import type { FrameDecoder } from './frame-decoder.js';
+import type { SseFrame } from './sse-frame.js';
+
+/** What turns frames into events: a provider adapter's stream parser. */
+export interface FrameParser<Event> {
+  /** Appends the events `frame` yields to `out`. */
+  push(frame: SseFrame, out: Event[]): void;
+  /** True once the stream has said its last word: nothing after it is read. */
+  readonly done: boolean;
+}
 
 /**
  * An upstream stream as batches of canonical events, one batch per network read that completed
  * at least one event: the decoding and translation of a read run synchronously, so the async
  * cost is per read, not per event. Ends when the body ends or the parser has heard the last word.
  */
-export async function* readEventBatches(
+export async function* readEventBatches<Event>(
   body: AsyncIterable<Uint8Array>,
   decoder: FrameDecoder,
-  parser: StreamParser,
-): AsyncGenerator<StreamEvent[], void, undefined> {
+  parser: FrameParser<Event>,
+): AsyncGenerator<Event[], void, undefined> {
   const frames: SseFrame[] = [];
   for await (const chunk of body) {
     // A corrupt frame ends the stream, but the frames before it in the same read still count.
@@ -20,7 +28,7 @@ export async function* readEventBatches(
     } catch (error) {
       corrupt = { error };
     }
-    const events: StreamEvent[] = [];
+    const events: Event[] = [];
     for (const frame of frames) {
       parser.push(frame, events);
       if (parser.done) break;

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { redactRecord } from '../records/redact-record.js';
-import type { RequestRecord } from '../records/request-record.js';
+import type { RequestRecord } from '../core/request-record.js';
 
 /** The message of the one log entry every finished request gets. */
 export const REQUEST_LOG_MESSAGE = 'request';

@@ -1,4 +1,4 @@
-import type { RequestRecord } from '../records/request-record.js';
+import type { RequestRecord } from '../core/request-record.js';
 import type { Metrics } from './metrics.js';
 
 /** Updates the request-level metrics from a finished request's record (once per request). */

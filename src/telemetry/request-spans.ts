@@ -2,7 +2,7 @@ import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Tr
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import type { AttemptRecordEntry, RequestRecord } from '../records/request-record.js';
+import type { AttemptRecordEntry, RequestRecord } from '../core/request-record.js';
 
 /** `gen_ai.provider.name` values of the GenAI semantic conventions, by our provider names. */
 const GEN_AI_PROVIDERS: Readonly<Record<string, string>> = {

@@ -1,5 +1,5 @@
 import { Pool, type Dispatcher } from 'undici';
-import type { Cancellation } from '../engine/cancellation.js';
+import type { Cancellation } from '../core/cancellation.js';
 import type { ResponseHeaders, UpstreamRequest } from '../providers/spec.js';
 import { UpstreamBody } from './upstream-body.js';
 

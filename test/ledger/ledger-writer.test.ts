@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LedgerWriter, type LedgerWriterOptions } from '../../src/ledger/ledger-writer.js';
 import { migrate } from '../../src/store/migrate.js';
-import type { SpendRow } from '../../src/ledger/spend-row.js';
+import type { SpendRow } from '../../src/core/spend-row.js';
 import { openStore } from '../../src/store/open-database.js';
 import { SqliteInserts } from '../../src/store/sqlite-inserts.js';
 import type { DatabaseSchema } from '../../src/store/schema.js';

@@ -1,4 +1,4 @@
-import type { SpendRow } from '../../src/ledger/spend-row.js';
+import type { SpendRow } from '../../src/core/spend-row.js';
 
 /** A priced, billed attempt of key `key_a`; override any field. */
 export function spendRow(overrides: Partial<SpendRow> = {}): SpendRow {

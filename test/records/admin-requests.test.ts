@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RequestRecord } from '../../src/records/request-record.js';
+import type { RequestRecord } from '../../src/core/request-record.js';
 import { sampleRecord } from './sample-record.js';
 import { startAdminServer, type AdminServer } from './start-admin-server.js';
 

@@ -1,4 +1,4 @@
-import type { AttemptRecordEntry, RequestRecord } from '../../src/records/request-record.js';
+import type { AttemptRecordEntry, RequestRecord } from '../../src/core/request-record.js';
 
 /** A failed attempt then a served one, the shape most record tests need; override any field. */
 export function sampleRecord(overrides: Partial<RequestRecord> = {}): RequestRecord {

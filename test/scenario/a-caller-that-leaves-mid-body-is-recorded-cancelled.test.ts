@@ -1,7 +1,7 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { GatewayResponse } from '../../src/http/gateway-response.js';
-import type { RequestRecord } from '../../src/records/request-record.js';
+import type { RequestRecord } from '../../src/core/request-record.js';
 import { openRawConnection, postHead } from '../support/raw-connection.js';
 import { startGateway, type TestGateway } from '../support/start-gateway.js';
 import { hello } from './scenario-helpers.js';

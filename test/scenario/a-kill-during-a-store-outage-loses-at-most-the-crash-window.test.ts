@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import Database from 'better-sqlite3';
 import { afterAll, expect, it } from 'vitest';
-import type { SpendRow } from '../../src/ledger/spend-row.js';
-import type { RequestRecord } from '../../src/records/request-record.js';
-import { SpillFile } from '../../src/store/spill-file.js';
+import type { SpendRow } from '../../src/core/spend-row.js';
+import type { RequestRecord } from '../../src/core/request-record.js';
+import { SpillFile } from '../../src/sinks/spill-file.js';
 import { postChat } from '../support/start-gateway.js';
 import { hello } from './scenario-helpers.js';
 

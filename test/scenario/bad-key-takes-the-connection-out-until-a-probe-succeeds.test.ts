@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { RequestRecord } from '../../src/records/request-record.js';
+import type { RequestRecord } from '../../src/core/request-record.js';
 import { postChat, startGateway, type TestGateway } from '../support/start-gateway.js';
 import { deploymentHealth, startAlertWebhook, type AlertWebhook } from './health-helpers.js';
 import { ADMIN_TOKEN, eventually, hello } from './scenario-helpers.js';

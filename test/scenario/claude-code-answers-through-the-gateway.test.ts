@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { mockAnswerText } from '../../src/mock/mock-provider.js';
-import type { RequestRecord } from '../../src/records/request-record.js';
+import type { RequestRecord } from '../../src/core/request-record.js';
 import { CLAUDE_CODE_API_KEY, locateClaudeCode, runClaudeCode, type ClaudeCodeRun } from '../support/claude-code.js';
 import { MOCK_CONNECTIONS, startGateway, type TestGateway } from '../support/start-gateway.js';
 import { ADMIN_TOKEN } from './scenario-helpers.js';

@@ -2,7 +2,7 @@
  * Small helpers shared by the scenario tests: reading SSE bodies, the admin records API and the
  * Prometheus text. Not a test file itself (vitest collects only `*.test.ts`).
  */
-import type { RequestRecord } from '../../src/records/request-record.js';
+import type { RequestRecord } from '../../src/core/request-record.js';
 import type { MockAttempt } from '../../src/mock/mock-provider.js';
 
 export const ADMIN_TOKEN = 'scenario-admin-token';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startServeProcess, type ServeProcess } from '../../bench/serve-process.js';
 import { startMockProvider, type MockProvider } from '../../src/mock/mock-provider.js';
-import type { RequestRecord } from '../../src/records/request-record.js';
+import type { RequestRecord } from '../../src/core/request-record.js';
 import { countDone, hello } from './scenario-helpers.js';
 
 const DRAIN_MS = 300;

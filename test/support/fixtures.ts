@@ -1,8 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ProviderAdapter, SseFrame, StreamEvent } from '../../src/providers/spec.js';
-import { createFrameDecoder } from '../../src/streaming/frame-decoder.js';
+import type { ProviderAdapter, StreamEvent } from '../../src/providers/spec.js';
+import type { SseFrame } from '../../src/streaming/sse-frame.js';
+import { createFrameDecoder } from '../../src/streaming/create-frame-decoder.js';
 import { readEventBatches } from '../../src/streaming/read-event-batches.js';
 
 const CONTRACT_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'contract');

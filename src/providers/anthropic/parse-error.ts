@@ -1,5 +1,5 @@
-import { FailureKind } from '../../errors/failure-kind.js';
-import type { ProviderError, ResponseHeaders } from '../spec.js';
+import { FailureKind } from '../../core/failure-kind.js';
+import type { UpstreamFailure, ResponseHeaders } from '../spec.js';
 import { describeBody, excerptBody } from '../shared/body-excerpt.js';
 import { isRecord, readRecord, readString } from '../shared/json-fields.js';
 import { kindFromStatus } from '../shared/kind-from-status.js';
@@ -16,7 +16,7 @@ export interface AnthropicErrorDetails {
 
 // Anthropic's error types map one-to-one onto its statuses, and also name in-stream errors,
 // which have no status at all.
-const KIND_BY_TYPE: ReadonlyMap<string, ProviderError['kind']> = new Map([
+const KIND_BY_TYPE: ReadonlyMap<string, UpstreamFailure['kind']> = new Map([
   ['invalid_request_error', FailureKind.invalidRequest],
   ['authentication_error', FailureKind.credential],
   ['permission_error', FailureKind.credential],
@@ -41,7 +41,7 @@ export function parseAnthropicError(
   headers: ResponseHeaders,
   body: string,
   nowMs: number,
-): ProviderError {
+): UpstreamFailure {
   const parsed = parseJson(body);
   const details = (parsed.ok ? readAnthropicErrorDetails(parsed.value) : undefined) ?? { message: describeBody(status, body) };
   const retryAfterMs = parseRetryAfterMs(headers, nowMs);
@@ -67,12 +67,12 @@ interface ErrorContext {
   retryAfterMs?: number;
 }
 
-export function classifyAnthropicError(details: AnthropicErrorDetails, context: ErrorContext = {}): ProviderError {
+export function classifyAnthropicError(details: AnthropicErrorDetails, context: ErrorContext = {}): UpstreamFailure {
   const { type, errorCode: code, message } = details;
   return { kind: kindOf(details, context), status: context.status, type, code, message };
 }
 
-function kindOf(details: AnthropicErrorDetails, context: ErrorContext): ProviderError['kind'] {
+function kindOf(details: AnthropicErrorDetails, context: ErrorContext): UpstreamFailure['kind'] {
   if (details.errorCode === 'enforced_spend_limit_reached') return FailureKind.quotaExhausted;
   const kind = KIND_BY_TYPE.get(details.type ?? '') ?? kindFromStatusOnly(context.status);
   // A spend cap arrives as a rate limit without a retry hint: waiting will not help.
@@ -89,7 +89,7 @@ function kindOf(details: AnthropicErrorDetails, context: ErrorContext): Provider
 }
 
 /** For bodies without an Anthropic error type (a proxy's HTML page) or in-stream errors of a new type. */
-function kindFromStatusOnly(status: number | undefined): ProviderError['kind'] {
+function kindFromStatusOnly(status: number | undefined): UpstreamFailure['kind'] {
   if (status === undefined) return FailureKind.serverError;
   // 413 is Anthropic's request-size limit (answered by its edge, sometimes without JSON).
   if (status === 413) return FailureKind.contextLength;

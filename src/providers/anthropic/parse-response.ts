@@ -1,16 +1,16 @@
-import { FailureKind } from '../../errors/failure-kind.js';
-import { ProviderFailure, type ChatResult, type ReasoningBlock, type ToolCall } from '../spec.js';
+import { FailureKind } from '../../core/failure-kind.js';
+import { UpstreamFailureError, type ChatResult, type ReasoningBlock, type ToolCall } from '../spec.js';
 import { isRecord, readArray, readRecord, readString, type JsonRecord } from '../shared/json-fields.js';
 import { classifyAnthropicError, readAnthropicErrorDetails } from './parse-error.js';
 import { mapAnthropicStopReason } from './stop-reason.js';
 import { readAnthropicUsageCounts, toCanonicalUsage } from './usage.js';
 
-/** A Messages API JSON body → canonical result; throws `ProviderFailure` for error bodies. */
+/** A Messages API JSON body → canonical result; throws `UpstreamFailureError` for error bodies. */
 export function parseAnthropicResponse(body: unknown): ChatResult {
   if (!isRecord(body)) throw unexpectedShape('the response body is not a JSON object');
   if (readString(body, 'type') === 'error') {
     const details = readAnthropicErrorDetails(body) ?? { message: 'Anthropic answered with an error body.' };
-    throw new ProviderFailure(classifyAnthropicError(details));
+    throw new UpstreamFailureError(classifyAnthropicError(details));
   }
   const content = readArray(body, 'content');
   if (content === undefined) throw unexpectedShape('the response has no content array');
@@ -56,8 +56,8 @@ function toToolCall(block: JsonRecord): ToolCall {
   };
 }
 
-function unexpectedShape(detail: string): ProviderFailure {
-  return new ProviderFailure({
+function unexpectedShape(detail: string): UpstreamFailureError {
+  return new UpstreamFailureError({
     kind: FailureKind.serverError,
     message: `Unexpected Messages API response: ${detail}.`,
   });

@@ -1,5 +1,6 @@
-import { FailureKind } from '../../errors/failure-kind.js';
-import type { SseFrame, StreamEvent, StreamParser } from '../spec.js';
+import { FailureKind } from '../../core/failure-kind.js';
+import type { StreamEvent, StreamParser } from '../spec.js';
+import type { SseFrame } from '../../streaming/sse-frame.js';
 import { excerptBody } from '../shared/body-excerpt.js';
 import { isRecord, readNumber, readRecord, readString, type JsonRecord } from '../shared/json-fields.js';
 import { parseJson } from '../shared/parse-json.js';

@@ -1,5 +1,5 @@
-import { FailureKind } from '../../errors/failure-kind.js';
-import type { ProviderError, ResponseHeaders } from '../spec.js';
+import { FailureKind } from '../../core/failure-kind.js';
+import type { UpstreamFailure, ResponseHeaders } from '../spec.js';
 import { describeBody } from '../shared/body-excerpt.js';
 import { isRecord, readString, type JsonRecord } from '../shared/json-fields.js';
 import { kindFromStatus } from '../shared/kind-from-status.js';
@@ -15,7 +15,7 @@ export interface BedrockErrorDetails {
 }
 
 // Exception names, in the PascalCase of responses (streams spell them in lowerCamelCase).
-const KIND_BY_TYPE: ReadonlyMap<string, ProviderError['kind']> = new Map([
+const KIND_BY_TYPE: ReadonlyMap<string, UpstreamFailure['kind']> = new Map([
   ['ThrottlingException', FailureKind.rateLimit],
   ['ServiceQuotaExceededException', FailureKind.rateLimit],
   // Bedrock is loading the model; AWS's own SDKs retry it.
@@ -57,7 +57,7 @@ export function parseBedrockError(
   headers: ResponseHeaders,
   body: string,
   nowMs: number,
-): ProviderError {
+): UpstreamFailure {
   const parsed = parseJson(body);
   const record = parsed.ok && isRecord(parsed.value) ? parsed.value : {};
   const details: BedrockErrorDetails = {
@@ -76,12 +76,12 @@ function readBodyType(record: JsonRecord): string | undefined {
 }
 
 /** Classifies by the exception's name first, then by status; errors inside a stream have none. */
-export function classifyBedrockError(details: BedrockErrorDetails, status?: number): ProviderError {
+export function classifyBedrockError(details: BedrockErrorDetails, status?: number): UpstreamFailure {
   const { type, message } = details;
   return { kind: kindOf(details, status), status, type, message };
 }
 
-function kindOf(details: BedrockErrorDetails, status: number | undefined): ProviderError['kind'] {
+function kindOf(details: BedrockErrorDetails, status: number | undefined): UpstreamFailure['kind'] {
   const knownKind = details.type === undefined ? undefined : KIND_BY_TYPE.get(pascalCase(details.type));
   // A stream's unknown exception is the provider failing mid-answer.
   const kind = knownKind ?? (status === undefined ? FailureKind.serverError : kindFromStatus(status));

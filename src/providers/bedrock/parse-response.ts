@@ -1,5 +1,5 @@
-import { FailureKind } from '../../errors/failure-kind.js';
-import { ProviderFailure, type ChatResult, type ToolCall } from '../spec.js';
+import { FailureKind } from '../../core/failure-kind.js';
+import { UpstreamFailureError, type ChatResult, type ToolCall } from '../spec.js';
 import { isRecord, readArray, readRecord, readString, type JsonRecord } from '../shared/json-fields.js';
 import { mapBedrockStopReason, readBedrockStopSequence } from './stop-reason.js';
 import { readBedrockUsage } from './usage.js';
@@ -49,8 +49,8 @@ function toToolCalls(block: JsonRecord): ToolCall[] {
   ];
 }
 
-function unexpectedShape(detail: string): ProviderFailure {
-  return new ProviderFailure({
+function unexpectedShape(detail: string): UpstreamFailureError {
+  return new UpstreamFailureError({
     kind: FailureKind.serverError,
     message: `Unexpected Converse response: ${detail}.`,
   });

@@ -1,4 +1,5 @@
-import type { ProviderError, SseFrame, StreamEvent, StreamParser } from '../spec.js';
+import type { UpstreamFailure, StreamEvent, StreamParser } from '../spec.js';
+import type { SseFrame } from '../../streaming/sse-frame.js';
 import { excerptBody } from '../shared/body-excerpt.js';
 import { isRecord, readNumber, readRecord, readString, type JsonRecord } from '../shared/json-fields.js';
 import { parseJson } from '../shared/parse-json.js';
@@ -117,7 +118,7 @@ function isErrorFrame(frame: SseFrame): boolean {
   return frame.event === 'error' || frame.event?.endsWith('Exception') === true;
 }
 
-function readStreamError(frame: SseFrame): ProviderError {
+function readStreamError(frame: SseFrame): UpstreamFailure {
   const parsed = parseJson(frame.data);
   const payload = parsed.ok && isRecord(parsed.value) ? parsed.value : {};
   const type = frame.event === 'error' ? readString(payload, '__type') : frame.event;

@@ -1,6 +1,6 @@
-import { FailureKind } from '../../errors/failure-kind.js';
+import { FailureKind } from '../../core/failure-kind.js';
 import {
-  ProviderFailure,
+  UpstreamFailureError,
   type CacheControl,
   type ChatMessage,
   type ContentPart,
@@ -151,7 +151,7 @@ const BASE64_IMAGE_DATA_URL = /^data:image\/(png|jpeg|gif|webp);base64,(.*)$/s;
 function toImageBlock(url: string): JsonRecord {
   const match = BASE64_IMAGE_DATA_URL.exec(url);
   if (match === null) {
-    throw new ProviderFailure({
+    throw new UpstreamFailureError({
       kind: FailureKind.invalidRequest,
       message: url.startsWith('data:')
         ? 'An image data URL is not base64-encoded PNG, JPEG, GIF or WebP, the formats Bedrock Converse accepts.'

@@ -1,4 +1,4 @@
-import type { Usage } from '../spec.js';
+import type { Usage } from '../../core/usage.js';
 import { readNumber, type JsonRecord } from '../shared/json-fields.js';
 
 /** Converse `usage` → canonical. Its `inputTokens` excludes cache reads and writes; canonical input includes them. */

@@ -1,5 +1,5 @@
-import { FailureKind } from '../../errors/failure-kind.js';
-import { ProviderFailure, type EmbeddingsAdapter, type EmbeddingsRequest, type EmbeddingsResult, type TargetContext, type UpstreamRequest } from '../spec.js';
+import { FailureKind } from '../../core/failure-kind.js';
+import { UpstreamFailureError, type EmbeddingsAdapter, type EmbeddingsRequest, type EmbeddingsResult, type TargetContext, type UpstreamRequest } from '../spec.js';
 import { isRecord, readArray, readNumber, readRecord } from '../shared/json-fields.js';
 import { joinUrl } from '../shared/join-url.js';
 
@@ -16,7 +16,7 @@ function buildGeminiEmbeddingsRequest(request: EmbeddingsRequest, target: Target
   const name = target.routedModel.replace(/^models\//, '');
   const requests = request.input.map((input) => {
     if (typeof input !== 'string') {
-      throw new ProviderFailure({ kind: FailureKind.invalidRequest, message: 'Gemini embeds text only; token arrays cannot be sent to it.' });
+      throw new UpstreamFailureError({ kind: FailureKind.invalidRequest, message: 'Gemini embeds text only; token arrays cannot be sent to it.' });
     }
     return {
       model: `models/${name}`,
@@ -34,11 +34,11 @@ function buildGeminiEmbeddingsRequest(request: EmbeddingsRequest, target: Target
 
 function parseGeminiEmbeddingsResponse(body: unknown): EmbeddingsResult {
   const embeddings = isRecord(body) ? readArray(body, 'embeddings') : undefined;
-  if (embeddings === undefined) throw new ProviderFailure({ kind: FailureKind.serverError, message: 'the embeddings response has no embeddings list' });
+  if (embeddings === undefined) throw new UpstreamFailureError({ kind: FailureKind.serverError, message: 'the embeddings response has no embeddings list' });
   const vectors = embeddings.map((entry, position) => {
     const values = isRecord(entry) ? readArray(entry, 'values') : undefined;
     if (values === undefined || !values.every((value) => typeof value === 'number')) {
-      throw new ProviderFailure({ kind: FailureKind.serverError, message: `embedding ${position} of the response is not a vector` });
+      throw new UpstreamFailureError({ kind: FailureKind.serverError, message: `embedding ${position} of the response is not a vector` });
     }
     return values as number[];
   });

@@ -1,5 +1,5 @@
-import { FailureKind } from '../../errors/failure-kind.js';
-import type { ProviderError, ResponseHeaders } from '../spec.js';
+import { FailureKind } from '../../core/failure-kind.js';
+import type { UpstreamFailure, ResponseHeaders } from '../spec.js';
 import { describeBody, excerptBody } from '../shared/body-excerpt.js';
 import { isRecord, readArray, readNumber, readString, type JsonRecord } from '../shared/json-fields.js';
 import { kindFromStatus } from '../shared/kind-from-status.js';
@@ -21,7 +21,7 @@ export interface GeminiErrorDetails {
   quotaIds: string[];
 }
 
-const KIND_BY_RPC_STATUS: ReadonlyMap<string, ProviderError['kind']> = new Map([
+const KIND_BY_RPC_STATUS: ReadonlyMap<string, UpstreamFailure['kind']> = new Map([
   ['INVALID_ARGUMENT', FailureKind.invalidRequest],
   ['FAILED_PRECONDITION', FailureKind.invalidRequest],
   ['UNAUTHENTICATED', FailureKind.credential],
@@ -46,7 +46,7 @@ export function parseGeminiError(
   headers: ResponseHeaders,
   body: string,
   nowMs: number,
-): ProviderError {
+): UpstreamFailure {
   const parsed = parseJson(body);
   const details = (parsed.ok ? readGeminiErrorDetails(parsed.value) : undefined) ?? {
     message: describeBody(status, body),
@@ -84,8 +84,8 @@ interface ErrorContext {
   retryAfterMs?: number;
 }
 
-export function classifyGeminiError(details: GeminiErrorDetails, context: ErrorContext = {}): ProviderError {
-  const error: ProviderError = {
+export function classifyGeminiError(details: GeminiErrorDetails, context: ErrorContext = {}): UpstreamFailure {
+  const error: UpstreamFailure = {
     kind: kindOf(details, context.status ?? details.httpStatus),
     status: context.status,
     type: details.status,
@@ -96,7 +96,7 @@ export function classifyGeminiError(details: GeminiErrorDetails, context: ErrorC
   return retryAfterMs === undefined ? error : { ...error, retryAfterMs };
 }
 
-function kindOf(details: GeminiErrorDetails, httpStatus: number | undefined): ProviderError['kind'] {
+function kindOf(details: GeminiErrorDetails, httpStatus: number | undefined): UpstreamFailure['kind'] {
   if (details.reason?.startsWith('API_KEY_') || (details.status === 'INVALID_ARGUMENT' && API_KEY_MESSAGE.test(details.message))) {
     return FailureKind.credential;
   }
@@ -112,7 +112,7 @@ function kindOf(details: GeminiErrorDetails, httpStatus: number | undefined): Pr
  * plan and billing details" — so the message decides nothing. A daily quota is exhausted until the
  * next day whatever RetryInfo says, and 402 is prepaid credit used up.
  */
-function exhaustedKind(details: GeminiErrorDetails, httpStatus: number | undefined): ProviderError['kind'] {
+function exhaustedKind(details: GeminiErrorDetails, httpStatus: number | undefined): UpstreamFailure['kind'] {
   if (httpStatus === 402 || details.quotaIds.some((id) => PER_DAY_QUOTA.test(id))) return FailureKind.quotaExhausted;
   return FailureKind.rateLimit;
 }

@@ -1,5 +1,5 @@
-import { FailureKind } from '../../errors/failure-kind.js';
-import { ProviderFailure, type ChatResult, type ToolCall } from '../spec.js';
+import { FailureKind } from '../../core/failure-kind.js';
+import { UpstreamFailureError, type ChatResult, type ToolCall } from '../spec.js';
 import { isRecord, readRecord, readString } from '../shared/json-fields.js';
 import { mapGeminiFinishReason } from './finish-reason.js';
 import { classifyGeminiError, readGeminiErrorDetails } from './parse-error.js';
@@ -8,16 +8,16 @@ import { firstCandidate, readParts } from './read-parts.js';
 import { toolCallIdOf } from './tool-call-id.js';
 import { readGeminiUsage } from './usage.js';
 
-/** A generateContent JSON body → canonical result; throws `ProviderFailure` for error bodies and blocked prompts. */
+/** A generateContent JSON body → canonical result; throws `UpstreamFailureError` for error bodies and blocked prompts. */
 export function parseGeminiResponse(body: unknown): ChatResult {
   const embeddedError = readGeminiErrorDetails(body);
-  if (embeddedError !== undefined) throw new ProviderFailure(classifyGeminiError(embeddedError));
+  if (embeddedError !== undefined) throw new UpstreamFailureError(classifyGeminiError(embeddedError));
   if (!isRecord(body)) throw unexpectedShape('the response body is not a JSON object');
 
   const candidate = firstCandidate(body);
   if (candidate === undefined) {
     const blocked = promptBlockedError(body);
-    throw blocked === undefined ? unexpectedShape('the response has no candidates') : new ProviderFailure(blocked);
+    throw blocked === undefined ? unexpectedShape('the response has no candidates') : new UpstreamFailureError(blocked);
   }
 
   const responseId = readString(body, 'responseId');
@@ -46,8 +46,8 @@ export function parseGeminiResponse(body: unknown): ChatResult {
   };
 }
 
-function unexpectedShape(detail: string): ProviderFailure {
-  return new ProviderFailure({
+function unexpectedShape(detail: string): UpstreamFailureError {
+  return new UpstreamFailureError({
     kind: FailureKind.serverError,
     message: `Unexpected generateContent response: ${detail}.`,
   });

@@ -1,12 +1,12 @@
-import { FailureKind } from '../../errors/failure-kind.js';
-import type { ProviderError } from '../spec.js';
+import { FailureKind } from '../../core/failure-kind.js';
+import type { UpstreamFailure } from '../spec.js';
 import { readRecord, readString, type JsonRecord } from '../shared/json-fields.js';
 
 /**
  * A prompt Gemini refused before generating anything: HTTP 200, no candidates, and
  * `promptFeedback.blockReason` (SAFETY, BLOCKLIST, PROHIBITED_CONTENT, OTHER, …).
  */
-export function promptBlockedError(response: JsonRecord): ProviderError | undefined {
+export function promptBlockedError(response: JsonRecord): UpstreamFailure | undefined {
   const feedback = readRecord(response, 'promptFeedback');
   const blockReason = feedback && readString(feedback, 'blockReason');
   if (blockReason === undefined) return undefined;

@@ -1,6 +1,6 @@
-import { FailureKind } from '../../errors/failure-kind.js';
+import { FailureKind } from '../../core/failure-kind.js';
 import {
-  ProviderFailure,
+  UpstreamFailureError,
   type ChatMessage,
   type ContentPart,
   type SystemMessage,
@@ -113,7 +113,7 @@ function toFunctionCallPart(call: ToolCall): JsonRecord {
 function toFunctionResponsePart(message: ToolMessage, callsById: ReadonlyMap<string, ToolCall>): JsonRecord {
   const call = callsById.get(message.toolCallId);
   if (call === undefined) {
-    throw new ProviderFailure({
+    throw new UpstreamFailureError({
       kind: FailureKind.invalidRequest,
       message: `Tool result ${message.toolCallId} answers no earlier tool call; Gemini needs the name of the function it answers.`,
     });

@@ -49,7 +49,7 @@ export function buildOpenAiRequest(
   if (request.user !== undefined) body.user = request.user;
   body.stream = request.stream;
   // Usage is always requested upstream (metering needs it); whether the caller sees the
-  // usage chunk is `includeUsage`, decided by the outbound renderer.
+  // usage chunk is `includeUsage`, decided by the caller dialect's renderer.
   if (request.stream) body.stream_options = { include_usage: true };
 
   mergePassthrough(body, request, 'openai', DECIDED_BY_ADAPTER);

@@ -1,4 +1,4 @@
-import { ProviderFailure, type EmbeddingsAdapter, type EmbeddingsRequest, type EmbeddingsResult, type TargetContext, type UpstreamRequest } from '../spec.js';
+import { UpstreamFailureError, type EmbeddingsAdapter, type EmbeddingsRequest, type EmbeddingsResult, type TargetContext, type UpstreamRequest } from '../spec.js';
 import { isRecord, readArray, readNumber, readString, type JsonRecord } from '../shared/json-fields.js';
 import { joinUrl } from '../shared/join-url.js';
 
@@ -23,18 +23,18 @@ function buildOpenAiEmbeddingsRequest(request: EmbeddingsRequest, target: Target
 function parseOpenAiEmbeddingsResponse(body: unknown): EmbeddingsResult {
   const data = isRecord(body) ? readArray(body, 'data') : undefined;
   if (!isRecord(body) || data === undefined) {
-    throw new ProviderFailure({ kind: 'server_error', message: 'the embeddings response has no data list' });
+    throw new UpstreamFailureError({ kind: 'server_error', message: 'the embeddings response has no data list' });
   }
   const vectors: (number[] | string)[] = [];
   for (const [position, entry] of data.entries()) {
     const embedding = isRecord(entry) ? entry.embedding : undefined;
-    if (!isVector(embedding)) throw new ProviderFailure({ kind: 'server_error', message: `embedding ${position} of the response is not a vector` });
+    if (!isVector(embedding)) throw new UpstreamFailureError({ kind: 'server_error', message: `embedding ${position} of the response is not a vector` });
     // Entries carry their input's index; hosts keep them in order, but the index is what counts.
     const index = isRecord(entry) ? readNumber(entry, 'index') : undefined;
     vectors[index !== undefined && Number.isInteger(index) && index >= 0 && index < data.length ? index : position] = embedding;
   }
   if (vectors.length !== data.length || vectors.includes(undefined as never)) {
-    throw new ProviderFailure({ kind: 'server_error', message: 'the embeddings response repeats or skips an input index' });
+    throw new UpstreamFailureError({ kind: 'server_error', message: 'the embeddings response repeats or skips an input index' });
   }
   const usage = isRecord(body.usage) ? body.usage : undefined;
   return {

@@ -1,5 +1,5 @@
-import { FailureKind } from '../../errors/failure-kind.js';
-import type { ProviderError, ResponseHeaders } from '../spec.js';
+import { FailureKind } from '../../core/failure-kind.js';
+import type { UpstreamFailure, ResponseHeaders } from '../spec.js';
 import { describeBody, excerptBody } from '../shared/body-excerpt.js';
 import { isRecord, readNumber, readRecord, readString, type JsonRecord } from '../shared/json-fields.js';
 import { kindFromStatus } from '../shared/kind-from-status.js';
@@ -28,7 +28,7 @@ const CONTEXT_LENGTH_MESSAGE = /maximum context length/i;
 
 // Without an HTTP status (an error inside a 200 body or stream), the code or type decides;
 // anything else is the provider failing mid-answer.
-const IN_BAND_KINDS: ReadonlyMap<string, ProviderError['kind']> = new Map([
+const IN_BAND_KINDS: ReadonlyMap<string, UpstreamFailure['kind']> = new Map([
   ['rate_limit_exceeded', FailureKind.rateLimit],
   ['invalid_api_key', FailureKind.credential],
   ['authentication_error', FailureKind.credential],
@@ -41,7 +41,7 @@ export function parseOpenAiError(
   headers: ResponseHeaders,
   body: string,
   nowMs: number,
-): ProviderError {
+): UpstreamFailure {
   const parsed = parseJson(body);
   const details = (parsed.ok ? readErrorBody(parsed.value) : undefined) ?? { message: describeBody(status, body) };
   const error = classifyOpenAiError(details, status);
@@ -50,7 +50,7 @@ export function parseOpenAiError(
 }
 
 /** Classifies by the body's code first (it is more specific), then by status. */
-export function classifyOpenAiError(details: OpenAiErrorDetails, status?: number): ProviderError {
+export function classifyOpenAiError(details: OpenAiErrorDetails, status?: number): UpstreamFailure {
   const { message, type, code } = details;
   return { kind: kindOf(details, status), status, type, code, message };
 }
@@ -85,7 +85,7 @@ function readErrorBody(value: unknown): OpenAiErrorDetails | undefined {
   };
 }
 
-function kindOf(details: OpenAiErrorDetails, status: number | undefined): ProviderError['kind'] {
+function kindOf(details: OpenAiErrorDetails, status: number | undefined): UpstreamFailure['kind'] {
   const { code, type, message } = details;
   if (QUOTA_CODES.has(code ?? '') || QUOTA_CODES.has(type ?? '')) return FailureKind.quotaExhausted;
   if (code === 'context_length_exceeded' || CONTEXT_LENGTH_MESSAGE.test(message)) return FailureKind.contextLength;

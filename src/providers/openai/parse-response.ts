@@ -1,16 +1,16 @@
-import { FailureKind } from '../../errors/failure-kind.js';
-import { ProviderFailure, type ChatResult, type ToolCall } from '../spec.js';
+import { FailureKind } from '../../core/failure-kind.js';
+import { UpstreamFailureError, type ChatResult, type ToolCall } from '../spec.js';
 import { isRecord, readArray, readNumber, readRecord, readString, type JsonRecord } from '../shared/json-fields.js';
 import { classifyOpenAiError, readEmbeddedError } from './parse-error.js';
 import { mapOpenAiFinishReason } from './finish-reason.js';
 import { readOpenAiUsage } from './usage.js';
 
-/** A Chat Completions JSON body → canonical result; throws `ProviderFailure` for error bodies. */
+/** A Chat Completions JSON body → canonical result; throws `UpstreamFailureError` for error bodies. */
 export function parseOpenAiResponse(body: unknown): ChatResult {
   if (!isRecord(body)) throw unexpectedShape('the response body is not a JSON object');
   // Some compatible hosts answer 200 with an error body.
   const embeddedError = readEmbeddedError(body);
-  if (embeddedError !== undefined) throw new ProviderFailure(classifyOpenAiError(embeddedError));
+  if (embeddedError !== undefined) throw new UpstreamFailureError(classifyOpenAiError(embeddedError));
 
   const choice = readArray(body, 'choices')?.[0];
   const message = isRecord(choice) ? readRecord(choice, 'message') : undefined;
@@ -54,8 +54,8 @@ function readToolCall(call: JsonRecord): ToolCall {
   };
 }
 
-function unexpectedShape(detail: string): ProviderFailure {
-  return new ProviderFailure({
+function unexpectedShape(detail: string): UpstreamFailureError {
+  return new UpstreamFailureError({
     kind: FailureKind.serverError,
     message: `Unexpected Chat Completions response: ${detail}.`,
   });

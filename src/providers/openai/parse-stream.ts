@@ -1,4 +1,5 @@
-import type { SseFrame, StreamEvent, StreamParser } from '../spec.js';
+import type { StreamEvent, StreamParser } from '../spec.js';
+import type { SseFrame } from '../../streaming/sse-frame.js';
 import { isRecord, readArray, readNumber, readRecord, readString, type JsonRecord } from '../shared/json-fields.js';
 import { parseJson } from '../shared/parse-json.js';
 import { mapOpenAiFinishReason } from './finish-reason.js';

@@ -1,4 +1,4 @@
-import type { Usage } from '../spec.js';
+import type { Usage } from '../../core/usage.js';
 import { readNumber, readRecord, type JsonRecord } from '../shared/json-fields.js';
 
 /** Chat Completions `usage` → canonical (`prompt_tokens` already includes cached tokens). */

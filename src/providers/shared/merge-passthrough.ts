@@ -1,4 +1,4 @@
-import type { ChatRequest, Dialect } from '../spec.js';
+import type { ChatRequest, UpstreamDialect } from '../spec.js';
 import type { JsonRecord } from './json-fields.js';
 
 /**
@@ -9,7 +9,7 @@ import type { JsonRecord } from './json-fields.js';
 export function mergePassthrough(
   body: JsonRecord,
   request: ChatRequest,
-  dialect: Dialect,
+  dialect: UpstreamDialect,
   excludedKeys: ReadonlySet<string> = new Set(),
 ): void {
   if (request.passthrough?.dialect !== dialect) return;

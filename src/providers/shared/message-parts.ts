@@ -1,5 +1,5 @@
-import { FailureKind } from '../../errors/failure-kind.js';
-import { ProviderFailure, type ToolCall } from '../spec.js';
+import { FailureKind } from '../../core/failure-kind.js';
+import { UpstreamFailureError, type ToolCall } from '../spec.js';
 import { isRecord, type JsonRecord } from './json-fields.js';
 import { parseJson } from './parse-json.js';
 
@@ -13,7 +13,7 @@ const BASE64_DATA_URL = /^data:([^;,]+);base64,(.*)$/s;
 export function base64DataUrl(url: string, provider: string): { mediaType: string; data: string } {
   const match = BASE64_DATA_URL.exec(url);
   if (match === null) {
-    throw new ProviderFailure({
+    throw new UpstreamFailureError({
       kind: FailureKind.invalidRequest,
       message: `An image data URL is not base64-encoded; ${provider} accepts base64 image data only.`,
     });
@@ -32,7 +32,7 @@ export function toolArgumentsObject(call: ToolCall, provider: string): JsonRecor
   if (call.arguments.trim() === '') return {};
   const parsed = parseJson(call.arguments);
   if (parsed.ok && isRecord(parsed.value)) return parsed.value;
-  throw new ProviderFailure({
+  throw new UpstreamFailureError({
     kind: FailureKind.invalidRequest,
     message: `Tool call ${call.id} (${call.name}) has arguments that are not a JSON object; ${provider} requires an object.`,
   });

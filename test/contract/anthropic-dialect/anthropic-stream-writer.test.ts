@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { AnthropicStreamWriter } from '../../../src/outbound/anthropic-stream-writer.js';
+import { AnthropicStreamWriter } from '../../../src/dialects/anthropic-messages/anthropic-stream-writer.js';
 import { anthropicAdapter } from '../../../src/providers/anthropic/adapter.js';
-import type { SseFrame, StreamEvent } from '../../../src/providers/spec.js';
+import type { StreamEvent } from '../../../src/providers/spec.js';
+import type { SseFrame } from '../../../src/streaming/sse-frame.js';
 import { SseDecoder } from '../../../src/streaming/decode-sse.js';
 import { readFixture, replaySse } from '../../support/fixtures.js';
 

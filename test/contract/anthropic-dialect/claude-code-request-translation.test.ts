@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../../src/errors/gateway-error.js';
-import { parseAnthropicMessages } from '../../../src/inbound/parse-anthropic-messages.js';
+import { parseAnthropicMessages } from '../../../src/dialects/anthropic-messages/parse-anthropic-messages.js';
 import { anthropicAdapter } from '../../../src/providers/anthropic/adapter.js';
 import { bedrockAdapter } from '../../../src/providers/bedrock/adapter.js';
 import { geminiAdapter } from '../../../src/providers/gemini/adapter.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderAnthropicMessage } from '../../../src/outbound/render-anthropic-message.js';
+import { renderAnthropicMessage } from '../../../src/dialects/anthropic-messages/render-anthropic-message.js';
 import { anthropicAdapter } from '../../../src/providers/anthropic/adapter.js';
 import type { ChatResult } from '../../../src/providers/spec.js';
 import { readFixture } from '../../support/fixtures.js';

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ANTHROPIC_DEFAULT_MAX_TOKENS, anthropicAdapter } from '../../../src/providers/anthropic/adapter.js';
 import {
-  ProviderFailure,
+  UpstreamFailureError,
   type ChatMessage,
   type ChatRequest,
-  type ProviderError,
+  type UpstreamFailure,
   type ToolDefinition,
 } from '../../../src/providers/spec.js';
 import {
@@ -43,14 +43,14 @@ function minimalRequest(overrides: Partial<ChatRequest> = {}): ChatRequest {
   return { messages: [userText('Hello')], stream: false, includeUsage: false, ...overrides };
 }
 
-function failureOf(action: () => unknown): ProviderError {
+function failureOf(action: () => unknown): UpstreamFailure {
   try {
     action();
   } catch (error) {
-    if (error instanceof ProviderFailure) return error.error;
+    if (error instanceof UpstreamFailureError) return error.error;
     throw error;
   }
-  throw new Error('expected a ProviderFailure');
+  throw new Error('expected an UpstreamFailureError');
 }
 
 /** Anthropic echoes `caller` on tool_use blocks; a request built from canonical history has none. */
@@ -79,7 +79,7 @@ const SSE_FIXTURES = [
   'messages-stream-thinking-tool-use.sse',
 ] as const;
 
-const ERROR_FIXTURES: Record<string, { kind: ProviderError['kind']; type: string; code?: string }> = {
+const ERROR_FIXTURES: Record<string, { kind: UpstreamFailure['kind']; type: string; code?: string }> = {
   'errors/400-invalid-request-error.http': { kind: 'invalid_request', type: 'invalid_request_error' },
   'errors/400-prompt-too-long.http': { kind: 'context_length', type: 'invalid_request_error' },
   'errors/400-user-spend-limit.json': { kind: 'quota_exhausted', type: 'invalid_request_error' },
@@ -96,7 +96,7 @@ const ERROR_FIXTURES: Record<string, { kind: ProviderError['kind']; type: string
   'errors/529-overloaded-error.http': { kind: 'server_error', type: 'overloaded_error' },
 };
 
-const SDK_ERROR_TYPES: Record<string, { kind: ProviderError['kind']; type: string }> = {
+const SDK_ERROR_TYPES: Record<string, { kind: UpstreamFailure['kind']; type: string }> = {
   '402': { kind: 'quota_exhausted', type: 'billing_error' },
   '413': { kind: 'context_length', type: 'request_too_large' },
   '504': { kind: 'server_error', type: 'timeout_error' },
@@ -570,7 +570,7 @@ interface StreamExpectation {
   toolCalls?: { index: number; id: string; name: string; arguments: string }[];
   finish?: { reason: string; providerReason: string; stopSequence?: string };
   usage: Record<string, number>;
-  errors?: Partial<ProviderError>[];
+  errors?: Partial<UpstreamFailure>[];
 }
 
 const NO_CACHE = { cacheReadTokens: 0, cacheWriteTokens: 0 };

@@ -2,15 +2,8 @@ import { EventStreamCodec } from '@smithy/eventstream-codec';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import { describe, expect, it } from 'vitest';
 import { bedrockAdapter } from '../../../src/providers/bedrock/adapter.js';
-import {
-  ProviderFailure,
-  type ChatMessage,
-  type ChatRequest,
-  type ProviderError,
-  type SseFrame,
-  type StreamEvent,
-  type ToolDefinition,
-} from '../../../src/providers/spec.js';
+import { UpstreamFailureError, type ChatMessage, type ChatRequest, type UpstreamFailure, type StreamEvent, type ToolDefinition } from '../../../src/providers/spec.js';
+import type { SseFrame } from '../../../src/streaming/sse-frame.js';
 import {
   collect,
   eventShape,
@@ -48,14 +41,14 @@ function minimalRequest(overrides: Partial<ChatRequest> = {}): ChatRequest {
   return { messages: [userText('Hello')], stream: false, includeUsage: false, ...overrides };
 }
 
-function failureOf(action: () => unknown): ProviderError {
+function failureOf(action: () => unknown): UpstreamFailure {
   try {
     action();
   } catch (error) {
-    if (error instanceof ProviderFailure) return error.error;
+    if (error instanceof UpstreamFailureError) return error.error;
     throw error;
   }
-  throw new Error('expected a ProviderFailure');
+  throw new Error('expected an UpstreamFailureError');
 }
 
 /** The decoded recordings wrap each payload as `{"<event type>": payload}`; Bedrock sends them as messages. */
@@ -92,7 +85,7 @@ async function parseFrames(...frames: SseFrame[]): Promise<StreamEvent[]> {
 
 const STREAM_FIXTURES = ['converse-stream-text.decoded.jsonl', 'converse-stream-tool-use.decoded.jsonl'] as const;
 
-const ERROR_FIXTURES: Record<string, { kind: ProviderError['kind']; type?: string; message: string }> = {
+const ERROR_FIXTURES: Record<string, { kind: UpstreamFailure['kind']; type?: string; message: string }> = {
   'errors/400-validation-context-too-long.json': { kind: 'context_length', message: 'Input is too long for requested model.' },
   'errors/400-validation-model-passthrough.json': {
     kind: 'context_length',
@@ -678,7 +671,7 @@ function errorInput(name: string): { status: number; headers: Record<string, str
 }
 
 /** The kind each exception in errors/README.md's table classifies to, by response and in a stream. */
-const KIND_BY_EXCEPTION: Record<string, ProviderError['kind']> = {
+const KIND_BY_EXCEPTION: Record<string, UpstreamFailure['kind']> = {
   ValidationException: 'invalid_request',
   ServiceQuotaExceededException: 'rate_limit',
   AccessDeniedException: 'credential',

@@ -3,7 +3,7 @@ import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import { describe, expect, it } from 'vitest';
 import { classifyTransportError } from '../../../src/engine/classify-transport-error.js';
 import { bedrockAdapter } from '../../../src/providers/bedrock/adapter.js';
-import type { SseFrame } from '../../../src/providers/spec.js';
+import type { SseFrame } from '../../../src/streaming/sse-frame.js';
 import { AwsEventStreamDecoder, CorruptEventStreamError } from '../../../src/streaming/decode-aws-eventstream.js';
 import { chunked, randomChunkSizes, readFixture, replaySse, summarizeStream } from '../../support/fixtures.js';
 

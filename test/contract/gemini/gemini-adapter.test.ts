@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { geminiAdapter } from '../../../src/providers/gemini/adapter.js';
 import { toolCallIdOf } from '../../../src/providers/gemini/tool-call-id.js';
-import { ProviderFailure, type ChatRequest, type ProviderError } from '../../../src/providers/spec.js';
+import { UpstreamFailureError, type ChatRequest, type UpstreamFailure } from '../../../src/providers/spec.js';
 import {
   collect,
   eventShape,
@@ -28,14 +28,14 @@ function bodyOf(request: ChatRequest, target = TARGET): Json {
   return JSON.parse(geminiAdapter.buildRequest(request, target).body) as Json;
 }
 
-function failureOf(action: () => unknown): ProviderError {
+function failureOf(action: () => unknown): UpstreamFailure {
   try {
     action();
   } catch (error) {
-    if (error instanceof ProviderFailure) return error.error;
+    if (error instanceof UpstreamFailureError) return error.error;
     throw error;
   }
-  throw new Error('expected a ProviderFailure');
+  throw new Error('expected an UpstreamFailureError');
 }
 
 /**
@@ -74,7 +74,7 @@ const SSE_FIXTURES = [
   'stream-text-trimmed.sse',
 ] as const;
 
-const ERROR_FIXTURES: Record<string, { kind: ProviderError['kind']; type: string; code?: string; retryAfterMs?: number }> = {
+const ERROR_FIXTURES: Record<string, { kind: UpstreamFailure['kind']; type: string; code?: string; retryAfterMs?: number }> = {
   'errors/400-invalid-argument-api-key.json': { kind: 'credential', type: 'INVALID_ARGUMENT', code: 'API_KEY_INVALID' },
   'errors/400-invalid-argument-schema.json': { kind: 'invalid_request', type: 'INVALID_ARGUMENT' },
   'errors/400-invalid-argument-token-limit-stream-array.json': { kind: 'context_length', type: 'INVALID_ARGUMENT' },

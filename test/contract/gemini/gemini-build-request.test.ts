@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { geminiAdapter } from '../../../src/providers/gemini/adapter.js';
-import { ProviderFailure, type ChatMessage, type ChatRequest, type ProviderError } from '../../../src/providers/spec.js';
+import { UpstreamFailureError, type ChatMessage, type ChatRequest, type UpstreamFailure } from '../../../src/providers/spec.js';
 
 const TARGET = { baseUrl: 'https://generativelanguage.googleapis.com/v1beta', routedModel: 'gemini-2.5-flash' };
 
@@ -18,14 +18,14 @@ function bodyOf(request: ChatRequest, target = TARGET): Json {
   return JSON.parse(geminiAdapter.buildRequest(request, target).body) as Json;
 }
 
-function failureOf(action: () => unknown): ProviderError {
+function failureOf(action: () => unknown): UpstreamFailure {
   try {
     action();
   } catch (error) {
-    if (error instanceof ProviderFailure) return error.error;
+    if (error instanceof UpstreamFailureError) return error.error;
     throw error;
   }
-  throw new Error('expected a ProviderFailure');
+  throw new Error('expected an UpstreamFailureError');
 }
 
 const weatherTool = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { geminiAdapter } from '../../../src/providers/gemini/adapter.js';
-import { ProviderFailure } from '../../../src/providers/spec.js';
+import { UpstreamFailureError } from '../../../src/providers/spec.js';
 
 const TARGET = { baseUrl: 'https://generativelanguage.googleapis.com/v1beta', routedModel: 'models/gemini-embedding-001' };
 const embeddings = geminiAdapter.embeddings!;
@@ -19,7 +19,7 @@ describe('Gemini embeddings (batchEmbedContents)', () => {
   });
 
   it('refuses token arrays, which Gemini cannot embed, as invalid_request (another target may)', () => {
-    expect(() => embeddings.buildRequest({ input: [[1, 2, 3]], encodingFormat: 'float' }, TARGET)).toThrow(ProviderFailure);
+    expect(() => embeddings.buildRequest({ input: [[1, 2, 3]], encodingFormat: 'float' }, TARGET)).toThrow(UpstreamFailureError);
   });
 
   it('reads the vectors in order; usage only when Gemini reports it', () => {
@@ -28,7 +28,7 @@ describe('Gemini embeddings (batchEmbedContents)', () => {
   });
 
   it('treats a body without vectors as the provider failing', () => {
-    expect(() => embeddings.parseResponse({ candidates: [] })).toThrow(ProviderFailure);
-    expect(() => embeddings.parseResponse({ embeddings: [{ values: ['x'] }] })).toThrow(ProviderFailure);
+    expect(() => embeddings.parseResponse({ candidates: [] })).toThrow(UpstreamFailureError);
+    expect(() => embeddings.parseResponse({ embeddings: [{ values: ['x'] }] })).toThrow(UpstreamFailureError);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createOpenAiAdapter, openAiAdapter } from '../../../src/providers/openai/adapter.js';
-import { ProviderFailure, type ChatRequest, type ProviderError } from '../../../src/providers/spec.js';
+import { UpstreamFailureError, type ChatRequest, type UpstreamFailure } from '../../../src/providers/spec.js';
 import {
   collect,
   eventShape,
@@ -35,14 +35,14 @@ function minimalRequest(overrides: Partial<ChatRequest> = {}): ChatRequest {
   return { messages: [userText('Hello')], stream: false, includeUsage: false, ...overrides };
 }
 
-function failureOf(action: () => unknown): ProviderError {
+function failureOf(action: () => unknown): UpstreamFailure {
   try {
     action();
   } catch (error) {
-    if (error instanceof ProviderFailure) return error.error;
+    if (error instanceof UpstreamFailureError) return error.error;
     throw error;
   }
-  throw new Error('expected a ProviderFailure');
+  throw new Error('expected an UpstreamFailureError');
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -58,7 +58,7 @@ const SSE_FIXTURES = [
   'chat-stream-error-midstream.sse',
 ] as const;
 
-const ERROR_FIXTURES: Record<string, { kind: ProviderError['kind']; code?: string; type?: string }> = {
+const ERROR_FIXTURES: Record<string, { kind: UpstreamFailure['kind']; code?: string; type?: string }> = {
   'errors/400-azure-content-filter.json': { kind: 'moderation', code: 'content_filter' },
   'errors/400-content-policy-violation-images.json': { kind: 'moderation', code: 'content_policy_violation' },
   'errors/400-context-length-exceeded-compact.json': { kind: 'context_length', code: 'context_length_exceeded' },
@@ -374,7 +374,7 @@ interface StreamExpectation {
   toolCalls?: { index: number; id: string; name: string; arguments: string }[];
   finish?: { reason: string; providerReason: string };
   usage?: Record<string, number>;
-  errors?: Partial<ProviderError>[];
+  errors?: Partial<UpstreamFailure>[];
 }
 
 const STREAM_EXPECTATIONS: Record<(typeof SSE_FIXTURES)[number], StreamExpectation> = {

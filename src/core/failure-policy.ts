@@ -1,7 +1,10 @@
-import type { FailureKind } from '../errors/failure-kind.js';
-import type { FailureRule, RouteConfig } from '../config/schema.js';
+import type { FailureKind } from './failure-kind.js';
 
 export type AttemptFailureKind = Exclude<FailureKind, 'ok'>;
+
+/** What the attempt loop may do after a failed attempt; a route's `on` names one per kind. */
+export const FAILURE_RULES = ['retry', 'failover', 'stop'] as const;
+export type FailureRule = (typeof FAILURE_RULES)[number];
 
 export interface KindPolicy {
   /** What the attempt loop does next by default (a route's `on` overrides it). */
@@ -32,6 +35,6 @@ export const FAILURE_POLICY: Readonly<Record<AttemptFailureKind, KindPolicy>> = 
   internal_error: { rule: 'failover', countsTowardEjection: false, sameTargetRetry: false },
 };
 
-export function ruleFor(kind: AttemptFailureKind, route: Pick<RouteConfig, 'on'>): FailureRule {
+export function ruleFor(kind: AttemptFailureKind, route: { on: Partial<Record<AttemptFailureKind, FailureRule>> }): FailureRule {
   return route.on[kind] ?? FAILURE_POLICY[kind].rule;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Cancellation } from './cancellation.js';
-import { sleep } from './sleep.js';
+import { sleep } from '../engine/sleep.js';
 
 describe('Cancellation', () => {
   it('aborts once, keeping the first reason, and tells each listener in order', () => {

@@ -1,4 +1,4 @@
-import type { FailureKind } from '../errors/failure-kind.js';
+import type { FailureKind } from './failure-kind.js';
 
 /** Token counts as records and the admin API show them (snake_case, like the rest of the API). */
 export interface RecordUsage {

@@ -1,8 +1,8 @@
-import type { AttemptRecord } from '../engine/attempt-record.js';
+import type { AttemptRecord } from '../core/attempt-record.js';
 import { microsToUsd } from '../metering/money.js';
-import type { Usage } from '../providers/spec.js';
+import type { Usage } from '../core/usage.js';
 import type { ResolvedTarget } from '../routing/resolve-route.js';
-import type { AttemptRecordEntry, RecordUsage, RequestRecord, RequestStatus } from './request-record.js';
+import type { AttemptRecordEntry, RecordUsage, RequestRecord, RequestStatus } from '../core/request-record.js';
 
 const NO_COSTS: ReadonlyMap<number, number> = new Map();
 
@@ -13,7 +13,7 @@ const MAX_RECORDED_MODEL_CHARS = 256;
  * What the HTTP layer learns about one request as it goes (model, route, attempts, outcome),
  * turned into the stored record once the response has ended.
  */
-export class RequestTrace {
+export class RecordDraft {
   readonly id: string;
   readonly startedAtMs: number;
   modelRequested: string | null = null;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { modelNameSchema } from './model-name.js';
+import { modelNameSchema } from '../shared/model-name.js';
 
 /**
  * The Anthropic Messages request body as the gateway accepts it. Unknown top-level fields pass

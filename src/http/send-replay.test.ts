@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { StoredResponse } from './idempotency-store.js';
+import type { StoredResponse } from '../idempotency/idempotency-store.js';
 import { sendReplay } from './send-replay.js';
 
 let server: Server | undefined;

@@ -1,12 +1,8 @@
-import { GatewayError } from '../errors/gateway-error.js';
-import type { ChatMessage, ChatRequest, ContentPart, TextPart } from '../providers/spec.js';
-import { validateBody } from './validate-body.js';
+import { GatewayError } from '../../errors/gateway-error.js';
+import type { ParsedChat } from '../caller-dialect.js';
+import type { ChatMessage, ChatRequest, ContentPart, TextPart } from '../../providers/spec.js';
+import { validateBody } from '../shared/validate-body.js';
 import { MODELED_FIELDS, openAiChatBodySchema, type OpenAiChatBody } from './openai-chat-schema.js';
-
-export interface ParsedChat {
-  requestedModel: string;
-  request: ChatRequest;
-}
 
 /**
  * An OpenAI Chat Completions body → the canonical request. Invalid input is rejected with a

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SseRenderer } from '../http/write-sse.js';
+import type { SseRenderer } from '../dialects/caller-dialect.js';
 import { RecordingSseRenderer } from './recording-sse-renderer.js';
 
 const renderer: SseRenderer = {

@@ -1,5 +1,5 @@
-import type { FailureKind } from '../errors/failure-kind.js';
-import type { Usage } from '../providers/spec.js';
+import type { FailureKind } from './failure-kind.js';
+import type { Usage } from './usage.js';
 
 /** What one physical upstream attempt did; the request records (docs/operations.md) are built from these. */
 export interface AttemptRecord {

@@ -1,8 +1,9 @@
-import { mapAnthropicStopReason } from '../providers/anthropic/stop-reason.js';
-import { toAnthropicReasoningBlock } from '../providers/anthropic/to-anthropic-messages.js';
-import { isRecord, type JsonRecord } from '../providers/shared/json-fields.js';
-import { parseJson } from '../providers/shared/parse-json.js';
-import type { ChatResult, FinishReason, ToolCall, Usage } from '../providers/spec.js';
+import { mapAnthropicStopReason } from '../../providers/anthropic/stop-reason.js';
+import { toAnthropicReasoningBlock } from '../../providers/anthropic/to-anthropic-messages.js';
+import { isRecord, type JsonRecord } from '../../providers/shared/json-fields.js';
+import { parseJson } from '../../providers/shared/parse-json.js';
+import type { ChatResult, FinishReason, ToolCall } from '../../providers/spec.js';
+import type { Usage } from '../../core/usage.js';
 
 /** Anthropic message ids start with `msg_`; an upstream id of another shape is replaced. */
 export function anthropicMessageId(upstreamId: string | undefined, fallbackId: string): string {

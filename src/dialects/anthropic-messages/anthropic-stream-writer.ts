@@ -1,5 +1,6 @@
-import type { FinishReason, StreamEvent, Usage } from '../providers/spec.js';
-import { finalErrorFields, type StreamError } from './final-error-fields.js';
+import type { FinishReason, StreamEvent } from '../../providers/spec.js';
+import type { Usage } from '../../core/usage.js';
+import { finalErrorFields, type StreamError } from '../shared/final-error-fields.js';
 import { anthropicMessageId, toAnthropicStopReason, toAnthropicUsage } from './render-anthropic-message.js';
 
 type OpenBlock =

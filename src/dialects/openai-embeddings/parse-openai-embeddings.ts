@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { modelNameSchema } from './model-name.js';
-import { GatewayError } from '../errors/gateway-error.js';
-import type { EmbeddingsRequest } from '../providers/spec.js';
-import { validateBody } from './validate-body.js';
+import { modelNameSchema } from '../shared/model-name.js';
+import { GatewayError } from '../../errors/gateway-error.js';
+import type { EmbeddingsRequest } from '../../providers/spec.js';
+import { validateBody } from '../shared/validate-body.js';
 
 /** OpenAI's limit on inputs per request; a longer list is the caller's mistake, caught before any provider. */
 const MAX_INPUTS = 2048;

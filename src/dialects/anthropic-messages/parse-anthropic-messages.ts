@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { GatewayError } from '../errors/gateway-error.js';
+import { GatewayError } from '../../errors/gateway-error.js';
 import type {
   CacheControl,
   ChatMessage,
@@ -9,10 +9,10 @@ import type {
   TextPart,
   ToolCall,
   ToolChoice,
-} from '../providers/spec.js';
+} from '../../providers/spec.js';
 import { anthropicMessagesBodySchema, MODELED_FIELDS, type AnthropicMessagesBody } from './anthropic-messages-schema.js';
-import { validateBody } from './validate-body.js';
-import type { ParsedChat } from './parse-openai-chat.js';
+import { validateBody } from '../shared/validate-body.js';
+import type { ParsedChat } from '../caller-dialect.js';
 
 /**
  * An Anthropic Messages body (and the caller's `anthropic-beta` header) → the canonical request.

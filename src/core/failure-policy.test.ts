@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FailureKind } from '../errors/failure-kind.js';
+import { FailureKind } from './failure-kind.js';
 import { FAILURE_POLICY, ruleFor } from './failure-policy.js';
 
 describe('the failure policy table', () => {

@@ -1,5 +1,6 @@
-import type { StreamEvent, Usage } from '../providers/spec.js';
-import { finalErrorFields, type StreamError } from './final-error-fields.js';
+import type { StreamEvent } from '../../providers/spec.js';
+import type { Usage } from '../../core/usage.js';
+import { finalErrorFields, type StreamError } from '../shared/final-error-fields.js';
 import { toOpenAiUsage } from './render-openai-chat.js';
 
 /**

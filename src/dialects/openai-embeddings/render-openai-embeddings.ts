@@ -1,4 +1,4 @@
-import type { EmbeddingsResult } from '../providers/spec.js';
+import type { EmbeddingsResult } from '../../providers/spec.js';
 
 /**
  * The OpenAI embeddings list, each vector in the encoding the caller asked for: a provider that

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { modelNameSchema } from './model-name.js';
+import { modelNameSchema } from '../shared/model-name.js';
 
 /** The OpenAI Chat Completions request body as the gateway accepts it (unknown fields pass through). */
 const textPart = z.object({ type: z.literal('text'), text: z.string() });

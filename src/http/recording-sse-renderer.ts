@@ -1,4 +1,4 @@
-import type { SseRenderer } from '../http/write-sse.js';
+import type { SseRenderer } from '../dialects/caller-dialect.js';
 import type { StreamEvent } from '../providers/spec.js';
 
 /**

@@ -1,4 +1,5 @@
-import type { ChatResult, Usage } from '../providers/spec.js';
+import type { ChatResult } from '../../providers/spec.js';
+import type { Usage } from '../../core/usage.js';
 
 /** The OpenAI `usage` object, from canonical usage. */
 export function toOpenAiUsage(usage: Usage): Record<string, unknown> {

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { GatewayError } from '../errors/gateway-error.js';
-import { formatPath } from '../config/config-issue.js';
+import { GatewayError } from '../../errors/gateway-error.js';
+import { formatPath } from '../../config/config-issue.js';
 import { MAX_JSON_DEPTH, tooDeepPath } from './json-depth.js';
 
 /** A path longer than this is cut in the error: its keys come from the caller and can be long. */

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import { SSE_HEADERS } from '../http/heartbeat.js';
-import type { StoredResponse } from './idempotency-store.js';
+import { SSE_HEADERS } from './heartbeat.js';
+import type { StoredResponse } from '../idempotency/idempotency-store.js';
 
 /** Sends a stored response again, marked `idempotent-replayed: true` (docs/lifecycle.md): a stream as a stream. */
 export function sendReplay(response: ServerResponse, stored: StoredResponse): void {

@@ -1,0 +1,73 @@
+/**
+ * The layer rule (docs/architecture.md), checked by `npm run lint:layers` as part of `npm test`.
+ * Type-only imports count: a cycle through `import type` still ties the folders together.
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-folder-cycle',
+      comment: 'Folders are layers: a folder never depends, even through types, on one that depends on it.',
+      severity: 'error',
+      scope: 'folder',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'core-imports-nothing-of-ours',
+      comment: 'core/ is the data every layer shares; it stands on nothing above it.',
+      severity: 'error',
+      from: { path: '^src/core/' },
+      to: { path: '^src/', pathNot: '^src/core/' },
+    },
+    {
+      name: 'adapters-stand-on-the-spec',
+      comment:
+        'A provider adapter is pure translation: it imports the provider spec, streaming/, core/, ' +
+        'providers/shared/ and its own folder, nothing of the gateway around it.',
+      severity: 'error',
+      from: { path: '^src/providers/([^/]+)/', pathNot: '^src/providers/(azure-openai|openai-compatible)/' },
+      to: {
+        path: '^src/',
+        pathNot: ['^src/providers/$1/', '^src/providers/spec[.]ts$', '^src/providers/shared/', '^src/streaming/', '^src/core/'],
+      },
+    },
+    {
+      name: 'openai-variants-stand-on-the-openai-adapter',
+      comment: 'Azure OpenAI and the OpenAI-compatible hosts speak the OpenAI wire: they may also build on providers/openai/.',
+      severity: 'error',
+      from: { path: '^src/providers/(azure-openai|openai-compatible)/' },
+      to: {
+        path: '^src/',
+        pathNot: ['^src/providers/$1/', '^src/providers/openai/', '^src/providers/spec[.]ts$', '^src/providers/shared/', '^src/streaming/', '^src/core/'],
+      },
+    },
+    {
+      name: 'engine-reaches-state-and-sinks-through-interfaces',
+      comment:
+        'The attempt loop is handed its state and sinks; it names their types, never their ' +
+        'implementations, so the same loop runs on memory state, on Redis, or in a test.',
+      severity: 'error',
+      from: { path: '^src/engine/' },
+      to: {
+        path: '^src/(state|health|store|sinks|ledger|records|idempotency|telemetry)/',
+        dependencyTypesNot: ['type-only'],
+      },
+    },
+    {
+      name: 'http-holds-no-business-logic',
+      comment:
+        'http/ speaks HTTP: it never reaches the upstream side (adapters, credentials, transport) ' +
+        'or storage (store, sinks) itself.',
+      severity: 'error',
+      from: { path: '^src/http/' },
+      to: { path: '^src/(providers/(?!spec[.]ts$)|credentials/|transport/|store/|sinks/)' },
+    },
+  ],
+  options: {
+    includeOnly: '^src/',
+    exclude: { path: '[.]test[.]ts$' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    doNotFollow: { path: 'node_modules' },
+  },
+};

@@ -1,0 +1,55 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { ChatRequest, ChatResult, StreamEvent } from '../providers/spec.js';
+import type { StreamError } from './shared/final-error-fields.js';
+
+/** A caller's chat body, parsed: the model it asked for and the canonical request. */
+export interface ParsedChat {
+  requestedModel: string;
+  request: ChatRequest;
+}
+
+/** Turns a committed stream's events into the caller's SSE frames. */
+export interface SseRenderer {
+  write(event: StreamEvent): string;
+  end(): string;
+}
+
+/** An error as the caller's dialect spells it, with the gateway's extras (request id, attempts). */
+export interface ErrorEnvelope {
+  status: number;
+  code: string;
+  type: string;
+  message: string;
+  param?: string | null;
+  requestId: string;
+  attempts?: readonly Record<string, unknown>[];
+}
+
+export interface StreamRenderer extends SseRenderer {
+  /** The in-band error frame the dialect's SDKs raise on. */
+  error(error: StreamError): string;
+}
+
+export interface StreamRendererOptions {
+  fallbackId: string;
+  model: string;
+  includeUsage: boolean;
+  /** The gateway's input-token estimate, for a stream whose upstream reports input only at the end. */
+  estimateInputTokens: () => number;
+}
+
+/**
+ * What differs between the caller dialects — parsing, rendering answers, streams and errors —
+ * and nothing else: one handler and one engine serve both (README.md, HTTP API).
+ */
+export interface CallerDialect {
+  /** For idempotency scopes: the same key on two endpoints is two keys. */
+  endpoint: string;
+  /** Response headers that carry the request id (`x-request-id` always). */
+  requestIdHeaders: readonly string[];
+  parse(body: unknown, headers: IncomingHttpHeaders): ParsedChat;
+  renderResult(result: ChatResult, fallbackId: string): unknown;
+  streamRenderer(options: StreamRendererOptions): StreamRenderer;
+  errorBody(error: ErrorEnvelope): unknown;
+}
+
