@@ -27,6 +27,7 @@ import { PROBE_REQUEST } from './health/probe-request.js';
 import { PROBE_TIMEOUTS, runProbe, type ProbeDeps } from './health/run-probe.js';
 import { AlertSender } from './telemetry/alert-sender.js';
 import { Cooling } from './health/cooling.js';
+import { LocalHealthDoor } from './health/local-health-door.js';
 import { createHttpServer, type GatewayServer } from './http/create-server.js';
 import type { GatewayResponse } from './http/gateway-response.js';
 import { InFlightLimit } from './http/in-flight-limit.js';
@@ -214,16 +215,11 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   const health: HealthRegistry = new HealthRegistry(monitor, { config });
   const engine: EngineDeps = {
-    config,
-    health,
+    health: new LocalHealthDoor({ registry: health, cooling, load: new ConnectionLoad(), latency, config }),
     transport,
     adapterFor: (target) => adapterFor(target.connection),
     baseUrlFor: (target) => baseUrlFor(target.connection, mockUrl()),
-    cooling,
-    load: new ConnectionLoad(),
-    retryBudgets: new RetryBudgets(),
-    metrics,
-    latency,
+    retryBudgets: new RetryBudgets(Date.now, (route) => metrics.retryBudgetExhausted.inc({ route })),
   };
   const adminDeps = { adminToken: () => config().admin.token, records };
   const keyStore = new KeyStore({ db });

@@ -13,10 +13,13 @@ export class RetryBudget {
   #updatedAtMs: number;
   #config: BudgetConfig;
   readonly #now: () => number;
+  readonly #onExhausted: (() => void) | undefined;
 
-  constructor(config: BudgetConfig, now: () => number = Date.now) {
+  /** `onExhausted` hears each retry the spent budget refused. */
+  constructor(config: BudgetConfig, now: () => number = Date.now, onExhausted?: () => void) {
     this.#config = config;
     this.#now = now;
+    this.#onExhausted = onExhausted;
     this.#tokens = this.#capacity();
     this.#updatedAtMs = now();
   }
@@ -31,7 +34,10 @@ export class RetryBudget {
   /** Takes a token for one retry; false when the budget is spent. */
   tryRetry(): boolean {
     this.#refill();
-    if (this.#tokens < 1) return false;
+    if (this.#tokens < 1) {
+      this.#onExhausted?.();
+      return false;
+    }
     this.#tokens -= 1;
     return true;
   }
@@ -57,15 +63,19 @@ export class RetryBudget {
 export class RetryBudgets {
   readonly #byRoute = new Map<string, RetryBudget>();
   readonly #now: () => number;
+  readonly #onExhausted: ((route: string) => void) | undefined;
 
-  constructor(now: () => number = Date.now) {
+  /** `onExhausted` hears each retry a route's spent budget refused, with the route. */
+  constructor(now: () => number = Date.now, onExhausted?: (route: string) => void) {
     this.#now = now;
+    this.#onExhausted = onExhausted;
   }
 
   for(route: string, config: BudgetConfig): RetryBudget {
     let budget = this.#byRoute.get(route);
     if (!budget) {
-      budget = new RetryBudget(config, this.#now);
+      const onExhausted = this.#onExhausted;
+      budget = new RetryBudget(config, this.#now, onExhausted && (() => onExhausted(route)));
       this.#byRoute.set(route, budget);
     } else {
       budget.configure(config);

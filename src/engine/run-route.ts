@@ -1,17 +1,9 @@
-import { DEFAULT_ROUTE_HEALTH, type Config } from '../config/schema.js';
 import { AllAttemptsFailedError } from '../errors/all-attempts-failed-error.js';
 import { GatewayError } from '../errors/gateway-error.js';
-import type { Permit } from '../health/breaker.js';
-import type { ConnectionLoad } from '../health/connection-load.js';
-import type { Cooling } from '../health/cooling.js';
-import { deploymentKey } from '../core/deployment-key.js';
-import type { DeploymentHealth, HealthState } from '../health/health-registry.js';
+import type { HealthDoor, Permit } from '../health/health-door.js';
 import { lookupModel } from '../metering/model-catalog.js';
 import type { ProviderAdapter, UpstreamFailure } from '../providers/spec.js';
-import type { LatencyTracker } from '../routing/latency-tracker.js';
-import { planTargets } from '../routing/plan-targets.js';
 import type { ResolvedRoute, ResolvedTarget } from '../routing/resolve-route.js';
-import type { Metrics } from '../telemetry/metrics.js';
 import type { Transport } from '../transport/send-upstream.js';
 import type { AttemptRecord } from '../core/attempt-record.js';
 import { backoffDelayMs } from './backoff.js';
@@ -28,17 +20,12 @@ export const MIN_ATTEMPT_MS = 50;
 export const OVERLOADED_RETRY_AFTER_MS = 1_000;
 
 export interface EngineDeps {
-  config(): Config;
+  /** Whether a target may be tried, and how each attempt ended. */
+  health: HealthDoor;
   transport: Transport;
   adapterFor(target: ResolvedTarget): ProviderAdapter;
   baseUrlFor(target: ResolvedTarget): string;
-  cooling: Cooling;
-  load: ConnectionLoad;
-  health: HealthState;
   retryBudgets: RetryBudgets;
-  metrics: Metrics;
-  /** Recent latency per deployment, for `least_latency` routes. */
-  latency: LatencyTracker;
 }
 
 /** One caller request's trip through a route, whatever its kind (the operation says that). */
@@ -60,30 +47,26 @@ export interface Served<Answer> {
   attempts: AttemptRecord[];
 }
 
-/** Why a target was passed over without an attempt. */
-type Skip = { target: ResolvedTarget; deployment: DeploymentHealth; outUntilMs: number };
+/** A target that was out (ejected or structural) and so not attempted: a last resort's candidate. */
+type Skip = { target: ResolvedTarget; untilMs: number };
 
 /** What trying one target came to: an answer, a reason to stop the whole request, or move on. */
 type TargetResult<Answer> = { type: 'served'; outcome: Served<Answer> } | { type: 'stop' } | { type: 'next' };
 
 /**
- * The attempt loop (docs/lifecycle.md, docs/health.md). Plans the route's targets — cooling, ejected, structurally
- * down and busy ones are skipped — and tries them in order: a same-target retry only for kinds
- * whose rule is `retry`, with backoff and only while the route's retry budget allows; `failover`
- * moves on; `stop` ends. When every target was out, the one whose ejection ends soonest is tried
- * anyway: a breaker in front of the only backend must not turn a partial failure into a total
- * one. Returns at the first success (a stream: at its commit point); otherwise throws
- * `AllAttemptsFailedError` with every attempt.
+ * The attempt loop (docs/lifecycle.md, docs/health.md). Asks health for the route's targets in
+ * order — cooling ones are left out — and tries them in turn, each only if health admits it
+ * (ejected, structurally down, busy and newly cooling ones are passed over): a same-target retry
+ * only for kinds whose rule is `retry`, with backoff and only while the route's retry budget
+ * allows; `failover` moves on; `stop` ends. When every target was ejected or structurally out,
+ * the one whose time out ends soonest is tried anyway: a breaker in front of the only backend
+ * must not turn a partial failure into a total one. Returns at the first success (a stream: at
+ * its commit point); otherwise throws `AllAttemptsFailedError` with every attempt.
  */
 export async function runRoute<Answer>(call: RouteCall, operation: Operation<Answer>, deps: EngineDeps): Promise<Served<Answer>> {
   const { route } = call;
-  const loop = new AttemptLoop(call, operation, deps);
-  const planned = planTargets(route.targets, route.policy.strategy, {
-    latencyOf: (target) => deps.latency.estimate(deploymentKey(target.connectionName, target.routedModel)),
-    random: Math.random,
-  });
-  const capable = operation.accepts ? planned.filter((target) => operation.accepts!(deps.adapterFor(target))) : planned;
-  if (capable.length === 0) {
+  const accepts = (target: ResolvedTarget) => operation.accepts === undefined || operation.accepts(deps.adapterFor(target));
+  if (!route.targets.some(accepts)) {
     throw new GatewayError(`No target of model '${route.name}' serves ${operation.name}.`, {
       status: 400,
       code: 'model_not_supported',
@@ -91,19 +74,19 @@ export async function runRoute<Answer>(call: RouteCall, operation: Operation<Ans
       param: 'model',
     });
   }
-  const targets = capable.filter((target) => deps.cooling.coolingUntil(deploymentKey(target.connectionName, target.routedModel)) === undefined);
+  const loop = new AttemptLoop(call, operation, deps);
+  const targets = deps.health.plan(route).filter(accepts);
   const skipped: Skip[] = [];
 
   for (const [index, target] of targets.entries()) {
     if (!loop.acceptsContext(target)) continue;
-    const deployment = loop.deploymentOf(target);
-    const result = await loop.tryTarget(target, deployment, { rest: targets.slice(index + 1), forced: false, onOut: (outUntilMs) => skipped.push({ target, deployment, outUntilMs }) });
+    const result = await loop.tryTarget(target, { rest: targets.slice(index + 1), lastResort: false, onOut: (untilMs) => skipped.push({ target, untilMs }) });
     if (result.type === 'served') return result.outcome;
     if (result.type === 'stop') break;
   }
   if (loop.attempts.length === 0 && skipped.length > 0 && !call.caller.aborted) {
-    const lastResort = skipped.reduce((soonest, skip) => (skip.outUntilMs < soonest.outUntilMs ? skip : soonest));
-    const result = await loop.tryTarget(lastResort.target, lastResort.deployment, { rest: [], forced: true, onOut: () => undefined });
+    const lastResort = skipped.reduce((soonest, skip) => (skip.untilMs < soonest.untilMs ? skip : soonest));
+    const result = await loop.tryTarget(lastResort.target, { rest: [], lastResort: true, onOut: () => undefined });
     if (result.type === 'served') return result.outcome;
   }
   if (loop.attempts.length === 0 && loop.skippedBusy) {
@@ -114,7 +97,8 @@ export async function runRoute<Answer>(call: RouteCall, operation: Operation<Ans
       retryAfterMs: OVERLOADED_RETRY_AFTER_MS,
     });
   }
-  throw new AllAttemptsFailedError(loop.attempts, coolingEndsInMs(route, deps.cooling));
+  const coolingEndsAtMs = deps.health.coolingEndsAtMs(route);
+  throw new AllAttemptsFailedError(loop.attempts, coolingEndsAtMs === undefined ? undefined : Math.max(0, coolingEndsAtMs - Date.now()));
 }
 
 /** The state of one request's trip through its targets. */
@@ -127,7 +111,6 @@ class AttemptLoop<Answer> {
   readonly #budget: RetryBudget;
   /** Once a target rejects the input as too long, only targets known to take more may follow. */
   #contextLimit: number | undefined;
-  #previous: ResolvedTarget | undefined;
 
   constructor(call: RouteCall, operation: Operation<Answer>, deps: EngineDeps) {
     this.#call = call;
@@ -142,24 +125,14 @@ class AttemptLoop<Answer> {
     return window === undefined || window > this.#contextLimit;
   }
 
-  deploymentOf(target: ResolvedTarget): DeploymentHealth {
-    return this.#deps.health.deployment(
-      target.connectionName,
-      target.routedModel,
-      this.#call.route.policy.health ?? DEFAULT_ROUTE_HEALTH,
-      this.#deps.config().health,
-    );
-  }
-
   /**
-   * Attempts one target, with its same-target retries. `forced` is the last resort: the target
-   * is tried although its breaker or a structural fault has it out. `onOut` hears when the
-   * target is out (with when that ends) and so was not attempted.
+   * Attempts one target, with its same-target retries. `lastResort`: the target is tried although
+   * its breaker or a structural fault has it out. `onOut` hears when the target is ejected or
+   * structurally out (with when that ends) and so was not attempted.
    */
   async tryTarget(
     target: ResolvedTarget,
-    deployment: DeploymentHealth,
-    options: { rest: readonly ResolvedTarget[]; forced: boolean; onOut: (outUntilMs: number) => void },
+    options: { rest: readonly ResolvedTarget[]; lastResort: boolean; onOut: (untilMs: number) => void },
   ): Promise<TargetResult<Answer>> {
     const { policy } = this.#call.route;
     let waitedForRetryAfter = false;
@@ -167,27 +140,23 @@ class AttemptLoop<Answer> {
       if (this.#call.caller.aborted) return { type: 'stop' };
       const remainingMs = this.#call.deadlineAtMs - Date.now();
       if (remainingMs < MIN_ATTEMPT_MS) return { type: 'stop' };
-      const permit = this.#admit(deployment, options);
-      if (!permit) return { type: 'next' };
-      // A full connection is busy, not failing: skip it without an attempt.
-      if (!this.#deps.load.tryAcquire(target.connectionName, target.connection.max_in_flight)) {
-        deployment.breaker.record(permit, 'neutral');
-        this.skippedBusy = true;
+      const permit = this.#deps.health.admit(target, this.#call.route, { lastResort: options.lastResort, retry: retry > 0 });
+      if (permit.out) {
+        if (permit.reason === 'busy') this.skippedBusy = true;
+        else if (permit.reason !== 'cooling') options.onOut(permit.untilMs);
         return { type: 'next' };
       }
-      const outcome = await this.#attempt(target, deployment, permit, remainingMs);
+      const outcome = await this.#attempt(target, permit);
       this.attempts.push(outcome.record);
       if (outcome.ok) {
         this.#budget.recordSuccess();
         return { type: 'served', outcome: { answer: outcome.answer, served: target, attempts: this.attempts } };
       }
       const { error } = outcome;
-      if (error.kind === 'rate_limit' || error.kind === 'quota_exhausted') {
-        this.#deps.cooling.cool(deployment.key, error.retryAfterMs);
-      }
+      const kind = FAILURE_POLICY[error.kind];
       const rule = ruleFor(error.kind, policy);
-      if (error.kind === 'cancelled' || rule === 'stop') return { type: 'stop' };
-      if (error.kind === 'context_length') {
+      if (rule === 'stop') return { type: 'stop' };
+      if (kind.narrowsToLargerContext) {
         this.#contextLimit = contextWindowOf(target) ?? 0;
         return { type: 'next' };
       }
@@ -196,36 +165,16 @@ class AttemptLoop<Answer> {
         if (!(await this.#waitOnPurpose(error.retryAfterMs!))) return { type: 'stop' };
         continue;
       }
-      if (rule !== 'retry' || !FAILURE_POLICY[error.kind].sameTargetRetry || retry >= policy.retries) return { type: 'next' };
-      if (!this.#budget.tryRetry()) {
-        this.#deps.metrics.retryBudgetExhausted.inc({ route: routeLabel(this.#call.route) });
-        return { type: 'next' };
-      }
+      if (rule !== 'retry' || !kind.sameTargetRetry || retry >= policy.retries) return { type: 'next' };
+      if (!this.#budget.tryRetry()) return { type: 'next' };
       const delayMs = backoffDelayMs(retry, policy.backoff);
       if (Date.now() + delayMs + MIN_ATTEMPT_MS > this.#call.deadlineAtMs) return { type: 'next' };
       if (!(await this.#waitOnPurpose(delayMs))) return { type: 'stop' };
     }
   }
 
-  #admit(deployment: DeploymentHealth, options: { forced: boolean; onOut: (outUntilMs: number) => void }): Permit | undefined {
-    if (options.forced) return deployment.breaker.forceAdmit();
-    if (deployment.structural.state === 'structural') {
-      options.onOut(deployment.structural.nextProbeAtMs ?? Number.MAX_SAFE_INTEGER);
-      return undefined;
-    }
-    const permit = deployment.breaker.admit();
-    if (!permit) options.onOut(deployment.breaker.ejectedUntilMs ?? Date.now());
-    return permit;
-  }
-
-  async #attempt(target: ResolvedTarget, deployment: DeploymentHealth, permit: Permit, remainingMs: number): Promise<AttemptOutcome<Answer>> {
+  #attempt(target: ResolvedTarget, permit: Permit): Promise<AttemptOutcome<Answer>> {
     const { route } = this.#call;
-    if (this.#previous !== undefined && this.#previous !== target) {
-      this.#deps.metrics.failovers.inc({ from: label(this.#previous), to: label(target) });
-    }
-    this.#previous = target;
-    this.#deps.metrics.deadlineRemaining.observe(remainingMs / 1000);
-    this.#deps.health.dispatched(deployment);
     return runAttempt(
       {
         n: this.attempts.length + 1,
@@ -238,12 +187,8 @@ class AttemptLoop<Answer> {
         requestStartedAtMs: this.#call.requestStartedAtMs,
         transport: this.#deps.transport,
         idempotencyKey: this.#call.upstreamIdempotencyKey,
-        onHeaders: (headers) => this.#deps.health.observeHeaders(deployment, headers),
-        onSettled: (record) => {
-          if (record.kind === 'ok') this.#deps.latency.observe(deployment.key, record.firstTokenMs ?? record.latencyMs);
-          this.#deps.load.release(target.connectionName);
-          this.#deps.health.settled(deployment, permit, record.kind, record.message);
-        },
+        onHeaders: (headers) => permit.observeHeaders(headers),
+        onSettled: (record) => permit.settle(record),
       },
       this.#operation,
     );
@@ -262,26 +207,13 @@ class AttemptLoop<Answer> {
  * nothing but a model change (or nothing) is left and the wait is short and fits the deadline.
  */
 function shouldWaitForRetryAfter(error: UpstreamFailure, rest: readonly ResolvedTarget[], call: RouteCall, waitMaxMs: number): boolean {
-  if (error.kind !== 'rate_limit' || error.retryAfterMs === undefined) return false;
+  if (!FAILURE_POLICY[error.kind].waitHelps || error.retryAfterMs === undefined) return false;
   if (rest.some((target) => !target.modelChange)) return false;
   return error.retryAfterMs <= waitMaxMs && Date.now() + error.retryAfterMs + MIN_ATTEMPT_MS <= call.deadlineAtMs;
 }
 
 function contextWindowOf(target: ResolvedTarget): number | undefined {
   return target.config.context_window ?? lookupModel(target.routedModel)?.contextWindow;
-}
-
-function coolingEndsInMs(route: ResolvedRoute, cooling: Cooling): number | undefined {
-  let earliest: number | undefined;
-  for (const target of route.targets) {
-    const untilMs = cooling.coolingUntil(deploymentKey(target.connectionName, target.routedModel));
-    if (untilMs !== undefined && (earliest === undefined || untilMs < earliest)) earliest = untilMs;
-  }
-  return earliest === undefined ? undefined : Math.max(0, earliest - Date.now());
-}
-
-function label(target: ResolvedTarget): string {
-  return deploymentKey(target.connectionName, target.routedModel);
 }
 
 /** Direct `connection/model` requests are labelled by connection, keeping label values bounded. */

@@ -1,5 +1,6 @@
 import type { Config, RouteHealthConfig } from '../config/schema.js';
 import type { FailureKind } from '../core/failure-kind.js';
+import { FAILURE_POLICY, isStructuralKind, type StructuralKind } from '../core/failure-policy.js';
 import type { ResponseHeaders } from '../providers/spec.js';
 import { configuredDeployments } from './configured-deployments.js';
 import { Breaker, breakerOutcomeOf, type Permit, type BreakerTransition } from './breaker.js';
@@ -62,8 +63,11 @@ export class HealthRegistry implements HealthState {
   readonly #now: () => number;
   readonly #events: HealthEvents;
   readonly #stepDowns = new LimitStepDownDetector();
-  /** Connections whose key was rejected: every deployment on them, even one not yet used, is out. */
-  readonly #rejectedKeys = new Set<string>();
+  /**
+   * Connections with a fault of connection scope (a rejected key), and which: every deployment on
+   * them, even one not yet used, is out.
+   */
+  readonly #connectionFaults = new Map<string, StructuralKind>();
 
   constructor(events: HealthEvents, options: { config(): Config; now?: () => number }) {
     this.#events = events;
@@ -88,7 +92,8 @@ export class HealthRegistry implements HealthState {
         structural: new StructuralFault(structuralSettings, this.#now, (change) => this.#events.onStructural(created, change)),
       };
       this.#deployments.set(key, created);
-      if (this.#rejectedKeys.has(connection)) created.structural.enter('credential');
+      const connectionFault = this.#connectionFaults.get(connection);
+      if (connectionFault !== undefined) created.structural.enter(connectionFault);
       deployment = created;
     } else {
       deployment.breaker.configure(routeHealth);
@@ -126,11 +131,10 @@ export class HealthRegistry implements HealthState {
   settled(deployment: DeploymentHealth, permit: Permit, kind: FailureKind, message: string | undefined): void {
     deployment.breaker.record(permit, breakerOutcomeOf(kind));
     if (kind !== 'ok') deployment.lastError = { kind, message: message ?? kind, atMs: this.#now() };
-    if (kind === 'credential') {
-      // A rejected key is the whole connection's fault, not one model's.
-      this.#rejectedKeys.add(deployment.connection);
+    if (isStructuralKind(kind) && FAILURE_POLICY[kind].structural === 'connection') {
+      this.#connectionFaults.set(deployment.connection, kind);
       for (const other of this.#deployments.values()) {
-        if (other.connection === deployment.connection) other.structural.enter('credential');
+        if (other.connection === deployment.connection) other.structural.enter(kind);
       }
       return;
     }
@@ -139,17 +143,18 @@ export class HealthRegistry implements HealthState {
 
   /** Whether the connection's key was rejected and no probe has shown it works since. */
   keyRejected(connection: string): boolean {
-    return this.#rejectedKeys.has(connection);
+    return this.#connectionFaults.get(connection) === 'credential';
   }
 
-  /** A probe succeeded: the deployment is back, and if its fault was the key, the whole connection is. */
+  /** A probe succeeded: the deployment is back, and if its fault was the connection's, the whole connection is. */
   probeSucceeded(deployment: DeploymentHealth): void {
-    const keyWasRejected = deployment.structural.cause === 'credential';
+    const connectionFault = this.#connectionFaults.get(deployment.connection);
+    const wasConnectionFault = connectionFault !== undefined && deployment.structural.cause === connectionFault;
     deployment.structural.probeSucceeded();
-    if (!keyWasRejected) return;
-    this.#rejectedKeys.delete(deployment.connection);
+    if (!wasConnectionFault) return;
+    this.#connectionFaults.delete(deployment.connection);
     for (const other of this.#deployments.values()) {
-      if (other.connection === deployment.connection && other.structural.cause === 'credential') other.structural.probeSucceeded();
+      if (other.connection === deployment.connection && other.structural.cause === connectionFault) other.structural.probeSucceeded();
     }
   }
 

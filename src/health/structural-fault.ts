@@ -1,12 +1,13 @@
 import type { Config } from '../config/schema.js';
 import type { FailureKind } from '../core/failure-kind.js';
+import { FAILURE_POLICY, isStructuralKind, type StructuralKind } from '../core/failure-policy.js';
 import { WindowCounter } from './window-counter.js';
 
 /** The global `health` block; a route's `health` may override either key. */
 export type StructuralSettings = Config['health'];
 
-/** Faults that the answer itself names: entered at once. */
-export type NamedStructuralCause = 'quota_exhausted' | 'not_found' | 'credential';
+/** Faults that the answer itself names (the failure-policy table's structural kinds): entered at once. */
+export type NamedStructuralCause = StructuralKind;
 export type StructuralCause = NamedStructuralCause | 'persistent_429';
 export type StructuralState = 'clear' | 'structural';
 
@@ -40,7 +41,7 @@ const NAMED_REASONS: Readonly<Record<NamedStructuralCause, string>> = {
 
 /**
  * The structural state of one deployment (docs/health.md): faults that retrying and waiting do not cure.
- * Entered on `quota_exhausted`, `not_found`, `credential`, or 429s that go on for
+ * Entered on a kind the failure-policy table calls structural, or on cooling failures (429s) that go on for
  * `persist_429_s` (from the first 429 with no success since) while fewer than
  * `LOW_REQUESTS_PER_MINUTE` requests went to the deployment in the last minute. Left only by a
  * successful active probe, never by a timer; probes are due every `probe_interval_s`.
@@ -106,21 +107,12 @@ export class StructuralFault {
   /** The outcome of a live request to this deployment. Outcomes while structural change nothing. */
   record(kind: FailureKind): void {
     if (this.#state === 'structural') return;
-    switch (kind) {
-      case 'ok':
-        this.#rateLimitedSinceMs = undefined;
-        return;
-      case 'quota_exhausted':
-      case 'not_found':
-      case 'credential':
-        this.enter(kind);
-        return;
-      case 'rate_limit':
-        this.#recordRateLimit();
-        return;
-      default:
-        return;
+    if (kind === 'ok') {
+      this.#rateLimitedSinceMs = undefined;
+      return;
     }
+    if (isStructuralKind(kind)) this.enter(kind);
+    else if (FAILURE_POLICY[kind].cools) this.#recordRateLimit();
   }
 
   /**

@@ -1,3 +1,4 @@
+import { deploymentKey } from '../core/deployment-key.js';
 import type { RequestRecord } from '../core/request-record.js';
 import type { Metrics } from './metrics.js';
 
@@ -7,9 +8,14 @@ export function observeRequest(metrics: Metrics, record: RequestRecord, options:
   const route = routeLabel ?? '(none)';
   metrics.requests.inc({ route, status: record.status });
   if (record.status === 'rejected') return;
-  for (const attempt of record.attempts) {
+  for (const [index, attempt] of record.attempts.entries()) {
     metrics.attempts.inc({ kind: attempt.kind });
     if (attempt.kind === 'stream_interrupted') metrics.streamInterrupted.inc({ route });
+    if (record.deadline_ms !== null) metrics.deadlineRemaining.observe((record.deadline_ms - attempt.started_ms) / 1000);
+    const previous = record.attempts[index - 1];
+    if (previous !== undefined && (previous.connection !== attempt.connection || previous.model !== attempt.model)) {
+      metrics.failovers.inc({ from: deploymentKey(previous.connection, previous.model), to: deploymentKey(attempt.connection, attempt.model) });
+    }
   }
   if (options.malformedEvents > 0) metrics.malformedEvents.inc(options.malformedEvents);
   metrics.attemptsPerRequest.observe(record.attempts.length);

@@ -1,0 +1,47 @@
+import type { AttemptRecord } from '../core/attempt-record.js';
+import type { ResponseHeaders } from '../providers/spec.js';
+import type { ResolvedRoute, ResolvedTarget } from '../routing/resolve-route.js';
+
+/** Why a target may not be tried now. */
+export type OutReason = 'ejected' | 'cooling' | 'structural' | 'busy';
+
+/** A target that may not be tried now, and until when (as far as is known). */
+export interface Out {
+  readonly out: true;
+  readonly reason: OutReason;
+  readonly untilMs: number;
+}
+
+/** Leave to send one attempt to one target; it must be settled exactly once. */
+export interface Permit {
+  readonly out: false;
+  /** The attempt's response headers: rate-limit headers come on successes too. */
+  observeHeaders(headers: ResponseHeaders): void;
+  /** The attempt has ended (a stream: when it ended); its record says how. */
+  settle(record: AttemptRecord): void;
+}
+
+export interface AdmitOptions {
+  /**
+   * Every target of the route was out and this one's time out ends soonest: it is let through
+   * whatever its breaker or structural state says (never eject the last option). Load still applies.
+   */
+  lastResort?: boolean;
+  /** A same-target retry the loop chose: the wait before it was the loop's answer to any cooling. */
+  retry?: boolean;
+}
+
+/**
+ * The attempt loop's one door to deployment health: which targets are open and in what order,
+ * whether one may be tried now, and (through the permit) how each attempt ended. The breaker,
+ * structural faults, cooling, load and latency live behind it, so the loop runs the same on state
+ * kept in this process or shared between replicas. Every call answers from state at hand: no I/O
+ * on the request path.
+ */
+export interface HealthDoor {
+  /** The route's targets in the order to try them (its strategy), without those cooling. */
+  plan(route: ResolvedRoute): readonly ResolvedTarget[];
+  admit(target: ResolvedTarget, route: ResolvedRoute, options?: AdmitOptions): Permit | Out;
+  /** When the first of the route's targets stops cooling; undefined when none is cooling. */
+  coolingEndsAtMs(route: ResolvedRoute): number | undefined;
+}

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { configSchema } from '../config/schema.js';
+import type { AttemptRecord } from '../core/attempt-record.js';
+import type { FailureKind } from '../core/failure-kind.js';
+import { resolveRoute } from '../routing/resolve-route.js';
+import { LatencyTracker } from '../routing/latency-tracker.js';
+import { ConnectionLoad } from './connection-load.js';
+import { Cooling } from './cooling.js';
+import type { Out, Permit } from './health-door.js';
+import { HealthRegistry } from './health-registry.js';
+import { LocalHealthDoor } from './local-health-door.js';
+
+const config = configSchema.parse({
+  connections: { east: { provider: 'mock', max_in_flight: 1 }, west: { provider: 'mock' } },
+  routes: {
+    chat: {
+      health: { consecutive_failures: 1, eject_base_s: 60 },
+      targets: [{ connection: 'east', model: 'a' }, { connection: 'east', model: 'b' }, { connection: 'west', model: 'c' }],
+    },
+  },
+});
+const route = resolveRoute(config, 'chat');
+const [eastA, eastB, westC] = route.targets as [(typeof route.targets)[number], (typeof route.targets)[number], (typeof route.targets)[number]];
+
+function door() {
+  const registry = new HealthRegistry(
+    { onBreaker: () => undefined, onStructural: () => undefined, onStepDown: () => undefined, onForgotten: () => undefined },
+    { config: () => config },
+  );
+  const load = new ConnectionLoad();
+  return { door: new LocalHealthDoor({ registry, cooling: new Cooling(), load, latency: new LatencyTracker(), config: () => config }), load };
+}
+
+function record(kind: FailureKind, extra: Partial<AttemptRecord> = {}): AttemptRecord {
+  return { n: 1, connection: 'east', provider: 'mock', model: 'a', kind, startedMs: 0, latencyMs: 1, committed: false, malformedEvents: 0, ...extra };
+}
+
+function permitted(answer: Permit | Out): Permit {
+  expect(answer.out).toBe(false);
+  return answer as Permit;
+}
+
+describe('LocalHealthDoor', () => {
+  it('a settled 429 cools the deployment: new attempts are out until the Retry-After ends, a chosen retry is not, and the plan leaves it out', () => {
+    const { door: health } = door();
+    permitted(health.admit(eastA, route)).settle(record('rate_limit', { retryAfterMs: 5_000 }));
+    const answer = health.admit(eastA, route);
+    expect(answer).toMatchObject({ out: true, reason: 'cooling' });
+    expect((answer as Out).untilMs - Date.now()).toBeGreaterThan(4_000);
+    permitted(health.admit(eastA, route, { retry: true })).settle(record('ok'));
+    expect(health.plan(route)).toEqual([eastB, westC]);
+    expect(health.coolingEndsAtMs(route)).toBe((answer as Out).untilMs);
+  });
+
+  it('a rejected key takes out every model of its connection', () => {
+    const { door: health } = door();
+    permitted(health.admit(eastA, route)).settle(record('credential'));
+    expect(health.admit(eastB, route)).toMatchObject({ out: true, reason: 'structural' });
+    permitted(health.admit(westC, route)).settle(record('ok', { connection: 'west', model: 'c' }));
+  });
+
+  it('an ejected target is out until its ejection ends, but a last resort gets through', () => {
+    const { door: health } = door();
+    permitted(health.admit(westC, route)).settle(record('server_error', { connection: 'west', model: 'c' }));
+    const answer = health.admit(westC, route);
+    expect(answer).toMatchObject({ out: true, reason: 'ejected' });
+    expect((answer as Out).untilMs - Date.now()).toBeGreaterThan(59_000);
+    permitted(health.admit(westC, route, { lastResort: true })).settle(record('ok', { connection: 'west', model: 'c' }));
+  });
+
+  it('a connection at max_in_flight is busy until a permit on it is settled', () => {
+    const { door: health, load } = door();
+    const permit = permitted(health.admit(eastA, route));
+    expect(health.admit(eastB, route)).toMatchObject({ out: true, reason: 'busy' });
+    permit.settle(record('ok'));
+    expect(load.inFlight('east')).toBe(0);
+    permitted(health.admit(eastB, route)).settle(record('ok', { model: 'b' }));
+  });
+});
