@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pino, type Logger } from 'pino';
@@ -9,7 +9,6 @@ import { knownSecrets } from './config/known-secrets.js';
 import type { Config } from './config/schema.js';
 import { RetryBudgets } from './engine/retry-budget.js';
 import type { EngineDeps } from './engine/run-route.js';
-import { GatewayError } from './errors/gateway-error.js';
 import { handleHealth } from './admin/handle-health.js';
 import { handleCreateKey, handleKeySpend, handleListKeys, handleRevokeKey, type AdminKeysDeps } from './admin/handle-keys.js';
 import { KeyCache } from './keys/key-cache.js';
@@ -17,28 +16,23 @@ import { LedgerWriter } from './ledger/ledger-writer.js';
 import { SpendAccounting } from './ledger/spend-accounting.js';
 import { spentMicros } from './ledger/spend-query.js';
 import { KeyStore } from './keys/key-store.js';
-import { CALLER_LEFT, Cancellation } from './core/cancellation.js';
 import { chatOperation } from './engine/chat-operation.js';
+import { Cancellation } from './core/cancellation.js';
 import { runAttempt } from './engine/run-attempt.js';
 import { LatencyTracker } from './routing/latency-tracker.js';
-import { isPrimaryTarget } from './routing/plan-targets.js';
-import { resolveRoute } from './routing/resolve-route.js';
-import type { FailureKind } from './core/failure-kind.js';
 import { ConnectionLoad } from './health/connection-load.js';
 import { FallbackShare } from './health/fallback-share.js';
 import { HealthMonitor } from './health/health-monitor.js';
-import { HealthRegistry, type DeploymentHealth, type HealthState } from './health/health-registry.js';
+import { HealthRegistry, type HealthState } from './health/health-registry.js';
 import { PROBE_REQUEST } from './health/probe-request.js';
-import { newRequestId } from './http/request-id.js';
-import type { ResolvedTarget } from './routing/resolve-route.js';
+import { PROBE_TIMEOUTS, runProbe, type ProbeDeps } from './health/run-probe.js';
 import { AlertSender } from './telemetry/alert-sender.js';
 import { Cooling } from './health/cooling.js';
 import { LocalHealthDoor } from './health/local-health-door.js';
 import { createHttpServer, type GatewayServer } from './http/create-server.js';
 import type { GatewayResponse } from './http/gateway-response.js';
 import { InFlightLimit } from './http/in-flight-limit.js';
-import { handleChat, type ChatHandlerDeps } from './http/handle-chat.js';
-import { handleEmbeddings } from './http/handle-embeddings.js';
+import { newRequestId } from './http/request-id.js';
 import { ANTHROPIC_MESSAGES } from './dialects/anthropic-messages/anthropic-messages.js';
 import { OPENAI_CHAT } from './dialects/openai-chat/openai-chat.js';
 import { InMemoryBudgetGate } from './admission/budget-gate.js';
@@ -47,12 +41,10 @@ import { InMemoryIdempotencyStore } from './idempotency/idempotency-store.js';
 import { handleCountTokens } from './http/handle-count-tokens.js';
 import { handleModel, handleModels } from './http/handle-models.js';
 import { sendJson } from './http/send.js';
-import { startMockProvider, type MockProvider } from './mock/mock-provider.js';
 import { adapterFor, baseUrlFor } from './providers/registry.js';
 import { DEFAULT_RECENT_LIMIT } from './records/recent-records.js';
 import { RecordStore } from './records/record-store.js';
 import { secretRedactor } from './records/redact-secrets.js';
-import { RecordDraft } from './records/record-draft.js';
 import { migrate } from './store/migrate.js';
 import { openStore } from './store/open-database.js';
 import { openPostgresStore } from './store/postgres-store.js';
@@ -68,11 +60,15 @@ import type { SpendRow } from './core/spend-row.js';
 import type { RequestRecord } from './core/request-record.js';
 import { Kysely } from 'kysely';
 import { Metrics } from './telemetry/metrics.js';
-import { logRequest } from './telemetry/log-request.js';
-import { observeRequest } from './telemetry/observe-request.js';
 import { redactingLogger } from './telemetry/redacting-logger.js';
 import { createRequestSpans } from './telemetry/request-spans.js';
 import { Transport } from './transport/send-upstream.js';
+import { chatEndpoint } from './serving/chat-endpoint.js';
+import { EMBEDDINGS_ENDPOINT } from './serving/embeddings-endpoint.js';
+import type { Endpoint } from './serving/endpoint.js';
+import { keepRecord } from './serving/keep-record.js';
+import { priceAttempts } from './serving/price-attempts.js';
+import { serveRequest, type ServingDeps } from './serving/serve-request.js';
 import { upstreamPoolSizes } from './transport/upstream-pool-sizes.js';
 
 /** The SQLite file of a file store; undefined for an in-memory one (tests), which keeps refused writes in memory only. */
@@ -107,9 +103,6 @@ export async function openConfiguredStore(store: Config['store'], logger: Logger
   return { db: new Kysely<DatabaseSchema>({ dialect: threadDialect(thread) }), writes: thread };
 }
 
-/** A probe gets a short leash: it exists to find out, not to wait. */
-const PROBE_TIMEOUTS = { connect_ms: 3_000, first_token_ms: 15_000, idle_ms: 15_000, total_ms: 20_000, heartbeat_ms: 20_000 };
-
 /** Where the gateway keeps keys, records and spend: queries through `db`, background writes through `writes`. */
 export interface AppStore {
   db: Kysely<DatabaseSchema>;
@@ -123,12 +116,15 @@ export interface AppOptions {
   store?: AppStore;
   /** Where `OTEL_*` settings are read (default: the process environment). */
   env?: NodeJS.ProcessEnv;
+  /**
+   * Where the in-process mock provider listens, for `provider: mock` connections without a
+   * `base_url`; whoever runs the gateway starts it (the CLI, tests). Undefined while it is not running.
+   */
+  mockUrl?: () => string | undefined;
 }
 
 export interface App {
   server: GatewayServer;
-  /** The in-process mock provider, when the config has a mock connection without a base_url. */
-  readonly mock: MockProvider | undefined;
   records: RecordStore;
   metrics: Metrics;
   /** Deletes records past `store.retention_days` in the background. */
@@ -151,20 +147,13 @@ export async function createApp(options: AppOptions): Promise<App> {
   // Every line the gateway logs is redacted of the config's secrets in force when it is written.
   const logger = redactingLogger(options.logger ?? pino({ level: 'silent' }), () => secretRedactor(knownSecrets(config())));
 
-  let mock: MockProvider | undefined;
-  const ensureMock = async (current: Config) => {
-    const needsMock = Object.values(current.connections).some((connection) => connection.provider === 'mock' && connection.base_url === undefined);
-    if (needsMock && !mock) mock = await startMockProvider();
-  };
-  await ensureMock(configSource.current);
+  const mockUrl = options.mockUrl ?? (() => undefined);
   configSource.subscribe((change) => {
     if (change.event === 'rejected') {
       logger.warn({ issues: change.issues }, 'config reload rejected; the previous config stays in force');
       return;
     }
     logger.info({ notes: change.notes }, 'config reloaded');
-    // A reload may add the first in-process mock connection.
-    ensureMock(change.config).catch((error: unknown) => logger.error({ err: error }, 'could not start the in-process mock'));
   });
 
   // The store is chosen at start; a reload that changes it takes effect on restart.
@@ -197,23 +186,23 @@ export async function createApp(options: AppOptions): Promise<App> {
     onError: (error) => logger.warn({ err: error }, 'pruning old request records failed; will retry'),
   });
   pruner.start();
-  const spendAccounting = new SpendAccounting({ ledger, metrics, config });
+  const spendAccounting = new SpendAccounting({ ledger, metrics });
   // Pools follow the config in force: a reload that changes a connection's max_in_flight resizes its origin's pool.
   let poolSizes: { config: Config; mockUrl: string | undefined; sizes: ReadonlyMap<string, number> } | undefined;
   const transport = new Transport({
     poolSizes() {
       const current = config();
-      if (poolSizes?.config !== current || poolSizes.mockUrl !== mock?.url) {
+      if (poolSizes?.config !== current || poolSizes.mockUrl !== mockUrl()) {
         // A connection with no usable base URL yet (the in-process mock still starting) sends nowhere.
         const baseUrlOf = (connection: Config['connections'][string]) => {
           try {
-            return baseUrlFor(connection, mock?.url);
+            return baseUrlFor(connection, mockUrl());
           } catch {
             return undefined;
           }
         };
         const sizes = upstreamPoolSizes(current.connections, baseUrlOf);
-        poolSizes = { config: current, mockUrl: mock?.url, sizes };
+        poolSizes = { config: current, mockUrl: mockUrl(), sizes };
       }
       return poolSizes.sizes;
     },
@@ -230,14 +219,14 @@ export async function createApp(options: AppOptions): Promise<App> {
     config,
     metrics,
     alert: (alert) => alerts.send(alert),
-    probe: (deployment) => runProbe(deployment),
+    probe: (deployment) => runProbe(deployment, probeDeps),
   });
   const health: HealthRegistry = new HealthRegistry(monitor, { config });
   const engine: EngineDeps = {
     health: new LocalHealthDoor({ registry: health, cooling, load: new ConnectionLoad(), latency, config }),
     transport,
     adapterFor: (target) => adapterFor(target.connection),
-    baseUrlFor: (target) => baseUrlFor(target.connection, mock?.url),
+    baseUrlFor: (target) => baseUrlFor(target.connection, mockUrl()),
     retryBudgets: new RetryBudgets(Date.now, (route) => metrics.retryBudgetExhausted.inc({ route })),
   };
   const adminDeps = { adminToken: () => config().admin.token, records };
@@ -249,8 +238,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     storeCall(ledger.flush().then(() => spentMicros(db, { keyId, sinceMs })));
   const budgetGate = new InMemoryBudgetGate();
   const inFlight = new InFlightLimit(() => config().server.max_in_flight);
-  const chatDeps: ChatHandlerDeps = {
-    dialect: OPENAI_CHAT,
+  const servingDeps: ServingDeps = {
     config,
     engine,
     metrics,
@@ -260,8 +248,16 @@ export async function createApp(options: AppOptions): Promise<App> {
     budgetGate,
     ledgerSpentMicros,
     inFlight,
+    logger,
+    spans,
+    fallbackShare,
+    spendAccounting,
+    records,
   };
-  const messagesDeps: ChatHandlerDeps = { ...chatDeps, dialect: ANTHROPIC_MESSAGES };
+  const serve =
+    <Parsed extends { requestedModel: string }, Answer>(endpoint: Endpoint<Parsed, Answer>) =>
+    (request: IncomingMessage, response: GatewayResponse, requestId: string) =>
+      serveRequest(request, response, requestId, endpoint, servingDeps);
   const keysDeps: AdminKeysDeps = {
     adminToken: () => config().admin.token,
     store: keyStore,
@@ -270,94 +266,38 @@ export async function createApp(options: AppOptions): Promise<App> {
     reservedMicros: (keyId) => budgetGate.reservedMicros(keyId),
   };
 
-  /** One active probe (docs/health.md), kept as a record of its own, marked as a probe. */
-  const runProbe = async (deployment: DeploymentHealth): Promise<FailureKind> => {
-    const connection = config().connections[deployment.connection];
-    // A connection a reload removed cannot recover: leave it faulted, it is no longer routed to.
-    if (!connection) return 'not_found';
-    const target: ResolvedTarget = {
-      connectionName: deployment.connection,
-      connection,
-      routedModel: deployment.model,
-      modelChange: false,
-      config: { connection: deployment.connection, model: deployment.model, model_change: false, weight: 1, priority: 0 },
-    };
-    const trace = new RecordDraft(newRequestId(), Date.now());
-    trace.probe = true;
-    trace.modelRequested = deployment.key;
-    const outcome = await runAttempt(
-      {
-        n: 1,
-        target,
-        adapter: adapterFor(connection),
-        baseUrl: baseUrlFor(connection, mock?.url),
-        timeouts: PROBE_TIMEOUTS,
-        caller: new Cancellation(),
-        deadlineAtMs: trace.startedAtMs + PROBE_TIMEOUTS.total_ms,
-        requestStartedAtMs: trace.startedAtMs,
-        transport,
-      },
-      chatOperation(PROBE_REQUEST, 'first_token'),
-    );
-    trace.attempts = [outcome.record];
-    if (outcome.ok) trace.served = target;
-    else trace.fail('failed', outcome.record.httpStatus ?? 502, outcome.error.kind);
-    records.add(trace.toRecord(Date.now(), spendAccounting.account(trace)));
-    return outcome.record.kind;
+  const probeDeps: ProbeDeps = {
+    config,
+    newRequestId,
+    attempt: ({ target, requestStartedAtMs, deadlineAtMs }) =>
+      runAttempt(
+        {
+          n: 1,
+          target,
+          adapter: adapterFor(target.connection),
+          baseUrl: baseUrlFor(target.connection, mockUrl()),
+          timeouts: PROBE_TIMEOUTS,
+          caller: new Cancellation(),
+          deadlineAtMs,
+          requestStartedAtMs,
+          transport,
+        },
+        chatOperation(PROBE_REQUEST, 'first_token'),
+      ),
+    keep(draft) {
+      const current = config();
+      keepRecord(draft, priceAttempts(draft, current), current, { spendAccounting, records });
+    },
   };
   monitor.start();
-
-  /**
-   * Runs a traced handler: whatever happens, the request ends up as one record and in the
-   * metrics. A caller that left before its body was whole is `cancelled`; a request whose
-   * connection a shutdown cut is `interrupted`.
-   */
-  const traced =
-    (handler: (request: IncomingMessage, response: ServerResponse, trace: RecordDraft) => Promise<void>) =>
-    async (request: IncomingMessage, response: GatewayResponse, requestId: string) => {
-      const trace = new RecordDraft(requestId, Date.now());
-      try {
-        await handler(request, response, trace);
-      } catch (error) {
-        if (error === CALLER_LEFT) trace.fail('cancelled', 499, 'cancelled');
-        else if (error instanceof GatewayError) {
-          trace.fail('rejected', error.status, error.code, error.message);
-          if (error.code === 'budget_exceeded') metrics.budgetRefusals.inc();
-          if (error.code === 'rate_limit_exceeded') metrics.limitRefusals.inc({ limit: error.type });
-        }
-        else trace.fail('failed', 500, 'internal_error');
-        throw error;
-      } finally {
-        inFlight.leave(request);
-        // No status line reached a caller cut before its answer began: 503 is what it would have said.
-        if (response.cutAtShutdown) trace.fail('interrupted', response.headersSent ? response.statusCode : 503, 'shutdown');
-        const record = trace.toRecord(Date.now(), spendAccounting.account(trace));
-        records.add(record);
-        logRequest(logger, record, () => knownSecrets(config()));
-        spans?.export(record);
-        if (trace.replayed) metrics.idempotentReplays.inc();
-        if (trace.served && trace.route !== null) {
-          // Named routes only: direct connection/model requests have no fallback (and unbounded names).
-          const route = config().routes[trace.route];
-          if (route) {
-            const { targets } = resolveRoute(config(), trace.route);
-            fallbackShare.record(trace.route, !isPrimaryTarget(targets, route.strategy, trace.served), Date.now());
-          }
-        }
-        observeRequest(metrics, record, {
-          routeLabel: trace.routeLabel,
-          malformedEvents: trace.attempts.reduce((sum, attempt) => sum + attempt.malformedEvents, 0),
-        });
-      }
-    };
 
   const startedAtSeconds = Math.floor(Date.now() / 1000);
   const server = createHttpServer(
     {
-      'POST /v1/chat/completions': traced((request, response, trace) => handleChat(request, response, trace, chatDeps)),
+      'POST /v1/chat/completions': serve(chatEndpoint(OPENAI_CHAT)),
       'POST /v1/messages/count_tokens': (request, response) => handleCountTokens(request, response, { config: config(), keys: keyCache }),
-      'POST /v1/messages': traced((request, response, trace) => handleChat(request, response, trace, messagesDeps)),
-      'POST /v1/embeddings': traced((request, response, trace) => handleEmbeddings(request, response, trace, chatDeps)),
+      'POST /v1/messages': serve(chatEndpoint(ANTHROPIC_MESSAGES)),
+      'POST /v1/embeddings': serve(EMBEDDINGS_ENDPOINT),
       'GET /v1/models': (request, response) => handleModels(request, response, { config: config(), keys: keyCache, startedAtSeconds }),
       'GET /v1/models/:id': (request, response, _requestId, params) =>
         handleModel(request, response, params.id!, { config: config(), keys: keyCache, startedAtSeconds }),
@@ -382,9 +322,6 @@ export async function createApp(options: AppOptions): Promise<App> {
 
   return {
     server,
-    get mock() {
-      return mock;
-    },
     records,
     metrics,
     pruner,
@@ -423,7 +360,6 @@ export async function createApp(options: AppOptions): Promise<App> {
         await writes.close();
         await db.destroy();
         await transport.close();
-        await mock?.close();
       }
     },
   };

@@ -1,12 +1,11 @@
 import type { Config } from '../config/schema.js';
-import type { AttemptRecord } from '../core/attempt-record.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { Principal } from '../keys/authenticate.js';
 import { periodStart } from '../keys/budget-period.js';
 import { deploymentPrice } from '../metering/deployment-price.js';
 import type { ResolvedRoute } from '../routing/resolve-route.js';
 import type { BudgetGate, BudgetReservation } from './budget-gate.js';
-import { consumptionOf } from './consumption.js';
+import { NOTHING_CONSUMED, type Consumption } from './consumption.js';
 import { DEFAULT_OUTPUT_CAP_TOKENS, maxCostMicros } from './max-cost.js';
 import type { RateLimiter, RateTicket } from './rate-limiter.js';
 
@@ -72,7 +71,7 @@ export async function admitRequest(
     const maxCost = maxCostMicros(estimatedTokens, outputCap, prices);
     const admission = deps.budgetGate.reserve({ keyId: key.id, budgetMicros: key.budget.usdMicros, periodStartMs, spentMicros, maxCostMicros: maxCost });
     if (!admission.ok) {
-      settleAdmission(handle, [], options, deps);
+      settleAdmission(handle, NOTHING_CONSUMED, options.nowMs, deps);
       throw new GatewayError(`This key's ${PERIOD_WORDS[key.budget.period]} budget is spent, or this request could exceed it.`, {
         status: 429,
         code: 'budget_exceeded',
@@ -87,13 +86,11 @@ export async function admitRequest(
 /** Charges what the request really used (billed failures included) and releases its reservation. */
 export function settleAdmission(
   handle: AdmissionHandle,
-  attempts: readonly AttemptRecord[],
-  options: { config: Config; route?: string | null; nowMs?: number },
+  consumption: Consumption,
+  nowMs: number,
   deps: Pick<AdmissionDeps, 'rateLimiter' | 'budgetGate'>,
 ): void {
-  if (!handle.rateTicket && !handle.reservation) return;
-  const consumption = consumptionOf(attempts, (attempt) => deploymentPrice(options.config, options.route ?? null, attempt));
-  if (handle.rateTicket) deps.rateLimiter.settle(handle.rateTicket, consumption.tokens, options.nowMs ?? Date.now());
+  if (handle.rateTicket) deps.rateLimiter.settle(handle.rateTicket, consumption.tokens, nowMs);
   if (handle.reservation) deps.budgetGate.settle(handle.reservation, consumption.costMicros);
   handle.rateTicket = undefined;
   handle.reservation = undefined;

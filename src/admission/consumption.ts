@@ -1,5 +1,9 @@
-import type { AttemptRecord } from '../core/attempt-record.js';
-import { costMicros, type Price } from '../metering/price.js';
+/** One priced charge of a request: a ledger row fits. */
+export interface Charge {
+  inputTokens: number;
+  outputTokens: number;
+  costMicros: number;
+}
 
 /** What a finished request really used, across all its attempts. */
 export interface Consumption {
@@ -9,24 +13,18 @@ export interface Consumption {
   costMicros: number;
 }
 
+export const NOTHING_CONSUMED: Consumption = Object.freeze({ tokens: 0, costMicros: 0 });
+
 /**
- * Tokens and cost of every attempt that reported (or was given estimated) usage, billed failures
- * included, priced as the ledger prices them — same `costMicros`, and `priceOf` should be the
- * ledger's own (`deploymentPrice`) — so the gate's running total agrees with the ledger's rows.
+ * The sum of a request's charges — its ledger rows, billed failures included — so the gate's
+ * running total is settled with exactly what the ledger records, never with a second pricing.
  */
-export function consumptionOf(attempts: readonly AttemptRecord[], priceOf: (attempt: AttemptRecord) => Price | undefined): Consumption {
+export function consumptionOf(charges: readonly Charge[]): Consumption {
   let tokens = 0;
   let micros = 0;
-  for (const attempt of attempts) {
-    const usage = attempt.usage;
-    if (!usage) continue;
-    tokens += wholeTokens(usage.inputTokens) + wholeTokens(usage.outputTokens);
-    const price = priceOf(attempt);
-    if (price) micros += costMicros(usage, price);
+  for (const charge of charges) {
+    tokens += charge.inputTokens + charge.outputTokens;
+    micros += charge.costMicros;
   }
   return { tokens, costMicros: micros };
-}
-
-function wholeTokens(count: number): number {
-  return Number.isFinite(count) && count > 0 ? Math.round(count) : 0;
 }

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp } from '../app.js';
 import { ConfigSource } from '../config/config-source.js';
+import { InProcessMock } from '../mock/in-process-mock.js';
 import { formatTable } from './format-table.js';
 
 const DEMO_CONFIG = fileURLToPath(new URL('../../../examples/demo.yaml', import.meta.url));
@@ -25,9 +26,11 @@ interface DemoRow {
  */
 export async function runDemo(options: { requests: number }): Promise<void> {
   const configSource = ConfigSource.load(DEMO_CONFIG);
-  const app = await createApp({ configSource });
+  const mock = new InProcessMock();
+  await mock.follow(configSource, (error) => console.error(`switchyard: could not start the mock provider: ${(error as Error).message}`));
+  const app = await createApp({ configSource, mockUrl: () => mock.url });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
-  console.log(`gateway on ${url} (config ${DEMO_CONFIG}); mock provider on ${app.mock?.url}\n`);
+  console.log(`gateway on ${url} (config ${DEMO_CONFIG}); mock provider on ${mock.url}\n`);
   const rows: DemoRow[] = [];
   try {
     for (const route of ROUTES) {
@@ -39,6 +42,7 @@ export async function runDemo(options: { requests: number }): Promise<void> {
     }
   } finally {
     await app.close();
+    await mock.close();
   }
   console.log(
     `\n${formatTable(

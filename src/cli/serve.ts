@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { createApp } from '../app.js';
+import { InProcessMock } from '../mock/in-process-mock.js';
 import { createLogger, logFormatFrom, type LogFormat } from '../telemetry/create-logger.js';
 import { DEFAULT_ADMIN_TOKEN_FILE, writeAdminTokenFile } from './admin-token-file.js';
 import { loadConfigFile } from './load-config-file.js';
@@ -35,7 +36,9 @@ export async function runServe(options: { config: string; port?: number; host?: 
     logger.info({ file: path }, `admin token written to ${path} (${readBy})`);
   }
   configSource.watch();
-  const app = await createApp({ configSource, logger });
+  const mock = new InProcessMock();
+  await mock.follow(configSource, (error) => logger.error({ err: error }, 'could not start the in-process mock'));
+  const app = await createApp({ configSource, logger, mockUrl: () => mock.url });
   // Before listening: a signal that arrives as soon as the gateway says it listens must drain it.
   let stopping = false;
   const stop = (signal: string) => {
@@ -43,13 +46,16 @@ export async function runServe(options: { config: string; port?: number; host?: 
     stopping = true;
     const drainMs = configSource.current.server.drain_ms;
     logger.info({ signal, drainMs }, 'shutting down');
-    app.close({ drainMs }).then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, 'error while shutting down');
-        process.exit(1);
-      },
-    );
+    app
+      .close({ drainMs })
+      .then(() => mock.close())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          logger.error({ err: error }, 'error while shutting down');
+          process.exit(1);
+        },
+      );
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
@@ -59,6 +65,7 @@ export async function runServe(options: { config: string; port?: number; host?: 
   } catch (error) {
     console.error(`switchyard: cannot start: ${(error as Error).message}`);
     await app.close();
+    await mock.close();
     process.exitCode = 1;
     return;
   }

@@ -1,50 +1,35 @@
 import type { Config } from '../config/schema.js';
-import { deploymentPrice } from '../metering/deployment-price.js';
 import type { RecordDraft } from '../records/record-draft.js';
 import { BoundedLabels } from '../telemetry/bounded-labels.js';
 import type { Metrics } from '../telemetry/metrics.js';
 import type { LedgerWriter } from './ledger-writer.js';
-import { spendRowsOf } from './spend-rows-of.js';
+import type { SpendRow } from '../core/spend-row.js';
 
 /** Key names beyond this many share one `(other)` series in the spend metric. */
 const MAX_KEY_LABELS = 100;
 
 /**
- * Turns a finished request into ledger rows (queued for the batched writer, off the request path)
- * and the spend metric, and tells the record what each attempt cost.
+ * Queues a finished request's ledger rows for the batched writer (off the request path), counts
+ * the spend metric, and tells the record what each attempt cost.
  */
 export class SpendAccounting {
   readonly #ledger: LedgerWriter;
   readonly #metrics: Metrics;
-  readonly #config: () => Config;
   readonly #keyLabels = new BoundedLabels(MAX_KEY_LABELS);
 
-  constructor(deps: { ledger: LedgerWriter; metrics: Metrics; config(): Config }) {
+  constructor(deps: { ledger: LedgerWriter; metrics: Metrics }) {
     this.#ledger = deps.ledger;
     this.#metrics = deps.metrics;
-    this.#config = deps.config;
   }
 
-  /** The priced cost of each attempt that consumed tokens, by attempt number. */
-  account(draft: RecordDraft): ReadonlyMap<number, number> {
+  /** `rows` are the request's priced attempts; `config` is the snapshot they were priced from. The priced cost of each, by attempt number. */
+  account(trace: RecordDraft, rows: readonly SpendRow[], config: Config): ReadonlyMap<number, number> {
     const costs = new Map<number, number>();
-    if (draft.attempts.length === 0) return costs;
-    const config = this.#config();
-    const rows = spendRowsOf({
-      requestId: draft.id,
-      keyId: draft.keyId,
-      keyName: draft.keyName,
-      route: draft.route,
-      probe: draft.probe,
-      createdMs: draft.startedAtMs,
-      attempts: draft.attempts,
-      priceOf: (attempt) => deploymentPrice(config, draft.route, attempt),
-    });
     if (rows.length === 0) return costs;
     this.#ledger.enqueue(rows);
-    const route = draft.routeLabel ?? '(none)';
-    const key = draft.probe ? '(probe)' : draft.keyName === null ? '(none)' : this.#keyLabels.label(draft.keyName);
-    const configuredTargets = draft.route === null ? undefined : config.routes[draft.route]?.targets;
+    const route = trace.routeLabel ?? '(none)';
+    const key = trace.probe ? '(probe)' : trace.keyName === null ? '(none)' : this.#keyLabels.label(trace.keyName);
+    const configuredTargets = trace.route === null ? undefined : config.routes[trace.route]?.targets;
     for (const row of rows) {
       if (!row.priced) continue;
       costs.set(row.attemptN, row.costMicros);

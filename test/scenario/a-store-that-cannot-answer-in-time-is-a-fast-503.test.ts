@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Kysely } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createApp, type App } from '../../src/app.js';
+import { startMockProvider, type MockProvider } from '../../src/mock/mock-provider.js';
 import { ConfigSource } from '../../src/config/config-source.js';
 import { migrate } from '../../src/store/migrate.js';
 import { openDatabase } from '../../src/store/open-database.js';
@@ -21,6 +22,7 @@ const directory = mkdtempSync(join(tmpdir(), 'switchyard-slow-store-'));
 const storePath = join(directory, 'switchyard.db');
 let thread: StoreThread;
 let app: App;
+let mock: MockProvider;
 let url: string;
 
 beforeAll(async () => {
@@ -43,11 +45,13 @@ routes:
   // The gateway's own store thread, held here so the test can give it something long to do.
   thread = new StoreThread(storePath);
   await thread.ready();
-  app = await createApp({ configSource: ConfigSource.load(configFile, { env: {} }), store: { db: new Kysely<DatabaseSchema>({ dialect: threadDialect(thread) }), writes: thread } });
+  mock = await startMockProvider();
+  app = await createApp({ mockUrl: () => mock.url, configSource: ConfigSource.load(configFile, { env: {} }), store: { db: new Kysely<DatabaseSchema>({ dialect: threadDialect(thread) }), writes: thread } });
   url = await app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => {
   await app.close();
+  await mock.close();
   rmSync(directory, { recursive: true, force: true });
 });
 
@@ -81,5 +85,5 @@ it('while the store thread cannot answer, a key never seen gets a 503 gateway_un
   for (let attempt = 0; attempt < 10 && status !== 200; attempt++) status = (await ask(unseen)).status;
   expect(status).toBe(200);
   // The provider saw the known key's two requests and the unseen key's last one; never the refused one.
-  expect(app.mock!.attempts).toHaveLength(3);
+  expect(mock.attempts).toHaveLength(3);
 });

@@ -5,6 +5,7 @@ import type { Kysely, KyselyPlugin, PluginTransformQueryArgs, PluginTransformRes
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createApp, type App } from '../../src/app.js';
+import { startMockProvider, type MockProvider } from '../../src/mock/mock-provider.js';
 import { ConfigSource } from '../../src/config/config-source.js';
 import { migrate } from '../../src/store/migrate.js';
 import { openStore } from '../../src/store/open-database.js';
@@ -55,6 +56,7 @@ let directory: string;
 let db: Kysely<DatabaseSchema>;
 let outage: UnreachableStore;
 let app: App;
+let mock: MockProvider;
 let url: string;
 
 beforeAll(async () => {
@@ -78,12 +80,14 @@ routes:
   await migrate(base.db);
   outage = new UnreachableStore();
   db = base.db.withPlugin(outage);
-  app = await createApp({ configSource, store: { db, writes: outage.writes(new SqliteInserts(base.sqlite)) } });
+  mock = await startMockProvider();
+  app = await createApp({ mockUrl: () => mock.url, configSource, store: { db, writes: outage.writes(new SqliteInserts(base.sqlite)) } });
   url = await app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => {
   outage.failing = false;
   await app.close();
+  await mock.close();
   rmSync(directory, { recursive: true, force: true });
 });
 

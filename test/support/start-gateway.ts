@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { createApp, type App } from '../../src/app.js';
 import { ConfigSource } from '../../src/config/config-source.js';
-import type { MockProvider } from '../../src/mock/mock-provider.js';
+import { startMockProvider, type MockProvider } from '../../src/mock/mock-provider.js';
 
 export interface TestGateway {
   url: string;
   app: App;
-  /** The gateway's in-process mock provider (every `provider: mock` connection without a base_url). */
+  /** The mock provider behind every `provider: mock` connection without a base_url, started here for the gateway. */
   mock: MockProvider;
   configSource: ConfigSource;
   configFile: string;
@@ -18,25 +18,26 @@ export interface TestGateway {
   close(): Promise<void>;
 }
 
-/** A real gateway on an ephemeral loopback port, configured from YAML text, with its mock. */
+/** A real gateway on an ephemeral loopback port, configured from YAML text, with a mock provider for it. */
 export async function startGateway(yaml: string, options: { watch?: boolean; env?: NodeJS.ProcessEnv; logger?: Logger } = {}): Promise<TestGateway> {
   const directory = mkdtempSync(join(tmpdir(), 'switchyard-test-'));
   const configFile = join(directory, 'config.yaml');
   writeFileSync(configFile, withMemoryStore(yaml));
   const configSource = ConfigSource.load(configFile, { env: options.env ?? {} });
   if (options.watch) configSource.watch();
-  const app = await createApp({ configSource, env: options.env ?? {}, ...(options.logger ? { logger: options.logger } : {}) });
+  const mock = await startMockProvider();
+  const app = await createApp({ configSource, env: options.env ?? {}, mockUrl: () => mock.url, ...(options.logger ? { logger: options.logger } : {}) });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
-  if (!app.mock) throw new Error('test configs need at least one mock connection');
   return {
     url,
     app,
-    mock: app.mock,
+    mock,
     configSource,
     configFile,
     writeConfig: (text) => writeFileSync(configFile, withMemoryStore(text)),
     async close() {
       await app.close();
+      await mock.close();
       rmSync(directory, { recursive: true, force: true });
     },
   };

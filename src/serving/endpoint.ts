@@ -1,0 +1,28 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Demand } from '../admission/admit-request.js';
+import type { Operation } from '../engine/run-attempt.js';
+import type { ErrorEnvelope, StreamRenderer } from '../dialects/caller-dialect.js';
+import type { StreamEvent } from '../providers/spec.js';
+import type { RecordDraft } from '../records/record-draft.js';
+import type { ResolvedRoute, ResolvedTarget } from '../routing/resolve-route.js';
+
+/** How an answer reaches the caller: one JSON body, or a stream of events for the SSE responder. */
+export type Rendered = { json: unknown } | { events: AsyncIterable<StreamEvent[]> };
+
+/**
+ * What one inference endpoint adds to the shared pipeline: how its body parses, what it may
+ * consume, which engine operation serves it and how the caller's dialect answers.
+ */
+export interface Endpoint<Parsed extends { requestedModel: string }, Answer> {
+  /** The record's `operation`; unset for chat. */
+  readonly operation?: 'embeddings';
+  /** The endpoint half of an idempotency scope; an endpoint without one ignores `Idempotency-Key`. */
+  readonly idempotencyScope?: string;
+  parse(body: unknown, headers: IncomingHttpHeaders): Parsed;
+  demand(parsed: Parsed): Demand;
+  operationOf(parsed: Parsed, route: ResolvedRoute): Operation<Answer>;
+  errorBody(error: ErrorEnvelope): unknown;
+  /** The SSE responder of a streamed request (its presence also keeps a heartbeat); undefined otherwise. */
+  streamRenderer(parsed: Parsed, draft: RecordDraft): StreamRenderer | undefined;
+  render(answer: Answer, context: { parsed: Parsed; served: ResolvedTarget; draft: RecordDraft }): Rendered;
+}

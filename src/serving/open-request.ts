@@ -1,0 +1,157 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { admitRequest, type AdmissionDeps, type AdmissionHandle } from '../admission/admit-request.js';
+import type { Config } from '../config/schema.js';
+import { deadlineFromHeaders } from '../engine/deadline.js';
+import { routeLabel } from '../engine/run-route.js';
+import { GatewayError } from '../errors/gateway-error.js';
+import type { InFlightLimit } from '../http/in-flight-limit.js';
+import { readJsonBody } from '../http/read-json-body.js';
+import { idempotencyKeyOf, upstreamIdempotencyKey } from '../idempotency/idempotency-key-header.js';
+import { bodyHash, type IdempotencyStore } from '../idempotency/idempotency-store.js';
+import { sendReplay } from '../http/send-replay.js';
+import { authenticateRequest, authorizeRoute, type Principal } from '../keys/authenticate.js';
+import type { KeyCache } from '../keys/key-cache.js';
+import type { RecordDraft } from '../records/record-draft.js';
+import { resolveRoute } from '../routing/resolve-route.js';
+import type { Metrics } from '../telemetry/metrics.js';
+import type { Endpoint } from './endpoint.js';
+import type { IdempotencyClaim, RequestContext, RequestStart } from './request-context.js';
+
+export interface OpenDeps extends AdmissionDeps {
+  keys: KeyCache;
+  metrics: Metrics;
+  inFlight: InFlightLimit;
+  idempotency: IdempotencyStore;
+}
+
+export interface OpenedRequest<Parsed> {
+  context: RequestContext;
+  parsed: Parsed;
+}
+
+/**
+ * A refused caller's body is read to learn its model only up to this declared size: its bytes
+ * arrive (and are drained) anyway, but a large body is not worth parsing for a record.
+ */
+const REFUSED_BODY_READ_BYTES = 64 * 1024;
+
+/**
+ * The synchronous gate, the same for every inference endpoint, before any provider is called:
+ * who is asking (settled before the body is read), the body (from then on the request counts
+ * against `server.max_in_flight`), the route and whether the key may use it, the deadline, the
+ * idempotency claim and admission (limits, budget). Everything learned goes into the draft,
+ * refusals included, so a refused request's record still says what it asked for. `replayed`:
+ * a finished twin was answered again and nothing else is to be done.
+ */
+export async function openRequest<Parsed extends { requestedModel: string }>(
+  request: IncomingMessage,
+  response: ServerResponse,
+  start: RequestStart,
+  endpoint: Endpoint<Parsed, unknown>,
+  deps: OpenDeps,
+): Promise<OpenedRequest<Parsed> | 'replayed'> {
+  const { config, draft } = start;
+  const principal = await authenticateRequest(request.headers, { mode: config.auth.mode, keys: deps.keys, nowMs: draft.startedAtMs }).catch(
+    async (error: unknown) => {
+      await noteRefusedBody(request, draft, config);
+      throw error;
+    },
+  );
+  if (principal.kind === 'key') {
+    draft.keyName = principal.key.name;
+    draft.keyId = principal.key.id;
+  }
+  const body = await readJsonBody(request, { maxBytes: config.server.max_body_bytes, timeoutMs: config.server.body_timeout_ms });
+  deps.inFlight.enter(request);
+  draft.noteAskedFor(body.json);
+  let parsed: Parsed;
+  try {
+    parsed = endpoint.parse(body.json, request.headers);
+  } catch (error) {
+    noteRoute(draft, config);
+    throw error;
+  }
+  draft.modelRequested = parsed.requestedModel;
+  const route = resolveRoute(config, parsed.requestedModel);
+  draft.route = route.name;
+  draft.routeLabel = routeLabel(route);
+  authorizeRoute(principal, route);
+  const deadlineAtMs = deadlineFromHeaders(request.headers, route.policy.timeouts.total_ms, draft.startedAtMs);
+  draft.deadlineAtMs = deadlineAtMs;
+  if (Number(request.headers['x-stainless-retry-count']) > 0) deps.metrics.callerRetries.inc({ route: draft.routeLabel });
+
+  const idempotency = endpoint.idempotencyScope === undefined ? undefined : claimIdempotencyKey(request, response, body.text, principal, endpoint.idempotencyScope, draft, deps);
+  if (idempotency === 'replayed') return 'replayed';
+  let admission: AdmissionHandle;
+  try {
+    admission = await admitRequest(principal, endpoint.demand(parsed), route, { config, nowMs: draft.startedAtMs }, deps);
+  } catch (error) {
+    // A refused request holds nothing: the claim is released for a retry of the same key.
+    if (idempotency) deps.idempotency.abandon(idempotency.entry);
+    throw error;
+  }
+  return { context: { ...start, principal, route, deadlineAtMs, admission, idempotency }, parsed };
+}
+
+/**
+ * With an `Idempotency-Key` (docs/lifecycle.md): a finished twin is replayed here without a new generation;
+ * one still running is a 409 with `retry-after`; the same key with another body is a 422.
+ */
+function claimIdempotencyKey(
+  request: IncomingMessage,
+  response: ServerResponse,
+  bodyText: string,
+  principal: Principal,
+  endpointScope: string,
+  draft: RecordDraft,
+  deps: OpenDeps,
+): IdempotencyClaim | 'replayed' | undefined {
+  const key = idempotencyKeyOf(request.headers);
+  if (key === undefined) return undefined;
+  draft.idempotencyKey = key;
+  const scope = `${principal.kind === 'key' ? principal.key.id : 'anonymous'} ${endpointScope}`;
+  const begun = deps.idempotency.begin({ key, scope, bodyHash: bodyHash(bodyText), nowMs: draft.startedAtMs });
+  switch (begun.state) {
+    case 'done':
+      draft.replayed = true;
+      draft.httpStatus = begun.stored.status;
+      sendReplay(response, begun.stored);
+      return 'replayed';
+    case 'running':
+      throw new GatewayError('A request with this Idempotency-Key is still running; retry when it has finished.', {
+        status: 409,
+        code: 'idempotency_key_in_use',
+        type: 'invalid_request_error',
+        retryAfterMs: begun.retryAfterMs,
+      });
+    case 'mismatch':
+      throw new GatewayError('This Idempotency-Key was used with a different request body.', {
+        status: 422,
+        code: 'idempotency_key_mismatch',
+        type: 'invalid_request_error',
+        param: 'Idempotency-Key',
+      });
+    case 'new':
+      return { entry: begun.entry, upstreamKey: upstreamIdempotencyKey(scope, key), completed: false };
+  }
+}
+
+/** A caller refused before its body was read: a small body is still read for the record. */
+async function noteRefusedBody(request: IncomingMessage, draft: RecordDraft, config: Config): Promise<void> {
+  const declaredBytes = Number(request.headers['content-length']);
+  if (!(declaredBytes <= Math.min(REFUSED_BODY_READ_BYTES, config.server.max_body_bytes))) return;
+  const body = await readJsonBody(request, { maxBytes: REFUSED_BODY_READ_BYTES, timeoutMs: config.server.body_timeout_ms }).catch(() => undefined);
+  if (!body) return;
+  draft.noteAskedFor(body.json);
+  noteRoute(draft, config);
+}
+
+/** The route a refused request's model names, when it names one (an unknown model has none). */
+function noteRoute(draft: RecordDraft, config: Config): void {
+  if (draft.modelRequested === null) return;
+  try {
+    draft.route = resolveRoute(config, draft.modelRequested).name;
+  } catch {
+    draft.route = null;
+  }
+}
