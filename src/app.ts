@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { pino, type Logger } from 'pino';
 import { handleGetRequest, handleListRequests } from './admin/handle-requests.js';
 import { authExposureProblem } from './config/check-auth-exposure.js';
@@ -46,6 +47,7 @@ import { RecordStore } from './records/record-store.js';
 import { secretRedactor } from './records/redact-secrets.js';
 import { migrate } from './store/migrate.js';
 import { openStore } from './store/open-database.js';
+import { openPostgresStore } from './store/postgres-store.js';
 import { RecordPruner } from './store/record-pruner.js';
 import { SqliteInserts } from './store/sqlite-inserts.js';
 import { storeCall } from './store/store-call.js';
@@ -74,13 +76,20 @@ function sqliteFileOf(store: Config['store']): string | undefined {
   return store.kind === 'sqlite' && store.path !== ':memory:' ? store.path : undefined;
 }
 
+/** Where refused writes wait: beside an SQLite file, in `spill_dir` for PostgreSQL; in memory only for an in-memory store (tests). */
+function spillPathOf(store: Config['store']): string | undefined {
+  return store.kind === 'postgres' ? join(store.spill_dir, 'switchyard') : sqliteFileOf(store);
+}
+
 /**
  * The configured store. Every call to a file — queries, batched inserts, pruning — runs on a
  * thread of its own, so a locked or slow store never stalls the serving thread; this thread's
  * connection only migrates it at start. An in-memory database exists only on the connection
- * that opened it, so it stays here, bounded by `store.max_records`.
+ * that opened it, so it stays here, bounded by `store.max_records`. PostgreSQL is asynchronous
+ * already: a bounded pool, no thread (postgres-store.ts).
  */
-async function openConfiguredStore(store: Config['store']): Promise<AppStore> {
+export async function openConfiguredStore(store: Config['store'], logger: Logger): Promise<AppStore> {
+  if (store.kind === 'postgres') return openPostgresStore(store, logger);
   const opened = openStore(store);
   await migrate(opened.db);
   const file = sqliteFileOf(store);
@@ -148,10 +157,9 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
 
   // The store is chosen at start; a reload that changes it takes effect on restart.
-  const { db, writes } = options.store ?? (await openConfiguredStore(configSource.current.store));
+  const { db, writes } = options.store ?? (await openConfiguredStore(configSource.current.store, logger));
   const spans = createRequestSpans(options.env ?? process.env);
-  // Refused writes wait beside the store file.
-  const spillPath = sqliteFileOf(configSource.current.store);
+  const spillPath = spillPathOf(configSource.current.store);
   const ledger = new LedgerWriter({
     insert: (rows) => writes.spend(rows),
     onError: (error) => logger.error({ err: error }, 'writing spend rows failed; will retry'),

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
 import { runCheckConfig } from './check-config.js';
 import { runDemo } from './demo.js';
+import { runMigrate } from './migrate.js';
 import { runMock } from './mock.js';
 import { runKeysCreate, runKeysList, runKeysRevoke, type AdminClientOptions, type KeysCreateOptions } from './keys.js';
 import { runRequestsList, type RequestsListOptions } from './requests-list.js';
@@ -44,6 +45,14 @@ program
   .argument('<file>', 'config file (YAML)')
   .action((file: string) => {
     process.exitCode = runCheckConfig(file);
+  });
+
+program
+  .command('migrate')
+  .description("create or upgrade the store's schema (serve does this on start too); exit 1 on failure")
+  .requiredOption('-c, --config <file>', 'config file (YAML)')
+  .action(async (options: { config: string }) => {
+    process.exitCode = await runMigrate(options);
   });
 
 program

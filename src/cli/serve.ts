@@ -1,10 +1,9 @@
 import { resolve } from 'node:path';
 import { createApp } from '../app.js';
-import { ConfigError, formatIssue } from '../config/config-issue.js';
-import { ConfigSource } from '../config/config-source.js';
 import { InProcessMock } from '../mock/in-process-mock.js';
 import { createLogger, logFormatFrom, type LogFormat } from '../telemetry/create-logger.js';
 import { DEFAULT_ADMIN_TOKEN_FILE, writeAdminTokenFile } from './admin-token-file.js';
+import { loadConfigFile } from './load-config-file.js';
 
 export async function runServe(options: { config: string; port?: number; host?: string }): Promise<void> {
   let logFormat: LogFormat;
@@ -16,13 +15,8 @@ export async function runServe(options: { config: string; port?: number; host?: 
     return;
   }
   const logger = createLogger(logFormat);
-  let configSource: ConfigSource;
-  try {
-    configSource = ConfigSource.load(options.config);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    console.error(`${options.config}: ${error.issues.length} error(s)`);
-    for (const issue of error.issues) console.error(`  ${formatIssue(issue)}`);
+  const configSource = loadConfigFile(options.config);
+  if (!configSource) {
     process.exitCode = 1;
     return;
   }

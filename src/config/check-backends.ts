@@ -2,13 +2,12 @@ import type { ReferenceIssue } from './check-references.js';
 import { isRecord } from './is-record.js';
 
 /**
- * Store and state kinds the schema knows but this build cannot run yet. Refusing them (at
- * check-config and at start) is the point: a gateway told to share state through Redis must not
- * quietly keep it in memory, nor crash on a PostgreSQL store it has no driver for.
+ * State kinds the schema knows but this build cannot run yet. Refusing them (at check-config and
+ * at start) is the point: a gateway told to share state through Redis must not quietly keep it
+ * in memory.
  */
-const NOT_YET_AVAILABLE: readonly { block: 'state' | 'store'; kind: string; instead: string }[] = [
+const NOT_YET_AVAILABLE: readonly { block: 'state'; kind: string; instead: string }[] = [
   { block: 'state', kind: 'redis', instead: 'state: { kind: memory }' },
-  { block: 'store', kind: 'postgres', instead: 'store: { kind: sqlite, path: ./switchyard.db }' },
 ];
 
 export function checkBackends(raw: unknown): ReferenceIssue[] {

@@ -154,7 +154,15 @@ export const configSchema = z
             max_records: positiveInt.default(100_000),
           })
           .strict(),
-        z.object({ kind: z.literal('postgres'), url: z.url({ protocol: /^postgres(ql)?$/, error: 'a postgres:// or postgresql:// URL' }), retention_days: z.number().positive().default(30) }).strict(),
+        z
+          .object({
+            kind: z.literal('postgres'),
+            url: z.url({ protocol: /^postgres(ql)?$/, error: 'a postgres:// or postgresql:// URL' }),
+            retention_days: z.number().positive().default(30),
+            /** Where records and spend rows wait while PostgreSQL is unreachable; one directory per gateway process. */
+            spill_dir: z.string().min(1).default('.'),
+          })
+          .strict(),
       ])
       .default({ kind: 'sqlite', path: './switchyard.db', retention_days: 30, max_records: 100_000 }),
     state: z

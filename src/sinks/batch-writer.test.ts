@@ -85,6 +85,21 @@ describe('BatchWriter', () => {
     expect(writer.droppedCount).toBe(0);
   });
 
+  it('after a long outage still retries at least every 4 s, so what waits is written within 5 s of the store coming back', async () => {
+    vi.useFakeTimers();
+    const store = new FakeStore();
+    const writer = newWriter(store, { flushIntervalMs: 250 });
+    store.failing = true;
+    writer.enqueue(1);
+    await expect(writer.flush()).rejects.toThrow('store unavailable');
+    // Two minutes of failures: the backoff has long reached its ceiling.
+    await vi.advanceTimersByTimeAsync(122_000);
+    expect(store.written).toEqual([]);
+    store.failing = false;
+    await vi.advanceTimersByTimeAsync(4_000);
+    expect(store.written).toEqual([1]);
+  });
+
   it('does not start writes on full batches while the store is failing', async () => {
     const store = new FakeStore();
     let attempts = 0;

@@ -25,8 +25,11 @@ export interface BatchWriterOptions<T> {
   spill?: SpillFile<T>;
 }
 
-/** Retries after failures back off up to this, so a dead store is not hammered or logged 4×/s. */
-const MAX_RETRY_DELAY_MS = 30_000;
+/**
+ * Retries after failures back off up to this, so a dead store is not hammered or logged 4×/s;
+ * short enough that what waits in the spill file is replayed within 5 s of the store's return.
+ */
+const MAX_RETRY_DELAY_MS = 4_000;
 
 /**
  * Buffers items and writes them in batches, off the request path. `enqueue` only pushes into a

@@ -1,12 +1,24 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { DatabaseSchema } from './schema.js';
 
+export interface MigrateOptions {
+  /**
+   * Run first inside the migration's transaction, to hold a lock until it commits: several
+   * gateways starting at once on one PostgreSQL would otherwise race to create the same tables.
+   */
+  exclusive?: (transaction: Transaction<DatabaseSchema>) => Promise<void>;
+}
+
 /**
- * Creates the tables and indexes when they are missing; safe to run on every start. Written with
- * kysely's schema builder so the same code creates the Postgres schema later.
+ * Creates the tables and indexes when they are missing, and adds columns a store made by an
+ * older build lacks; safe to run on every start. Written with kysely's schema builder, so the
+ * same steps make the SQLite and the PostgreSQL schema (column types that both read alike:
+ * text, integer, bigint). A new table is one more `createTable(...).ifNotExists()` step here,
+ * with its interface in `schema.ts`.
  */
-export async function migrate(db: Kysely<DatabaseSchema>): Promise<void> {
+export async function migrate(db: Kysely<DatabaseSchema>, options: MigrateOptions = {}): Promise<void> {
   await db.transaction().execute(async (transaction) => {
+    await options.exclusive?.(transaction);
     const schema = transaction.schema;
     await schema
       .createTable('requests')

@@ -29,11 +29,8 @@ export function openDatabase(store: StoreConfig): Kysely<DatabaseSchema> {
 }
 
 export function openStore(store: StoreConfig): OpenedStore {
-  if (store.kind === 'postgres') {
-    throw new Error(
-      'store.kind "postgres" is not available yet: Postgres arrives with the scale-out work. Use store: { kind: sqlite, path: ./switchyard.db } for now.',
-    );
-  }
+  // A programming error, not a config one: PostgreSQL has a pool and no thread (postgres-store.ts).
+  if (store.kind === 'postgres') throw new Error('openStore opens SQLite stores; a PostgreSQL store opens with openPostgresStore');
   const sqlite = openSqlite(store.path);
   return { db: new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: sqlite }) }), sqlite };
 }

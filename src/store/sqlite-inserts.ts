@@ -2,6 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { SpendRow } from '../core/spend-row.js';
 import type { RequestRecord } from '../core/request-record.js';
 import { pruneRecords } from './prune-records.js';
+import { attemptRows, requestRow, spendTableRow } from './table-rows.js';
 
 /**
  * The batched inserts on an SQLite connection: statements prepared once, one transaction per
@@ -31,18 +32,22 @@ export class SqliteInserts {
     this.#database = database;
     this.#maxRecords = options.maxRecords;
     if (this.#maxRecords !== undefined) this.#recordCount = database.prepare('SELECT count(*) FROM requests').pluck().get() as number;
+    // Named parameters: each statement binds the row object `table-rows.ts` builds for every store kind.
     this.#insertRequest = database.prepare(
       `INSERT INTO requests (id, created_at, created_ms, status, http_status, route, model_requested, key_name, stream, latency_ms, record_json)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
+       VALUES (@id, @created_at, @created_ms, @status, @http_status, @route, @model_requested, @key_name, @stream, @latency_ms, @record_json)
+       ON CONFLICT (id) DO NOTHING`,
     );
     this.#insertAttempt = database.prepare(
       `INSERT INTO attempts (request_id, n, connection, provider, model, kind, http_status, latency_ms, committed)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (request_id, n) DO NOTHING`,
+       VALUES (@request_id, @n, @connection, @provider, @model, @kind, @http_status, @latency_ms, @committed) ON CONFLICT (request_id, n) DO NOTHING`,
     );
     this.#insertSpend = database.prepare(
       `INSERT INTO spend (request_id, attempt_n, key_id, key_name, route, connection, provider, model, input_tokens, output_tokens,
          cache_read_tokens, cache_write_tokens, cost_micros, estimated, priced, probe, created_ms)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (request_id, attempt_n) DO NOTHING`,
+       VALUES (@request_id, @attempt_n, @key_id, @key_name, @route, @connection, @provider, @model, @input_tokens, @output_tokens,
+         @cache_read_tokens, @cache_write_tokens, @cost_micros, @estimated, @priced, @probe, @created_ms)
+       ON CONFLICT (request_id, attempt_n) DO NOTHING`,
     );
     this.#writeRecords = database.transaction((batch: readonly RequestRecord[]) => {
       let count = this.#recordCount;
@@ -53,7 +58,7 @@ export class SqliteInserts {
       return count;
     });
     this.#writeSpend = database.transaction((rows: readonly SpendRow[]) => {
-      for (const row of rows) this.#storeSpendRow(row);
+      for (const row of rows) this.#insertSpend.run(spendTableRow(row));
     });
   }
 
@@ -74,57 +79,8 @@ export class SqliteInserts {
 
   /** Returns 1 when the record is new, 0 when it was stored already. */
   #storeRecord(record: RequestRecord): number {
-    const createdMs = Date.parse(record.created_at);
-    const stored = this.#insertRequest.run(
-      record.id,
-      record.created_at,
-      // A malformed timestamp must not make the batch fail forever; file it under "now".
-      Number.isFinite(createdMs) ? createdMs : Date.now(),
-      record.status,
-      record.http_status,
-      record.route,
-      record.model_requested,
-      record.key_name,
-      record.stream ? 1 : 0,
-      // Integer columns; the exact value stays in record_json.
-      Math.round(record.latency_ms),
-      JSON.stringify(record),
-    ).changes;
-    for (const attempt of record.attempts) {
-      this.#insertAttempt.run(
-        record.id,
-        attempt.n,
-        attempt.connection,
-        attempt.provider,
-        attempt.model,
-        attempt.kind,
-        attempt.http_status,
-        Math.round(attempt.latency_ms),
-        attempt.committed ? 1 : 0,
-      );
-    }
+    const stored = this.#insertRequest.run(requestRow(record)).changes;
+    for (const attempt of attemptRows(record)) this.#insertAttempt.run(attempt);
     return stored;
-  }
-
-  #storeSpendRow(row: SpendRow): void {
-    this.#insertSpend.run(
-      row.requestId,
-      row.attemptN,
-      row.keyId,
-      row.keyName,
-      row.route,
-      row.connection,
-      row.provider,
-      row.model,
-      row.inputTokens,
-      row.outputTokens,
-      row.cacheReadTokens,
-      row.cacheWriteTokens,
-      row.costMicros,
-      row.estimated ? 1 : 0,
-      row.priced ? 1 : 0,
-      row.probe ? 1 : 0,
-      row.createdMs,
-    );
   }
 }

@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { RecordStore } from '../../src/records/record-store.js';
 import { migrate } from '../../src/store/migrate.js';
-import { openDatabase, openStore } from '../../src/store/open-database.js';
+import { openStore } from '../../src/store/open-database.js';
 import { SqliteInserts } from '../../src/store/sqlite-inserts.js';
 import type { DatabaseSchema } from '../../src/store/schema.js';
 import { sampleRecord } from './sample-record.js';
@@ -108,11 +108,5 @@ describe('RecordStore on a file', () => {
     await migrate(second.db);
     expect((await second.store.get('req_durable'))?.id).toBe('req_durable');
     expect((await second.store.list()).map((record) => record.id)).toEqual(['req_durable']);
-  });
-});
-
-describe('openDatabase', () => {
-  it('says clearly that Postgres is not available yet', () => {
-    expect(() => openDatabase({ kind: 'postgres', url: 'postgres://localhost/switchyard' })).toThrow(/Postgres arrives with the scale-out work/);
   });
 });

@@ -21,11 +21,6 @@ const CASES = [
     yaml: `state: { kind: redis, url: "redis://127.0.0.1:6379", key_prefix: "switchyard:" }\nstore: { kind: sqlite, path: ":memory:" }\n${REST}`,
     error: 'state.kind: redis is not available in this build yet; use state: { kind: memory } for now (line 1)',
   },
-  {
-    name: 'store.kind: postgres',
-    yaml: `${REST}store:\n  kind: postgres\n  url: postgres://switchyard@127.0.0.1:5432/switchyard\n`,
-    error: 'store.kind: postgres is not available in this build yet; use store: { kind: sqlite, path: ./switchyard.db } for now (line 7)',
-  },
 ];
 
 describe.each(CASES)('$name is refused until this build has it', ({ name, yaml, error }) => {
@@ -55,5 +50,37 @@ describe('a malformed state or store URL', () => {
     const { code, stderr } = await runCli(['check-config', file]);
     expect(code).toBe(1);
     expect(stderr).toContain('state.url: a redis:// or rediss:// URL (not shown: a secret) (line 6)');
+  });
+});
+
+describe('a PostgreSQL store', () => {
+  it('is accepted by check-config', async () => {
+    const file = join(directory, 'postgres.yaml');
+    writeFileSync(file, `${REST}store:\n  kind: postgres\n  url: postgres://switchyard@127.0.0.1:5432/switchyard\n`);
+    const { code, stdout, stderr } = await runCli(['check-config', file]);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/: ok/);
+  });
+
+  it('with a malformed URL is refused, with its path and line, by check-config and by serve', async () => {
+    const file = join(directory, 'postgres-bad-url.yaml');
+    writeFileSync(file, `${REST}store:\n  kind: postgres\n  url: "127.0.0.1:5432/switchyard"\n`);
+    const error = '  store.url: a postgres:// or postgresql:// URL (not shown: a secret) (line 8)';
+    const checked = await runCli(['check-config', file]);
+    expect(checked.code).toBe(1);
+    expect(checked.stderr.split('\n')).toContain(error);
+    const served = await runCli(['serve', '--config', file, '--port', '0']);
+    expect(served.code).toBe(1);
+    expect(served.stderr.split('\n')).toContain(error);
+    expect(served.stdout).not.toMatch(/listening/);
+  });
+
+  it('of an unknown kind is refused, not replaced by another', async () => {
+    const file = join(directory, 'store-unknown-kind.yaml');
+    writeFileSync(file, `${REST}store: { kind: mysql, url: "mysql://127.0.0.1/switchyard" }\n`);
+    const { code, stderr } = await runCli(['check-config', file]);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/^ {2}store\.kind: .*\(line 6\)$/m);
   });
 });
