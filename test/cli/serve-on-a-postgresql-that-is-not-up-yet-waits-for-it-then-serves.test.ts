@@ -1,27 +1,22 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { startCli, type CliProcess } from '../support/cli-process.js';
-import { postgresAvailable, startPostgresServer, type PostgresServer } from '../support/postgres-server.js';
+import { postgresForThisFile } from '../support/postgres-server.js';
 
-const available = postgresAvailable();
+const { available, server } = postgresForThisFile();
 const directory = mkdtempSync(join(tmpdir(), 'switchyard-serve-pg-'));
-let server: PostgresServer | undefined;
 let gateway: CliProcess | undefined;
 
-beforeAll(async () => {
-  if (available) server = await startPostgresServer();
-}, 60_000);
 afterAll(async () => {
   await gateway?.stop();
-  await server?.close();
   rmSync(directory, { recursive: true, force: true });
 });
 
 it.skipIf(!available)('serve retries while PostgreSQL is down, then migrates it and serves; the password never reaches the log', async () => {
-  const url = (await server!.createDatabase('late')).replace('postgres@', 'postgres:hunter2-secret@');
-  await server!.stop();
+  const url = (await server().createDatabase('late')).replace('postgres@', 'postgres:hunter2-secret@');
+  await server().stop();
   const file = join(directory, 'config.yaml');
   writeFileSync(
     file,
@@ -37,7 +32,7 @@ routes:
   await gateway.waitFor(/does not answer yet; retrying/);
   expect(gateway.output()).not.toMatch(/listening/);
 
-  await server!.start();
+  await server().start();
   const [, listening] = await gateway.waitFor(/Switchyard listening on (http:\/\/[\d.:]+)/, 20_000);
   const response = await fetch(`${listening}/v1/chat/completions`, {
     method: 'POST',

@@ -2,19 +2,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli-process.js';
-import { postgresAvailable, startPostgresServer, type PostgresServer } from '../support/postgres-server.js';
+import { postgresForThisFile } from '../support/postgres-server.js';
 
-const available = postgresAvailable();
+const { available, server } = postgresForThisFile();
 const directory = mkdtempSync(join(tmpdir(), 'switchyard-migrate-'));
-let server: PostgresServer | undefined;
 
-beforeAll(async () => {
-  if (available) server = await startPostgresServer();
-}, 60_000);
 afterAll(async () => {
-  await server?.close();
   rmSync(directory, { recursive: true, force: true });
 });
 
@@ -36,7 +31,7 @@ async function query<T>(url: string, text: string): Promise<T[]> {
 
 describe.skipIf(!available)('switchyard migrate on PostgreSQL', () => {
   it('creates every table in an empty database, and a second run keeps what is stored', async () => {
-    const url = await server!.createDatabase('migrate_empty');
+    const url = await server().createDatabase('migrate_empty');
     const file = configFor(url, 'empty');
     const first = await runCli(['migrate', '--config', file]);
     expect(first.stderr).toBe('');
@@ -59,7 +54,7 @@ describe.skipIf(!available)('switchyard migrate on PostgreSQL', () => {
   });
 
   it('says which store it could not reach, without its password, and exits 1', async () => {
-    const file = configFor(`postgres://postgres:hunter2-secret@127.0.0.1:${server!.port + 1}/nowhere`, 'unreachable');
+    const file = configFor(`postgres://postgres:hunter2-secret@127.0.0.1:${server().port + 1}/nowhere`, 'unreachable');
     const { code, stdout, stderr } = await runCli(['migrate', '--config', file]);
     expect(code).toBe(1);
     expect(stderr).toMatch(/^switchyard: cannot migrate the PostgreSQL store postgres:\/\/postgres@127\.0\.0\.1:\d+\/nowhere: .*ECONNREFUSED/m);

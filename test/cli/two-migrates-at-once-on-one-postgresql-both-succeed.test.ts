@@ -2,25 +2,20 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { migratePostgres } from '../../src/store/postgres-store.js';
 import { runCli } from '../support/cli-process.js';
-import { postgresAvailable, startPostgresServer, type PostgresServer } from '../support/postgres-server.js';
+import { postgresForThisFile } from '../support/postgres-server.js';
 
-const available = postgresAvailable();
+const { available, server } = postgresForThisFile();
 const directory = mkdtempSync(join(tmpdir(), 'switchyard-migrate-race-'));
-let server: PostgresServer | undefined;
 
-beforeAll(async () => {
-  if (available) server = await startPostgresServer();
-}, 60_000);
 afterAll(async () => {
-  await server?.close();
   rmSync(directory, { recursive: true, force: true });
 });
 
 it.skipIf(!available)('two switchyard migrate runs started together on an empty database both succeed and make one schema', async () => {
-  const url = await server!.createDatabase('migrate_race');
+  const url = await server().createDatabase('migrate_race');
   const file = join(directory, 'config.yaml');
   writeFileSync(file, `auth: { mode: none }\nstore: { kind: postgres, url: "${url}" }\nconnections:\n  mock: { provider: mock }\nroutes:\n  r: { targets: [{ connection: mock, model: m }] }\n`);
   const runs = await Promise.all([0, 1, 2].map(() => runCli(['migrate', '--config', file], { timeoutMs: 30_000 })));
@@ -40,7 +35,7 @@ it.skipIf(!available)('two switchyard migrate runs started together on an empty 
 
 it.skipIf(!available)('migrations started in the same instant (replicas starting together) take turns instead of colliding', async () => {
   for (const round of [0, 1, 2]) {
-    const url = await server!.createDatabase(`migrate_instant_${round}`);
+    const url = await server().createDatabase(`migrate_instant_${round}`);
     await Promise.all([0, 1, 2, 3].map(() => migratePostgres(url)));
   }
 }, 60_000);

@@ -4,26 +4,23 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RequestRecord } from '../../src/core/request-record.js';
 import type { TestGateway } from '../support/start-gateway.js';
-import { postgresAvailable, startPostgresServer, type PostgresServer } from '../support/postgres-server.js';
+import { postgresForThisFile } from '../support/postgres-server.js';
 import { createKey } from '../support/virtual-keys.js';
 import { admin, askPaid, queryPostgres, startGatewayOnPostgres } from './postgres-helpers.js';
 import { ADMIN_TOKEN } from './scenario-helpers.js';
 
-const available = postgresAvailable();
+const { available, server } = postgresForThisFile();
 const spillDirectory = mkdtempSync(join(tmpdir(), 'switchyard-pg-spill-'));
-let server: PostgresServer | undefined;
 let gateway: TestGateway | undefined;
 let url: string;
 
 beforeAll(async () => {
   if (!available) return;
-  server = await startPostgresServer();
-  url = await server.createDatabase('gateway');
+  url = await server().createDatabase('gateway');
   gateway = await startGatewayOnPostgres(url, spillDirectory);
 }, 60_000);
 afterAll(async () => {
   await gateway?.close();
-  await server?.close();
   rmSync(spillDirectory, { recursive: true, force: true });
 });
 

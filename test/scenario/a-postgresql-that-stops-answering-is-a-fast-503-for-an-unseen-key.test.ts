@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { TestGateway } from '../support/start-gateway.js';
-import { postgresAvailable, startPostgresServer, type PostgresServer } from '../support/postgres-server.js';
+import { postgresForThisFile } from '../support/postgres-server.js';
 import { createKey } from '../support/virtual-keys.js';
 import { askPaid, startGatewayOnPostgres } from './postgres-helpers.js';
 import { ADMIN_TOKEN } from './scenario-helpers.js';
@@ -55,25 +55,22 @@ class FreezableRelay {
   }
 }
 
-const available = postgresAvailable();
+const { available, server } = postgresForThisFile();
 const spillDirectory = mkdtempSync(join(tmpdir(), 'switchyard-pg-spill-'));
-let server: PostgresServer | undefined;
 let relay: FreezableRelay | undefined;
 let gateway: TestGateway | undefined;
 
 beforeAll(async () => {
   if (!available) return;
-  server = await startPostgresServer();
-  const direct = await server.createDatabase('silent');
-  relay = new FreezableRelay(server.port);
+  const direct = await server().createDatabase('silent');
+  relay = new FreezableRelay(server().port);
   const relayPort = await relay.listen();
-  gateway = await startGatewayOnPostgres(direct.replace(`:${server.port}/`, `:${relayPort}/`), spillDirectory);
+  gateway = await startGatewayOnPostgres(direct.replace(`:${server().port}/`, `:${relayPort}/`), spillDirectory);
 }, 60_000);
 afterAll(async () => {
   relay?.thaw();
   await gateway?.close();
   await relay?.close();
-  await server?.close();
   rmSync(spillDirectory, { recursive: true, force: true });
 });
 

@@ -3,26 +3,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { TestGateway } from '../support/start-gateway.js';
-import { postgresAvailable, startPostgresServer, type PostgresServer } from '../support/postgres-server.js';
+import { postgresForThisFile } from '../support/postgres-server.js';
 import { createKey } from '../support/virtual-keys.js';
 import { askPaid, queryPostgres, startGatewayOnPostgres } from './postgres-helpers.js';
 import { ADMIN_TOKEN } from './scenario-helpers.js';
 
-const available = postgresAvailable();
+const { available, server } = postgresForThisFile();
 const spillDirectory = mkdtempSync(join(tmpdir(), 'switchyard-pg-spill-'));
-let server: PostgresServer | undefined;
 let gateway: TestGateway | undefined;
 let url: string;
 
 beforeAll(async () => {
   if (!available) return;
-  server = await startPostgresServer();
-  url = await server.createDatabase('outage');
+  url = await server().createDatabase('outage');
   gateway = await startGatewayOnPostgres(url, spillDirectory);
 }, 60_000);
 afterAll(async () => {
   await gateway?.close();
-  await server?.close();
   rmSync(spillDirectory, { recursive: true, force: true });
 });
 
@@ -67,7 +64,7 @@ it.skipIf(!available)(
     expect(single[0]!.status).toBe(200);
 
     const traffic = keepAsking(known.key);
-    await server!.stop();
+    await server().stop();
     // During the outage: the known key is served from the cache; a key never seen cannot be checked.
     const duringKnown = await ask(known.key);
     const duringUnseen = await ask(unseen.key);
@@ -80,7 +77,7 @@ it.skipIf(!available)(
     await gateway!.app.records.flush().catch(() => undefined);
     expect(readdirSync(spillDirectory).some((name) => name.startsWith('switchyard.spill-'))).toBe(true);
 
-    await server!.start();
+    await server().start();
     const restartedAtMs = Date.now();
     const after = await ask(known.key);
     expect(after.status).toBe(200);

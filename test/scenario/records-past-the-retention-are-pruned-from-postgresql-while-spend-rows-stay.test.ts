@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { kyselyWrites } from '../../src/store/kysely-writes.js';
 import { migratePostgres, postgresDatabase } from '../../src/store/postgres-store.js';
 import { spendRow } from '../ledger/spend-fixtures.js';
 import { sampleRecord } from '../records/sample-record.js';
-import { postgresAvailable, startPostgresServer, type PostgresServer } from '../support/postgres-server.js';
+import { postgresForThisFile } from '../support/postgres-server.js';
 import { postChat, startGateway } from '../support/start-gateway.js';
 import { queryPostgres } from './postgres-helpers.js';
 import { ADMIN_TOKEN, hello } from './scenario-helpers.js';
@@ -14,15 +14,10 @@ import { ADMIN_TOKEN, hello } from './scenario-helpers.js';
 const DAY_MS = 86_400_000;
 /** More than two of the pruner's batches, so the backlog takes several passes. */
 const EXPIRED = 1_200;
-const available = postgresAvailable();
+const { available, server } = postgresForThisFile();
 const spillDirectory = mkdtempSync(join(tmpdir(), 'switchyard-pg-spill-'));
-let server: PostgresServer | undefined;
 
-beforeAll(async () => {
-  if (available) server = await startPostgresServer();
-}, 60_000);
 afterAll(async () => {
-  await server?.close();
   rmSync(spillDirectory, { recursive: true, force: true });
 });
 
@@ -46,7 +41,7 @@ async function seed(url: string): Promise<void> {
 const count = async (url: string, text: string) => (await queryPostgres<{ count: number }>(url, `SELECT count(*)::int AS count FROM ${text}`))[0]!.count;
 
 it.skipIf(!available)('records older than store.retention_days are pruned from PostgreSQL in the background, attempts with them, while every spend row stays', async () => {
-  const url = await server!.createDatabase('retention');
+  const url = await server().createDatabase('retention');
   await seed(url);
   const gateway = await startGateway(`
 store: { kind: postgres, url: "${url}", retention_days: 30, spill_dir: "${spillDirectory}" }

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 
 const run = promisify(execFile);
 
@@ -122,4 +123,28 @@ export async function startPostgresServer(): Promise<PostgresServer> {
     throw error;
   }
   return server;
+}
+
+/**
+ * One PostgreSQL for the calling test file, when this machine has one: started before the file's
+ * own `beforeAll` hooks and stopped after its `afterAll` hooks (vitest runs after-hooks in reverse),
+ * so whatever a test file starts on it is stopped first. `server()` is for tests that run only
+ * when `available`.
+ */
+export function postgresForThisFile(): { available: boolean; server(): PostgresServer } {
+  const available = postgresAvailable();
+  let server: PostgresServer | undefined;
+  beforeAll(async () => {
+    if (available) server = await startPostgresServer();
+  }, 60_000);
+  afterAll(async () => {
+    await server?.close();
+  });
+  return {
+    available,
+    server() {
+      if (!server) throw new Error('PostgreSQL is not running for this file');
+      return server;
+    },
+  };
 }
