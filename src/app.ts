@@ -70,6 +70,7 @@ import { keepRecord } from './serving/keep-record.js';
 import { priceAttempts } from './serving/price-attempts.js';
 import { serveRequest, type ServingDeps } from './serving/serve-request.js';
 import { upstreamPoolSizes } from './transport/upstream-pool-sizes.js';
+import { awaitSharedState, openSharedState, type SharedState } from './state/shared-state.js';
 
 /** The SQLite file of a file store; undefined for an in-memory one (tests), which keeps refused writes in memory only. */
 function sqliteFileOf(store: Config['store']): string | undefined {
@@ -209,6 +210,12 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   const cooling = new Cooling();
   const alerts = new AlertSender(() => config().alerts.webhook_url, logger);
+  // Like the store, the state backend is chosen at start.
+  const shared: SharedState = openSharedState(configSource.current.state, {
+    logger,
+    alert: (alert) => alerts.send(alert),
+    onDegraded: (degraded) => metrics.stateDegraded.set(degraded ? 1 : 0),
+  });
   const fallbackShare = new FallbackShare();
   const latency = new LatencyTracker();
   const monitor: HealthMonitor = new HealthMonitor({
@@ -290,6 +297,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     },
   };
   monitor.start();
+  await awaitSharedState(shared);
 
   const startedAtSeconds = Math.floor(Date.now() / 1000);
   const server = createHttpServer(
@@ -302,7 +310,8 @@ export async function createApp(options: AppOptions): Promise<App> {
       'GET /v1/models/:id': (request, response, _requestId, params) =>
         handleModel(request, response, params.id!, { config: config(), keys: keyCache, startedAtSeconds }),
       'GET /healthz': (_request, response) => void sendJson(response, 200, { status: 'ok' }),
-      'GET /readyz': (_request, response) => void sendJson(response, 200, { status: 'ready', routes: Object.keys(config().routes).length }),
+      'GET /readyz': (_request, response) =>
+        void sendJson(response, 200, { status: 'ready', routes: Object.keys(config().routes).length, state: shared.readiness() }),
       'GET /metrics': async (_request, response) => {
         const text = await metrics.registry.metrics();
         response.writeHead(200, { 'content-type': metrics.registry.contentType });
@@ -360,6 +369,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         await writes.close();
         await db.destroy();
         await transport.close();
+        await shared.close();
       }
     },
   };

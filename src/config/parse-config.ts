@@ -4,7 +4,6 @@ import { configSchema, type Config } from './schema.js';
 import { formatPath, type ConfigIssue } from './config-issue.js';
 import { interpolateEnv, type EnvSubstitution } from './interpolate-env.js';
 import { checkReferences } from './check-references.js';
-import { checkBackends } from './check-backends.js';
 import { closestName } from './closest-name.js';
 import { keysAllowedAt } from './keys-allowed-at.js';
 import { describeQuoted, quoteValue } from './quote-value.js';
@@ -56,7 +55,7 @@ export function parseConfig(text: string, env: NodeJS.ProcessEnv): ParsedConfig 
   // A value the schema already refused needs no second error about what it refers to.
   const refused = new Set(schemaIssues.map((issue) => formatPath(issue.pathSegments)));
   const context = { unsetByPath: new Map(interpolated.unset.map((entry) => [entry.path, entry.variable])), substitutions: interpolated.substitutions };
-  for (const issue of [...checkReferences(raw, context), ...checkBackends(raw)]) {
+  for (const issue of [...checkReferences(raw, context)]) {
     if (!refused.has(issue.path)) issues.push({ pathSegments: issue.pathSegments, message: issue.message, line: lineOf(issue.pathSegments) });
   }
   if (issues.length > 0 || !parsed.success) {

@@ -148,6 +148,11 @@ export class Metrics {
     help: 'Request records deleted by the retention pruner (store.retention_days); spend rows are never pruned',
     registers: [this.registry],
   });
+  readonly stateDegraded = new Gauge({
+    name: 'switchyard_state_degraded',
+    help: 'With state.kind redis: 1 while Redis does not answer and this replica serves on local state, else 0',
+    registers: [this.registry],
+  });
   readonly fallbackShare = new Gauge({
     name: 'switchyard_fallback_share',
     help: "Share of a route's answers in the last minute served by a target other than its first",

@@ -1,0 +1,146 @@
+import { randomUUID } from 'node:crypto';
+import { Redis, type RedisOptions } from 'ioredis';
+
+/**
+ * Every Redis call is bounded: a Redis that stops answering costs a request at most this long
+ * before the caller falls back to local state. Generous next to a loopback round trip (~0.1 ms)
+ * so a busy machine does not trip it.
+ */
+export const REDIS_COMMAND_TIMEOUT_MS = 500;
+const CONNECT_TIMEOUT_MS = 1_000;
+/** Reconnect attempts back off to this and stay there, forever: Redis coming back is the normal case. */
+const MAX_RECONNECT_DELAY_MS = 1_000;
+
+export interface RedisLinkOptions {
+  url: string;
+  /** Prepended to every key and channel, so several gateways (or tests) can share one Redis. */
+  keyPrefix: string;
+  /** Hears every change between shared (Redis answers) and local (it does not). */
+  onStatus?: (status: LinkStatus) => void;
+}
+
+export type LinkStatus = { up: true } | { up: false; reason: string };
+
+/** Called again after every reconnection, so what was done locally meanwhile reaches Redis. */
+export type ResyncHook = () => Promise<void>;
+
+/**
+ * The gateway's connection to Redis (`state.kind: redis`): one connection for commands and
+ * scripts, one for pub/sub (a subscribed connection can do nothing else). Never queues a command
+ * while disconnected and never retries one: a call either answers within
+ * `REDIS_COMMAND_TIMEOUT_MS` or fails at once, and the store that made it falls back to local
+ * state. `up` says which it is; the link reconnects on its own, and once it does, the resync hooks
+ * run before `up` is reported.
+ */
+export class RedisLink {
+  readonly keyPrefix: string;
+  /** Who this process is, fleet-wide: names a lease's holder (the half-open trial, the probe). */
+  readonly replicaId = randomUUID();
+  readonly commands: Redis;
+  readonly #subscriber: Redis;
+  readonly #handlers = new Map<string, ((message: string) => void)[]>();
+  readonly #resyncHooks: ResyncHook[] = [];
+  readonly #onStatus: ((status: LinkStatus) => void) | undefined;
+  #up = false;
+  /** Whether the current lack of Redis has been reported (a start without Redis is reported too). */
+  #downReported = false;
+  #closed = false;
+  #lastError = 'not connected yet';
+
+  constructor(options: RedisLinkOptions) {
+    this.keyPrefix = options.keyPrefix;
+    this.#onStatus = options.onStatus;
+    const connection: RedisOptions = {
+      commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+      connectTimeout: CONNECT_TIMEOUT_MS,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      retryStrategy: (attempt) => Math.min(attempt * 100, MAX_RECONNECT_DELAY_MS),
+      // Never let a reconnection read a command twice (ioredis would resend unanswered ones).
+      autoResendUnfulfilledCommands: false,
+    };
+    this.commands = new Redis(options.url, { ...connection, connectionName: `switchyard:${this.replicaId}` });
+    this.#subscriber = new Redis(options.url, { ...connection, enableOfflineQueue: true, autoResubscribe: true });
+    this.commands.on('ready', () => void this.#resync());
+    this.commands.on('error', (error: Error) => {
+      this.#lastError = error.message;
+    });
+    this.commands.on('close', () => this.#setDown(`Redis unreachable: ${this.#lastError}`));
+    this.#subscriber.on('error', () => undefined);
+    this.#subscriber.on('message', (channel: string, message: string) => {
+      for (const handler of this.#handlers.get(channel) ?? []) handler(message);
+    });
+  }
+
+  /** Whether Redis answers: shared state is in force. False: every store works on local state. */
+  get up(): boolean {
+    return this.#up;
+  }
+
+  key(name: string): string {
+    return `${this.keyPrefix}${name}`;
+  }
+
+  /**
+   * Hears every message on `channel` (unprefixed), from this process too. Subscriptions survive
+   * reconnections; a message published while this link was down is lost, which is why stores
+   * also resync on reconnection.
+   */
+  subscribe(channel: string, handler: (message: string) => void): void {
+    const name = this.key(channel);
+    const handlers = this.#handlers.get(name);
+    if (handlers) {
+      handlers.push(handler);
+      return;
+    }
+    this.#handlers.set(name, [handler]);
+    this.#subscriber.subscribe(name).catch(() => undefined);
+  }
+
+  /** Fire and forget: a lost message is made good by the next resync. */
+  publish(channel: string, message: string): void {
+    if (!this.#up) return;
+    this.commands.publish(this.key(channel), message).catch(() => undefined);
+  }
+
+  /** Runs after every reconnection, before shared state is back in force (and now, if Redis is up already). */
+  onResync(hook: ResyncHook): void {
+    this.#resyncHooks.push(hook);
+    if (this.#up) hook().catch(() => undefined);
+  }
+
+  /** Resolves once Redis has answered and the resync has run, or after `timeoutMs` (still local). */
+  async ready(timeoutMs: number): Promise<boolean> {
+    if (this.#up) return true;
+    const deadline = Date.now() + timeoutMs;
+    while (!this.#up && !this.#closed && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    return this.#up;
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.commands.disconnect();
+    this.#subscriber.disconnect();
+  }
+
+  async #resync(): Promise<void> {
+    try {
+      for (const hook of this.#resyncHooks) await hook();
+    } catch (error) {
+      // Resync failed (Redis went away again): stay local, the next `ready` retries it.
+      this.#lastError = error instanceof Error ? error.message : String(error);
+      return;
+    }
+    if (this.commands.status !== 'ready' || this.#up) return;
+    this.#up = true;
+    this.#downReported = false;
+    this.#onStatus?.({ up: true });
+  }
+
+  #setDown(reason: string): void {
+    if (this.#closed || this.#downReported) return;
+    this.#up = false;
+    this.#downReported = true;
+    this.#onStatus?.({ up: false, reason });
+  }
+}
