@@ -35,8 +35,7 @@ import { InFlightLimit } from './http/in-flight-limit.js';
 import { newRequestId } from './http/request-id.js';
 import { ANTHROPIC_MESSAGES } from './dialects/anthropic-messages/anthropic-messages.js';
 import { OPENAI_CHAT } from './dialects/openai-chat/openai-chat.js';
-import { InMemoryBudgetGate } from './admission/budget-gate.js';
-import { InMemoryRateLimiter } from './admission/rate-limiter.js';
+import { InMemoryAdmissionGate } from './admission/admission-gate.js';
 import { InMemoryIdempotencyStore } from './idempotency/idempotency-store.js';
 import { handleCountTokens } from './http/handle-count-tokens.js';
 import { handleModel, handleModels } from './http/handle-models.js';
@@ -243,7 +242,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     // What is queued for the ledger counts too: write it first. If the store will not take it, the
     // stored sum would be short, so the answer is a 503 rather than a figure that is too low.
     storeCall(ledger.flush().then(() => spentMicros(db, { keyId, sinceMs })));
-  const budgetGate = new InMemoryBudgetGate();
+  const admission = new InMemoryAdmissionGate({ ledgerSpentMicros });
   const inFlight = new InFlightLimit(() => config().server.max_in_flight);
   const servingDeps: ServingDeps = {
     config,
@@ -251,9 +250,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     metrics,
     keys: keyCache,
     idempotency: new InMemoryIdempotencyStore(),
-    rateLimiter: new InMemoryRateLimiter(),
-    budgetGate,
-    ledgerSpentMicros,
+    admission,
     inFlight,
     logger,
     spans,
@@ -270,7 +267,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     store: keyStore,
     cache: keyCache,
     spentMicros: ledgerSpentMicros,
-    reservedMicros: (keyId) => budgetGate.reservedMicros(keyId),
+    reservedMicros: (keyId) => admission.reservedMicros(keyId),
   };
 
   const probeDeps: ProbeDeps = {

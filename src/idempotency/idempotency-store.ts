@@ -46,9 +46,12 @@ export type IdempotencyBegin =
   | { state: 'mismatch' }
   | { state: 'done'; stored: StoredResponse };
 
-/** The seam for a shared (Redis) implementation when the gateway runs as several replicas. */
+/**
+ * The seam for a shared (Redis) implementation when the gateway runs as several replicas. Only
+ * `begin` is awaited: `complete` and `abandon` never delay an answer.
+ */
 export interface IdempotencyStore {
-  begin(request: IdempotencyBeginRequest): IdempotencyBegin;
+  begin(request: IdempotencyBeginRequest): Promise<IdempotencyBegin>;
   /** Keeps the first run's response for replay. */
   complete(entry: IdempotencyEntry, stored: StoredResponse): void;
   /** Releases the key: the first run produced nothing worth replaying, a resend runs again. */
@@ -123,7 +126,7 @@ export class InMemoryIdempotencyStore implements IdempotencyStore {
     this.#maxStoredChars = options.maxStoredChars ?? DEFAULT_MAX_STORED_CHARS;
   }
 
-  begin(request: IdempotencyBeginRequest): IdempotencyBegin {
+  async begin(request: IdempotencyBeginRequest): Promise<IdempotencyBegin> {
     const { nowMs } = request;
     this.#dropExpired(nowMs);
     const storageKey = JSON.stringify([request.scope, request.key]);
@@ -197,7 +200,7 @@ export class InMemoryIdempotencyStore implements IdempotencyStore {
 }
 
 /** The memory a stored response holds, in string characters (headers included). */
-function charsOf(stored: StoredResponse): number {
+export function charsOf(stored: StoredResponse): number {
   let chars = 'sse' in stored ? stored.sse.length : stored.body.length;
   for (const [name, value] of Object.entries(stored.headers)) chars += name.length + value.length;
   return chars;
