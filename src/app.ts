@@ -69,6 +69,8 @@ import { keepRecord } from './serving/keep-record.js';
 import { priceAttempts } from './serving/price-attempts.js';
 import { serveRequest, type ServingDeps } from './serving/serve-request.js';
 import { upstreamPoolSizes } from './transport/upstream-pool-sizes.js';
+import { RedisAdmissionGate } from './state/redis-admission-gate.js';
+import { RedisIdempotencyStore } from './state/redis-idempotency-store.js';
 import { awaitSharedState, openSharedState, type SharedState } from './state/shared-state.js';
 
 /** The SQLite file of a file store; undefined for an in-memory one (tests), which keeps refused writes in memory only. */
@@ -242,14 +244,14 @@ export async function createApp(options: AppOptions): Promise<App> {
     // What is queued for the ledger counts too: write it first. If the store will not take it, the
     // stored sum would be short, so the answer is a 503 rather than a figure that is too low.
     storeCall(ledger.flush().then(() => spentMicros(db, { keyId, sinceMs })));
-  const admission = new InMemoryAdmissionGate({ ledgerSpentMicros });
+  const admission = shared.link ? new RedisAdmissionGate(shared.link, { ledgerSpentMicros }) : new InMemoryAdmissionGate({ ledgerSpentMicros });
   const inFlight = new InFlightLimit(() => config().server.max_in_flight);
   const servingDeps: ServingDeps = {
     config,
     engine,
     metrics,
     keys: keyCache,
-    idempotency: new InMemoryIdempotencyStore(),
+    idempotency: shared.link ? new RedisIdempotencyStore(shared.link) : new InMemoryIdempotencyStore(),
     admission,
     inFlight,
     logger,
