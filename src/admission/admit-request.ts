@@ -62,7 +62,7 @@ export async function admitRequest(
   const admission = await deps.admission.admit(request);
   if (admission.ok) return { ticket: admission.ticket };
   if (admission.limit === 'budget') {
-    throw new GatewayError(`This key's ${budget ? PERIOD_WORDS[budget.period] : ''} budget is spent, or this request could exceed it.`, {
+    throw new GatewayError(`This key's ${PERIOD_WORDS[budget?.period ?? 'total']} budget is spent, or this request could exceed it.`, {
       status: 429,
       code: 'budget_exceeded',
       type: 'insufficient_quota',
