@@ -35,8 +35,7 @@ import { InFlightLimit } from './http/in-flight-limit.js';
 import { newRequestId } from './http/request-id.js';
 import { ANTHROPIC_MESSAGES } from './dialects/anthropic-messages/anthropic-messages.js';
 import { OPENAI_CHAT } from './dialects/openai-chat/openai-chat.js';
-import { InMemoryBudgetGate } from './admission/budget-gate.js';
-import { InMemoryRateLimiter } from './admission/rate-limiter.js';
+import { InMemoryAdmissionGate } from './admission/admission-gate.js';
 import { InMemoryIdempotencyStore } from './idempotency/idempotency-store.js';
 import { handleCountTokens } from './http/handle-count-tokens.js';
 import { handleModel, handleModels } from './http/handle-models.js';
@@ -70,6 +69,8 @@ import { keepRecord } from './serving/keep-record.js';
 import { priceAttempts } from './serving/price-attempts.js';
 import { serveRequest, type ServingDeps } from './serving/serve-request.js';
 import { upstreamPoolSizes } from './transport/upstream-pool-sizes.js';
+import { RedisAdmissionGate } from './state/redis-admission-gate.js';
+import { RedisIdempotencyStore } from './state/redis-idempotency-store.js';
 import { awaitSharedState, openSharedState, type SharedState } from './state/shared-state.js';
 
 /** The SQLite file of a file store; undefined for an in-memory one (tests), which keeps refused writes in memory only. */
@@ -243,17 +244,15 @@ export async function createApp(options: AppOptions): Promise<App> {
     // What is queued for the ledger counts too: write it first. If the store will not take it, the
     // stored sum would be short, so the answer is a 503 rather than a figure that is too low.
     storeCall(ledger.flush().then(() => spentMicros(db, { keyId, sinceMs })));
-  const budgetGate = new InMemoryBudgetGate();
+  const admission = shared.link ? new RedisAdmissionGate(shared.link, { ledgerSpentMicros }) : new InMemoryAdmissionGate({ ledgerSpentMicros });
   const inFlight = new InFlightLimit(() => config().server.max_in_flight);
   const servingDeps: ServingDeps = {
     config,
     engine,
     metrics,
     keys: keyCache,
-    idempotency: new InMemoryIdempotencyStore(),
-    rateLimiter: new InMemoryRateLimiter(),
-    budgetGate,
-    ledgerSpentMicros,
+    idempotency: shared.link ? new RedisIdempotencyStore(shared.link) : new InMemoryIdempotencyStore(),
+    admission,
     inFlight,
     logger,
     spans,
@@ -270,7 +269,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     store: keyStore,
     cache: keyCache,
     spentMicros: ledgerSpentMicros,
-    reservedMicros: (keyId) => budgetGate.reservedMicros(keyId),
+    reservedMicros: (keyId) => admission.reservedMicros(keyId),
   };
 
   const probeDeps: ProbeDeps = {
