@@ -1,4 +1,6 @@
 import OpenAI from 'openai';
+import { zodTextFormat } from 'openai/helpers/zod';
+import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mockAnswerText } from '../../src/mock/mock-provider.js';
 import { MOCK_CONNECTIONS, startGateway, type TestGateway } from '../support/start-gateway.js';
@@ -98,5 +100,12 @@ describe.each([
     expect(final.usage!.output_tokens).toBe(8);
     expect(final.id).toMatch(/^resp_/);
     expect(gateway.mock.attemptsFor(answeringModel).at(-1)!.stream).toBe(true);
+  });
+
+  it('responses.parse with a zod text.format gets a parsed object (the upstream was asked for that schema)', async () => {
+    const City = z.object({ city: z.string(), country: z.string() });
+    const parsed = await client.responses.parse({ model: route, input: 'Largest city in Mexico?', text: { format: zodTextFormat(City, 'city_location') } });
+    expect(City.parse(parsed.output_parsed)).toEqual(parsed.output_parsed);
+    expect(JSON.stringify(gateway.mock.attemptsFor(answeringModel).at(-1)!.body)).toContain('"country"');
   });
 });
