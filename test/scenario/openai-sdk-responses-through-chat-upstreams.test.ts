@@ -40,7 +40,15 @@ describe.each([
 ])('the official openai SDK, responses API, through route %s', (route, answeringModel, connection) => {
   it('responses.create gets a completed response with a gateway id, usage and the echoed settings', async () => {
     const { data, response } = await client.responses
-      .create({ model: route, instructions: 'Be brief.', input: 'Hello there', max_output_tokens: 50, temperature: 0.5, metadata: { team: 'a' } })
+      .create({
+        model: route,
+        instructions: 'Be brief.',
+        input: 'Hello there',
+        max_output_tokens: 50,
+        temperature: 0.5,
+        metadata: { team: 'a' },
+        reasoning: { effort: 'low' },
+      })
       .withResponse();
 
     expect(data.object).toBe('response');
@@ -53,7 +61,14 @@ describe.each([
     expect(data.usage).toMatchObject({ output_tokens: 8, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } });
     expect(data.usage!.input_tokens).toBeGreaterThan(0);
     expect(data.usage!.total_tokens).toBe(data.usage!.input_tokens + 8);
-    expect(data).toMatchObject({ instructions: 'Be brief.', max_output_tokens: 50, temperature: 0.5, metadata: { team: 'a' }, incomplete_details: null });
+    expect(data).toMatchObject({
+      instructions: 'Be brief.',
+      max_output_tokens: 50,
+      temperature: 0.5,
+      metadata: { team: 'a' },
+      reasoning: { effort: 'low', summary: null },
+      incomplete_details: null,
+    });
     const requestId = response.headers.get('x-request-id')!;
     expect(data.id).toBe(`resp_${requestId.slice('req_'.length)}`);
     expect(response.headers.get('x-switchyard-served-by')).toBe(`${connection}/${answeringModel}`);
@@ -63,6 +78,8 @@ describe.each([
     expect((seen.body as { temperature: number }).temperature).toBe(0.5);
     const maxTokens = seen.body as { max_tokens?: number; max_completion_tokens?: number };
     expect(maxTokens.max_completion_tokens ?? maxTokens.max_tokens).toBe(50);
+    // Chat Completions' spelling of the effort, for OpenAI-dialect targets only.
+    expect((seen.body as { reasoning_effort?: string }).reasoning_effort).toBe(connection === 'mock-openai' ? 'low' : undefined);
 
     const record = await fetchRecord(gateway.url, requestId);
     expect(record.operation).toBe('responses');

@@ -178,7 +178,10 @@ function echoOf(body: OpenAiResponsesBody): ResponsesEcho {
     reasoning: { effort: body.reasoning?.effort ?? null, summary: body.reasoning?.summary ?? null },
     store: body.store ?? true,
     temperature: body.temperature ?? 1,
-    text: { format: body.text?.format ?? { type: 'text' } },
+    text: {
+      format: body.text?.format ?? { type: 'text' },
+      ...(typeof body.text?.verbosity === 'string' ? { verbosity: body.text.verbosity } : {}),
+    },
     tool_choice: body.tool_choice ?? 'auto',
     tools: body.tools ?? [],
     top_p: body.top_p ?? 1,

@@ -9,7 +9,7 @@ export type ResponsesEcho = {
   reasoning: { effort: string | null; summary: string | null };
   store: boolean;
   temperature: number;
-  text: { format: unknown };
+  text: { format: unknown; verbosity?: string };
   tool_choice: unknown;
   tools: readonly unknown[];
   top_p: number;
