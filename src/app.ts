@@ -34,10 +34,12 @@ import type { GatewayResponse } from './http/gateway-response.js';
 import { InFlightLimit } from './http/in-flight-limit.js';
 import { newRequestId } from './http/request-id.js';
 import { ANTHROPIC_MESSAGES } from './dialects/anthropic-messages/anthropic-messages.js';
+import { OPENAI_RESPONSES } from './dialects/openai-responses/openai-responses.js';
 import { OPENAI_CHAT } from './dialects/openai-chat/openai-chat.js';
 import { InMemoryAdmissionGate } from './admission/admission-gate.js';
 import { InMemoryIdempotencyStore } from './idempotency/idempotency-store.js';
 import { handleCountTokens } from './http/handle-count-tokens.js';
+import { refuseWebSocket } from './http/refuse-web-socket.js';
 import { handleModel, handleModels } from './http/handle-models.js';
 import { sendJson } from './http/send.js';
 import { adapterFor, baseUrlFor } from './providers/registry.js';
@@ -305,6 +307,8 @@ export async function createApp(options: AppOptions): Promise<App> {
       'POST /v1/messages/count_tokens': (request, response) => handleCountTokens(request, response, { config: config(), keys: keyCache }),
       'POST /v1/messages': serve(chatEndpoint(ANTHROPIC_MESSAGES)),
       'POST /v1/embeddings': serve(EMBEDDINGS_ENDPOINT),
+      'POST /v1/responses': serve(chatEndpoint(OPENAI_RESPONSES)),
+      'GET /v1/responses': refuseWebSocket,
       'GET /v1/models': (request, response) => handleModels(request, response, { config: config(), keys: keyCache, startedAtSeconds }),
       'GET /v1/models/:id': (request, response, _requestId, params) =>
         handleModel(request, response, params.id!, { config: config(), keys: keyCache, startedAtSeconds }),
@@ -325,7 +329,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       'GET /admin/requests/:id': (request, response, _requestId, params) => handleGetRequest(request, response, params, adminDeps),
     },
     logger,
-    { dialectOf: (path) => (path.startsWith('/v1/messages') ? ANTHROPIC_MESSAGES : OPENAI_CHAT) },
+    { dialectOf: (path) => (path.startsWith('/v1/messages') ? ANTHROPIC_MESSAGES : path.startsWith('/v1/responses') ? OPENAI_RESPONSES : OPENAI_CHAT) },
   );
 
   return {
