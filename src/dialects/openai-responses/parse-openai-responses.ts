@@ -1,6 +1,7 @@
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { ParsedChat } from '../caller-dialect.js';
-import type { AssistantMessage, ChatMessage, ChatRequest, ContentPart, TextPart, ToolDefinition } from '../../providers/spec.js';
+import type { AssistantMessage, ChatMessage, ChatRequest, ContentPart, ReasoningBlock, TextPart, ToolDefinition } from '../../providers/spec.js';
+import { CONTINUES_FIELD, ORIGIN_FIELD } from './expand-conversation.js';
 import { validateBody } from '../shared/validate-body.js';
 import { openAiResponsesBodySchema, type OpenAiResponsesBody, type ResponsesInputItem, type ResponsesTool } from './openai-responses-schema.js';
 import { namespacedToolName } from './namespaced-tool-name.js';
@@ -8,7 +9,8 @@ import type { ResponsesEcho } from './responses-echo.js';
 
 /**
  * An OpenAI Responses body → the canonical request, for a translated target (every target today:
- * the gateway does not call a Responses upstream yet). Invalid input is a 400 naming the field;
+ * the gateway does not call a Responses upstream yet). A `previous_response_id` has been expanded
+ * into the whole conversation before this (`expandConversation`). Invalid input is a 400 naming the field;
  * what a translated target cannot take — hosted tools, reasoning items, fields the canonical
  * request does not model — is left out rather than refused, as the Responses clients expect.
  */
@@ -17,16 +19,6 @@ export function parseOpenAiResponses(body: unknown): ParsedChat {
     throw new GatewayError('The request body must be a JSON object.', { status: 400, code: 'invalid_request_error' });
   }
   const responses = validateBody(openAiResponsesBodySchema, body);
-  if (responses.previous_response_id != null) {
-    // Conversations are not stored yet, so no id can be found.
-    throw new GatewayError(`Previous response with id '${printable(responses.previous_response_id)}' not found.`, {
-      status: 400,
-      code: 'previous_response_not_found',
-      type: 'invalid_request_error',
-      param: 'previous_response_id',
-    });
-  }
-
   const messages: ChatMessage[] = [];
   if (responses.instructions != null && responses.instructions !== '') messages.push({ role: 'system', content: responses.instructions });
   if (typeof responses.input === 'string') messages.push({ role: 'user', content: [text(responses.input)] });
@@ -81,19 +73,35 @@ export function parseOpenAiResponses(body: unknown): ParsedChat {
 
 /**
  * Input items → canonical turns. Function calls join the assistant turn before them (Chat
- * and Anthropic carry a turn's text and its calls in one message); reasoning items and item types
- * the gateway does not model are left out.
+ * and Anthropic carry a turn's text and its calls in one message). A reasoning item with
+ * `encrypted_content` becomes an `encrypted` reasoning block of the assistant turn after it,
+ * with the provider that made it when the item says so (`ORIGIN_FIELD`, set by the expansion of
+ * a stored conversation); other reasoning items and item types the gateway does not model are
+ * left out.
  */
 function appendItems(messages: ChatMessage[], items: readonly ResponsesInputItem[]): void {
   let openAssistant: AssistantMessage | undefined;
+  let reasoning: ReasoningBlock[] = [];
+  const openTurn = (turn: AssistantMessage): AssistantMessage => {
+    if (reasoning.length > 0) turn.reasoningBlocks = reasoning;
+    reasoning = [];
+    messages.push(turn);
+    return turn;
+  };
   for (const item of items) {
     const type = item.type ?? 'message';
+    if (type === 'reasoning') {
+      const encrypted = (item as { encrypted_content?: string | null }).encrypted_content;
+      const origin = (item as Record<string, unknown>)[ORIGIN_FIELD];
+      if (typeof encrypted !== 'string' || encrypted === '') continue;
+      reasoning.push({ type: 'encrypted', data: encrypted, origin: typeof origin === 'string' ? origin : undefined });
+      // Reasoning comes before what it led to: the turn it belongs to is the next one.
+      openAssistant = undefined;
+      continue;
+    }
     if (type === 'function_call') {
       const call = item as { call_id: string; name: string; namespace?: string | null; arguments: string };
-      if (!openAssistant) {
-        openAssistant = { role: 'assistant', content: [] };
-        messages.push(openAssistant);
-      }
+      openAssistant ??= openTurn({ role: 'assistant', content: [] });
       const name = call.namespace ? namespacedToolName(call.namespace, call.name) : call.name;
       (openAssistant.toolCalls ??= []).push({ id: call.call_id, name, arguments: call.arguments });
       continue;
@@ -115,10 +123,9 @@ function appendItems(messages: ChatMessage[], items: readonly ResponsesInputItem
       messages.push({ role: 'user', content: typeof message.content === 'string' ? [text(message.content)] : message.content.flatMap(toUserPart) });
       openAssistant = undefined;
     } else {
-      openAssistant = { role: 'assistant', content: assistantText(message.content) };
+      openAssistant = openTurn({ role: 'assistant', content: assistantText(message.content) });
       const refusal = typeof message.content === 'string' ? undefined : message.content.find((part) => part.type === 'refusal');
       if (refusal) openAssistant.refusal = refusal.refusal!;
-      messages.push(openAssistant);
     }
   }
 }
@@ -171,8 +178,10 @@ function flattenTools(tools: readonly ResponsesTool[]): { tools: ToolDefinition[
 }
 
 function echoOf(body: OpenAiResponsesBody): ResponsesEcho {
+  const continues = (body as Record<string, unknown>)[CONTINUES_FIELD];
   return {
     instructions: body.instructions ?? null,
+    previous_response_id: typeof continues === 'string' ? continues : null,
     max_output_tokens: body.max_output_tokens ?? null,
     parallel_tool_calls: body.parallel_tool_calls ?? true,
     reasoning: { effort: body.reasoning?.effort ?? null, summary: body.reasoning?.summary ?? null },
@@ -188,12 +197,6 @@ function echoOf(body: OpenAiResponsesBody): ResponsesEcho {
     user: body.user ?? null,
     metadata: body.metadata ?? {},
   };
-}
-
-/** The id goes into the message as a quoted name: keep it short and printable. */
-function printable(id: string): string {
-  const cut = id.length > 128 ? `${id.slice(0, 128)}…` : id;
-  return cut.replace(/[^\x20-\x7e…]/g, '?');
 }
 
 function text(value: string): TextPart {
