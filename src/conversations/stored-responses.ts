@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { Principal } from '../keys/authenticate.js';
 import type { DatabaseSchema } from '../store/schema.js';
 import { storeCall } from '../store/store-call.js';
 
@@ -23,6 +24,13 @@ export interface StoredResponse {
  * `auth.mode: none`, where every caller is the same one) sees them all.
  */
 export type ResponseScope = { keyId: string | null };
+
+export const DAY_MS = 86_400_000;
+
+/** A virtual key sees the responses it created; under `auth.mode: none` every caller is one scope. */
+export function responseScopeOf(principal: Principal): ResponseScope {
+  return { keyId: principal.kind === 'key' ? principal.key.id : null };
+}
 
 /**
  * The stored Responses API answers, in the store (SQLite or PostgreSQL) rather than in memory, so

@@ -50,7 +50,7 @@ export function inputItemsOf(input: unknown): unknown[] | undefined {
 
 /** The refusal of an id that names no stored response the caller may use (unknown, deleted, expired, another key's). */
 export function previousResponseNotFound(id: string): GatewayError {
-  return new GatewayError(`Previous response with id '${printable(id)}' not found.`, {
+  return new GatewayError(`Previous response with id '${printableId(id)}' not found.`, {
     status: 400,
     code: 'previous_response_not_found',
     type: 'invalid_request_error',
@@ -62,8 +62,8 @@ function isReasoning(item: unknown): item is Record<string, unknown> {
   return item !== null && typeof item === 'object' && (item as Record<string, unknown>).type === 'reasoning';
 }
 
-/** The id goes into the message as a quoted name: keep it short and printable. */
-function printable(id: string): string {
+/** A caller's id goes into a message as a quoted name: keep it short and printable. */
+export function printableId(id: string): string {
   const cut = id.length > 128 ? `${id.slice(0, 128)}…` : id;
   return cut.replace(/[^\x20-\x7e…]/g, '?');
 }
