@@ -31,12 +31,12 @@ it.each([false, true])('store: false (stream %s) answers as usual, and the respo
   let id: string;
   if (stream) {
     const final = await client.responses.stream({ model: 'talk', input: 'Forget me.', store: false }).finalResponse();
-    expect(final.store).toBe(false);
+    expect(final).toMatchObject({ store: false });
     expect(final.output).toMatchObject([{ type: 'message', content: [{ type: 'output_text', text: mockAnswerText(8) }] }]);
     id = final.id;
   } else {
     const answer = await client.responses.create({ model: 'talk', input: 'Forget me.', store: false });
-    expect(answer.store).toBe(false);
+    expect(answer).toMatchObject({ store: false });
     expect(answer.output_text).toBe(mockAnswerText(8));
     id = answer.id;
   }
