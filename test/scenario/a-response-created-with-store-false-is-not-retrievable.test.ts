@@ -41,6 +41,9 @@ it.each([false, true])('store: false (stream %s) answers as usual, and the respo
     id = answer.id;
   }
   expect(await statusOf(client.responses.retrieve(id))).toEqual({ status: 404, code: 'not_found' });
+  // Its twin without store: false is kept: the 404 is the caller's choice, not a missing feature.
+  const kept = await client.responses.create({ model: 'talk', input: 'Forget me.' });
+  expect((await client.responses.retrieve(kept.id)).id).toBe(kept.id);
   expect(await statusOf(client.responses.create({ model: 'talk', input: 'Remember?', previous_response_id: id }))).toEqual({
     status: 400,
     code: 'previous_response_not_found',
