@@ -126,7 +126,7 @@ describe('StructuralFault: leaving only by probe', () => {
     const { fault, clock, transitions, sendAt } = setup();
     sendAt(0, 'not_found');
     clock.nowMs = 301_000;
-    fault.probeFailed();
+    fault.postponeProbe();
     expect(fault.state).toBe('structural');
     expect(fault.nextProbeAtMs).toBe(601_000);
     expect(fault.sinceMs).toBe(0);
@@ -161,7 +161,7 @@ describe('StructuralFault: leaving only by probe', () => {
   it('probe results while clear change nothing', () => {
     const { fault, transitions } = setup();
     fault.probeSucceeded();
-    fault.probeFailed();
+    fault.postponeProbe();
     expect(fault.state).toBe('clear');
     expect(fault.nextProbeAtMs).toBeUndefined();
     expect(transitions).toEqual([]);
@@ -179,7 +179,7 @@ describe('StructuralFault: configure', () => {
     fault.configure({ ...SETTINGS, probe_interval_s: 600 });
     expect(fault.nextProbeAtMs).toBe(160_000);
     clock.nowMs = 160_000;
-    fault.probeFailed();
+    fault.postponeProbe();
     expect(fault.nextProbeAtMs).toBe(760_000);
   });
 
