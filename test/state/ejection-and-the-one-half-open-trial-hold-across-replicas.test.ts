@@ -1,0 +1,101 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { redisForThisFile } from '../support/redis-server.js';
+import { attemptOn, attemptRecord, healthConfig, startReplicas, within, type HealthReplica, type StateKind } from '../support/health-replicas.js';
+
+const redis = redisForThisFile();
+const kinds: StateKind[] = redis.available ? ['memory', 'redis'] : ['memory'];
+
+const config = healthConfig({
+  connections: { east: { provider: 'mock' }, west: { provider: 'mock' } },
+  routes: { chat: { health: { consecutive_failures: 2, eject_base_s: 0.5, eject_max_s: 8 }, targets: [{ connection: 'east', model: 'a' }, { connection: 'west', model: 'c' }] } },
+});
+
+let replicas: HealthReplica[] = [];
+let prefix = 0;
+afterEach(async () => {
+  await Promise.all([...new Set(replicas)].map((replica) => replica.close()));
+  replicas = [];
+});
+
+async function two(kind: StateKind): Promise<[HealthReplica, HealthReplica]> {
+  const pair = await startReplicas(kind, config, () => redis.server(), `trial-${process.pid}-${++prefix}:`);
+  replicas = pair;
+  // Both replicas serve the route already: each holds a copy of the deployment's health.
+  for (const replica of pair) await attemptOn(replica, east(replica), 'ok');
+  return pair;
+}
+
+const east = (replica: HealthReplica) => replica.target('chat', 0);
+const stateOf = (replica: HealthReplica) => replica.registry.find('east/a')?.breaker.state;
+
+describe.each(kinds)('ejection and the half-open trial (%s)', (kind) => {
+  it('an ejection on A puts the deployment out on B within 1 s, and counts and alerts once', async () => {
+    const [a, b] = await two(kind);
+    await attemptOn(a, east(a), 'server_error');
+    await attemptOn(a, east(a), 'server_error');
+    const tookMs = await within(1_000, async () => (await b.door.admit(east(b), b.route())).out);
+    expect(tookMs).toBeLessThan(1_000);
+    expect(await b.door.admit(east(b), b.route())).toMatchObject({ out: true, reason: 'ejected' });
+    // The ejection's figures are the fleet's.
+    expect(b.registry.find('east/a')!.breaker.ejectedUntilMs).toBe(a.registry.find('east/a')!.breaker.ejectedUntilMs);
+    const ejections = async (replica: HealthReplica) => (await replica.metrics.ejections.get()).values.reduce((sum, value) => sum + value.value, 0);
+    expect((await ejections(a)) + (kind === 'redis' ? await ejections(b) : 0)).toBe(1);
+  });
+
+  it('when the ejection time is up, 10 concurrent admits spread over A and B let exactly one trial through', async () => {
+    const [a, b] = await two(kind);
+    await attemptOn(a, east(a), 'server_error');
+    await attemptOn(a, east(a), 'server_error');
+    await within(1_000, () => stateOf(b) === 'ejected');
+    await within(2_000, () => b.registry.find('east/a')!.breaker.trialDue && a.registry.find('east/a')!.breaker.trialDue);
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, index) => (index % 2 === 0 ? a : b)).map((replica) => replica.door.admit(east(replica), replica.route())));
+    const letThrough = answers.filter((answer) => !answer.out);
+    expect(letThrough).toHaveLength(1);
+    expect(answers.filter((answer) => answer.out).every((answer) => answer.out && answer.reason === 'ejected')).toBe(true);
+    letThrough[0]!.out === false && letThrough[0]!.settle(attemptRecord('ok', east(a)));
+  });
+
+  it('the trial succeeding on A readmits the deployment on B within 1 s, and the doubling starts again', async () => {
+    const [a, b] = await two(kind);
+    await attemptOn(a, east(a), 'server_error');
+    await attemptOn(a, east(a), 'server_error');
+    await within(1_000, () => stateOf(b) === 'ejected');
+    await within(2_000, () => a.registry.find('east/a')!.breaker.trialDue);
+    expect((await attemptOn(a, east(a), 'ok')).out).toBe(false);
+    expect(stateOf(a)).toBe('closed');
+    const tookMs = await within(1_000, () => stateOf(b) === 'closed');
+    expect(tookMs).toBeLessThan(1_000);
+    expect((await attemptOn(b, east(b), 'ok')).out).toBe(false);
+    expect(b.registry.find('east/a')!.breaker.consecutiveEjections).toBe(0);
+  });
+
+  it('a neutral trial frees the claim for another request, here or on the other replica', async () => {
+    const [a, b] = await two(kind);
+    await attemptOn(a, east(a), 'server_error');
+    await attemptOn(a, east(a), 'server_error');
+    await within(2_000, () => a.registry.find('east/a')!.breaker.trialDue && b.registry.find('east/a')?.breaker.trialDue === true);
+    expect((await attemptOn(a, east(a), 'cancelled')).out).toBe(false);
+    await within(1_000, async () => {
+      const answer = await b.door.admit(east(b), b.route());
+      if (!answer.out) answer.settle(attemptRecord('ok', east(b)));
+      return !answer.out;
+    });
+    await within(1_000, () => stateOf(a) === 'closed');
+  });
+
+  it('when A and B trip in the same episode, the ejection doubles once', async () => {
+    const [a, b] = await two(kind);
+    const first = await Promise.all([a.door.admit(east(a), a.route()), b.door.admit(east(b), b.route()), a.door.admit(east(a), a.route()), b.door.admit(east(b), b.route())]);
+    first.forEach((answer, index) => !answer.out && answer.settle(attemptRecord('server_error', east(index % 2 === 0 ? a : b))));
+    await within(1_000, () => stateOf(a) === 'ejected' && stateOf(b) === 'ejected');
+    await within(1_000, () => a.registry.find('east/a')!.breaker.consecutiveEjections === 1 && b.registry.find('east/a')!.breaker.consecutiveEjections === 1);
+    expect(a.registry.find('east/a')!.breaker.ejectedUntilMs).toBe(b.registry.find('east/a')!.breaker.ejectedUntilMs);
+    // A failed trial doubles it, once.
+    await within(2_000, () => a.registry.find('east/a')!.breaker.trialDue);
+    await attemptOn(a, east(a), 'server_error');
+    await within(1_000, () => b.registry.find('east/a')!.breaker.consecutiveEjections === 2);
+    const until = b.registry.find('east/a')!.breaker.ejectedUntilMs! - Date.now();
+    expect(until).toBeGreaterThan(500);
+    expect(until).toBeLessThanOrEqual(1_000);
+  });
+});
