@@ -52,7 +52,8 @@ describe.each(kinds)('ejection and the half-open trial (%s)', (kind) => {
     const letThrough = answers.filter((answer) => !answer.out);
     expect(letThrough).toHaveLength(1);
     expect(answers.filter((answer) => answer.out).every((answer) => answer.out && answer.reason === 'ejected')).toBe(true);
-    letThrough[0]!.out === false && letThrough[0]!.settle(attemptRecord('ok', east(a)));
+    const [trial] = letThrough;
+    if (trial && !trial.out) trial.settle(attemptRecord('ok', east(a)));
   });
 
   it('the trial succeeding on A readmits the deployment on B within 1 s, and the doubling starts again', async () => {
