@@ -191,3 +191,29 @@ describe('StructuralFault: configure', () => {
     expect(fault.state).toBe('structural');
   });
 });
+
+describe('StructuralFault: adopting another replica’s state', () => {
+  it('enters and leaves as adopted transitions, with a probe due one interval after it heard', () => {
+    const { fault, transitions, clock } = setup();
+    clock.nowMs = 5_000;
+    fault.adopt({ state: 'structural', cause: 'credential', reason: 'credential rejected', sinceMs: 4_000 });
+    expect(fault.snapshot()).toEqual({ state: 'structural', cause: 'credential', reason: 'credential rejected', sinceMs: 4_000 });
+    expect(fault.nextProbeAtMs).toBe(5_000 + 300_000);
+    expect(fault.adopted).toBe(true);
+    fault.adopt({ state: 'clear', cause: 'credential', reason: 'readmitted by a successful active probe', sinceMs: 6_000 });
+    expect(fault.state).toBe('clear');
+    expect(fault.nextProbeAtMs).toBeUndefined();
+    expect(transitions.map((change) => [change.to, change.adopted])).toEqual([
+      ['structural', true],
+      ['clear', true],
+    ]);
+  });
+
+  it('postponeProbe moves the next probe one interval on', () => {
+    const { fault, sendAt, clock } = setup();
+    sendAt(0, 'not_found');
+    clock.nowMs = 300_000;
+    fault.postponeProbe();
+    expect(fault.nextProbeAtMs).toBe(600_000);
+  });
+});
