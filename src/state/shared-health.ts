@@ -90,11 +90,14 @@ export class SharedHealth implements HealthEvents, TrialClaims {
         this.#link.key(CHANNEL),
         deployment.key,
       )
-      .then(([won, encoded]) => {
-        this.#adoptBreaker(deployment, JSON.parse(encoded) as BreakerRecord);
-        this.#deps.events.onBreaker(deployment, won === 1 ? change : { ...change, adopted: true });
-      })
-      .catch(() => this.#keptLocally(recordKey, () => this.#deps.events.onBreaker(deployment, change)));
+      .then(
+        ([won, encoded]) => {
+          this.#adoptBreaker(deployment, JSON.parse(encoded) as BreakerRecord);
+          this.#deps.events.onBreaker(deployment, won === 1 ? change : { ...change, adopted: true });
+        },
+        () => this.#keptLocally(recordKey, () => this.#deps.events.onBreaker(deployment, change)),
+      )
+      .catch(() => undefined);
   }
 
   onStructural(deployment: DeploymentHealth, change: StructuralTransition): void {
@@ -112,11 +115,14 @@ export class SharedHealth implements HealthEvents, TrialClaims {
         this.#link.key(CHANNEL),
         deployment.key,
       )
-      .then(([won, encoded]) => {
-        this.#adoptStructural(deployment, JSON.parse(encoded) as StructuralRecord);
-        this.#deps.events.onStructural(deployment, won === 1 ? change : { ...change, adopted: true });
-      })
-      .catch(() => this.#keptLocally(recordKey, () => this.#deps.events.onStructural(deployment, change)));
+      .then(
+        ([won, encoded]) => {
+          this.#adoptStructural(deployment, JSON.parse(encoded) as StructuralRecord);
+          this.#deps.events.onStructural(deployment, won === 1 ? change : { ...change, adopted: true });
+        },
+        () => this.#keptLocally(recordKey, () => this.#deps.events.onStructural(deployment, change)),
+      )
+      .catch(() => undefined);
   }
 
   onStepDown(deployment: DeploymentHealth, stepDown: LimitStepDown): void {
@@ -124,8 +130,10 @@ export class SharedHealth implements HealthEvents, TrialClaims {
   }
 
   onForgotten(deployment: DeploymentHealth): void {
-    this.#generations.delete(`breaker:${deployment.key}`);
-    this.#generations.delete(`structural:${deployment.key}`);
+    for (const recordKey of [`breaker:${deployment.key}`, `structural:${deployment.key}`]) {
+      this.#generations.delete(recordKey);
+      this.#changedLocally.delete(recordKey);
+    }
     this.#deps.events.onForgotten(deployment);
   }
 
