@@ -45,16 +45,17 @@ return { 1, encoded }
 /**
  * Claims the half-open trial: granted when the ejection time is up and no live lease names
  * another replica (a lease expires if its holder dies). The first claim turns the record half-open.
- * A closed record (or none) grants it too: the caller's breaker then decides alone.
+ * A closed record (or none) grants it too: the caller's breaker then decides alone. A refusal
+ * says how long the other replica's lease still runs (0: no lease, the ejection is not over).
  * KEYS: record, trial lease. ARGV: replica id, lease_ms, ttl_s, channel, deployment.
  */
 const CLAIM_TRIAL = `${NOW_MS}
 local raw = redis.call('GET', KEYS[1])
-if not raw then return { 1, '' } end
+if not raw then return { 1, '', 0 } end
 local rec = cjson.decode(raw)
-if rec.state == 'closed' then return { 1, raw } end
-if rec.state == 'ejected' and now < rec.ejectedUntilMs then return { 0, raw } end
-if not redis.call('SET', KEYS[2], ARGV[1], 'NX', 'PX', ARGV[2]) then return { 0, raw } end
+if rec.state == 'closed' then return { 1, raw, 0 } end
+if rec.state == 'ejected' and now < rec.ejectedUntilMs then return { 0, raw, 0 } end
+if not redis.call('SET', KEYS[2], ARGV[1], 'NX', 'PX', ARGV[2]) then return { 0, raw, math.max(0, redis.call('PTTL', KEYS[2])) } end
 if rec.state == 'ejected' then
   rec.state = 'half_open'
   rec.sinceMs = now
@@ -64,12 +65,17 @@ if rec.state == 'ejected' then
   redis.call('SET', KEYS[1], raw, 'EX', ARGV[3])
   redis.call('PUBLISH', ARGV[4], cjson.encode({ kind = 'breaker', key = ARGV[5], record = rec }))
 end
-return { 1, raw }
+return { 1, raw, 0 }
 `;
 
-/** Frees a lease this replica holds (never another's). KEYS: lease. ARGV: replica id. */
-const RELEASE_LEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
-return 0
+/**
+ * Frees a trial lease this replica holds (never another's) and tells the fleet it is free.
+ * KEYS: lease. ARGV: replica id, channel, deployment.
+ */
+const RELEASE_TRIAL = `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('DEL', KEYS[1])
+redis.call('PUBLISH', ARGV[2], cjson.encode({ kind = 'trial_free', key = ARGV[3] }))
+return 1
 `;
 
 /**
@@ -161,8 +167,8 @@ type Arg = string | number;
 /** The scripts as commands on the link's connection (EVALSHA, EVAL when Redis does not have it yet). */
 export interface HealthScripts {
   breakerTransition(...args: Arg[]): Promise<[number, string]>;
-  claimTrial(...args: Arg[]): Promise<[number, string]>;
-  releaseLease(...args: Arg[]): Promise<number>;
+  claimTrial(...args: Arg[]): Promise<[number, string, number]>;
+  releaseTrial(...args: Arg[]): Promise<number>;
   structuralTransition(...args: Arg[]): Promise<[number, string]>;
   putRecord(...args: Arg[]): Promise<string>;
   cool(...args: Arg[]): Promise<number>;
@@ -173,7 +179,7 @@ export interface HealthScripts {
 const SCRIPTS: Record<keyof HealthScripts, { numberOfKeys: number; lua: string }> = {
   breakerTransition: { numberOfKeys: 2, lua: BREAKER_TRANSITION },
   claimTrial: { numberOfKeys: 2, lua: CLAIM_TRIAL },
-  releaseLease: { numberOfKeys: 1, lua: RELEASE_LEASE },
+  releaseTrial: { numberOfKeys: 1, lua: RELEASE_TRIAL },
   structuralTransition: { numberOfKeys: 1, lua: STRUCTURAL_TRANSITION },
   putRecord: { numberOfKeys: 1, lua: PUT_RECORD },
   cool: { numberOfKeys: 1, lua: COOL },

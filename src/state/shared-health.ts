@@ -27,6 +27,7 @@ type Message =
   | { kind: 'breaker'; key: string; record: BreakerRecord }
   | { kind: 'structural'; key: string; record: StructuralRecord }
   | { kind: 'connection'; connection: string; fault: ConnectionFault | null }
+  | { kind: 'trial_free'; key: string }
   | { kind: 'cooling'; key: string; coolingMs: number; from: string }
   | { kind: 'quota'; key: string; snapshot: QuotaSnapshot; from: string };
 
@@ -59,6 +60,11 @@ export class SharedHealth implements HealthEvents, TrialClaims {
   /** Records this replica changed while Redis was down: pushed on its return. */
   readonly #changedLocally = new Set<string>();
   readonly #changedConnections = new Set<string>();
+  /**
+   * Deployments whose trial another replica holds, until when its lease runs: admits here say
+   * out without asking Redis again, until the trial's outcome (or its release) is heard.
+   */
+  readonly #trialHeldElsewhereUntilMs = new Map<string, number>();
 
   constructor(deps: SharedHealthDeps) {
     this.#deps = deps;
@@ -130,6 +136,7 @@ export class SharedHealth implements HealthEvents, TrialClaims {
   }
 
   onForgotten(deployment: DeploymentHealth): void {
+    this.#trialHeldElsewhereUntilMs.delete(deployment.key);
     for (const recordKey of [`breaker:${deployment.key}`, `structural:${deployment.key}`]) {
       this.#generations.delete(recordKey);
       this.#changedLocally.delete(recordKey);
@@ -157,6 +164,7 @@ export class SharedHealth implements HealthEvents, TrialClaims {
 
   claim(deployment: DeploymentHealth): boolean | Promise<boolean> {
     if (!this.#link.up) return true;
+    if ((this.#trialHeldElsewhereUntilMs.get(deployment.key) ?? 0) > Date.now()) return false;
     return this.#scripts
       .claimTrial(
         this.#link.key(`health:breaker:${deployment.key}`),
@@ -167,8 +175,9 @@ export class SharedHealth implements HealthEvents, TrialClaims {
         this.#link.key(CHANNEL),
         deployment.key,
       )
-      .then(([granted, encoded]) => {
+      .then(([granted, encoded, leaseLeftMs]) => {
         if (encoded !== '') this.#adoptBreaker(deployment, JSON.parse(encoded) as BreakerRecord);
+        if (leaseLeftMs > 0) this.#trialHeldElsewhereUntilMs.set(deployment.key, Date.now() + leaseLeftMs);
         return granted === 1;
       })
       .catch(() => true);
@@ -176,7 +185,7 @@ export class SharedHealth implements HealthEvents, TrialClaims {
 
   release(deployment: DeploymentHealth): void {
     if (!this.#link.up) return;
-    this.#scripts.releaseLease(this.#link.key(`health:trial:${deployment.key}`), this.#link.replicaId).catch(() => undefined);
+    this.#scripts.releaseTrial(this.#link.key(`health:trial:${deployment.key}`), this.#link.replicaId, this.#link.key(CHANNEL), deployment.key).catch(() => undefined);
   }
 
   /** Whether this replica sends this interval's probe: the first to ask wins it for `probe_interval_s`. */
@@ -208,6 +217,10 @@ export class SharedHealth implements HealthEvents, TrialClaims {
     }
     const registry = this.#deps.registry();
     if (message.kind === 'connection') return registry.adoptConnectionFault(message.connection, message.fault ?? undefined);
+    if (message.kind === 'trial_free') {
+      this.#trialHeldElsewhereUntilMs.delete(message.key);
+      return;
+    }
     if (message.kind === 'cooling') {
       if (message.from !== this.#link.replicaId) this.#deps.cooling.adopt(message.key, message.coolingMs);
       return;
@@ -222,6 +235,8 @@ export class SharedHealth implements HealthEvents, TrialClaims {
   /** Takes a record over unless this replica already holds that generation or a later one. */
   #adoptBreaker(deployment: DeploymentHealth, record: BreakerRecord): void {
     if (!this.#newer(`breaker:${deployment.key}`, record.gen)) return;
+    // A new state means the trial (if any) has ended.
+    if (record.state !== 'half_open') this.#trialHeldElsewhereUntilMs.delete(deployment.key);
     deployment.breaker.adopt(record);
   }
 

@@ -48,10 +48,20 @@ describe.each(kinds)('ejection and the half-open trial (%s)', (kind) => {
     await attemptOn(a, east(a), 'server_error');
     await within(1_000, () => stateOf(b) === 'ejected');
     await within(2_000, () => b.registry.find('east/a')!.breaker.trialDue && a.registry.find('east/a')!.breaker.trialDue);
+    const claimCalls: unknown[] = [];
+    for (const replica of new Set([a, b])) {
+      const commands = replica.link?.commands as unknown as { claimTrial?: (...args: unknown[]) => Promise<unknown> } | undefined;
+      const claimTrial = commands?.claimTrial?.bind(commands);
+      if (commands && claimTrial) commands.claimTrial = (...args) => (claimCalls.push(args), claimTrial(...args));
+    }
     const answers = await Promise.all(Array.from({ length: 10 }, (_, index) => (index % 2 === 0 ? a : b)).map((replica) => replica.door.admit(east(replica), replica.route())));
     const letThrough = answers.filter((answer) => !answer.out);
     expect(letThrough).toHaveLength(1);
     expect(answers.filter((answer) => answer.out).every((answer) => answer.out && answer.reason === 'ejected')).toBe(true);
+    // While the trial is out, the replicas that lost it answer from what they heard, without asking Redis again.
+    const claimsBefore = claimCalls.length;
+    for (const replica of [a, b]) expect(await replica.door.admit(east(replica), replica.route())).toMatchObject({ out: true, reason: 'ejected' });
+    if (kind === 'redis') expect(claimCalls.length - claimsBefore).toBe(0);
     const [trial] = letThrough;
     if (trial && !trial.out) trial.settle(attemptRecord('ok', east(a)));
   });
