@@ -192,7 +192,7 @@ export class SharedHealth implements HealthEvents, TrialClaims {
   async probeLease(deployment: DeploymentHealth, intervalMs: number): Promise<boolean> {
     if (!this.#link.up) return true;
     try {
-      const set = await this.#link.commands.set(this.#link.key(`health:probe:${deployment.key}`), this.#link.replicaId, 'PX', intervalMs, 'NX');
+      const set = await this.#link.commands.set(this.#link.key(`health:probe:${deployment.key}`), this.#link.replicaId, 'PX', wholeMs(intervalMs), 'NX');
       return set === 'OK';
     } catch {
       return true;
@@ -203,18 +203,21 @@ export class SharedHealth implements HealthEvents, TrialClaims {
 
   #cooled(key: string, coolingMs: number): void {
     if (!this.#link.up) return;
-    this.#scripts.cool(this.#link.key(`health:cooling:${key}`), coolingMs, this.#link.key(CHANNEL), key, this.#link.replicaId).catch(() => undefined);
+    this.#scripts.cool(this.#link.key(`health:cooling:${key}`), wholeMs(coolingMs), this.#link.key(CHANNEL), key, this.#link.replicaId).catch(() => undefined);
   }
 
   // ---- Hearing and adopting ----
 
+  /** A message this replica cannot read (another version's, say) is dropped: the next resync makes good what it said. */
   #heard(raw: string): void {
-    let message: Message;
     try {
-      message = JSON.parse(raw) as Message;
+      this.#apply(JSON.parse(raw) as Message);
     } catch {
       return;
     }
+  }
+
+  #apply(message: Message): void {
     const registry = this.#deps.registry();
     if (message.kind === 'connection') return registry.adoptConnectionFault(message.connection, message.fault ?? undefined);
     if (message.kind === 'trial_free') {
@@ -308,13 +311,15 @@ export class SharedHealth implements HealthEvents, TrialClaims {
         this.#generations.delete(`breaker:${deployment.key}`);
         this.#generations.delete(`structural:${deployment.key}`);
       }
-      if (typeof breaker === 'string') this.#adoptBreaker(deployment, JSON.parse(breaker) as BreakerRecord);
-      if (typeof structural === 'string') this.#adoptStructural(deployment, JSON.parse(structural) as StructuralRecord);
-      if (typeof connection === 'string' && registry.connectionFault(deployment.connection) === undefined) {
-        registry.adoptConnectionFault(deployment.connection, JSON.parse(connection) as ConnectionFault);
-      }
+      const breakerRecord = parsed<BreakerRecord>(breaker);
+      if (breakerRecord) this.#adoptBreaker(deployment, breakerRecord);
+      const structuralRecord = parsed<StructuralRecord>(structural);
+      if (structuralRecord) this.#adoptStructural(deployment, structuralRecord);
+      const connectionFault = parsed<ConnectionFault>(connection);
+      if (connectionFault && registry.connectionFault(deployment.connection) === undefined) registry.adoptConnectionFault(deployment.connection, connectionFault);
       if (typeof coolingMs === 'number' && coolingMs > 0) this.#deps.cooling.adopt(deployment.key, coolingMs);
-      if (typeof quota === 'string') deployment.quota = JSON.parse(quota) as QuotaSnapshot;
+      const quotaSnapshot = parsed<QuotaSnapshot>(quota);
+      if (quotaSnapshot) deployment.quota = quotaSnapshot;
     });
   }
 
@@ -348,5 +353,20 @@ export class SharedHealth implements HealthEvents, TrialClaims {
       this.#changedConnections.delete(connection);
     }
     await this.#load(deployments, true);
+  }
+}
+
+/** Redis expiries are whole milliseconds, and at least one. */
+function wholeMs(ms: number): number {
+  return Math.max(1, Math.ceil(ms));
+}
+
+/** A stored JSON value, or undefined when there is none or it does not parse (it is then left to be overwritten). */
+function parsed<Value>(stored: unknown): Value | undefined {
+  if (typeof stored !== 'string') return undefined;
+  try {
+    return JSON.parse(stored) as Value;
+  } catch {
+    return undefined;
   }
 }
