@@ -78,14 +78,12 @@ export class HealthMonitor implements HealthEvents {
     await this.#ticking;
   }
 
-  /** A transition adopted from another replica only moves the gauges: the replica that made it alerts and counts. */
+  /**
+   * A transition adopted from another replica is not counted again: the replica that made it
+   * counts it. The replica that told of a long ejection tells of its end, whoever's trial ended it.
+   */
   onBreaker(deployment: DeploymentHealth, change: { from: string; to: string; reason: string; atMs: number; adopted?: boolean }): void {
-    if (change.adopted) {
-      if (change.to === 'closed') deployment.longEjectionAlertedForMs = undefined;
-      this.#updateGauges(deployment);
-      return;
-    }
-    if (change.to === 'ejected') this.#deps.metrics.ejections.inc({ deployment: this.#counterLabel(deployment) });
+    if (change.to === 'ejected' && !change.adopted) this.#deps.metrics.ejections.inc({ deployment: this.#counterLabel(deployment) });
     if (change.to === 'closed' && deployment.longEjectionAlertedForMs !== undefined) {
       deployment.longEjectionAlertedForMs = undefined;
       this.#deps.alert(alertOf('readmitted', deployment, change));
@@ -93,6 +91,7 @@ export class HealthMonitor implements HealthEvents {
     this.#updateGauges(deployment);
   }
 
+  /** An adopted fault or readmission only moves the gauges: the replica that entered it, or whose probe ended it, alerts and counts. */
   onStructural(deployment: DeploymentHealth, change: { from: string; to: string; cause?: string; reason: string; atMs: number; adopted?: boolean }): void {
     if (change.adopted) {
       if (change.to !== 'structural') deployment.longEjectionAlertedForMs = undefined;

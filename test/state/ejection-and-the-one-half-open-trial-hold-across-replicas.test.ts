@@ -110,4 +110,28 @@ describe.each(kinds)('ejection and the half-open trial (%s)', (kind) => {
     expect(until).toBeGreaterThan(500);
     expect(until).toBeLessThanOrEqual(1_000);
   });
+
+  it('alerts come once: the replica that ejected it tells it is out too long, and of its end though the other replica’s trial ended it', async () => {
+    const alerting = healthConfig({ ...config, alerts: { ejected_for_s: 0.2 } });
+    const pair = await startReplicas(kind, alerting, () => redis.server(), `alerts-${process.pid}-${++prefix}:`);
+    replicas = pair;
+    const [a, b] = pair;
+    for (const replica of pair) await attemptOn(replica, east(replica), 'ok');
+    await attemptOn(a, east(a), 'server_error');
+    await attemptOn(a, east(a), 'server_error');
+    await within(1_000, () => stateOf(b) === 'ejected');
+    const alertsOf = (type: string) => [...new Set(pair)].flatMap((replica) => replica.alerts.filter((alert) => alert.type === type && alert.deployment === 'east/a'));
+    await within(2_000, async () => {
+      await Promise.all([a.monitor.tick(), b.monitor.tick()]);
+      return alertsOf('out_too_long').length > 0;
+    });
+    await Promise.all([a.monitor.tick(), b.monitor.tick()]);
+    expect(alertsOf('out_too_long')).toHaveLength(1);
+    await within(2_000, () => b.registry.find('east/a')!.breaker.trialDue);
+    expect((await attemptOn(b, east(b), 'ok')).out).toBe(false);
+    await within(1_000, () => alertsOf('readmitted').length > 0);
+    await within(1_000, () => stateOf(a) === 'closed');
+    expect(alertsOf('readmitted')).toHaveLength(1);
+    expect(a.alerts.filter((alert) => alert.type === 'readmitted')).toHaveLength(1);
+  });
 });
