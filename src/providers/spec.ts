@@ -55,13 +55,7 @@ export interface ToolCall {
 export type ReasoningBlock =
   | { type: 'thinking'; text: string; signature?: string }
   /** Reasoning the provider encrypted (Anthropic `redacted_thinking`): only its opaque data travels. */
-  | { type: 'redacted'; data: string }
-  /**
-   * A Responses reasoning item's `encrypted_content`. Only the provider that made it can read it:
-   * `origin` names it (`connections.*.provider`) when the gateway knows it — items of a stored
-   * conversation — and is undefined for items the caller sent. No translated adapter sends it.
-   */
-  | { type: 'encrypted'; data: string; origin: string | undefined };
+  | { type: 'redacted'; data: string };
 
 export interface SystemMessage {
   /** `developer` is OpenAI's newer name for system instructions; other dialects treat it as system. */

@@ -63,5 +63,5 @@ it.each([
   expect(sent).toContain('Yards sort wagons.');
   expect(sent).toContain('Go on.');
   expect(sent).not.toContain(ENCRYPTED);
-  expect(sent).not.toContain('switchyard_');
+  expect(sent).not.toContain('origin');
 });

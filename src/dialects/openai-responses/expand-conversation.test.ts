@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CONTINUES_FIELD, ORIGIN_FIELD, expandConversation, previousResponseIdOf } from './expand-conversation.js';
+import { ORIGIN_FIELD, expandConversation, previousResponseIdOf } from './expand-conversation.js';
 
 const earlier = {
   input: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'first' }] }],
@@ -11,13 +11,13 @@ const earlier = {
 };
 
 describe('expandConversation', () => {
-  it('puts the earlier input, then its output, then the new input; the id becomes the gateway’s own field', () => {
+  it('puts the earlier input, then its output (reasoning marked with its provider), then the new input', () => {
     const expanded = expandConversation({ model: 'm', instructions: 'Now this.', input: 'second', previous_response_id: 'resp_1', store: true }, earlier);
     expect(expanded).toEqual({
       model: 'm',
       instructions: 'Now this.',
       store: true,
-      [CONTINUES_FIELD]: 'resp_1',
+      previous_response_id: 'resp_1',
       input: [
         earlier.input[0],
         { ...earlier.output[0], [ORIGIN_FIELD]: 'openai' },
@@ -28,7 +28,7 @@ describe('expandConversation', () => {
   });
 
   it('leaves an input that is neither string nor items for the parser to refuse', () => {
-    expect(expandConversation({ model: 'm', input: 42, previous_response_id: 'resp_1' }, earlier)).toEqual({ model: 'm', input: 42 });
+    expect(expandConversation({ model: 'm', input: 42, previous_response_id: 'resp_1' }, earlier)).toEqual({ model: 'm', input: 42, previous_response_id: 'resp_1' });
   });
 });
 

@@ -1,14 +1,11 @@
 import { GatewayError } from '../../errors/gateway-error.js';
 
 /**
- * Fields named `switchyard_…` are the gateway's own, added by the expansion for the parser and
- * never forwarded to a provider. `ORIGIN_FIELD`, on a reasoning item re-inserted from a stored
- * response: the provider (`connections.*.provider`) that made it, which the parser puts on the
- * canonical reasoning block as `origin`. `CONTINUES_FIELD`, on the body: the
- * `previous_response_id` it was expanded from, which the response object repeats.
+ * The field a reasoning item re-inserted from a stored response carries: the provider
+ * (`connections.*.provider`) that made it. A Responses upstream of that provider gets the item
+ * without it; every other target, nothing of the item.
  */
-export const ORIGIN_FIELD = 'switchyard_origin';
-export const CONTINUES_FIELD = 'switchyard_previous_response_id';
+export const ORIGIN_FIELD = 'origin';
 
 /** The earlier turn a `previous_response_id` names, as stored. */
 export interface PreviousTurn {
@@ -29,17 +26,16 @@ export function previousResponseIdOf(body: unknown): string | undefined {
 
 /**
  * The body with its conversation made whole: the earlier turn's input items, then its output
- * items, then the new input — and no `previous_response_id` (an upstream knows nothing of the
- * gateway's ids), so whichever target serves it, of whatever provider, reads the same items. `instructions` are the new request's alone (an
- * earlier turn's are not carried over, as OpenAI does it). An input neither string nor array is
- * left for the parser to refuse.
+ * items, then the new input, so whichever target serves it, of whatever provider, reads the same
+ * items. `previous_response_id` stays for the answer to repeat; it is the gateway's id, which no
+ * upstream is sent. `instructions` are the new request's alone (an earlier turn's are not carried
+ * over, as OpenAI does it). An input neither string nor array is left for the parser to refuse.
  */
 export function expandConversation(body: Record<string, unknown>, previous: PreviousTurn): Record<string, unknown> {
-  const { previous_response_id: id, ...rest } = body;
   const input = inputItemsOf(body.input);
-  if (input === undefined) return rest;
+  if (input === undefined) return body;
   const output = previous.output.map((item) => (isReasoning(item) ? { ...item, [ORIGIN_FIELD]: previous.provider } : item));
-  return { ...rest, input: [...previous.input, ...output, ...input], [CONTINUES_FIELD]: id };
+  return { ...body, input: [...previous.input, ...output, ...input] };
 }
 
 /** A Responses input as items: a string is one user message. */

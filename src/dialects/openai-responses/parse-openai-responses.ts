@@ -1,7 +1,6 @@
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { ParsedChat } from '../caller-dialect.js';
-import type { AssistantMessage, ChatMessage, ChatRequest, ContentPart, ReasoningBlock, TextPart, ToolDefinition } from '../../providers/spec.js';
-import { CONTINUES_FIELD, ORIGIN_FIELD } from './expand-conversation.js';
+import type { AssistantMessage, ChatMessage, ChatRequest, ContentPart, TextPart, ToolDefinition } from '../../providers/spec.js';
 import { validateBody } from '../shared/validate-body.js';
 import { openAiResponsesBodySchema, type OpenAiResponsesBody, type ResponsesInputItem, type ResponsesTool } from './openai-responses-schema.js';
 import { namespacedToolName } from './namespaced-tool-name.js';
@@ -9,8 +8,8 @@ import type { ResponsesEcho } from './responses-echo.js';
 
 /**
  * An OpenAI Responses body → the canonical request, for a translated target (every target today:
- * the gateway does not call a Responses upstream yet). A `previous_response_id` has been expanded
- * into the whole conversation before this (`expandConversation`). Invalid input is a 400 naming the field;
+ * the gateway does not call a Responses upstream yet). A `previous_response_id` was expanded into
+ * the whole conversation before this (`expandConversation`). Invalid input is a 400 naming the field;
  * what a translated target cannot take — hosted tools, reasoning items, fields the canonical
  * request does not model — is left out rather than refused, as the Responses clients expect.
  */
@@ -73,35 +72,19 @@ export function parseOpenAiResponses(body: unknown): ParsedChat {
 
 /**
  * Input items → canonical turns. Function calls join the assistant turn before them (Chat
- * and Anthropic carry a turn's text and its calls in one message). A reasoning item with
- * `encrypted_content` becomes an `encrypted` reasoning block of the assistant turn after it,
- * with the provider that made it when the item says so (`ORIGIN_FIELD`, set by the expansion of
- * a stored conversation); other reasoning items and item types the gateway does not model are
- * left out.
+ * and Anthropic carry a turn's text and its calls in one message); reasoning items and item types
+ * the gateway does not model are left out.
  */
 function appendItems(messages: ChatMessage[], items: readonly ResponsesInputItem[]): void {
   let openAssistant: AssistantMessage | undefined;
-  let reasoning: ReasoningBlock[] = [];
-  const openTurn = (turn: AssistantMessage): AssistantMessage => {
-    if (reasoning.length > 0) turn.reasoningBlocks = reasoning;
-    reasoning = [];
-    messages.push(turn);
-    return turn;
-  };
   for (const item of items) {
     const type = item.type ?? 'message';
-    if (type === 'reasoning') {
-      const encrypted = (item as { encrypted_content?: string | null }).encrypted_content;
-      const origin = (item as Record<string, unknown>)[ORIGIN_FIELD];
-      if (typeof encrypted !== 'string' || encrypted === '') continue;
-      reasoning.push({ type: 'encrypted', data: encrypted, origin: typeof origin === 'string' ? origin : undefined });
-      // Reasoning comes before what it led to: the turn it belongs to is the next one.
-      openAssistant = undefined;
-      continue;
-    }
     if (type === 'function_call') {
       const call = item as { call_id: string; name: string; namespace?: string | null; arguments: string };
-      openAssistant ??= openTurn({ role: 'assistant', content: [] });
+      if (!openAssistant) {
+        openAssistant = { role: 'assistant', content: [] };
+        messages.push(openAssistant);
+      }
       const name = call.namespace ? namespacedToolName(call.namespace, call.name) : call.name;
       (openAssistant.toolCalls ??= []).push({ id: call.call_id, name, arguments: call.arguments });
       continue;
@@ -123,9 +106,10 @@ function appendItems(messages: ChatMessage[], items: readonly ResponsesInputItem
       messages.push({ role: 'user', content: typeof message.content === 'string' ? [text(message.content)] : message.content.flatMap(toUserPart) });
       openAssistant = undefined;
     } else {
-      openAssistant = openTurn({ role: 'assistant', content: assistantText(message.content) });
+      openAssistant = { role: 'assistant', content: assistantText(message.content) };
       const refusal = typeof message.content === 'string' ? undefined : message.content.find((part) => part.type === 'refusal');
       if (refusal) openAssistant.refusal = refusal.refusal!;
+      messages.push(openAssistant);
     }
   }
 }
@@ -178,10 +162,9 @@ function flattenTools(tools: readonly ResponsesTool[]): { tools: ToolDefinition[
 }
 
 function echoOf(body: OpenAiResponsesBody): ResponsesEcho {
-  const continues = (body as Record<string, unknown>)[CONTINUES_FIELD];
   return {
     instructions: body.instructions ?? null,
-    previous_response_id: typeof continues === 'string' ? continues : null,
+    previous_response_id: body.previous_response_id ?? null,
     max_output_tokens: body.max_output_tokens ?? null,
     parallel_tool_calls: body.parallel_tool_calls ?? true,
     reasoning: { effort: body.reasoning?.effort ?? null, summary: body.reasoning?.summary ?? null },

@@ -95,8 +95,6 @@ function toBlocks(message: Exclude<ChatMessage, SystemMessage>): JsonRecord[] {
  */
 export function toAnthropicReasoningBlock(block: ReasoningBlock): JsonRecord[] {
   if (block.type === 'redacted') return [{ type: 'redacted_thinking', data: block.data }];
-  // A Responses reasoning item's encrypted content is readable only on the Responses API.
-  if (block.type === 'encrypted') return [];
   return block.signature === undefined ? [] : [{ type: 'thinking', thinking: block.text, signature: block.signature }];
 }
 

@@ -120,7 +120,7 @@ function withCachePoint(block: JsonRecord, cacheControl: CacheControl | undefine
  */
 function toReasoningContentBlock(block: ReasoningBlock): JsonRecord[] {
   if (block.type === 'redacted') return [{ reasoningContent: { redactedContent: block.data } }];
-  if (block.type === 'encrypted' || block.signature === undefined) return [];
+  if (block.signature === undefined) return [];
   return [{ reasoningContent: { reasoningText: { text: block.text, signature: block.signature } } }];
 }
 

@@ -39,24 +39,20 @@ describe('parseOpenAiResponses against the recorded requests', () => {
     expect(echo).toMatchObject({ store: true, reasoning: { effort: 'high', summary: 'detailed' }, instructions: body.instructions });
   });
 
-  it('request-previous-response-id.json, expanded with the turn it names: the call and its output reach the canonical request in order', () => {
+  it('request-previous-response-id.json, expanded with the turn it names: the question, the call and its output reach the canonical request in order', () => {
     const body = readFixtureJson(DIALECT, 'request-previous-response-id.json');
     const question = { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Weather in Paris?' }] };
     const call = { id: 'fc_1', type: 'function_call', status: 'completed', call_id: 'call_N2BikjqNxghwNIwHl2XKfb0F', name: 'get_weather', arguments: '{"city":"Paris"}' };
     const reasoning = { id: 'rs_1', type: 'reasoning', summary: [], encrypted_content: 'opaque' };
-    const expanded = expandConversation(body, { input: [question], output: [reasoning, call], provider: 'openai' });
-    expect(expanded).not.toHaveProperty('previous_response_id');
-    const { request } = parseOpenAiResponses(expanded);
+    const { request, echo } = parseOpenAiResponses(expandConversation(body, { input: [question], output: [reasoning, call], provider: 'openai' }));
     expect(request.messages).toEqual([
       { role: 'user', content: [{ type: 'text', text: 'Weather in Paris?' }] },
-      {
-        role: 'assistant',
-        content: [],
-        reasoningBlocks: [{ type: 'encrypted', data: 'opaque', origin: 'openai' }],
-        toolCalls: [{ id: 'call_N2BikjqNxghwNIwHl2XKfb0F', name: 'get_weather', arguments: '{"city":"Paris"}' }],
-      },
+      { role: 'assistant', content: [], toolCalls: [{ id: 'call_N2BikjqNxghwNIwHl2XKfb0F', name: 'get_weather', arguments: '{"city":"Paris"}' }] },
       { role: 'tool', toolCallId: 'call_N2BikjqNxghwNIwHl2XKfb0F', content: [{ type: 'text', text: 'Sunny, 72F' }] },
     ]);
+    // The encrypted reasoning is for a Responses upstream of its provider only, never translated.
+    expect(JSON.stringify(request.messages)).not.toContain('opaque');
+    expect(echo).toMatchObject({ previous_response_id: body.previous_response_id });
   });
 
   it('request-previous-response-id.json (without the id): a null description is no description', () => {
@@ -85,7 +81,7 @@ describe('parseOpenAiResponses', () => {
     expect(echo).toMatchObject({ instructions: null, temperature: 0.2, top_p: 0.9, max_output_tokens: 64, metadata: {}, tool_choice: 'auto', text: { format: { type: 'text' } } });
   });
 
-  it('keeps an assistant turn’s text and its calls in one message, images and roles as sent, encrypted reasoning on the turn after it (origin unknown)', () => {
+  it('keeps an assistant turn’s text and its calls in one message, images and roles as sent, reasoning items left out', () => {
     const { request } = parseOpenAiResponses({
       model: 'm',
       input: [
@@ -106,8 +102,6 @@ describe('parseOpenAiResponses', () => {
       {
         role: 'assistant',
         content: [{ type: 'text', text: 'Let me check.' }],
-        // A caller's own item says nothing of who made it; no translated adapter sends it.
-        reasoningBlocks: [{ type: 'encrypted', data: 'opaque', origin: undefined }],
         toolCalls: [
           { id: 'call_1', name: 'a', arguments: '{}' },
           { id: 'call_2', name: 'b', arguments: '{"x":1}' },
@@ -116,6 +110,7 @@ describe('parseOpenAiResponses', () => {
       { role: 'tool', toolCallId: 'call_1', content: [{ type: 'text', text: 'A' }] },
       { role: 'tool', toolCallId: 'call_2', content: [{ type: 'text', text: 'B' }] },
     ]);
+    expect(JSON.stringify(request)).not.toContain('opaque');
   });
 
   it('flattens namespace groups, drops the tool types a translated target cannot run and names them once each', () => {
