@@ -49,4 +49,13 @@ it('a gateway started with responses.retention_days: 2 deletes the response thre
   }
   expect((await fetch(`${gateway.url}/v1/responses/resp_an_hour_old`, { signal: AbortSignal.timeout(5_000) })).status).toBe(200);
   expect((await fetch(`${gateway.url}/v1/responses/resp_three_days_old`, { signal: AbortSignal.timeout(5_000) })).status).toBe(404);
+  const expired = await fetch(`${gateway.url}/v1/responses`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'talk', input: 'Go on.', previous_response_id: 'resp_three_days_old' }),
+    signal: AbortSignal.timeout(5_000),
+  });
+  expect(expired.status).toBe(400);
+  expect(((await expired.json()) as { error: { code: string } }).error.code).toBe('previous_response_not_found');
+  expect(gateway.mock.attemptsFor('gpt-talk')).toHaveLength(0);
 });
