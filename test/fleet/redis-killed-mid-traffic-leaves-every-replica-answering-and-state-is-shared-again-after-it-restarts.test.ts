@@ -35,8 +35,13 @@ it.skipIf(!fleet.available)('with Redis killed mid-traffic every replica keeps a
 
   // Shared again: an ejection made on A after the restart reaches B.
   const [a, b] = replicas;
+  // B serves route e too (one failure of its own, short of tripping); then A trips it.
+  expect((await chat(b!.url, key, { model: 'e' })).status).toBe(200);
   for (let index = 0; index < 2; index++) expect((await chat(a!.url, key, { model: 'e' })).status).toBe(200);
   expect(await healthOf(a!.url, 'mock/gpt-broken?status=503')).toMatchObject({ state: 'ejected' });
   await eventually(async () => (await healthOf(b!.url, 'mock/gpt-broken?status=503')).state === 'ejected', 1_000, 'replica B seeing the ejection made after the restart');
-  expect(fleet.mock().attemptsFor('gpt-broken')).toHaveLength(2);
+  expect(fleet.mock().attemptsFor('gpt-broken')).toHaveLength(3);
+  const onB = await chat(b!.url, key, { model: 'e' });
+  expect(onB.headers.get('x-switchyard-served-by')).toBe('mock/gpt-spare');
+  expect(fleet.mock().attemptsFor('gpt-broken')).toHaveLength(3);
 }, 90_000);
