@@ -34,11 +34,12 @@ import type { GatewayResponse } from './http/gateway-response.js';
 import { InFlightLimit } from './http/in-flight-limit.js';
 import { newRequestId } from './http/request-id.js';
 import { ANTHROPIC_MESSAGES } from './dialects/anthropic-messages/anthropic-messages.js';
+import { OPENAI_RESPONSES } from './dialects/openai-responses/openai-responses.js';
 import { OPENAI_CHAT } from './dialects/openai-chat/openai-chat.js';
-import { InMemoryBudgetGate } from './admission/budget-gate.js';
-import { InMemoryRateLimiter } from './admission/rate-limiter.js';
+import { InMemoryAdmissionGate } from './admission/admission-gate.js';
 import { InMemoryIdempotencyStore } from './idempotency/idempotency-store.js';
 import { handleCountTokens } from './http/handle-count-tokens.js';
+import { refuseWebSocket } from './http/refuse-web-socket.js';
 import { handleModel, handleModels } from './http/handle-models.js';
 import { sendJson } from './http/send.js';
 import { adapterFor, baseUrlFor } from './providers/registry.js';
@@ -70,6 +71,8 @@ import { keepRecord } from './serving/keep-record.js';
 import { priceAttempts } from './serving/price-attempts.js';
 import { serveRequest, type ServingDeps } from './serving/serve-request.js';
 import { upstreamPoolSizes } from './transport/upstream-pool-sizes.js';
+import { RedisAdmissionGate } from './state/redis-admission-gate.js';
+import { RedisIdempotencyStore } from './state/redis-idempotency-store.js';
 import { RedisRevocations } from './state/redis-revocations.js';
 import { awaitSharedState, openSharedState, type SharedState } from './state/shared-state.js';
 
@@ -245,17 +248,15 @@ export async function createApp(options: AppOptions): Promise<App> {
     // What is queued for the ledger counts too: write it first. If the store will not take it, the
     // stored sum would be short, so the answer is a 503 rather than a figure that is too low.
     storeCall(ledger.flush().then(() => spentMicros(db, { keyId, sinceMs })));
-  const budgetGate = new InMemoryBudgetGate();
+  const admission = shared.link ? new RedisAdmissionGate(shared.link, { ledgerSpentMicros }) : new InMemoryAdmissionGate({ ledgerSpentMicros });
   const inFlight = new InFlightLimit(() => config().server.max_in_flight);
   const servingDeps: ServingDeps = {
     config,
     engine,
     metrics,
     keys: keyCache,
-    idempotency: new InMemoryIdempotencyStore(),
-    rateLimiter: new InMemoryRateLimiter(),
-    budgetGate,
-    ledgerSpentMicros,
+    idempotency: shared.link ? new RedisIdempotencyStore(shared.link) : new InMemoryIdempotencyStore(),
+    admission,
     inFlight,
     logger,
     spans,
@@ -272,7 +273,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     store: keyStore,
     cache: shared.link ? new RedisRevocations(shared.link, keyCache) : keyCache,
     spentMicros: ledgerSpentMicros,
-    reservedMicros: (keyId) => budgetGate.reservedMicros(keyId),
+    reservedMicros: (keyId) => admission.reservedMicros(keyId),
   };
 
   const probeDeps: ProbeDeps = {
@@ -308,6 +309,8 @@ export async function createApp(options: AppOptions): Promise<App> {
       'POST /v1/messages/count_tokens': (request, response) => handleCountTokens(request, response, { config: config(), keys: keyCache }),
       'POST /v1/messages': serve(chatEndpoint(ANTHROPIC_MESSAGES)),
       'POST /v1/embeddings': serve(EMBEDDINGS_ENDPOINT),
+      'POST /v1/responses': serve(chatEndpoint(OPENAI_RESPONSES)),
+      'GET /v1/responses': refuseWebSocket,
       'GET /v1/models': (request, response) => handleModels(request, response, { config: config(), keys: keyCache, startedAtSeconds }),
       'GET /v1/models/:id': (request, response, _requestId, params) =>
         handleModel(request, response, params.id!, { config: config(), keys: keyCache, startedAtSeconds }),
@@ -328,7 +331,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       'GET /admin/requests/:id': (request, response, _requestId, params) => handleGetRequest(request, response, params, adminDeps),
     },
     logger,
-    { dialectOf: (path) => (path.startsWith('/v1/messages') ? ANTHROPIC_MESSAGES : OPENAI_CHAT) },
+    { dialectOf: (path) => (path.startsWith('/v1/messages') ? ANTHROPIC_MESSAGES : path.startsWith('/v1/responses') ? OPENAI_RESPONSES : OPENAI_CHAT) },
   );
 
   return {

@@ -18,7 +18,7 @@ export interface AdminKeysDeps {
   /** Spent by the key since a time, from the ledger; rejects when the store cannot say (spend still unwritten counts). */
   spentMicros(keyId: string, sinceMs: number): Promise<number>;
   /** Held back by the key's requests in flight (budget reservations). */
-  reservedMicros?(keyId: string): number;
+  reservedMicros?(keyId: string): Promise<number>;
   nowMs?: () => number;
 }
 
@@ -66,7 +66,8 @@ export async function handleKeySpend(request: IncomingMessage, response: ServerR
   if (!key) throw unknownKey(id);
   const view = keySpendView(key, (deps.nowMs ?? Date.now)());
   const spent = await storeCall(deps.spentMicros(key.id, Date.parse(view.period_start)));
-  sendJson(response, 200, { ...view, usd: microsToUsd(spent), reserved_usd: microsToUsd(deps.reservedMicros?.(key.id) ?? 0) }, noStore());
+  const reserved = (await deps.reservedMicros?.(key.id)) ?? 0;
+  sendJson(response, 200, { ...view, usd: microsToUsd(spent), reserved_usd: microsToUsd(reserved) }, noStore());
 }
 
 function unknownKey(id: string): GatewayError {

@@ -4,24 +4,19 @@ import type { Principal } from '../keys/authenticate.js';
 import { periodStart } from '../keys/budget-period.js';
 import { deploymentPrice } from '../metering/deployment-price.js';
 import type { ResolvedRoute } from '../routing/resolve-route.js';
-import type { BudgetGate, BudgetReservation } from './budget-gate.js';
-import { NOTHING_CONSUMED, type Consumption } from './consumption.js';
+import type { AdmissionGate, AdmissionTicket, GateRequest } from './admission-gate.js';
+import type { Consumption } from './consumption.js';
 import { DEFAULT_OUTPUT_CAP_TOKENS, maxCostMicros } from './max-cost.js';
-import type { RateLimiter, RateTicket } from './rate-limiter.js';
 
 export interface AdmissionDeps {
-  rateLimiter: RateLimiter;
-  budgetGate: BudgetGate;
-  /** The ledger's sum for a key since a time (read once per key and period). */
-  ledgerSpentMicros(keyId: string, sinceMs: number): Promise<number>;
+  admission: AdmissionGate;
 }
 
 const PERIOD_WORDS = { day: 'daily', month: 'monthly', total: 'total' } as const;
 
 /** What an admitted request holds until it ends: settled, always, in a `finally`. */
 export interface AdmissionHandle {
-  rateTicket?: RateTicket;
-  reservation?: BudgetReservation;
+  ticket?: AdmissionTicket;
 }
 
 /** What a request may consume, as far as the gate can tell before any provider is called. */
@@ -49,49 +44,38 @@ export async function admitRequest(
 ): Promise<AdmissionHandle> {
   if (principal.kind !== 'key') return {};
   const { key } = principal;
-  const handle: AdmissionHandle = {};
-  const estimatedTokens = key.rpm !== null || key.tpm !== null || key.budget !== null ? demand.inputTokens() : 0;
-  if (key.rpm !== null || key.tpm !== null) {
-    const admission = deps.rateLimiter.admit({ keyId: key.id, rpm: key.rpm, tpm: key.tpm, estimatedTokens, nowMs: options.nowMs });
-    if (!admission.ok) {
-      throw new GatewayError(
-        `Rate limit reached for this key: ${admission.limit === 'rpm' ? `${key.rpm} requests` : `${key.tpm} tokens`} per minute.`,
-        { status: 429, code: 'rate_limit_exceeded', type: admission.limit === 'rpm' ? 'requests' : 'tokens', retryAfterMs: admission.retryAfterMs },
-      );
-    }
-    handle.rateTicket = admission.ticket;
-  }
-  if (key.budget !== null) {
-    const periodStartMs = Date.parse(periodStart(key.budget.period, key.createdAt, options.nowMs));
-    const spentMicros = deps.budgetGate.spentMicros(key.id, periodStartMs) ?? (await deps.ledgerSpentMicros(key.id, periodStartMs));
+  const { budget } = key;
+  if (key.rpm === null && key.tpm === null && budget === null) return {};
+  const estimatedTokens = demand.inputTokens();
+  const request: GateRequest = { keyId: key.id, rpm: key.rpm, tpm: key.tpm, estimatedTokens, nowMs: options.nowMs };
+  if (budget !== null) {
     const prices = route.targets.map((target) =>
       deploymentPrice(options.config, route.name, { connection: target.connectionName, model: target.routedModel }),
     );
     const outputCap = demand.maxOutputTokens ?? route.policy.max_output_tokens ?? DEFAULT_OUTPUT_CAP_TOKENS;
-    const maxCost = maxCostMicros(estimatedTokens, outputCap, prices);
-    const admission = deps.budgetGate.reserve({ keyId: key.id, budgetMicros: key.budget.usdMicros, periodStartMs, spentMicros, maxCostMicros: maxCost });
-    if (!admission.ok) {
-      settleAdmission(handle, NOTHING_CONSUMED, options.nowMs, deps);
-      throw new GatewayError(`This key's ${PERIOD_WORDS[key.budget.period]} budget is spent, or this request could exceed it.`, {
-        status: 429,
-        code: 'budget_exceeded',
-        type: 'insufficient_quota',
-      });
-    }
-    handle.reservation = admission.reservation;
+    request.budget = {
+      budgetMicros: budget.usdMicros,
+      periodStartMs: Date.parse(periodStart(budget.period, key.createdAt, options.nowMs)),
+      maxCostMicros: maxCostMicros(estimatedTokens, outputCap, prices),
+    };
   }
-  return handle;
+  const admission = await deps.admission.admit(request);
+  if (admission.ok) return { ticket: admission.ticket };
+  if (admission.limit === 'budget') {
+    throw new GatewayError(`This key's ${PERIOD_WORDS[budget?.period ?? 'total']} budget is spent, or this request could exceed it.`, {
+      status: 429,
+      code: 'budget_exceeded',
+      type: 'insufficient_quota',
+    });
+  }
+  throw new GatewayError(
+    `Rate limit reached for this key: ${admission.limit === 'rpm' ? `${key.rpm} requests` : `${key.tpm} tokens`} per minute.`,
+    { status: 429, code: 'rate_limit_exceeded', type: admission.limit === 'rpm' ? 'requests' : 'tokens', retryAfterMs: admission.retryAfterMs },
+  );
 }
 
-/** Charges what the request really used (billed failures included) and releases its reservation. */
-export function settleAdmission(
-  handle: AdmissionHandle,
-  consumption: Consumption,
-  nowMs: number,
-  deps: Pick<AdmissionDeps, 'rateLimiter' | 'budgetGate'>,
-): void {
-  if (handle.rateTicket) deps.rateLimiter.settle(handle.rateTicket, consumption.tokens, nowMs);
-  if (handle.reservation) deps.budgetGate.settle(handle.reservation, consumption.costMicros);
-  handle.rateTicket = undefined;
-  handle.reservation = undefined;
+/** Charges what the request really used (billed failures included) and releases its reservation; never waits. */
+export function settleAdmission(handle: AdmissionHandle, consumption: Consumption, nowMs: number): void {
+  handle.ticket?.settle(consumption, nowMs);
+  handle.ticket = undefined;
 }

@@ -110,3 +110,15 @@ describe('InMemoryRateLimiter: memory', () => {
     });
   });
 });
+
+describe('InMemoryRateLimiter: restored levels', () => {
+  it('starts a key where the levels say, refilling from their time, and never over a key it holds', () => {
+    const limiter = new InMemoryRateLimiter();
+    // rpm 3, one request left at 0 ms: the first admits, the second waits 20 s.
+    limiter.restore('key_a', { requests: { level: 60_000, limit: 3 }, atMs: 0 });
+    expect(limiter.admit({ keyId: 'key_a', rpm: 3, estimatedTokens: 1, nowMs: 0 }).ok).toBe(true);
+    expect(limiter.admit({ keyId: 'key_a', rpm: 3, estimatedTokens: 1, nowMs: 0 })).toEqual({ ok: false, limit: 'rpm', retryAfterMs: 20_000 });
+    limiter.restore('key_a', { requests: { level: 180_000, limit: 3 }, atMs: 0 });
+    expect(limiter.admit({ keyId: 'key_a', rpm: 3, estimatedTokens: 1, nowMs: 0 }).ok).toBe(false);
+  });
+});

@@ -48,7 +48,7 @@ export interface RateLimiter {
  * per minute then refills by exactly L per millisecond, so every level and wait is an integer
  * and a refusal's retry-after is exact rather than a float a millisecond off.
  */
-const WINDOW_MS = 60_000;
+export const WINDOW_MS = 60_000;
 
 interface Bucket {
   /** Tokens × WINDOW_MS available at `atMs`; below zero after a charge larger than what was there. */
@@ -56,6 +56,13 @@ interface Bucket {
   atMs: number;
   /** The limit (per minute) it refills at and is capped by, as last given. */
   limit: number;
+}
+
+/** A key's bucket levels (token-milliseconds) at a time, and the limits they refill at. */
+export interface BucketLevels {
+  requests?: { level: number; limit: number };
+  tokens?: { level: number; limit: number };
+  atMs: number;
 }
 
 interface KeyBuckets {
@@ -117,6 +124,19 @@ export class InMemoryRateLimiter implements RateLimiter {
     tokens.level = Math.min(tpm * WINDOW_MS, tokens.level - extraTokens * WINDOW_MS);
   }
 
+  /**
+   * Starts a key's buckets where another holder of them last saw them (the shared state, before
+   * it became unreachable), unless this limiter holds the key already. Levels in token-milliseconds.
+   */
+  restore(keyId: string, levels: BucketLevels): void {
+    if (this.#keys.has(keyId)) return;
+    const { atMs } = levels;
+    this.#keys.set(keyId, {
+      ...(levels.requests ? { requests: { level: levels.requests.level, atMs, limit: levels.requests.limit } } : {}),
+      ...(levels.tokens ? { tokens: { level: levels.tokens.level, atMs, limit: levels.tokens.limit } } : {}),
+    });
+  }
+
   /** Keys with state in memory (for tests and metrics). */
   get trackedKeys(): number {
     return this.#keys.size;
@@ -158,6 +178,6 @@ function isFullAt(bucket: Bucket | undefined, nowMs: number): boolean {
 }
 
 /** Token counts are whole and non-negative, whatever an estimate or a provider said. */
-function wholeTokens(count: number): number {
+export function wholeTokens(count: number): number {
   return Number.isFinite(count) && count > 0 ? Math.ceil(count) : 0;
 }

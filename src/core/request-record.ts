@@ -66,8 +66,11 @@ export interface RequestRecord {
   error_message: string | null;
   /** An active health probe of a faulted deployment, not a caller's request (docs/health.md). */
   probe?: true;
-  /** `embeddings` for `POST /v1/embeddings`; absent for chat (both dialects). */
-  operation?: 'embeddings';
+  /**
+   * `embeddings` for `POST /v1/embeddings`, `responses` for `POST /v1/responses`; absent for chat
+   * (`/v1/chat/completions`, `/v1/messages`).
+   */
+  operation?: 'embeddings' | 'responses';
 }
 
 /** Where finished request records go. `enqueue` never blocks the request path. */

@@ -6,6 +6,10 @@ import type { StreamError } from './shared/final-error-fields.js';
 export interface ParsedChat {
   requestedModel: string;
   request: ChatRequest;
+  /** Tool types no attempt can take (hosted tools for translated targets), named in `x-switchyard-dropped-tools`. */
+  droppedTools?: string[];
+  /** The request's settings the dialect's answer repeats (a Responses object echoes them). */
+  echo?: Readonly<Record<string, unknown>>;
 }
 
 /** Turns a committed stream's events into the caller's SSE frames. */
@@ -36,19 +40,22 @@ export interface StreamRendererOptions {
   includeUsage: boolean;
   /** The gateway's input-token estimate, for a stream whose upstream reports input only at the end. */
   estimateInputTokens: () => number;
+  echo?: Readonly<Record<string, unknown>> | undefined;
 }
 
 /**
  * What differs between the caller dialects — parsing, rendering answers, streams and errors —
- * and nothing else: one handler and one engine serve both (README.md, HTTP API).
+ * and nothing else: one handler and one engine serve them all (README.md, HTTP API).
  */
 export interface CallerDialect {
   /** For idempotency scopes: the same key on two endpoints is two keys. */
   endpoint: string;
+  /** The record's `operation`; unset for chat. */
+  operation?: 'responses';
   /** Response headers that carry the request id (`x-request-id` always). */
   requestIdHeaders: readonly string[];
   parse(body: unknown, headers: IncomingHttpHeaders): ParsedChat;
-  renderResult(result: ChatResult, fallbackId: string): unknown;
+  renderResult(result: ChatResult, fallbackId: string, echo?: Readonly<Record<string, unknown>>): unknown;
   streamRenderer(options: StreamRendererOptions): StreamRenderer;
   errorBody(error: ErrorEnvelope): unknown;
 }

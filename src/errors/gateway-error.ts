@@ -21,6 +21,8 @@ export type GatewayErrorCode =
   | 'budget_exceeded'
   | 'idempotency_key_in_use'
   | 'idempotency_key_mismatch'
+  | 'previous_response_not_found'
+  | 'websocket_not_supported'
   | 'internal_error';
 
 export interface GatewayErrorOptions {

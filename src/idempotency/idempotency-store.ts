@@ -46,9 +46,12 @@ export type IdempotencyBegin =
   | { state: 'mismatch' }
   | { state: 'done'; stored: StoredResponse };
 
-/** The seam for a shared (Redis) implementation when the gateway runs as several replicas. */
+/**
+ * The seam for a shared (Redis) implementation when the gateway runs as several replicas. Only
+ * `begin` is awaited: `complete` and `abandon` never delay an answer.
+ */
 export interface IdempotencyStore {
-  begin(request: IdempotencyBeginRequest): IdempotencyBegin;
+  begin(request: IdempotencyBeginRequest): Promise<IdempotencyBegin>;
   /** Keeps the first run's response for replay. */
   complete(entry: IdempotencyEntry, stored: StoredResponse): void;
   /** Releases the key: the first run produced nothing worth replaying, a resend runs again. */
@@ -69,7 +72,7 @@ export function isReplayable(status: number): boolean {
 /** 4xx answers that say "not now" rather than "not this": timeout, conflict, too early, too many, closed. */
 const RETRYABLE_CLIENT_STATUSES: ReadonlySet<number> = new Set([408, 409, 425, 429, 499]);
 
-const DAY_MS = 24 * 60 * 60 * 1000;
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
 export interface IdempotencyStoreOptions {
   /** How long a key is remembered after its first request; 24 h (docs/lifecycle.md). */
@@ -85,13 +88,18 @@ export interface IdempotencyStoreOptions {
   maxStoredChars?: number;
 }
 
-const DEFAULT_LEASE_MS = 30 * 60 * 1000;
+export const DEFAULT_LEASE_MS = 30 * 60 * 1000;
 const DEFAULT_MAX_ENTRIES = 10_000;
-const DEFAULT_MAX_STORED_CHARS = 64 * 1024 * 1024;
+export const DEFAULT_MAX_STORED_CHARS = 64 * 1024 * 1024;
 
 /** A resend while the first run goes on waits about as long as that run has taken, within these. */
 const MIN_RUNNING_RETRY_AFTER_MS = 1_000;
 const MAX_RUNNING_RETRY_AFTER_MS = 10_000;
+
+/** How long a resend is told to wait for a first run that has been running `runningMs`. */
+export function runningRetryAfterMs(runningMs: number): number {
+  return Math.min(MAX_RUNNING_RETRY_AFTER_MS, Math.max(MIN_RUNNING_RETRY_AFTER_MS, runningMs));
+}
 
 interface Run {
   runId: number;
@@ -117,13 +125,13 @@ export class InMemoryIdempotencyStore implements IdempotencyStore {
   #lastRunId = 0;
 
   constructor(options: IdempotencyStoreOptions = {}) {
-    this.#ttlMs = options.ttlMs ?? DAY_MS;
+    this.#ttlMs = options.ttlMs ?? IDEMPOTENCY_TTL_MS;
     this.#leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     this.#maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
     this.#maxStoredChars = options.maxStoredChars ?? DEFAULT_MAX_STORED_CHARS;
   }
 
-  begin(request: IdempotencyBeginRequest): IdempotencyBegin {
+  async begin(request: IdempotencyBeginRequest): Promise<IdempotencyBegin> {
     const { nowMs } = request;
     this.#dropExpired(nowMs);
     const storageKey = JSON.stringify([request.scope, request.key]);
@@ -131,8 +139,7 @@ export class InMemoryIdempotencyStore implements IdempotencyStore {
     if (run && !this.#isLost(run, nowMs)) {
       if (run.bodyHash !== request.bodyHash) return { state: 'mismatch' };
       if (run.stored) return { state: 'done', stored: run.stored };
-      const runningMs = nowMs - run.startedAtMs;
-      return { state: 'running', retryAfterMs: Math.min(MAX_RUNNING_RETRY_AFTER_MS, Math.max(MIN_RUNNING_RETRY_AFTER_MS, runningMs)) };
+      return { state: 'running', retryAfterMs: runningRetryAfterMs(nowMs - run.startedAtMs) };
     }
     if (run) this.#delete(storageKey, run);
     const runId = ++this.#lastRunId;
@@ -197,7 +204,7 @@ export class InMemoryIdempotencyStore implements IdempotencyStore {
 }
 
 /** The memory a stored response holds, in string characters (headers included). */
-function charsOf(stored: StoredResponse): number {
+export function charsOf(stored: StoredResponse): number {
   let chars = 'sse' in stored ? stored.sse.length : stored.body.length;
   for (const [name, value] of Object.entries(stored.headers)) chars += name.length + value.length;
   return chars;

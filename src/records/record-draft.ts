@@ -37,7 +37,7 @@ export class RecordDraft {
   firstTokenAtMs: number | undefined;
   probe = false;
   /** Set for requests that are not chats (records show chat requests without it). */
-  operation: 'embeddings' | undefined;
+  operation: 'embeddings' | 'responses' | undefined;
   /** Answered from a stored idempotent response: nothing was generated. */
   replayed = false;
 

@@ -15,13 +15,15 @@ export type Rendered = { json: unknown } | { events: AsyncIterable<StreamEvent[]
  */
 export interface Endpoint<Parsed extends { requestedModel: string }, Answer> {
   /** The record's `operation`; unset for chat. */
-  readonly operation?: 'embeddings';
+  readonly operation?: 'embeddings' | 'responses';
   /** The endpoint half of an idempotency scope; an endpoint without one ignores `Idempotency-Key`. */
   readonly idempotencyScope?: string;
   parse(body: unknown, headers: IncomingHttpHeaders): Parsed;
   demand(parsed: Parsed): Demand;
   operationOf(parsed: Parsed, route: ResolvedRoute): Operation<Answer>;
   errorBody(error: ErrorEnvelope): unknown;
+  /** Headers every answer past the gate carries, a final error included. */
+  responseHeaders?(parsed: Parsed): Record<string, string>;
   /** The SSE responder of a streamed request (its presence also keeps a heartbeat); undefined otherwise. */
   streamRenderer(parsed: Parsed, draft: RecordDraft): StreamRenderer | undefined;
   render(answer: Answer, context: { parsed: Parsed; served: ResolvedTarget; draft: RecordDraft }): Rendered;

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
-import { settleAdmission, type AdmissionDeps } from '../admission/admit-request.js';
+import { settleAdmission } from '../admission/admit-request.js';
 import { consumptionOf } from '../admission/consumption.js';
 import { knownSecrets } from '../config/known-secrets.js';
 import { CALLER_LEFT } from '../core/cancellation.js';
@@ -20,7 +20,7 @@ import { keepRecord, type KeepRecordDeps } from './keep-record.js';
 import { priceAttempts } from './price-attempts.js';
 import type { RequestContext, RequestStart } from './request-context.js';
 
-export interface FinishDeps extends KeepRecordDeps, Pick<AdmissionDeps, 'rateLimiter' | 'budgetGate'> {
+export interface FinishDeps extends KeepRecordDeps {
   idempotency: IdempotencyStore;
   inFlight: InFlightLimit;
   metrics: Metrics;
@@ -54,7 +54,7 @@ export function finishRequest(end: RequestEnd, deps: FinishDeps): void {
   if (response.cutAtShutdown) draft.fail('interrupted', response.headersSent ? response.statusCode : 503, 'shutdown');
   const rows = priceAttempts(draft, config);
   if (context) {
-    settleAdmission(context.admission, consumptionOf(rows), Date.now(), deps);
+    settleAdmission(context.admission, consumptionOf(rows), Date.now());
     if (context.idempotency && !context.idempotency.completed) deps.idempotency.abandon(context.idempotency.entry);
   }
   const record = keepRecord(draft, rows, config, deps);

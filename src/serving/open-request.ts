@@ -80,7 +80,7 @@ export async function openRequest<Parsed extends { requestedModel: string }>(
   draft.deadlineAtMs = deadlineAtMs;
   if (Number(request.headers['x-stainless-retry-count']) > 0) deps.metrics.callerRetries.inc({ route: draft.routeLabel });
 
-  const idempotency = endpoint.idempotencyScope === undefined ? undefined : claimIdempotencyKey(request, response, body.text, principal, endpoint.idempotencyScope, draft, deps);
+  const idempotency = endpoint.idempotencyScope === undefined ? undefined : await claimIdempotencyKey(request, response, body.text, principal, endpoint.idempotencyScope, draft, deps);
   if (idempotency === 'replayed') return 'replayed';
   let admission: AdmissionHandle;
   try {
@@ -97,7 +97,7 @@ export async function openRequest<Parsed extends { requestedModel: string }>(
  * With an `Idempotency-Key` (docs/lifecycle.md): a finished twin is replayed here without a new generation;
  * one still running is a 409 with `retry-after`; the same key with another body is a 422.
  */
-function claimIdempotencyKey(
+async function claimIdempotencyKey(
   request: IncomingMessage,
   response: ServerResponse,
   bodyText: string,
@@ -105,12 +105,12 @@ function claimIdempotencyKey(
   endpointScope: string,
   draft: RecordDraft,
   deps: OpenDeps,
-): IdempotencyClaim | 'replayed' | undefined {
+): Promise<IdempotencyClaim | 'replayed' | undefined> {
   const key = idempotencyKeyOf(request.headers);
   if (key === undefined) return undefined;
   draft.idempotencyKey = key;
   const scope = `${principal.kind === 'key' ? principal.key.id : 'anonymous'} ${endpointScope}`;
-  const begun = deps.idempotency.begin({ key, scope, bodyHash: bodyHash(bodyText), nowMs: draft.startedAtMs });
+  const begun = await deps.idempotency.begin({ key, scope, bodyHash: bodyHash(bodyText), nowMs: draft.startedAtMs });
   switch (begun.state) {
     case 'done':
       draft.replayed = true;

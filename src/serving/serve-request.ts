@@ -65,6 +65,7 @@ async function answer<Parsed extends { requestedModel: string }, Answer>(
 ): Promise<void> {
   const { context, parsed } = opened;
   const { draft, route, idempotency } = context;
+  for (const [name, value] of Object.entries(endpoint.responseHeaders?.(parsed) ?? {})) response.setHeader(name, value);
   const streamRenderer = endpoint.streamRenderer(parsed, draft);
   // A stream waiting long for its first content keeps the caller's connection alive meanwhile.
   const heartbeat = streamRenderer ? new Heartbeat(response, route.policy.timeouts.heartbeat_ms) : undefined;

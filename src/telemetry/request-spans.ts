@@ -51,7 +51,8 @@ function tracesUrl(env: NodeJS.ProcessEnv): string | undefined {
 
 function exportRecord(tracer: Tracer, record: RequestRecord): void {
   const startMs = Date.parse(record.created_at);
-  const operation = record.operation ?? 'chat';
+  // The GenAI conventions name no Responses operation: a Responses request is a chat.
+  const operation = record.operation === 'embeddings' ? 'embeddings' : 'chat';
   const requestSpan = tracer.startSpan(
     `${operation} ${record.model_requested ?? 'unknown'}`,
     {

@@ -49,6 +49,13 @@ const dialects = [
     inBand: (sse: string) => sseData(sse).map((data) => JSON.parse(data) as { type: string; error?: ErrorObject }).find((payload) => payload.type === 'error')!.error!,
     httpError: (body: { error: ErrorObject; request_id: string }) => ({ error: body.error, requestId: body.request_id }),
   },
+  {
+    name: 'OpenAI Responses',
+    path: '/v1/responses',
+    body: (model: string) => ({ model, stream: true, input: 'hi' }),
+    inBand: (sse: string) => sseData(sse).map((data) => JSON.parse(data) as { type: string; error?: ErrorObject }).find((payload) => payload.type === 'error')!.error!,
+    httpError: (body: { error: ErrorObject }) => ({ error: body.error, requestId: body.error.request_id }),
+  },
 ];
 
 describe.each(dialects)('$name', (dialect) => {

@@ -1,0 +1,18 @@
+import type { CallerDialect } from '../caller-dialect.js';
+import { OPENAI_CHAT } from '../openai-chat/openai-chat.js';
+import { parseOpenAiResponses } from './parse-openai-responses.js';
+import { renderOpenAiResponse } from './render-openai-response.js';
+import type { ResponsesEcho } from './responses-echo.js';
+import { ResponsesStreamWriter } from './responses-stream-writer.js';
+
+/** OpenAI Responses, as the caller speaks it (stateless: no stored conversations yet). */
+export const OPENAI_RESPONSES: CallerDialect = {
+  endpoint: 'POST /v1/responses',
+  operation: 'responses',
+  requestIdHeaders: ['x-request-id'],
+  parse: parseOpenAiResponses,
+  renderResult: (result, fallbackId, echo) => renderOpenAiResponse(result, fallbackId, echo as ResponsesEcho),
+  streamRenderer: (options) => new ResponsesStreamWriter({ requestId: options.fallbackId, model: options.model, echo: options.echo as ResponsesEcho }),
+  // The Responses API spells its errors as Chat Completions does.
+  errorBody: OPENAI_CHAT.errorBody,
+};

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import type { GateRequest } from '../../src/admission/admission-gate.js';
+import { RedisAdmissionGate } from '../../src/state/redis-admission-gate.js';
+import { redisForThisFile } from '../support/redis-server.js';
+import { eventually } from '../scenario/scenario-helpers.js';
+import { replicaLinks } from './two-replicas.js';
+
+const redis = redisForThisFile();
+const links = replicaLinks();
+
+const PERIOD_START_MS = Date.parse('2026-12-01T00:00:00Z');
+const request = (overrides: Partial<GateRequest> = {}): GateRequest => ({ keyId: 'key_a', rpm: null, tpm: null, estimatedTokens: 10, nowMs: Date.now(), ...overrides });
+const budgeted = (maxCostMicros: number, budgetMicros: number): Partial<GateRequest> => ({
+  budget: { budgetMicros, periodStartMs: PERIOD_START_MS, maxCostMicros },
+});
+
+async function twoGates(options: { reservationLeaseMs?: number } = {}): Promise<[RedisAdmissionGate, RedisAdmissionGate]> {
+  const url = redis.server().url;
+  const ledgerSpentMicros = async () => 0;
+  return [new RedisAdmissionGate(await links.open(url), { ledgerSpentMicros, ...options }), new RedisAdmissionGate(await links.open(url), { ledgerSpentMicros, ...options })];
+}
+
+describe.runIf(redis.available)('two replicas on one Redis', () => {
+  it('10 concurrent requests over two replicas with a budget of two requests’ worth: two are admitted', async () => {
+    const [a, b] = await twoGates();
+    const admissions = await Promise.all(Array.from({ length: 10 }, (_, index) => (index % 2 ? a : b).admit(request(budgeted(40_000, 80_000)))));
+    expect(admissions.filter((admission) => admission.ok)).toHaveLength(2);
+    expect(await a.reservedMicros('key_a')).toBe(80_000);
+    expect(await b.reservedMicros('key_a')).toBe(80_000);
+  });
+
+  it('rpm 4, eight requests alternating between two replicas: exactly four are admitted', async () => {
+    const [a, b] = await twoGates();
+    const admitted: boolean[] = [];
+    for (let index = 0; index < 8; index++) admitted.push((await (index % 2 ? a : b).admit(request({ rpm: 4 }))).ok);
+    expect(admitted).toEqual([true, true, true, true, false, false, false, false]);
+  });
+
+  it('a request settled on one replica frees its budget for the other', async () => {
+    const [a, b] = await twoGates();
+    const first = await a.admit(request(budgeted(60_000, 100_000)));
+    expect(await b.admit(request(budgeted(60_000, 100_000)))).toEqual({ ok: false, limit: 'budget', availableMicros: 40_000 });
+    if (!first.ok) throw new Error('the first request was refused');
+    first.ticket.settle({ tokens: 10, costMicros: 20_000 }, Date.now());
+    await a.flush();
+    expect((await b.admit(request(budgeted(60_000, 100_000)))).ok).toBe(true);
+  });
+
+  it('a reservation held by a replica that died is released when its lease lapses', async () => {
+    const [a, b] = await twoGates({ reservationLeaseMs: 300 });
+    // Admitted on a, which never settles it (it died).
+    expect((await a.admit(request(budgeted(60_000, 100_000)))).ok).toBe(true);
+    expect(await b.admit(request(budgeted(60_000, 100_000)))).toMatchObject({ ok: false, limit: 'budget' });
+    await eventually(async () => (await b.reservedMicros('key_a')) === 0, 5_000, 'the lapsed lease to release the reservation');
+    expect((await b.admit(request(budgeted(60_000, 100_000)))).ok).toBe(true);
+  });
+});

@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { InMemoryAdmissionGate, type AdmissionGate, type AdmissionTicket, type GateAdmission, type GateRequest } from '../../src/admission/admission-gate.js';
+import { RedisAdmissionGate } from '../../src/state/redis-admission-gate.js';
+import { redisForThisFile } from '../support/redis-server.js';
+import { replicaLinks } from './two-replicas.js';
+
+const redis = redisForThisFile();
+const links = replicaLinks();
+
+interface GateUnderTest {
+  gate: AdmissionGate;
+  /** Resolves once every settlement made so far has reached the gate's state. */
+  settled(): Promise<void>;
+  ledgerReads: number;
+}
+
+type Ledger = (keyId: string, sinceMs: number) => Promise<number>;
+
+const implementations: [string, boolean, (ledger: Ledger) => Promise<GateUnderTest>][] = [
+  ['memory', true, async (ledger) => withLedgerCount(ledger, (counted) => new InMemoryAdmissionGate({ ledgerSpentMicros: counted }), async () => undefined)],
+  [
+    'redis',
+    redis.available,
+    async (ledger) => {
+      const link = await links.open(redis.server().url);
+      let gate: RedisAdmissionGate | undefined;
+      return withLedgerCount(ledger, (counted) => (gate = new RedisAdmissionGate(link, { ledgerSpentMicros: counted })), () => gate!.flush());
+    },
+  ],
+];
+
+function withLedgerCount(ledger: Ledger, make: (counted: Ledger) => AdmissionGate, settled: () => Promise<void>): GateUnderTest {
+  const result: GateUnderTest = { gate: undefined as unknown as AdmissionGate, settled, ledgerReads: 0 };
+  result.gate = make((keyId, sinceMs) => {
+    result.ledgerReads++;
+    return ledger(keyId, sinceMs);
+  });
+  return result;
+}
+
+const PERIOD_START_MS = Date.parse('2026-12-01T00:00:00Z');
+const request = (overrides: Partial<GateRequest> = {}): GateRequest => ({ keyId: 'key_a', rpm: null, tpm: null, estimatedTokens: 10, nowMs: Date.now(), ...overrides });
+const budgeted = (maxCostMicros: number, budgetMicros = 100_000): Partial<GateRequest> => ({
+  budget: { budgetMicros, periodStartMs: PERIOD_START_MS, maxCostMicros },
+});
+
+function ticketOf(admission: GateAdmission): AdmissionTicket {
+  if (!admission.ok) throw new Error(`refused by ${admission.limit}`);
+  return admission.ticket;
+}
+
+describe.each(implementations)('the %s admission gate', (_name, available, open) => {
+  it.runIf(available)('refuses the 4th request of a burst at rpm 3 with the wait for one request to refill', async () => {
+    const { gate } = await open(async () => 0);
+    for (let index = 0; index < 3; index++) expect((await gate.admit(request({ rpm: 3 }))).ok).toBe(true);
+    const refused = await gate.admit(request({ rpm: 3 }));
+    expect(refused).toMatchObject({ ok: false, limit: 'rpm' });
+    // Three a minute is one every 20 s (less whatever time passed since the burst).
+    expect(refused.ok === false && refused.limit === 'rpm' && refused.retryAfterMs).toBeGreaterThan(19_000);
+    expect(refused.ok === false && refused.limit === 'rpm' && refused.retryAfterMs).toBeLessThanOrEqual(20_000);
+    expect((await gate.admit(request({ keyId: 'key_b', rpm: 3 }))).ok).toBe(true);
+  });
+
+  it.runIf(available)('corrects the token estimate when the request settles', async () => {
+    const under = await open(async () => 0);
+    const ticket = ticketOf(await under.gate.admit(request({ tpm: 1_000, estimatedTokens: 100 })));
+    ticket.settle({ tokens: 700, costMicros: 0 }, Date.now());
+    await under.settled();
+    // 1,000 less the 700 really used leaves 300 (and a little refill): 400 does not fit, 250 does.
+    expect(await under.gate.admit(request({ tpm: 1_000, estimatedTokens: 400 }))).toMatchObject({ ok: false, limit: 'tpm' });
+    expect((await under.gate.admit(request({ tpm: 1_000, estimatedTokens: 250 }))).ok).toBe(true);
+  });
+
+  it.runIf(available)('reserves the maximum cost, refuses what could pass the budget, and counts the real cost once settled', async () => {
+    const under = await open(async () => 10_000);
+    const ticket = ticketOf(await under.gate.admit(request(budgeted(60_000))));
+    expect(await under.gate.reservedMicros('key_a')).toBe(60_000);
+    // Spent 10,000 (the ledger) + 60,000 held: 30,000 are left.
+    expect(await under.gate.admit(request(budgeted(40_000)))).toEqual({ ok: false, limit: 'budget', availableMicros: 30_000 });
+    ticket.settle({ tokens: 0, costMicros: 50_000 }, Date.now());
+    ticket.settle({ tokens: 0, costMicros: 50_000 }, Date.now());
+    await under.settled();
+    expect(await under.gate.reservedMicros('key_a')).toBe(0);
+    expect(await under.gate.admit(request(budgeted(40_001)))).toEqual({ ok: false, limit: 'budget', availableMicros: 40_000 });
+    expect((await under.gate.admit(request(budgeted(40_000)))).ok).toBe(true);
+    expect(under.ledgerReads).toBe(1);
+  });
+
+  it.runIf(available)('a request its budget refuses still counts against rpm, but is charged no tokens', async () => {
+    const { gate } = await open(async () => 0);
+    const limits = { rpm: 2, tpm: 100, estimatedTokens: 100 };
+    expect(await gate.admit(request({ ...limits, ...budgeted(20, 10) }))).toEqual({ ok: false, limit: 'budget', availableMicros: 10 });
+    // All 100 tokens were still there for this one.
+    expect((await gate.admit(request(limits))).ok).toBe(true);
+    expect(await gate.admit(request({ ...limits, estimatedTokens: 1 }))).toMatchObject({ ok: false, limit: 'rpm' });
+  });
+
+  it.runIf(available)('a new budget period starts from the ledger sum for it', async () => {
+    const under = await open(async (_keyId, sinceMs) => (sinceMs === PERIOD_START_MS ? 90_000 : 0));
+    expect(await under.gate.admit(request(budgeted(20_000)))).toEqual({ ok: false, limit: 'budget', availableMicros: 10_000 });
+    const nextPeriod = { budget: { budgetMicros: 100_000, periodStartMs: PERIOD_START_MS + 86_400_000, maxCostMicros: 20_000 } };
+    expect((await under.gate.admit(request(nextPeriod))).ok).toBe(true);
+    expect(under.ledgerReads).toBe(2);
+  });
+});
