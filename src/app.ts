@@ -75,6 +75,9 @@ import { RedisAdmissionGate } from './state/redis-admission-gate.js';
 import { RedisIdempotencyStore } from './state/redis-idempotency-store.js';
 import { RedisRevocations } from './state/redis-revocations.js';
 import { awaitSharedState, openSharedState, type SharedState } from './state/shared-state.js';
+import { SharedHealth } from './state/shared-health.js';
+import { FleetRetryBuckets } from './state/fleet-retry-buckets.js';
+import { FleetFallbackShare } from './state/fleet-fallback-share.js';
 
 /** The SQLite file of a file store; undefined for an in-memory one (tests), which keeps refused writes in memory only. */
 function sqliteFileOf(store: Config['store']): string | undefined {
@@ -221,6 +224,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     onDegraded: (degraded) => metrics.stateDegraded.set(degraded ? 1 : 0),
   });
   const fallbackShare = new FallbackShare();
+  // With Redis, health, retry budgets and the fallback share are the fleet's; each replica still reads its own copy.
+  const fleet = shared.link && { retryBuckets: new FleetRetryBuckets(shared.link), fallbackShare: new FleetFallbackShare(shared.link, fallbackShare) };
   const latency = new LatencyTracker();
   const monitor: HealthMonitor = new HealthMonitor({
     registry: (): HealthState => health,
@@ -231,14 +236,16 @@ export async function createApp(options: AppOptions): Promise<App> {
     metrics,
     alert: (alert) => alerts.send(alert),
     probe: (deployment) => runProbe(deployment, probeDeps),
+    ...(shared.link ? { probeLease: (deployment, intervalMs) => sharedHealth!.probeLease(deployment, intervalMs) } : {}),
   });
-  const health: HealthRegistry = new HealthRegistry(monitor, { config });
+  const sharedHealth = shared.link && new SharedHealth({ link: shared.link, registry: () => health, cooling, events: monitor });
+  const health: HealthRegistry = new HealthRegistry(sharedHealth ?? monitor, { config });
   const engine: EngineDeps = {
-    health: new LocalHealthDoor({ registry: health, cooling, load: new ConnectionLoad(), latency, config }),
+    health: new LocalHealthDoor({ registry: health, cooling, load: new ConnectionLoad(), latency, config, trials: sharedHealth }),
     transport,
     adapterFor: (target) => adapterFor(target.connection),
     baseUrlFor: (target) => baseUrlFor(target.connection, mockUrl()),
-    retryBudgets: new RetryBudgets(Date.now, (route) => metrics.retryBudgetExhausted.inc({ route })),
+    retryBudgets: new RetryBudgets(Date.now, (route) => metrics.retryBudgetExhausted.inc({ route }), fleet?.retryBuckets),
   };
   const adminDeps = { adminToken: () => config().admin.token, records };
   const keyStore = new KeyStore({ db });
@@ -375,6 +382,8 @@ export async function createApp(options: AppOptions): Promise<App> {
         await writes.close();
         await db.destroy();
         await transport.close();
+        fleet?.retryBuckets.close();
+        fleet?.fallbackShare.close();
         await shared.close();
       }
     },

@@ -30,6 +30,10 @@ export interface HealthEvents {
   onStepDown(deployment: DeploymentHealth, stepDown: LimitStepDown): void;
   /** An unconfigured deployment was dropped to stay within `direct.max_deployments`. */
   onForgotten(deployment: DeploymentHealth): void;
+  /** A deployment was seen for the first time (shared state loads what other replicas know of it). */
+  onCreated?(deployment: DeploymentHealth): void;
+  /** The deployment's quota snapshot was replaced by a response's headers. */
+  onQuota?(deployment: DeploymentHealth): void;
 }
 
 /**
@@ -95,6 +99,7 @@ export class HealthRegistry implements HealthState {
       const connectionFault = this.#connectionFaults.get(connection);
       if (connectionFault !== undefined) created.structural.enter(connectionFault);
       deployment = created;
+      this.#events.onCreated?.(created);
     } else {
       deployment.breaker.configure(routeHealth);
       deployment.structural.configure(structuralSettings);
@@ -120,6 +125,32 @@ export class HealthRegistry implements HealthState {
   /** Every deployment seen so far. */
   all(): DeploymentHealth[] {
     return [...this.#deployments.values()];
+  }
+
+  find(key: string): DeploymentHealth | undefined {
+    return this.#deployments.get(key);
+  }
+
+  /** The connection fault in force (a rejected key), if any. */
+  connectionFault(connection: string): StructuralKind | undefined {
+    return this.#connectionFaults.get(connection);
+  }
+
+  /**
+   * A connection fault another replica entered (`fault`) or cleared by a probe (undefined): every
+   * deployment of the connection here takes it over, and so do those first used later.
+   */
+  adoptConnectionFault(connection: string, fault: { cause: StructuralKind; reason: string; sinceMs: number } | undefined): void {
+    const previous = this.#connectionFaults.get(connection);
+    if (fault) this.#connectionFaults.set(connection, fault.cause);
+    else this.#connectionFaults.delete(connection);
+    for (const other of this.#deployments.values()) {
+      if (other.connection !== connection) continue;
+      if (fault) other.structural.adopt({ state: 'structural', ...fault });
+      else if (previous !== undefined && other.structural.cause === previous) {
+        other.structural.adopt({ state: 'clear', cause: previous, reason: 'readmitted by a successful active probe on another replica', sinceMs: this.#now() });
+      }
+    }
   }
 
   /** An attempt is about to be sent. */
@@ -150,9 +181,10 @@ export class HealthRegistry implements HealthState {
   probeSucceeded(deployment: DeploymentHealth): void {
     const connectionFault = this.#connectionFaults.get(deployment.connection);
     const wasConnectionFault = connectionFault !== undefined && deployment.structural.cause === connectionFault;
+    // The connection is clear before the first deployment says so: whoever hears that sees the whole connection back.
+    if (wasConnectionFault) this.#connectionFaults.delete(deployment.connection);
     deployment.structural.probeSucceeded();
     if (!wasConnectionFault) return;
-    this.#connectionFaults.delete(deployment.connection);
     for (const other of this.#deployments.values()) {
       if (other.connection === deployment.connection && other.structural.cause === connectionFault) other.structural.probeSucceeded();
     }
@@ -162,7 +194,10 @@ export class HealthRegistry implements HealthState {
   observeHeaders(deployment: DeploymentHealth, headers: ResponseHeaders): void {
     const nowMs = this.#now();
     const snapshot = parseQuotaHeaders(headers, nowMs);
-    if (snapshot) deployment.quota = snapshot;
+    if (snapshot) {
+      deployment.quota = snapshot;
+      this.#events.onQuota?.(deployment);
+    }
     for (const stepDown of this.#stepDowns.observe(deployment.key, snapshot, nowMs)) this.#events.onStepDown(deployment, stepDown);
   }
 }
