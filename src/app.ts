@@ -11,7 +11,7 @@ import { RetryBudgets } from './engine/retry-budget.js';
 import type { EngineDeps } from './engine/run-route.js';
 import { handleHealth } from './admin/handle-health.js';
 import { handleCreateKey, handleKeySpend, handleListKeys, handleRevokeKey, type AdminKeysDeps } from './admin/handle-keys.js';
-import { KeyCache } from './keys/key-cache.js';
+import { KeyCache, KNOWN_KEY_REFRESH_INTERVAL_MS } from './keys/key-cache.js';
 import { LedgerWriter } from './ledger/ledger-writer.js';
 import { SpendAccounting } from './ledger/spend-accounting.js';
 import { spentMicros } from './ledger/spend-query.js';
@@ -76,6 +76,7 @@ import { serveRequest, type ServingDeps } from './serving/serve-request.js';
 import { upstreamPoolSizes } from './transport/upstream-pool-sizes.js';
 import { RedisAdmissionGate } from './state/redis-admission-gate.js';
 import { RedisIdempotencyStore } from './state/redis-idempotency-store.js';
+import { RedisRevocations } from './state/redis-revocations.js';
 import { awaitSharedState, openSharedState, type SharedState } from './state/shared-state.js';
 import { SharedHealth } from './state/shared-health.js';
 import { FleetRetryBuckets } from './state/fleet-retry-buckets.js';
@@ -261,6 +262,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const adminDeps = { adminToken: () => config().admin.token, records };
   const keyStore = new KeyStore({ db });
   const keyCache = new KeyCache({ store: keyStore });
+  keyCache.startRefreshing(KNOWN_KEY_REFRESH_INTERVAL_MS);
   const ledgerSpentMicros = (keyId: string, sinceMs: number) =>
     // What is queued for the ledger counts too: write it first. If the store will not take it, the
     // stored sum would be short, so the answer is a 503 rather than a figure that is too low.
@@ -288,7 +290,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const keysDeps: AdminKeysDeps = {
     adminToken: () => config().admin.token,
     store: keyStore,
-    cache: keyCache,
+    cache: shared.link ? new RedisRevocations(shared.link, keyCache) : keyCache,
     spentMicros: ledgerSpentMicros,
     reservedMicros: (keyId) => admission.reservedMicros(keyId),
   };
@@ -383,6 +385,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     alerts,
     async close(closeOptions = {}) {
       configSource.close();
+      keyCache.stopRefreshing();
       await monitor.stop();
       // Every request has finished, and added its record, before the sinks close.
       await server.drain(closeOptions.drainMs ?? 0);
