@@ -228,7 +228,7 @@ export class SharedHealth implements HealthEvents, TrialClaims {
       if (message.from !== this.#link.replicaId) this.#deps.cooling.adopt(message.key, message.coolingMs);
       return;
     }
-    const deployment = registry.find(message.key);
+    const deployment = registry.find(message.key) ?? registry.configured().find((candidate) => candidate.key === message.key);
     if (!deployment) return;
     if (message.kind === 'breaker') this.#adoptBreaker(deployment, message.record);
     else if (message.kind === 'structural') this.#adoptStructural(deployment, message.record);
@@ -330,6 +330,7 @@ export class SharedHealth implements HealthEvents, TrialClaims {
    */
   async #resync(): Promise<void> {
     const registry = this.#deps.registry();
+    registry.configured();
     const deployments = registry.all();
     for (const deployment of deployments) {
       for (const [kind, state, outOfDefault] of [
