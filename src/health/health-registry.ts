@@ -1,4 +1,4 @@
-import type { Config, RouteHealthConfig } from '../config/schema.js';
+import { DEFAULT_ROUTE_HEALTH, type Config, type RouteHealthConfig } from '../config/schema.js';
 import type { FailureKind } from '../core/failure-kind.js';
 import { FAILURE_POLICY, isStructuralKind, type StructuralKind } from '../core/failure-policy.js';
 import type { ResponseHeaders } from '../providers/spec.js';
@@ -129,6 +129,17 @@ export class HealthRegistry implements HealthState {
 
   find(key: string): DeploymentHealth | undefined {
     return this.#deployments.get(key);
+  }
+
+  /**
+   * Every deployment the config's routes name, created now if no request has used it yet: what
+   * another replica learns of a deployment applies here before this replica's first request to it.
+   */
+  configured(): DeploymentHealth[] {
+    const config = this.#config();
+    return Object.values(config.routes).flatMap((route) =>
+      route.targets.map((target) => this.deployment(target.connection, target.model, route.health ?? DEFAULT_ROUTE_HEALTH, config.health)),
+    );
   }
 
   /** The connection fault in force (a rejected key), if any. */

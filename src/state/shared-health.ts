@@ -17,6 +17,8 @@ const RECORD_TTL_S = 86_400;
  * replica died): then another replica may send the trial. Longer than a trial request should take.
  */
 export const TRIAL_LEASE_MS = 30_000;
+/** How often a changed quota snapshot is shared: what `/admin/health` shows of another replica's view is at most this old. */
+const QUOTA_SHARE_MS = 1_000;
 
 type Generation = { gen: number };
 type BreakerRecord = SharedBreakerState & Generation;
@@ -65,6 +67,9 @@ export class SharedHealth implements HealthEvents, TrialClaims {
    * out without asking Redis again, until the trial's outcome (or its release) is heard.
    */
   readonly #trialHeldElsewhereUntilMs = new Map<string, number>();
+  /** Deployments whose quota snapshot changed since it was last shared. */
+  readonly #quotaToShare = new Map<string, DeploymentHealth>();
+  #quotaTimer: NodeJS.Timeout | undefined;
 
   constructor(deps: SharedHealthDeps) {
     this.#deps = deps;
@@ -149,15 +154,24 @@ export class SharedHealth implements HealthEvents, TrialClaims {
     if (this.#link.up) this.#load([deployment]).catch(() => undefined);
   }
 
+  /** Providers send quota headers on every answer: the latest snapshot per deployment is shared once per `QUOTA_SHARE_MS`. */
   onQuota(deployment: DeploymentHealth): void {
     if (!this.#link.up || !deployment.quota) return;
-    const message: Message = { kind: 'quota', key: deployment.key, snapshot: deployment.quota, from: this.#link.replicaId };
-    this.#link.commands
-      .multi()
-      .set(this.#link.key(`health:quota:${deployment.key}`), JSON.stringify(deployment.quota), 'EX', RECORD_TTL_S)
-      .publish(this.#link.key(CHANNEL), JSON.stringify(message))
-      .exec()
-      .catch(() => undefined);
+    this.#quotaToShare.set(deployment.key, deployment);
+    this.#quotaTimer ??= setTimeout(() => this.#shareQuotas(), QUOTA_SHARE_MS).unref();
+  }
+
+  #shareQuotas(): void {
+    this.#quotaTimer = undefined;
+    if (!this.#link.up) return this.#quotaToShare.clear();
+    const steps = this.#link.commands.multi();
+    for (const deployment of this.#quotaToShare.values()) {
+      if (!deployment.quota) continue;
+      const message: Message = { kind: 'quota', key: deployment.key, snapshot: deployment.quota, from: this.#link.replicaId };
+      steps.set(this.#link.key(`health:quota:${deployment.key}`), JSON.stringify(deployment.quota), 'EX', RECORD_TTL_S).publish(this.#link.key(CHANNEL), JSON.stringify(message));
+    }
+    this.#quotaToShare.clear();
+    steps.exec().catch(() => undefined);
   }
 
   // ---- The half-open trial and the probe: leases ----
@@ -228,7 +242,7 @@ export class SharedHealth implements HealthEvents, TrialClaims {
       if (message.from !== this.#link.replicaId) this.#deps.cooling.adopt(message.key, message.coolingMs);
       return;
     }
-    const deployment = registry.find(message.key);
+    const deployment = registry.find(message.key) ?? registry.configured().find((candidate) => candidate.key === message.key);
     if (!deployment) return;
     if (message.kind === 'breaker') this.#adoptBreaker(deployment, message.record);
     else if (message.kind === 'structural') this.#adoptStructural(deployment, message.record);
@@ -330,6 +344,7 @@ export class SharedHealth implements HealthEvents, TrialClaims {
    */
   async #resync(): Promise<void> {
     const registry = this.#deps.registry();
+    registry.configured();
     const deployments = registry.all();
     for (const deployment of deployments) {
       for (const [kind, state, outOfDefault] of [

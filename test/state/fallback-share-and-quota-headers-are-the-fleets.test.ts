@@ -36,8 +36,14 @@ describe.runIf(redis.available)('fleet figures', () => {
     const onB = await b.door.admit(b.target('chat', 0), b.route());
     const onA = await a.door.admit(a.target('chat', 0), a.route());
     if (onA.out || onB.out) throw new Error('expected permits');
-    onA.observeHeaders({ 'x-ratelimit-limit-requests': '100', 'x-ratelimit-remaining-requests': '42' });
-    await within(1_000, () => b.registry.find('east/a')?.quota?.requests?.remaining === 42);
+    const transactions = async () => Number(/cmdstat_exec:calls=(\d+)/.exec(await a.link!.commands.info('commandstats'))?.[1] ?? 0);
+    const before = await transactions();
+    // A provider sends its quota on every answer: 50 answers in a burst are shared as one snapshot, the latest.
+    for (let remaining = 91; remaining >= 42; remaining--) {
+      onA.observeHeaders({ 'x-ratelimit-limit-requests': '100', 'x-ratelimit-remaining-requests': String(remaining) });
+    }
+    await within(2_000, () => b.registry.find('east/a')?.quota?.requests?.remaining === 42);
     expect(b.registry.find('east/a')!.quota!.requests!.limit).toBe(100);
+    expect((await transactions()) - before).toBe(1);
   });
 });
