@@ -12,7 +12,10 @@ export function chatEndpoint(dialect: CallerDialect): Endpoint<ParsedChat, ChatA
     idempotencyScope: dialect.endpoint,
     parse: dialect.parse,
     demand: ({ request }) => ({ inputTokens: () => estimateInputTokens(request), maxOutputTokens: request.maxOutputTokens }),
-    operationOf: ({ request }, route) => chatOperation(request, route.policy.commit),
+    operationOf: ({ request, droppedTools }, route) =>
+      chatOperation(request, route.policy.commit, {
+        responsesTargetsOnly: route.policy.hosted_tools === 'skip_target' && droppedTools !== undefined,
+      }),
     errorBody: dialect.errorBody,
     responseHeaders: ({ droppedTools }): Record<string, string> =>
       droppedTools ? { 'x-switchyard-dropped-tools': headerSafe(droppedTools.join(', ')) } : {},
