@@ -1,15 +1,18 @@
 import type { CommitPolicy } from '../config/schema.js';
 import { estimateTokens, outputCharactersOfResult, requestCharacters } from '../metering/estimate-tokens.js';
 import { trustedUsage } from '../metering/trusted-usage.js';
-import type { ChatRequest, ChatResult, ProviderAdapter, StreamEvent } from '../providers/spec.js';
+import type { ChatRequest, ChatResult, ProviderAdapter, StreamEvent, UpstreamDialect } from '../providers/spec.js';
 import { createFrameDecoder } from '../streaming/create-frame-decoder.js';
 import { readEventBatches } from '../streaming/read-event-batches.js';
 import { forwardCommitted } from './forward-committed.js';
 import { readToCommitPoint } from './read-to-commit-point.js';
 import type { Operation } from './run-attempt.js';
 
-/** A chat answer: whole, or a committed stream in batches whose first holds what was read up to the commit point. */
-export type ChatAnswer = { result: ChatResult } | { events: AsyncIterable<StreamEvent[]> };
+/**
+ * A chat answer: whole, or a committed stream in batches whose first holds what was read up to
+ * the commit point; `upstream` is the wire format that answered.
+ */
+export type ChatAnswer = ({ result: ChatResult } | { events: AsyncIterable<StreamEvent[]> }) & { upstream: UpstreamDialect };
 
 export interface ChatOperationOptions {
   /** Only targets on their own Responses API are tried (a route's `hosted_tools: skip_target`). */
@@ -48,7 +51,7 @@ export function chatOperation(request: ChatRequest, commit: CommitPolicy, option
         }
         Object.assign(record, { latencyMs: Date.now() - context.startedAtMs, usage: result.usage, committed: true });
         context.release(true);
-        return { ok: true, record, answer: { result } };
+        return { ok: true, record, answer: { result, upstream: adapter.dialect } };
       }
 
       const batches = readEventBatches(response.body, createFrameDecoder(adapter.framing), adapter.createStreamParser());
@@ -64,7 +67,7 @@ export function chatOperation(request: ChatRequest, commit: CommitPolicy, option
         return context.fail(ready);
       }
       nameTheAnsweringModel(ready.held, input.target.routedModel);
-      return { ok: true, record, answer: { events: forwardCommitted(ready, batches, context, { estimateInputTokens }) } };
+      return { ok: true, record, answer: { events: forwardCommitted(ready, batches, context, { estimateInputTokens }), upstream: adapter.dialect } };
     },
   };
 }

@@ -5,6 +5,8 @@ import type { ParsedChat } from '../dialects/caller-dialect.js';
 import { headerSafe } from '../http/send.js';
 import type { Endpoint } from './endpoint.js';
 
+const DROPPED_TOOLS_HEADER = 'x-switchyard-dropped-tools';
+
 /** `POST /v1/chat/completions`, `/v1/messages` and `/v1/responses`: the dialect decides parsing and rendering only. */
 export function chatEndpoint(dialect: CallerDialect): Endpoint<ParsedChat, ChatAnswer> {
   return {
@@ -18,7 +20,7 @@ export function chatEndpoint(dialect: CallerDialect): Endpoint<ParsedChat, ChatA
       }),
     errorBody: dialect.errorBody,
     responseHeaders: ({ droppedTools }): Record<string, string> =>
-      droppedTools ? { 'x-switchyard-dropped-tools': headerSafe(droppedTools.join(', ')) } : {},
+      droppedTools ? { [DROPPED_TOOLS_HEADER]: headerSafe(droppedTools.join(', ')) } : {},
     streamRenderer: ({ request, requestedModel, echo }, draft) =>
       request.stream
         ? dialect.streamRenderer({
@@ -29,7 +31,12 @@ export function chatEndpoint(dialect: CallerDialect): Endpoint<ParsedChat, ChatA
             echo,
           })
         : undefined,
-    render: (answer, { parsed, draft }) =>
-      'result' in answer ? { json: dialect.renderResult(answer.result, draft.id, parsed.echo) } : { events: answer.events },
+    render: (answer, { parsed, draft }) => {
+      // A target on its own Responses API took the hosted tools: none were dropped.
+      const withdrawnHeaders = answer.upstream === 'openai-responses' ? [DROPPED_TOOLS_HEADER] : [];
+      return 'result' in answer
+        ? { json: dialect.renderResult(answer.result, draft.id, parsed.echo), withdrawnHeaders }
+        : { events: answer.events, withdrawnHeaders };
+    },
   };
 }
