@@ -28,7 +28,7 @@ export interface ChatOperationOptions {
 export function chatOperation(request: ChatRequest, commit: CommitPolicy, options: ChatOperationOptions = {}): Operation<ChatAnswer> {
   const upstreamOf = (adapter: ProviderAdapter): ProviderAdapter => (request.responsesBody !== undefined ? (adapter.responses ?? adapter) : adapter);
   return {
-    name: 'chat completions',
+    name: options.responsesTargetsOnly ? 'hosted tools (hosted_tools: skip_target)' : 'chat completions',
     ...(options.responsesTargetsOnly ? { accepts: (adapter: ProviderAdapter) => upstreamOf(adapter).dialect === 'openai-responses' } : {}),
     build: (adapter, target) => upstreamOf(adapter).buildRequest(request, target),
     async read(response, context, input) {
