@@ -44,7 +44,8 @@ describe('the mock speaking the Responses API', () => {
     expect(answer.output).toEqual([
       { id: 'msg_mock_1', type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', annotations: [], logprobs: [], text: mockAnswerText(8) }] },
     ]);
-    expect(answer.usage).toEqual({ input_tokens: expect.any(Number), input_tokens_details: { cached_tokens: 0 }, output_tokens: 8, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: expect.any(Number) });
+    // 8 characters of input: ceil(8 / 4) = 2 input tokens.
+    expect(answer.usage).toEqual({ input_tokens: 2, input_tokens_details: { cached_tokens: 0 }, output_tokens: 8, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 10 });
   });
 
   it('streams the recorded event sequence: named events numbered from 0, no [DONE]', async () => {

@@ -50,9 +50,9 @@ const request = {
   model: 'thinker',
   input: 'How do I cross the street?',
   reasoning: { effort: 'low', summary: 'auto' },
-  include: ['reasoning.encrypted_content'],
+  include: ['reasoning.encrypted_content' as const],
   store: false,
-} as const;
+} satisfies OpenAI.Responses.ResponseCreateParamsNonStreaming;
 
 it('responses.create: the reasoning item keeps its encrypted content beside its summary', async () => {
   const answer = await client.responses.create(request);

@@ -1,6 +1,7 @@
 import type { UpstreamFailure } from '../spec.js';
 import { isRecord, readString, type JsonRecord } from '../shared/json-fields.js';
 import { classifyOpenAiError, readEmbeddedError } from '../openai/parse-error.js';
+import { retryDelayMsOf } from './retry-delay.js';
 
 /**
  * The failure a Responses stream or body reports in-band, classified as the same code would be
@@ -10,8 +11,9 @@ import { classifyOpenAiError, readEmbeddedError } from '../openai/parse-error.js
  */
 export function readInBandFailure(record: JsonRecord): UpstreamFailure {
   const nested = readEmbeddedError(record);
-  if (nested !== undefined) return classifyOpenAiError(nested);
-  return classifyOpenAiError({ message: readString(record, 'message') ?? 'the upstream failed the response', code: readString(record, 'code') });
+  const failure = classifyOpenAiError(nested ?? { message: readString(record, 'message') ?? 'the upstream failed the response', code: readString(record, 'code') });
+  const retryAfterMs = failure.kind === 'rate_limit' ? retryDelayMsOf(failure.message) : undefined;
+  return retryAfterMs === undefined ? failure : { ...failure, retryAfterMs };
 }
 
 /** A `failed` response's failure; undefined when the response did not fail. */

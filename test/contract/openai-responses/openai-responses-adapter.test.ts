@@ -181,9 +181,18 @@ describe('OpenAI Responses adapter: streams and the commit point', () => {
     expect(events.at(-1)).toMatchObject({ type: 'provider-error', error: { kind } });
   });
 
+  it('an in-stream rate limit takes its delay from the message, the only place it is given', async () => {
+    const line = readFixture(FIXTURES, 'stream-error-observed-payloads.txt')
+      .split('\n')
+      .find((candidate) => candidate.startsWith('{') && candidate.includes('"rate_limit_exceeded"'))!;
+    const events = await replaySse(`data: ${line}\n\n`, adapter);
+    expect(events.at(-1)).toMatchObject({ type: 'provider-error', error: { kind: 'rate_limit', retryAfterMs: 11_054 } });
+  });
+
   it('a flat error event (the documented shape) is read too', async () => {
     const events = await replaySse('event: error\ndata: {"type":"error","code":"rate_limit_exceeded","message":"slow down","param":null,"sequence_number":2}\n\n', adapter);
     expect(events).toEqual([{ type: 'provider-error', error: { kind: 'rate_limit', code: 'rate_limit_exceeded', message: 'slow down' } }]);
+    expect(events[0]).not.toHaveProperty('error.retryAfterMs');
   });
 
   it('an empty stream yields nothing, so the engine sees it end before content', async () => {
