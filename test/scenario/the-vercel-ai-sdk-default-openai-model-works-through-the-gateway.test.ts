@@ -56,6 +56,7 @@ describe.each([
     expect(parts.join('')).toBe(mockAnswerText(8));
     expect(parts.length).toBeGreaterThan(1);
     expect(await result.finishReason).toBe('stop');
+    expect(attempts().map((attempt) => attempt.path)).toEqual([upstreamPath]);
   });
 });
 

@@ -1,7 +1,6 @@
 import type { ChatMessage, ChatRequest, ResponseFormat, TargetContext, ToolChoice, UpstreamRequest } from '../spec.js';
 import { isRecord, type JsonRecord } from '../shared/json-fields.js';
 import { joinUrl } from '../shared/join-url.js';
-import { mergePassthrough } from '../shared/merge-passthrough.js';
 
 export interface ResponsesRequestOptions {
   /** The provider this adapter calls (`connections.*.provider`): encrypted reasoning of another never reaches it. */
@@ -58,7 +57,6 @@ function translated(request: ChatRequest): JsonRecord {
   if (request.topP !== undefined) body.top_p = request.topP;
   if (request.responseFormat !== undefined) body.text = { format: toTextFormat(request.responseFormat) };
   if (request.user !== undefined) body.user = request.user;
-  mergePassthrough(body, request, 'openai-responses');
   return body;
 }
 
