@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RequestRecord } from '../../src/core/request-record.js';
 import { mockAnswerText } from '../../src/mock/mock-provider.js';
 import { CODEX_API_KEY, locateCodex, runCodex } from '../support/codex-cli.js';
-import type { OfflineRun } from '../support/offline-cli.js';
+import { describeRun, type OfflineRun } from '../support/offline-cli.js';
 import { MOCK_CONNECTIONS, startGateway, type TestGateway } from '../support/start-gateway.js';
 import { ADMIN_TOKEN } from './scenario-helpers.js';
 
@@ -32,9 +32,9 @@ routes:
     async () => {
       const startedAt = Date.now();
       const run = await runCodex((install as { launcher: string }).launcher, { baseUrl: gateway.url, model: ROUTE, prompt: 'Say hello', timeoutMs: RUN_TIMEOUT_MS });
-      expect(run.exitCode, describeRun(run)).toBe(0);
+      expect(run.exitCode, describeCodexRun(run)).toBe(0);
       expect(run.stdout).toContain(mockAnswerText(8));
-      expect(run.outsideConnections, describeRun(run)).toEqual([]);
+      expect(run.outsideConnections, describeCodexRun(run)).toEqual([]);
 
       const attempts = gateway.mock.attemptsFor('claude-behind-codex');
       expect(attempts.length).toBeGreaterThan(0);
@@ -53,8 +53,6 @@ routes:
   );
 });
 
-function describeRun(run: OfflineRun): string {
-  const ending = run.timedOut ? `killed after ${RUN_TIMEOUT_MS} ms` : `exit ${run.exitCode}${run.signal ? ` (${run.signal})` : ''}`;
-  const version = 'version' in install ? install.version : '?';
-  return `codex ${version} exec: ${ending} in ${run.durationMs} ms\n--- stdout ---\n${run.stdout}\n--- stderr ---\n${run.stderr}`;
+function describeCodexRun(run: OfflineRun): string {
+  return describeRun(`codex ${'version' in install ? install.version : '?'} exec`, run, RUN_TIMEOUT_MS);
 }

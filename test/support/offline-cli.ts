@@ -20,6 +20,12 @@ export interface OfflineRun {
   outsideConnections: string[];
 }
 
+/** A run's ending and output, for an assertion's message: `<command>: exit 1 in 840 ms` and both streams. */
+export function describeRun(command: string, run: OfflineRun, timeoutMs: number): string {
+  const ending = run.timedOut ? `killed after ${timeoutMs} ms` : `exit ${run.exitCode}${run.signal ? ` (${run.signal})` : ''}`;
+  return `${command}: ${ending} in ${run.durationMs} ms\n--- stdout ---\n${run.stdout}\n--- stderr ---\n${run.stderr}`;
+}
+
 export async function runOffline(options: {
   command: string;
   args: readonly string[];
