@@ -4,6 +4,8 @@ import { LatencyRecorder } from './latency-recorder.js';
 export interface LoadSpec {
   url: string;
   body: string;
+  /** Sent with every request besides content-type (the gateways' virtual key). */
+  headers?: Record<string, string>;
   connections: number;
   durationS: number;
 }
@@ -35,7 +37,7 @@ export function runLoad(spec: LoadSpec): Promise<Measurement> {
       {
         url: spec.url,
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...spec.headers },
         body: spec.body,
         connections: spec.connections,
         pipelining: 1,

@@ -13,10 +13,11 @@ export interface LatencyRun {
   measurement: Measurement;
 }
 
-/** The gateway against one baseline, in one scenario. */
+/** A gateway against one baseline, in one scenario: the memory-state gateway against the Node hops, the Redis-state one against it. */
 export interface Comparison {
   scenario: ScenarioName | 'unloaded';
-  baseline: 'bare-proxy' | 'direct';
+  path: 'gateway' | 'gateway-redis';
+  baseline: 'bare-proxy' | 'direct' | 'gateway';
   /** Gateway requests/s divided by the baseline's. */
   throughputRatio: number;
   /** Gateway p50 minus the baseline's: the latency the gateway adds. */
@@ -37,10 +38,21 @@ export interface TargetCheck {
 export const addedP50BudgetMs = 2;
 /** Share of the bare proxy's throughput the gateway must keep at full concurrency. */
 export const throughputShareGoal = 0.5;
+/** Share of the memory-state gateway's throughput the Redis-state gateway must keep. */
+export const redisThroughputShareGoal = 0.85;
+/** Latency the Redis round trips may add to the memory-state gateway, unloaded, at p50. */
+export const redisAddedP50BudgetMs = 0.3;
 
-export function compare(gateway: Measurement, baseline: Measurement, scenario: Comparison['scenario'], baselineName: Comparison['baseline']): Comparison {
+export function compare(
+  gateway: Measurement,
+  baseline: Measurement,
+  scenario: Comparison['scenario'],
+  baselineName: Comparison['baseline'],
+  path: Comparison['path'] = 'gateway',
+): Comparison {
   return {
     scenario,
+    path,
     baseline: baselineName,
     throughputRatio: gateway.requestsPerSecond / baseline.requestsPerSecond,
     addedP50Ms: gateway.latencyP50Ms - baseline.latencyP50Ms,
@@ -66,6 +78,8 @@ function addComparisons(into: Comparison[], scenario: Comparison['scenario'], fi
     const measured = find(baseline);
     if (measured) into.push(compare(gateway, measured, scenario, baseline));
   }
+  const withRedis = find('gateway-redis');
+  if (withRedis) into.push(compare(withRedis, gateway, scenario, 'gateway', 'gateway-redis'));
 }
 
 export function targetChecks(comparisons: readonly Comparison[]): TargetCheck[] {
@@ -91,6 +105,27 @@ export function targetChecks(comparisons: readonly Comparison[]): TargetCheck[] 
       pass: loaded.throughputRatio >= throughputShareGoal,
     });
   }
+  const redisUnloaded = comparisons.find((comparison) => comparison.scenario === 'unloaded' && comparison.path === 'gateway-redis');
+  if (redisUnloaded) {
+    checks.push({
+      name: 'added p50 with Redis state vs memory state, 1 connection',
+      value: redisUnloaded.addedP50Ms,
+      measured: `${formatSignedMs(redisUnloaded.addedP50Ms)} ms`,
+      goal: `<= +${formatMs(redisAddedP50BudgetMs)} ms`,
+      pass: redisUnloaded.addedP50Ms <= redisAddedP50BudgetMs,
+    });
+  }
+  for (const scenario of scenarioNames) {
+    const loaded = comparisons.find((comparison) => comparison.scenario === scenario && comparison.path === 'gateway-redis');
+    if (!loaded) continue;
+    checks.push({
+      name: `throughput with Redis state vs memory state, ${scenario}`,
+      value: loaded.throughputRatio,
+      measured: formatPercent(loaded.throughputRatio),
+      goal: `>= ${formatPercent(redisThroughputShareGoal)}`,
+      pass: loaded.throughputRatio >= redisThroughputShareGoal,
+    });
+  }
   return checks;
 }
 
@@ -113,9 +148,10 @@ export function latencyTable(runs: readonly LatencyRun[]): string {
 
 export function comparisonTable(comparisons: readonly Comparison[]): string {
   return formatTable(
-    ['scenario', 'gateway vs', 'throughput ratio', 'added p50 ms', 'added p99 ms'],
+    ['scenario', 'path', 'vs', 'throughput ratio', 'added p50 ms', 'added p99 ms'],
     comparisons.map((comparison) => [
       comparison.scenario,
+      comparison.path,
       comparison.baseline,
       formatPercent(comparison.throughputRatio),
       formatSignedMs(comparison.addedP50Ms),

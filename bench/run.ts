@@ -1,15 +1,18 @@
 /**
- * `npm run bench`: the same mock provider reached three ways (direct, through a bare Node proxy,
- * through Switchyard), each server in its own process and the load generator in this one,
- * measured one load at a time. Prints tables and ratios, writes bench/results/latest.json.
+ * `npm run bench`: the same mock provider reached four ways (direct, through a bare Node proxy,
+ * through Switchyard with state in memory, and with state in a redis-server the bench starts),
+ * each server in its own process and the load generator in this one, measured one load at a
+ * time. Prints tables and ratios, writes bench/results/latest.json.
  */
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { REDIS_SERVER, startRedisServer, type RedisServer } from '../test/support/redis-process.js';
+import { createBenchKey, gatewayState } from './bench-key.js';
 import { startChildServer, stopAllChildServers, type ChildServer } from './child-server.js';
-import { writeGatewayConfig, type GatewayConfigFile } from './gateway-config.js';
+import { writeGatewayConfig, type BenchState, type GatewayConfigFile } from './gateway-config.js';
 import { problemsOf, runLoad, type Measurement } from './load.js';
 import { parseBenchOptions, usage, type BenchOptions } from './options.js';
 import { hotFunctionTable, hottestFunctions, type HotFunction } from './profile-summary.js';
@@ -37,9 +40,20 @@ const busyShareWarning = 0.2;
 class BenchAbort extends Error {}
 
 interface Servers {
-  urls: Record<PathName, string>;
+  /** Every path that runs; `gateway-redis` is missing when this machine has no redis-server. */
+  urls: Partial<Record<PathName, string>>;
+  /** The virtual key each gateway path sends. */
+  headers: Partial<Record<PathName, Record<string, string>>>;
   children: ChildServer[];
+  /** The memory-state gateway's config (its store is the one `--prune-backlog` seeds). */
   gatewayConfig: GatewayConfigFile;
+  /** Stops what `startServers` started besides the children: the Redis-state gateway's config and its redis-server. */
+  cleanUp(): Promise<void>;
+}
+
+/** The paths that run, in report order. */
+function runningPaths(urls: Servers['urls']): PathName[] {
+  return pathNames.filter((path) => urls[path] !== undefined);
 }
 
 async function main(): Promise<void> {
@@ -59,8 +73,8 @@ async function main(): Promise<void> {
   let servers: Servers | undefined;
   try {
     servers = await startServers(options, profileDirectory);
-    await verifyAllPaths(servers.urls);
-    const { throughput, latency } = await measureAll(servers.urls, options);
+    await verifyAllPaths(servers);
+    const { throughput, latency } = await measureAll(servers, options);
     // Stop before reporting: the gateway writes its CPU profile as it exits.
     await Promise.all(servers.children.map((child) => child.stop()));
     const hotFunctions = profileDirectory === undefined ? undefined : summariseProfile(profileDirectory);
@@ -71,7 +85,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await stopAllChildServers();
-    servers?.gatewayConfig.remove();
+    await servers?.cleanUp();
     if (profileDirectory !== undefined) rmSync(profileDirectory, { recursive: true, force: true });
   }
 }
@@ -80,36 +94,56 @@ async function startServers(
   options: BenchOptions,
   profileDirectory: string | undefined,
 ): Promise<Servers> {
-  console.log('starting the mock provider, the bare proxy and the gateway (one process each)…');
+  console.log('starting the mock provider, the bare proxy and the gateways (one process each)…');
   const mock = await startChildServer('mock provider', 'mock-server.js');
   const proxy = await startChildServer('bare proxy', 'bare-proxy.js', [mock.url]);
-  const gatewayConfig = writeGatewayConfig(mock.url);
-  if (options.pruneBacklog > 0) {
-    console.log(`seeding ${options.pruneBacklog} records past the retention, for the pruner to delete during the run…`);
-    await seedExpiredRecords(gatewayConfig.storePath, options.pruneBacklog);
-  }
-  const profileFlags = profileDirectory === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDirectory}`];
-  let gateway: ChildServer;
+  const configs: GatewayConfigFile[] = [];
+  let redis: RedisServer | undefined;
+  const cleanUp = async () => {
+    for (const config of configs) config.remove();
+    await redis?.close();
+  };
   try {
-    gateway = await startChildServer('gateway', 'gateway-server.js', [gatewayConfig.file], profileFlags);
+    const gatewayConfig = writeGatewayConfig(mock.url);
+    configs.push(gatewayConfig);
+    if (options.pruneBacklog > 0) {
+      console.log(`seeding ${options.pruneBacklog} records past the retention, for the pruner to delete during the run…`);
+      await seedExpiredRecords(gatewayConfig.storePath, options.pruneBacklog);
+    }
+    const profileFlags = profileDirectory === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDirectory}`];
+    const gateway = await startChildServer('gateway', 'gateway-server.js', [gatewayConfig.file], profileFlags);
+    if (options.profileGateway) console.log('the gateway runs under --cpu-prof: its figures are slowed by the profiler');
+    const urls: Servers['urls'] = { direct: mock.url, 'bare-proxy': proxy.url, gateway: gateway.url };
+    const headers: Servers['headers'] = { gateway: { authorization: `Bearer ${await createBenchKey(gateway.url)}` } };
+    const children = [gateway, proxy, mock];
+    if (REDIS_SERVER === undefined) {
+      console.log('\n*** SKIPPING the gateway with state.kind: redis: redis-server is not installed (apt-get install -y redis-server). Only the memory-state gateway is measured. ***\n');
+    } else {
+      redis = await startRedisServer();
+      const redisConfig = writeGatewayConfig(mock.url, { kind: 'redis', url: redis.url } satisfies BenchState);
+      configs.push(redisConfig);
+      const withRedis = await startChildServer('gateway (Redis state)', 'gateway-server.js', [redisConfig.file]);
+      children.unshift(withRedis);
+      // Measuring a gateway that fell back to local state would report memory figures as Redis ones.
+      const state = await gatewayState(withRedis.url);
+      if (state !== 'shared') throw new BenchAbort(`the Redis-state gateway says its state is "${state}", not "shared": is ${redis.url} answering?`);
+      urls['gateway-redis'] = withRedis.url;
+      headers['gateway-redis'] = { authorization: `Bearer ${await createBenchKey(withRedis.url)}` };
+    }
+    return { urls, headers, children, gatewayConfig, cleanUp };
   } catch (error) {
-    gatewayConfig.remove();
+    await stopAllChildServers();
+    await cleanUp();
     throw error;
   }
-  if (options.profileGateway) console.log('the gateway runs under --cpu-prof: its figures are slowed by the profiler');
-  return {
-    urls: { direct: mock.url, 'bare-proxy': proxy.url, gateway: gateway.url },
-    children: [gateway, proxy, mock],
-    gatewayConfig,
-  };
 }
 
 /** One request per path and scenario must come back complete before anything is measured. */
-async function verifyAllPaths(urls: Record<PathName, string>): Promise<void> {
+async function verifyAllPaths(servers: Servers): Promise<void> {
   const failures: string[] = [];
   for (const scenario of scenarioNames) {
-    for (const path of pathNames) {
-      const problems = await verifyPath(urls[path], path, scenario);
+    for (const path of runningPaths(servers.urls)) {
+      const problems = await verifyPath(servers.urls[path]!, path, scenario, servers.headers[path]);
       for (const problem of problems) failures.push(`${scenario} via ${path}: ${problem}`);
     }
   }
@@ -117,34 +151,32 @@ async function verifyAllPaths(urls: Record<PathName, string>): Promise<void> {
   console.log(`verified: every path answers the full ${contentChunks}-chunk text, streamed as SSE ending in data: [DONE]`);
 }
 
-async function measureAll(
-  urls: Record<PathName, string>,
-  options: BenchOptions,
-): Promise<{ throughput: ThroughputRun[]; latency: LatencyRun[] }> {
-  const totalSteps = scenarioNames.length * pathNames.length + pathNames.length;
+async function measureAll(servers: Servers, options: BenchOptions): Promise<{ throughput: ThroughputRun[]; latency: LatencyRun[] }> {
+  const paths = runningPaths(servers.urls);
+  const totalSteps = scenarioNames.length * paths.length + paths.length;
   const perStepS = options.warmupS + options.durationS;
   console.log(`measuring ${totalSteps} runs of ${options.warmupS} s warm-up + ${options.durationS} s, about ${Math.ceil(totalSteps * perStepS)} s in all`);
   let step = 0;
 
   const throughput: ThroughputRun[] = [];
   for (const scenario of scenarioNames) {
-    for (const path of pathNames) {
+    for (const path of paths) {
       step += 1;
-      const measurement = await measure(urls[path], path, scenario, options.connections, options, `[${step}/${totalSteps}]`);
+      const measurement = await measure(servers, path, scenario, options.connections, options, `[${step}/${totalSteps}]`);
       throughput.push({ scenario, path, measurement });
     }
   }
   const latency: LatencyRun[] = [];
-  for (const path of pathNames) {
+  for (const path of paths) {
     step += 1;
-    const measurement = await measure(urls[path], path, 'non-streaming', 1, options, `[${step}/${totalSteps}]`);
+    const measurement = await measure(servers, path, 'non-streaming', 1, options, `[${step}/${totalSteps}]`);
     latency.push({ path, measurement });
   }
   return { throughput, latency };
 }
 
 async function measure(
-  baseUrl: string,
+  servers: Servers,
   path: PathName,
   scenario: ScenarioName,
   connections: number,
@@ -152,7 +184,7 @@ async function measure(
   label: string,
 ): Promise<Measurement> {
   console.log(`${label} ${scenario} via ${path}, ${connections} connection${connections === 1 ? '' : 's'}: warm-up ${options.warmupS} s, measure ${options.durationS} s`);
-  const spec = { url: `${baseUrl}${chatPath}`, body: requestBody(path, scenario), connections };
+  const spec = { url: `${servers.urls[path]!}${chatPath}`, body: requestBody(path, scenario), headers: servers.headers[path] ?? {}, connections };
   if (options.warmupS > 0) {
     const warmup = await runLoad({ ...spec, durationS: options.warmupS });
     assertClean(warmup, `${scenario} via ${path} (warm-up)`);
@@ -214,7 +246,7 @@ function report(
     throughputTable(throughput),
     'Unloaded latency: 1 connection, non-streaming',
     latencyTable(latency),
-    'Gateway against the bare proxy (the cost of any Node hop) and against direct',
+    'Gateway against the bare proxy (the cost of any Node hop) and against direct; with Redis state against memory state',
     comparisonTable(comparisons),
     'Targets',
     targetTable(checks),

@@ -1,7 +1,12 @@
-/** What the load generator sends on each path, so that all three paths ask the mock for the same answer. */
+/** What the load generator sends on each path, so that every path asks the mock for the same answer. */
 
-export const pathNames = ['direct', 'bare-proxy', 'gateway'] as const;
+export const pathNames = ['direct', 'bare-proxy', 'gateway', 'gateway-redis'] as const;
 export type PathName = (typeof pathNames)[number];
+
+/** The two Switchyard paths: state in the gateway's memory, or in Redis (the fleet's setting). */
+export function isGateway(path: PathName): path is 'gateway' | 'gateway-redis' {
+  return path === 'gateway' || path === 'gateway-redis';
+}
 
 export const scenarioNames = ['non-streaming', 'streaming'] as const;
 export type ScenarioName = (typeof scenarioNames)[number];
@@ -20,7 +25,7 @@ export const chatPath = '/v1/chat/completions';
 /** The request body for one scenario on one path; only the model differs between paths. */
 export function requestBody(path: PathName, scenario: ScenarioName): string {
   return JSON.stringify({
-    model: path === 'gateway' ? gatewayRoute : upstreamModel,
+    model: isGateway(path) ? gatewayRoute : upstreamModel,
     messages: [
       { role: 'system', content: 'You are a benchmark target. Answer briefly.' },
       { role: 'user', content: 'Count for me, one word per number.' },

@@ -1,6 +1,6 @@
 import { Agent, request } from 'undici';
 import { mockAnswerText } from '../src/mock/answer.js';
-import { chatPath, contentChunks, requestBody, type PathName, type ScenarioName } from './scenarios.js';
+import { chatPath, contentChunks, isGateway, requestBody, type PathName, type ScenarioName } from './scenarios.js';
 
 const verifyTimeoutMs = 10_000;
 
@@ -10,13 +10,13 @@ const verifyTimeoutMs = 10_000;
  * `data: [DONE]`. Returns the problems found (empty when the answer is right), so the bench can
  * refuse to measure a path that does not work rather than measure its error responses.
  */
-export async function verifyPath(baseUrl: string, path: PathName, scenario: ScenarioName): Promise<string[]> {
+export async function verifyPath(baseUrl: string, path: PathName, scenario: ScenarioName, headers: Record<string, string> = {}): Promise<string[]> {
   // Its own Agent, closed afterwards, so verification leaves no socket open during the load.
   const dispatcher = new Agent();
   try {
     const answer = await request(`${baseUrl}${chatPath}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...headers },
       body: requestBody(path, scenario),
       dispatcher,
       signal: AbortSignal.timeout(verifyTimeoutMs),
@@ -26,7 +26,7 @@ export async function verifyPath(baseUrl: string, path: PathName, scenario: Scen
     const contentType = String(answer.headers['content-type'] ?? '');
     const problems = scenario === 'streaming' ? checkStream(contentType, text) : checkCompletion(contentType, text);
     const attempts = answer.headers['x-switchyard-attempts'];
-    if (path === 'gateway' && attempts !== '1') problems.push(`x-switchyard-attempts is ${String(attempts)}, expected 1`);
+    if (isGateway(path) && attempts !== '1') problems.push(`x-switchyard-attempts is ${String(attempts)}, expected 1`);
     return problems;
   } catch (error) {
     return [`request failed: ${error instanceof Error ? error.message : String(error)}`];

@@ -11,7 +11,7 @@ import { RetryBudgets } from './engine/retry-budget.js';
 import type { EngineDeps } from './engine/run-route.js';
 import { handleHealth } from './admin/handle-health.js';
 import { handleCreateKey, handleKeySpend, handleListKeys, handleRevokeKey, type AdminKeysDeps } from './admin/handle-keys.js';
-import { KeyCache } from './keys/key-cache.js';
+import { KeyCache, KNOWN_KEY_REFRESH_INTERVAL_MS } from './keys/key-cache.js';
 import { LedgerWriter } from './ledger/ledger-writer.js';
 import { SpendAccounting } from './ledger/spend-accounting.js';
 import { spentMicros } from './ledger/spend-query.js';
@@ -73,7 +73,11 @@ import { serveRequest, type ServingDeps } from './serving/serve-request.js';
 import { upstreamPoolSizes } from './transport/upstream-pool-sizes.js';
 import { RedisAdmissionGate } from './state/redis-admission-gate.js';
 import { RedisIdempotencyStore } from './state/redis-idempotency-store.js';
+import { RedisRevocations } from './state/redis-revocations.js';
 import { awaitSharedState, openSharedState, type SharedState } from './state/shared-state.js';
+import { SharedHealth } from './state/shared-health.js';
+import { FleetRetryBuckets } from './state/fleet-retry-buckets.js';
+import { FleetFallbackShare } from './state/fleet-fallback-share.js';
 
 /** The SQLite file of a file store; undefined for an in-memory one (tests), which keeps refused writes in memory only. */
 function sqliteFileOf(store: Config['store']): string | undefined {
@@ -220,6 +224,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     onDegraded: (degraded) => metrics.stateDegraded.set(degraded ? 1 : 0),
   });
   const fallbackShare = new FallbackShare();
+  // With Redis, health, retry budgets and the fallback share are the fleet's; each replica still reads its own copy.
+  const fleet = shared.link && { retryBuckets: new FleetRetryBuckets(shared.link), fallbackShare: new FleetFallbackShare(shared.link, fallbackShare) };
   const latency = new LatencyTracker();
   const monitor: HealthMonitor = new HealthMonitor({
     registry: (): HealthState => health,
@@ -230,18 +236,21 @@ export async function createApp(options: AppOptions): Promise<App> {
     metrics,
     alert: (alert) => alerts.send(alert),
     probe: (deployment) => runProbe(deployment, probeDeps),
+    ...(shared.link ? { probeLease: (deployment, intervalMs) => sharedHealth!.probeLease(deployment, intervalMs) } : {}),
   });
-  const health: HealthRegistry = new HealthRegistry(monitor, { config });
+  const sharedHealth = shared.link && new SharedHealth({ link: shared.link, registry: () => health, cooling, events: monitor });
+  const health: HealthRegistry = new HealthRegistry(sharedHealth ?? monitor, { config });
   const engine: EngineDeps = {
-    health: new LocalHealthDoor({ registry: health, cooling, load: new ConnectionLoad(), latency, config }),
+    health: new LocalHealthDoor({ registry: health, cooling, load: new ConnectionLoad(), latency, config, trials: sharedHealth }),
     transport,
     adapterFor: (target) => adapterFor(target.connection),
     baseUrlFor: (target) => baseUrlFor(target.connection, mockUrl()),
-    retryBudgets: new RetryBudgets(Date.now, (route) => metrics.retryBudgetExhausted.inc({ route })),
+    retryBudgets: new RetryBudgets(Date.now, (route) => metrics.retryBudgetExhausted.inc({ route }), fleet?.retryBuckets),
   };
   const adminDeps = { adminToken: () => config().admin.token, records };
   const keyStore = new KeyStore({ db });
   const keyCache = new KeyCache({ store: keyStore });
+  keyCache.startRefreshing(KNOWN_KEY_REFRESH_INTERVAL_MS);
   const ledgerSpentMicros = (keyId: string, sinceMs: number) =>
     // What is queued for the ledger counts too: write it first. If the store will not take it, the
     // stored sum would be short, so the answer is a 503 rather than a figure that is too low.
@@ -269,7 +278,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const keysDeps: AdminKeysDeps = {
     adminToken: () => config().admin.token,
     store: keyStore,
-    cache: keyCache,
+    cache: shared.link ? new RedisRevocations(shared.link, keyCache) : keyCache,
     spentMicros: ledgerSpentMicros,
     reservedMicros: (keyId) => admission.reservedMicros(keyId),
   };
@@ -359,6 +368,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     alerts,
     async close(closeOptions = {}) {
       configSource.close();
+      keyCache.stopRefreshing();
       await monitor.stop();
       // Every request has finished, and added its record, before the sinks close.
       await server.drain(closeOptions.drainMs ?? 0);
@@ -372,6 +382,8 @@ export async function createApp(options: AppOptions): Promise<App> {
         await writes.close();
         await db.destroy();
         await transport.close();
+        fleet?.retryBuckets.close();
+        fleet?.fallbackShare.close();
         await shared.close();
       }
     },

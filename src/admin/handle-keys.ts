@@ -13,8 +13,8 @@ import { storeCall } from '../store/store-call.js';
 export interface AdminKeysDeps {
   adminToken(): string | undefined;
   store: KeyStore;
-  /** Told of every revocation, so it takes effect on the very next request. */
-  cache: KeyCache;
+  /** Told of every revocation, so it takes effect on the very next request (on every replica, with shared state). */
+  cache: Pick<KeyCache, 'revoked'>;
   /** Spent by the key since a time, from the ledger; rejects when the store cannot say (spend still unwritten counts). */
   spentMicros(keyId: string, sinceMs: number): Promise<number>;
   /** Held back by the key's requests in flight (budget reservations). */

@@ -45,3 +45,24 @@ describe('RetryBudget', () => {
     expect(budgets.for('route-b', { ratio: 0.1, min_per_second: 1 }).tryRetry()).toBe(true);
   });
 });
+
+describe('RetryBudget: the fleet’s bucket', () => {
+  it('asks the shared bucket while it answers, and the local one when it cannot', async () => {
+    let answer: boolean | undefined = false;
+    let reachable = true;
+    const credited: number[] = [];
+    const budgets = new RetryBudgets(Date.now, undefined, {
+      take: () => (reachable ? Promise.resolve(answer) : undefined),
+      credit: (_route, bucket) => credited.push(bucket.creditPerSuccess),
+    });
+    const budget = budgets.for('r', { ratio: 0.5, min_per_second: 0 });
+    expect(await budget.tryRetry()).toBe(false);
+    answer = undefined;
+    expect(await budget.tryRetry()).toBe(true);
+    reachable = false;
+    expect(budget.tryRetry()).toBe(true);
+    expect(budget.tryRetry()).toBe(false);
+    budget.recordSuccess();
+    expect(credited).toEqual([0.5]);
+  });
+});

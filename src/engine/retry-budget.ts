@@ -3,6 +3,23 @@ import type { RouteConfig } from '../config/schema.js';
 type BudgetConfig = RouteConfig['retry_budget'];
 
 /**
+ * Routes' buckets kept for the whole fleet (replicas sharing state). `take` answers undefined when
+ * the shared bucket cannot be reached now: the route's bucket in this process decides instead.
+ * Successes are handed over one by one and credited to the shared bucket in batches.
+ */
+export interface SharedRetryBuckets {
+  take(route: string, bucket: BucketFigures): Promise<boolean | undefined> | undefined;
+  credit(route: string, bucket: BucketFigures): void;
+}
+
+/** A bucket's rules, the same wherever it is kept. */
+export interface BucketFigures {
+  capacity: number;
+  refillPerSecond: number;
+  creditPerSuccess: number;
+}
+
+/**
  * A route's retry budget (docs/lifecycle.md): a token bucket where a retry costs 1, a success earns
  * `ratio`, and `min_per_second` tokens accrue each second. The bucket holds at most two seconds'
  * worth of the floor (at least 2 tokens), so a burst of failures can spend only that much before
@@ -14,12 +31,14 @@ export class RetryBudget {
   #config: BudgetConfig;
   readonly #now: () => number;
   readonly #onExhausted: (() => void) | undefined;
+  readonly #shared: { buckets: SharedRetryBuckets; route: string } | undefined;
 
-  /** `onExhausted` hears each retry the spent budget refused. */
-  constructor(config: BudgetConfig, now: () => number = Date.now, onExhausted?: () => void) {
+  /** `onExhausted` hears each retry the spent budget refused; `shared`: the fleet's bucket for the route, when there is one. */
+  constructor(config: BudgetConfig, now: () => number = Date.now, onExhausted?: () => void, shared?: { buckets: SharedRetryBuckets; route: string }) {
     this.#config = config;
     this.#now = now;
     this.#onExhausted = onExhausted;
+    this.#shared = shared;
     this.#tokens = this.#capacity();
     this.#updatedAtMs = now();
   }
@@ -31,8 +50,18 @@ export class RetryBudget {
     this.#tokens = Math.min(this.#tokens, this.#capacity());
   }
 
-  /** Takes a token for one retry; false when the budget is spent. */
-  tryRetry(): boolean {
+  /** Takes a token for one retry; false when the budget is spent. The fleet's bucket answers through one bounded call. */
+  tryRetry(): boolean | Promise<boolean> {
+    const taken = this.#shared?.buckets.take(this.#shared.route, this.#figures());
+    if (taken === undefined) return this.#tryLocal();
+    return taken.then((answer) => {
+      if (answer === undefined) return this.#tryLocal();
+      if (!answer) this.#onExhausted?.();
+      return answer;
+    });
+  }
+
+  #tryLocal(): boolean {
     this.#refill();
     if (this.#tokens < 1) {
       this.#onExhausted?.();
@@ -42,9 +71,15 @@ export class RetryBudget {
     return true;
   }
 
+  /** Credits this process's bucket (what an outage falls back to) and the fleet's. */
   recordSuccess(): void {
+    this.#shared?.buckets.credit(this.#shared.route, this.#figures());
     this.#refill();
     this.#tokens = Math.min(this.#capacity(), this.#tokens + this.#config.ratio);
+  }
+
+  #figures(): BucketFigures {
+    return { capacity: this.#capacity(), refillPerSecond: this.#config.min_per_second, creditPerSuccess: this.#config.ratio };
   }
 
   #capacity(): number {
@@ -64,18 +99,20 @@ export class RetryBudgets {
   readonly #byRoute = new Map<string, RetryBudget>();
   readonly #now: () => number;
   readonly #onExhausted: ((route: string) => void) | undefined;
+  readonly #shared: SharedRetryBuckets | undefined;
 
-  /** `onExhausted` hears each retry a route's spent budget refused, with the route. */
-  constructor(now: () => number = Date.now, onExhausted?: (route: string) => void) {
+  /** `onExhausted` hears each retry a route's spent budget refused, with the route; `shared`: the fleet's buckets. */
+  constructor(now: () => number = Date.now, onExhausted?: (route: string) => void, shared?: SharedRetryBuckets) {
     this.#now = now;
     this.#onExhausted = onExhausted;
+    this.#shared = shared;
   }
 
   for(route: string, config: BudgetConfig): RetryBudget {
     let budget = this.#byRoute.get(route);
     if (!budget) {
       const onExhausted = this.#onExhausted;
-      budget = new RetryBudget(config, this.#now, onExhausted && (() => onExhausted(route)));
+      budget = new RetryBudget(config, this.#now, onExhausted && (() => onExhausted(route)), this.#shared && { buckets: this.#shared, route });
       this.#byRoute.set(route, budget);
     } else {
       budget.configure(config);

@@ -140,7 +140,7 @@ class AttemptLoop<Answer> {
       if (this.#call.caller.aborted) return { type: 'stop' };
       const remainingMs = this.#call.deadlineAtMs - Date.now();
       if (remainingMs < MIN_ATTEMPT_MS) return { type: 'stop' };
-      const permit = this.#deps.health.admit(target, this.#call.route, { lastResort: options.lastResort, retry: retry > 0 });
+      const permit = await this.#deps.health.admit(target, this.#call.route, { lastResort: options.lastResort, retry: retry > 0 });
       if (permit.out) {
         if (permit.reason === 'busy') this.skippedBusy = true;
         else if (permit.reason !== 'cooling') options.onOut(permit.untilMs);
@@ -166,7 +166,7 @@ class AttemptLoop<Answer> {
         continue;
       }
       if (rule !== 'retry' || !kind.sameTargetRetry || retry >= policy.retries) return { type: 'next' };
-      if (!this.#budget.tryRetry()) return { type: 'next' };
+      if (!(await this.#budget.tryRetry())) return { type: 'next' };
       const delayMs = backoffDelayMs(retry, policy.backoff);
       if (Date.now() + delayMs + MIN_ATTEMPT_MS > this.#call.deadlineAtMs) return { type: 'next' };
       if (!(await this.#waitOnPurpose(delayMs))) return { type: 'stop' };

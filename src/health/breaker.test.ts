@@ -309,3 +309,45 @@ describe('Breaker: configure', () => {
     expect(breaker.reason).toBe('error ratio 1.00 over 10 requests in 30 s');
   });
 });
+
+describe('Breaker: adopting another replica’s state', () => {
+  it('takes over an ejection as an adopted transition; a permit from before it moves nothing', () => {
+    const { breaker, transitions } = setup();
+    const before = breaker.admit()!;
+    breaker.adopt({ state: 'ejected', sinceMs: 0, reason: '3 consecutive failures', ejectedUntilMs: 10_000, consecutiveEjections: 2 });
+    expect(transitions).toEqual([{ from: 'closed', to: 'ejected', reason: '3 consecutive failures', atMs: 0, adopted: true }]);
+    expect(breaker.adopted).toBe(true);
+    expect(breaker.snapshot()).toEqual({ state: 'ejected', sinceMs: 0, reason: '3 consecutive failures', ejectedUntilMs: 10_000, consecutiveEjections: 2 });
+    breaker.record(before, 'success');
+    expect(breaker.state).toBe('ejected');
+    expect(breaker.admit()).toBeUndefined();
+  });
+
+  it('the same state only takes the shared figures, with no transition', () => {
+    const context = setup();
+    context.sendMany('FFF');
+    context.breaker.adopt({ state: 'ejected', sinceMs: 0, reason: 'elsewhere', ejectedUntilMs: 12_345, consecutiveEjections: 1 });
+    expect(context.transitions.map((change) => change.to)).toEqual(['ejected']);
+    expect(context.breaker.ejectedUntilMs).toBe(12_345);
+    expect(context.breaker.adopted).toBe(false);
+  });
+
+  it('trialDue says whether the next admit is the half-open trial', () => {
+    const context = setup();
+    expect(context.breaker.trialDue).toBe(false);
+    ejectThenWait(context);
+    expect(context.breaker.trialDue).toBe(true);
+    trial(context.breaker);
+    expect(context.breaker.trialDue).toBe(false);
+  });
+
+  it('an adopted readmission closes it and forgets the failures counted here', () => {
+    const context = setup();
+    ejectThenWait(context);
+    context.breaker.adopt({ state: 'closed', sinceMs: 10_000, reason: 'trial request succeeded', consecutiveEjections: 0 });
+    expect(context.breaker.state).toBe('closed');
+    expect(context.breaker.ejectedUntilMs).toBeUndefined();
+    context.sendMany('FF');
+    expect(context.breaker.state).toBe('closed');
+  });
+});

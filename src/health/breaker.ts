@@ -27,6 +27,17 @@ export interface BreakerTransition {
   to: BreakerState;
   reason: string;
   atMs: number;
+  /** Taken over from another replica (through the shared state), not decided here. */
+  adopted?: boolean;
+}
+
+/** What replicas agree on about a breaker: everything but the failure counts each keeps to itself. */
+export interface SharedBreakerState {
+  state: BreakerState;
+  sinceMs: number;
+  reason: string;
+  ejectedUntilMs?: number;
+  consecutiveEjections: number;
 }
 
 /**
@@ -62,6 +73,7 @@ export class Breaker {
   #consecutiveEjections = 0;
   #consecutiveFailures = 0;
   #trialInFlight = false;
+  #adopted = false;
   /** Successes and failures (not neutral outcomes) in the window, per second. */
   #outcomes: WindowCounter;
   #failures: WindowCounter;
@@ -101,6 +113,47 @@ export class Breaker {
   /** Ejections since the breaker last closed after a successful trial: the exponent of the doubling. */
   get consecutiveEjections(): number {
     return this.#consecutiveEjections;
+  }
+
+  get settings(): BreakerSettings {
+    return this.#settings;
+  }
+
+  /** Whether the current state was taken over from another replica rather than decided here. */
+  get adopted(): boolean {
+    return this.#adopted;
+  }
+
+  /** Whether the next `admit` would be the half-open trial: the ejection time is up and no trial is in flight. */
+  get trialDue(): boolean {
+    if (this.#state === 'ejected') return this.#now() >= (this.#ejectedUntilMs ?? 0);
+    return this.#state === 'half_open' && !this.#trialInFlight;
+  }
+
+  snapshot(): SharedBreakerState {
+    return {
+      state: this.#state,
+      sinceMs: this.#sinceMs,
+      reason: this.#reason,
+      ...(this.#ejectedUntilMs === undefined ? {} : { ejectedUntilMs: this.#ejectedUntilMs }),
+      consecutiveEjections: this.#consecutiveEjections,
+    };
+  }
+
+  /**
+   * Takes over the state another replica decided. A change of state is a transition (heard with
+   * `adopted`), so a request admitted before it cannot settle into the new period; the same state
+   * only takes the shared figures (the ejection's end, the doubling).
+   */
+  adopt(shared: SharedBreakerState): void {
+    this.#ejectedUntilMs = shared.ejectedUntilMs;
+    this.#consecutiveEjections = shared.consecutiveEjections;
+    if (shared.state === this.#state) return;
+    this.#trialInFlight = false;
+    this.#consecutiveFailures = 0;
+    this.#outcomes.clear();
+    this.#failures.clear();
+    this.#transition(shared.state, shared.reason, { adopted: true, atMs: shared.sinceMs });
   }
 
   /**
@@ -198,13 +251,14 @@ export class Breaker {
     this.#transition('ejected', reason);
   }
 
-  #transition(to: BreakerState, reason: string): void {
+  #transition(to: BreakerState, reason: string, taken?: { adopted: true; atMs: number }): void {
     const from = this.#state;
-    const atMs = this.#now();
+    const atMs = taken?.atMs ?? this.#now();
     this.#state = to;
     this.#sinceMs = atMs;
     this.#reason = reason;
     this.#epoch += 1;
-    this.#onTransition?.({ from, to, reason, atMs });
+    this.#adopted = taken !== undefined;
+    this.#onTransition?.({ from, to, reason, atMs, ...(taken ? { adopted: true } : {}) });
   }
 }

@@ -23,3 +23,15 @@ describe('Cooling', () => {
     expect(cooling.coolingUntil('a/m')).toBe(10_000);
   });
 });
+
+describe('Cooling across replicas', () => {
+  it('tells of cooling set here, not of cooling adopted', () => {
+    const cooling = new Cooling(() => 1_000);
+    const heard: [string, number][] = [];
+    cooling.onCooled = (deployment, coolingMs) => heard.push([deployment, coolingMs]);
+    cooling.cool('a/m', 2_000);
+    expect(cooling.adopt('b/m', 4_000)).toBe(5_000);
+    expect(heard).toEqual([['a/m', 2_000]]);
+    expect(cooling.coolingUntil('b/m')).toBe(5_000);
+  });
+});

@@ -8,6 +8,8 @@ import { DEFAULT_COOLING_MS, MAX_COOLING_MS } from '../core/cooling-durations.js
 export class Cooling {
   readonly #untilMs = new Map<string, number>();
   readonly #now: () => number;
+  /** Hears cooling set here (not adopted), so other replicas can be told. */
+  onCooled: ((deployment: string, coolingMs: number) => void) | undefined;
 
   constructor(now: () => number = Date.now) {
     this.#now = now;
@@ -15,7 +17,15 @@ export class Cooling {
 
   /** Marks the deployment cooling for `retryAfterMs` (capped; the default when absent); returns the end. */
   cool(deployment: string, retryAfterMs: number | undefined): number {
-    const untilMs = this.#now() + Math.min(retryAfterMs ?? DEFAULT_COOLING_MS, MAX_COOLING_MS);
+    const coolingMs = Math.min(retryAfterMs ?? DEFAULT_COOLING_MS, MAX_COOLING_MS);
+    const untilMs = this.adopt(deployment, coolingMs);
+    this.onCooled?.(deployment, coolingMs);
+    return untilMs;
+  }
+
+  /** Cooling another replica set: `coolingMs` from now (replicas' clocks need not agree); returns the end. */
+  adopt(deployment: string, coolingMs: number): number {
+    const untilMs = this.#now() + Math.min(coolingMs, MAX_COOLING_MS);
     this.#untilMs.set(deployment, Math.max(untilMs, this.#untilMs.get(deployment) ?? 0));
     return untilMs;
   }

@@ -6,9 +6,14 @@ const BUCKET_MS = 1_000;
 /** ...and only with enough traffic to mean something: one fallback out of two is not a trend. */
 export const MIN_REQUESTS_FOR_SHARE = 10;
 
+/** The fleet's figures are used while this fresh: they come about once a second. */
+const FLEET_FRESH_MS = 3_000;
+
 interface RouteTraffic {
   served: WindowCounter;
   byFallback: WindowCounter;
+  /** The whole fleet's last minute, when replicas share state. */
+  fleet?: { served: number; byFallback: number; atMs: number };
   /** Since when the share has been above the alert threshold (undefined: it is not). */
   aboveSinceMs?: number;
   alerted: boolean;
@@ -20,23 +25,39 @@ interface RouteTraffic {
  */
 export class FallbackShare {
   readonly #routes = new Map<string, RouteTraffic>();
+  /** Hears each answer counted here, so it can be added to the fleet's figures. */
+  onRecorded: ((route: string, byFallback: boolean) => void) | undefined;
 
   record(route: string, byFallback: boolean, nowMs: number): void {
+    const traffic = this.#traffic(route);
+    traffic.served.add(nowMs);
+    if (byFallback) traffic.byFallback.add(nowMs);
+    this.onRecorded?.(route, byFallback);
+  }
+
+  /** The fleet's last minute for the route (this replica's answers included): the share follows it while fresh. */
+  adoptFleet(route: string, served: number, byFallback: number, nowMs: number): void {
+    this.#traffic(route).fleet = { served, byFallback, atMs: nowMs };
+  }
+
+  /** The share in the last minute (the fleet's, when known), or undefined below the minimum volume. */
+  share(route: string, nowMs: number): number | undefined {
+    const traffic = this.#routes.get(route);
+    if (!traffic) return undefined;
+    const { fleet } = traffic;
+    const fresh = fleet !== undefined && nowMs - fleet.atMs <= FLEET_FRESH_MS;
+    const served = fresh ? fleet.served : traffic.served.count(nowMs);
+    const byFallback = fresh ? fleet.byFallback : traffic.byFallback.count(nowMs);
+    return served < MIN_REQUESTS_FOR_SHARE ? undefined : byFallback / served;
+  }
+
+  #traffic(route: string): RouteTraffic {
     let traffic = this.#routes.get(route);
     if (!traffic) {
       traffic = { served: new WindowCounter(WINDOW_BUCKETS, BUCKET_MS), byFallback: new WindowCounter(WINDOW_BUCKETS, BUCKET_MS), alerted: false };
       this.#routes.set(route, traffic);
     }
-    traffic.served.add(nowMs);
-    if (byFallback) traffic.byFallback.add(nowMs);
-  }
-
-  /** The share in the last minute, or undefined below the minimum volume. */
-  share(route: string, nowMs: number): number | undefined {
-    const traffic = this.#routes.get(route);
-    if (!traffic) return undefined;
-    const served = traffic.served.count(nowMs);
-    return served < MIN_REQUESTS_FOR_SHARE ? undefined : traffic.byFallback.count(nowMs) / served;
+    return traffic;
   }
 
   routes(): string[] {

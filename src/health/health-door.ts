@@ -1,6 +1,7 @@
 import type { AttemptRecord } from '../core/attempt-record.js';
 import type { ResponseHeaders } from '../providers/spec.js';
 import type { ResolvedRoute, ResolvedTarget } from '../routing/resolve-route.js';
+import type { DeploymentHealth } from './health-registry.js';
 
 /** Why a target may not be tried now. */
 export type OutReason = 'ejected' | 'cooling' | 'structural' | 'busy';
@@ -35,13 +36,25 @@ export interface AdmitOptions {
  * The attempt loop's one door to deployment health: which targets are open and in what order,
  * whether one may be tried now, and (through the permit) how each attempt ended. The breaker,
  * structural faults, cooling, load and latency live behind it, so the loop runs the same on state
- * kept in this process or shared between replicas. Every call answers from state at hand: no I/O
- * on the request path.
+ * kept in this process or shared between replicas. Every call answers from state at hand, with
+ * one exception: across replicas, the half-open trial is claimed in the shared state, so that
+ * one admit may wait for one bounded call.
  */
 export interface HealthDoor {
   /** The route's targets in the order to try them (its strategy), without those cooling. */
   plan(route: ResolvedRoute): readonly ResolvedTarget[];
-  admit(target: ResolvedTarget, route: ResolvedRoute, options?: AdmitOptions): Permit | Out;
+  admit(target: ResolvedTarget, route: ResolvedRoute, options?: AdmitOptions): Permit | Out | Promise<Permit | Out>;
   /** When the first of the route's targets stops cooling; undefined when none is cooling. */
   coolingEndsAtMs(route: ResolvedRoute): number | undefined;
+}
+
+/**
+ * The half-open trial across replicas: whoever would send it claims it first, so the fleet sends
+ * exactly one. Without replicas to agree with, every claim is granted at once.
+ */
+export interface TrialClaims {
+  /** Whether this replica may go on to ask its breaker (false: another replica holds the trial). */
+  claim(deployment: DeploymentHealth): boolean | Promise<boolean>;
+  /** The claimed trial was not sent or ended neutral: another request, here or elsewhere, may claim it. */
+  release(deployment: DeploymentHealth): void;
 }

@@ -23,6 +23,11 @@ export interface HealthMonitorDeps {
   alert(alert: Alert): void;
   /** Sends one minimal real completion to the deployment; resolves with how it ended. */
   probe(deployment: DeploymentHealth): Promise<FailureKind>;
+  /**
+   * Whether this replica may probe the deployment in this interval (replicas sharing state send
+   * one probe per interval between them); absent: it always may.
+   */
+  probeLease?(deployment: DeploymentHealth, intervalMs: number): Promise<boolean>;
   now?: () => number;
 }
 
@@ -73,8 +78,12 @@ export class HealthMonitor implements HealthEvents {
     await this.#ticking;
   }
 
-  onBreaker(deployment: DeploymentHealth, change: { from: string; to: string; reason: string; atMs: number }): void {
-    if (change.to === 'ejected') this.#deps.metrics.ejections.inc({ deployment: this.#counterLabel(deployment) });
+  /**
+   * A transition adopted from another replica is not counted again: the replica that made it
+   * counts it. The replica that told of a long ejection tells of its end, whoever's trial ended it.
+   */
+  onBreaker(deployment: DeploymentHealth, change: { from: string; to: string; reason: string; atMs: number; adopted?: boolean }): void {
+    if (change.to === 'ejected' && !change.adopted) this.#deps.metrics.ejections.inc({ deployment: this.#counterLabel(deployment) });
     if (change.to === 'closed' && deployment.longEjectionAlertedForMs !== undefined) {
       deployment.longEjectionAlertedForMs = undefined;
       this.#deps.alert(alertOf('readmitted', deployment, change));
@@ -82,8 +91,11 @@ export class HealthMonitor implements HealthEvents {
     this.#updateGauges(deployment);
   }
 
-  onStructural(deployment: DeploymentHealth, change: { from: string; to: string; cause?: string; reason: string; atMs: number }): void {
-    if (change.to === 'structural') {
+  /** An adopted fault or readmission only moves the gauges: the replica that entered it, or whose probe ended it, alerts and counts. */
+  onStructural(deployment: DeploymentHealth, change: { from: string; to: string; cause?: string; reason: string; atMs: number; adopted?: boolean }): void {
+    if (change.adopted) {
+      if (change.to !== 'structural') deployment.longEjectionAlertedForMs = undefined;
+    } else if (change.to === 'structural') {
       this.#deps.metrics.structuralFaults.inc({ deployment: this.#counterLabel(deployment), cause: change.cause ?? 'unknown' });
       this.#deps.alert(alertOf('structural', deployment, change));
     } else {
@@ -122,10 +134,14 @@ export class HealthMonitor implements HealthEvents {
   async #runProbe(deployment: DeploymentHealth): Promise<void> {
     this.#probing.add(deployment.key);
     try {
+      if (this.#deps.probeLease && !(await this.#deps.probeLease(deployment, deployment.structural.probeIntervalMs))) {
+        deployment.structural.postponeProbe();
+        return;
+      }
       const kind = await this.#deps.probe(deployment);
       this.#deps.metrics.probes.inc({ deployment: this.#counterLabel(deployment), kind });
       if (kind === 'ok') this.#deps.registry().probeSucceeded(deployment);
-      else deployment.structural.probeFailed();
+      else deployment.structural.postponeProbe();
     } finally {
       this.#probing.delete(deployment.key);
     }
@@ -149,7 +165,8 @@ export class HealthMonitor implements HealthEvents {
 
   #alertIfOutTooLong(deployment: DeploymentHealth, nowMs: number): void {
     const out = deployment.structural.state === 'structural' ? deployment.structural : deployment.breaker.state === 'closed' ? undefined : deployment.breaker;
-    if (!out || deployment.longEjectionAlertedForMs === out.sinceMs) return;
+    // The replica that put it out tells of it lasting too.
+    if (!out || out.adopted || deployment.longEjectionAlertedForMs === out.sinceMs) return;
     const outForS = (nowMs - out.sinceMs) / 1000;
     if (outForS < this.#deps.config().alerts.ejected_for_s) return;
     deployment.longEjectionAlertedForMs = out.sinceMs;

@@ -1,4 +1,4 @@
-import type { Config, RouteHealthConfig } from '../config/schema.js';
+import { DEFAULT_ROUTE_HEALTH, type Config, type RouteHealthConfig } from '../config/schema.js';
 import type { FailureKind } from '../core/failure-kind.js';
 import { FAILURE_POLICY, isStructuralKind, type StructuralKind } from '../core/failure-policy.js';
 import type { ResponseHeaders } from '../providers/spec.js';
@@ -30,6 +30,10 @@ export interface HealthEvents {
   onStepDown(deployment: DeploymentHealth, stepDown: LimitStepDown): void;
   /** An unconfigured deployment was dropped to stay within `direct.max_deployments`. */
   onForgotten(deployment: DeploymentHealth): void;
+  /** A deployment was seen for the first time (shared state loads what other replicas know of it). */
+  onCreated?(deployment: DeploymentHealth): void;
+  /** The deployment's quota snapshot was replaced by a response's headers. */
+  onQuota?(deployment: DeploymentHealth): void;
 }
 
 /**
@@ -95,6 +99,7 @@ export class HealthRegistry implements HealthState {
       const connectionFault = this.#connectionFaults.get(connection);
       if (connectionFault !== undefined) created.structural.enter(connectionFault);
       deployment = created;
+      this.#events.onCreated?.(created);
     } else {
       deployment.breaker.configure(routeHealth);
       deployment.structural.configure(structuralSettings);
@@ -120,6 +125,43 @@ export class HealthRegistry implements HealthState {
   /** Every deployment seen so far. */
   all(): DeploymentHealth[] {
     return [...this.#deployments.values()];
+  }
+
+  find(key: string): DeploymentHealth | undefined {
+    return this.#deployments.get(key);
+  }
+
+  /**
+   * Every deployment the config's routes name, created now if no request has used it yet: what
+   * another replica learns of a deployment applies here before this replica's first request to it.
+   */
+  configured(): DeploymentHealth[] {
+    const config = this.#config();
+    return Object.values(config.routes).flatMap((route) =>
+      route.targets.map((target) => this.deployment(target.connection, target.model, route.health ?? DEFAULT_ROUTE_HEALTH, config.health)),
+    );
+  }
+
+  /** The connection fault in force (a rejected key), if any. */
+  connectionFault(connection: string): StructuralKind | undefined {
+    return this.#connectionFaults.get(connection);
+  }
+
+  /**
+   * A connection fault another replica entered (`fault`) or cleared by a probe (undefined): every
+   * deployment of the connection here takes it over, and so do those first used later.
+   */
+  adoptConnectionFault(connection: string, fault: { cause: StructuralKind; reason: string; sinceMs: number } | undefined): void {
+    const previous = this.#connectionFaults.get(connection);
+    if (fault) this.#connectionFaults.set(connection, fault.cause);
+    else this.#connectionFaults.delete(connection);
+    for (const other of this.#deployments.values()) {
+      if (other.connection !== connection) continue;
+      if (fault) other.structural.adopt({ state: 'structural', ...fault });
+      else if (previous !== undefined && other.structural.cause === previous) {
+        other.structural.adopt({ state: 'clear', cause: previous, reason: 'readmitted by a successful active probe on another replica', sinceMs: this.#now() });
+      }
+    }
   }
 
   /** An attempt is about to be sent. */
@@ -150,9 +192,10 @@ export class HealthRegistry implements HealthState {
   probeSucceeded(deployment: DeploymentHealth): void {
     const connectionFault = this.#connectionFaults.get(deployment.connection);
     const wasConnectionFault = connectionFault !== undefined && deployment.structural.cause === connectionFault;
+    // The connection is clear before the first deployment says so: whoever hears that sees the whole connection back.
+    if (wasConnectionFault) this.#connectionFaults.delete(deployment.connection);
     deployment.structural.probeSucceeded();
     if (!wasConnectionFault) return;
-    this.#connectionFaults.delete(deployment.connection);
     for (const other of this.#deployments.values()) {
       if (other.connection === deployment.connection && other.structural.cause === connectionFault) other.structural.probeSucceeded();
     }
@@ -162,7 +205,10 @@ export class HealthRegistry implements HealthState {
   observeHeaders(deployment: DeploymentHealth, headers: ResponseHeaders): void {
     const nowMs = this.#now();
     const snapshot = parseQuotaHeaders(headers, nowMs);
-    if (snapshot) deployment.quota = snapshot;
+    if (snapshot) {
+      deployment.quota = snapshot;
+      this.#events.onQuota?.(deployment);
+    }
     for (const stepDown of this.#stepDowns.observe(deployment.key, snapshot, nowMs)) this.#events.onStepDown(deployment, stepDown);
   }
 }

@@ -6,10 +6,10 @@ import type { ResponseHeaders } from '../providers/spec.js';
 import type { LatencyTracker } from '../routing/latency-tracker.js';
 import { planTargets } from '../routing/plan-targets.js';
 import type { ResolvedRoute, ResolvedTarget } from '../routing/resolve-route.js';
-import type { Permit as BreakerPermit } from './breaker.js';
+import { breakerOutcomeOf, type Permit as BreakerPermit } from './breaker.js';
 import type { ConnectionLoad } from './connection-load.js';
 import type { Cooling } from './cooling.js';
-import type { AdmitOptions, HealthDoor, Out, OutReason, Permit } from './health-door.js';
+import type { AdmitOptions, HealthDoor, Out, OutReason, Permit, TrialClaims } from './health-door.js';
 import type { DeploymentHealth, HealthState } from './health-registry.js';
 
 export interface LocalHealthDoorDeps {
@@ -18,6 +18,8 @@ export interface LocalHealthDoorDeps {
   load: ConnectionLoad;
   latency: LatencyTracker;
   config(): Config;
+  /** Where the half-open trial is claimed when replicas share health; absent: this process decides alone. */
+  trials?: TrialClaims;
   /** In [0, 1), for `weighted` routes; injectable so tests can fix the draw. */
   random?: () => number;
   now?: () => number;
@@ -41,22 +43,37 @@ export class LocalHealthDoor implements HealthDoor {
     return planned.filter((target) => cooling.coolingUntil(keyOf(target)) === undefined);
   }
 
-  admit(target: ResolvedTarget, route: ResolvedRoute, options: AdmitOptions = {}): Permit | Out {
-    const { registry, cooling, load } = this.#deps;
+  admit(target: ResolvedTarget, route: ResolvedRoute, options: AdmitOptions = {}): Permit | Out | Promise<Permit | Out> {
+    const { registry, cooling, trials } = this.#deps;
     const deployment = registry.deployment(target.connectionName, target.routedModel, route.policy.health ?? DEFAULT_ROUTE_HEALTH, this.#deps.config().health);
-    let breakerPermit: BreakerPermit | undefined;
-    if (options.lastResort) {
-      breakerPermit = deployment.breaker.forceAdmit();
-    } else {
-      const coolingUntilMs = options.retry ? undefined : cooling.coolingUntil(deployment.key);
-      if (coolingUntilMs !== undefined) return out('cooling', coolingUntilMs);
-      if (deployment.structural.state === 'structural') return out('structural', deployment.structural.nextProbeAtMs ?? Number.MAX_SAFE_INTEGER);
-      breakerPermit = deployment.breaker.admit();
-      if (!breakerPermit) return out('ejected', deployment.breaker.ejectedUntilMs ?? this.#now());
-    }
+    if (options.lastResort) return this.#pass(deployment, target, deployment.breaker.forceAdmit());
+    const coolingUntilMs = options.retry ? undefined : cooling.coolingUntil(deployment.key);
+    if (coolingUntilMs !== undefined) return out('cooling', coolingUntilMs);
+    if (deployment.structural.state === 'structural') return out('structural', deployment.structural.nextProbeAtMs ?? Number.MAX_SAFE_INTEGER);
+    // Only the trial is agreed with other replicas; every other admit answers from the local copy.
+    if (!trials || !deployment.breaker.trialDue) return this.#admitBreaker(deployment, target, undefined);
+    const claimed = trials.claim(deployment);
+    if (typeof claimed === 'boolean') return claimed ? this.#admitBreaker(deployment, target, trials) : this.#ejected(deployment);
+    return claimed.then((won) => (won ? this.#admitBreaker(deployment, target, trials) : this.#ejected(deployment)));
+  }
+
+  /** `claimedFrom`: the trial claim this admit holds, to free if the breaker does not hand out the trial after all. */
+  #admitBreaker(deployment: DeploymentHealth, target: ResolvedTarget, claimedFrom: TrialClaims | undefined): Permit | Out {
+    const breakerPermit = deployment.breaker.admit();
+    if (claimedFrom && !breakerPermit?.trial) claimedFrom.release(deployment);
+    return breakerPermit ? this.#pass(deployment, target, breakerPermit) : this.#ejected(deployment);
+  }
+
+  #ejected(deployment: DeploymentHealth): Out {
+    return out('ejected', deployment.breaker.ejectedUntilMs ?? this.#now());
+  }
+
+  #pass(deployment: DeploymentHealth, target: ResolvedTarget, breakerPermit: BreakerPermit): Permit | Out {
+    const { registry, load, trials } = this.#deps;
     // A full connection is busy, not failing: nothing is recorded against it.
     if (!load.tryAcquire(target.connectionName, target.connection.max_in_flight)) {
       deployment.breaker.record(breakerPermit, 'neutral');
+      if (breakerPermit.trial) trials?.release(deployment);
       return out('busy', this.#now());
     }
     registry.dispatched(deployment);
@@ -95,6 +112,7 @@ class DeploymentPermit implements Permit {
     if (record.kind === 'ok') latency.observe(deployment.key, record.firstTokenMs ?? record.latencyMs);
     load.release(deployment.connection);
     registry.settled(deployment, this.#breakerPermit, record.kind, record.message);
+    if (this.#breakerPermit.trial && breakerOutcomeOf(record.kind) === 'neutral') this.#deps.trials?.release(deployment);
     if (record.kind !== 'ok' && FAILURE_POLICY[record.kind].cools) cooling.cool(deployment.key, record.retryAfterMs);
   }
 }

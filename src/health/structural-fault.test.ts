@@ -126,7 +126,7 @@ describe('StructuralFault: leaving only by probe', () => {
     const { fault, clock, transitions, sendAt } = setup();
     sendAt(0, 'not_found');
     clock.nowMs = 301_000;
-    fault.probeFailed();
+    fault.postponeProbe();
     expect(fault.state).toBe('structural');
     expect(fault.nextProbeAtMs).toBe(601_000);
     expect(fault.sinceMs).toBe(0);
@@ -161,7 +161,7 @@ describe('StructuralFault: leaving only by probe', () => {
   it('probe results while clear change nothing', () => {
     const { fault, transitions } = setup();
     fault.probeSucceeded();
-    fault.probeFailed();
+    fault.postponeProbe();
     expect(fault.state).toBe('clear');
     expect(fault.nextProbeAtMs).toBeUndefined();
     expect(transitions).toEqual([]);
@@ -179,7 +179,7 @@ describe('StructuralFault: configure', () => {
     fault.configure({ ...SETTINGS, probe_interval_s: 600 });
     expect(fault.nextProbeAtMs).toBe(160_000);
     clock.nowMs = 160_000;
-    fault.probeFailed();
+    fault.postponeProbe();
     expect(fault.nextProbeAtMs).toBe(760_000);
   });
 
@@ -189,5 +189,31 @@ describe('StructuralFault: configure', () => {
     fault.configure({ ...SETTINGS, persist_429_s: 120 });
     sendAt(120_000, 'rate_limit');
     expect(fault.state).toBe('structural');
+  });
+});
+
+describe('StructuralFault: adopting another replica’s state', () => {
+  it('enters and leaves as adopted transitions, with a probe due one interval after it heard', () => {
+    const { fault, transitions, clock } = setup();
+    clock.nowMs = 5_000;
+    fault.adopt({ state: 'structural', cause: 'credential', reason: 'credential rejected', sinceMs: 4_000 });
+    expect(fault.snapshot()).toEqual({ state: 'structural', cause: 'credential', reason: 'credential rejected', sinceMs: 4_000 });
+    expect(fault.nextProbeAtMs).toBe(5_000 + 300_000);
+    expect(fault.adopted).toBe(true);
+    fault.adopt({ state: 'clear', cause: 'credential', reason: 'readmitted by a successful active probe', sinceMs: 6_000 });
+    expect(fault.state).toBe('clear');
+    expect(fault.nextProbeAtMs).toBeUndefined();
+    expect(transitions.map((change) => [change.to, change.adopted])).toEqual([
+      ['structural', true],
+      ['clear', true],
+    ]);
+  });
+
+  it('postponeProbe moves the next probe one interval on', () => {
+    const { fault, sendAt, clock } = setup();
+    sendAt(0, 'not_found');
+    clock.nowMs = 300_000;
+    fault.postponeProbe();
+    expect(fault.nextProbeAtMs).toBe(600_000);
   });
 });

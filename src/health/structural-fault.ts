@@ -18,6 +18,16 @@ export interface StructuralTransition {
   cause: StructuralCause;
   reason: string;
   atMs: number;
+  /** Taken over from another replica (through the shared state), not decided here. */
+  adopted?: boolean;
+}
+
+/** What replicas agree on about a structural fault. */
+export interface SharedStructuralState {
+  state: StructuralState;
+  cause?: StructuralCause;
+  reason: string;
+  sinceMs: number;
 }
 
 /**
@@ -58,6 +68,7 @@ export class StructuralFault {
   /** When the current run of 429s began; cleared by a success. */
   #rateLimitedSinceMs: number | undefined;
   readonly #requestsSent = new WindowCounter(RATE_BUCKETS, RATE_BUCKET_MS);
+  #adopted = false;
 
   constructor(
     settings: StructuralSettings,
@@ -91,11 +102,35 @@ export class StructuralFault {
     return this.#nextProbeAtMs;
   }
 
+  /** Whether the current state was taken over from another replica rather than decided here. */
+  get adopted(): boolean {
+    return this.#adopted;
+  }
+
+  snapshot(): SharedStructuralState {
+    return { state: this.#state, ...(this.#cause === undefined ? {} : { cause: this.#cause }), reason: this.#reason, sinceMs: this.#sinceMs };
+  }
+
+  /** Takes over the state another replica decided (heard as a transition with `adopted`). */
+  adopt(shared: SharedStructuralState): void {
+    if (shared.state === this.#state || shared.cause === undefined) return;
+    const cause = shared.cause;
+    this.#rateLimitedSinceMs = undefined;
+    if (shared.state === 'structural') {
+      this.#cause = cause;
+      this.#nextProbeAtMs = this.#now() + this.probeIntervalMs;
+    } else {
+      this.#cause = undefined;
+      this.#nextProbeAtMs = undefined;
+    }
+    this.#transition(shared.state, cause, shared.reason, { adopted: true, atMs: shared.sinceMs });
+  }
+
   /** A reload may change the numbers; the state stays. A shorter probe interval applies at once. */
   configure(settings: StructuralSettings): void {
     this.#settings = settings;
     if (this.#nextProbeAtMs !== undefined) {
-      this.#nextProbeAtMs = Math.min(this.#nextProbeAtMs, this.#now() + this.#probeIntervalMs());
+      this.#nextProbeAtMs = Math.min(this.#nextProbeAtMs, this.#now() + this.probeIntervalMs);
     }
   }
 
@@ -133,9 +168,10 @@ export class StructuralFault {
     this.#transition('clear', cause, `readmitted by a successful active probe (was: ${this.#reason})`);
   }
 
-  probeFailed(): void {
+  /** The next probe is due one interval from now (this one failed, or another replica holds this interval's probe). */
+  postponeProbe(): void {
     if (this.#state !== 'structural') return;
-    this.#nextProbeAtMs = this.#now() + this.#probeIntervalMs();
+    this.#nextProbeAtMs = this.#now() + this.probeIntervalMs;
   }
 
   #recordRateLimit(): void {
@@ -153,20 +189,21 @@ export class StructuralFault {
     if (this.#state === 'structural') return;
     this.#cause = cause;
     this.#rateLimitedSinceMs = undefined;
-    this.#nextProbeAtMs = this.#now() + this.#probeIntervalMs();
+    this.#nextProbeAtMs = this.#now() + this.probeIntervalMs;
     this.#transition('structural', cause, reason);
   }
 
-  #probeIntervalMs(): number {
+  get probeIntervalMs(): number {
     return this.#settings.probe_interval_s * MS_PER_SECOND;
   }
 
-  #transition(to: StructuralState, cause: StructuralCause, reason: string): void {
+  #transition(to: StructuralState, cause: StructuralCause, reason: string, taken?: { adopted: true; atMs: number }): void {
     const from = this.#state;
-    const atMs = this.#now();
+    const atMs = taken?.atMs ?? this.#now();
     this.#state = to;
     this.#sinceMs = atMs;
     this.#reason = reason;
-    this.#onTransition?.({ from, to, cause, reason, atMs });
+    this.#adopted = taken !== undefined;
+    this.#onTransition?.({ from, to, cause, reason, atMs, ...(taken ? { adopted: true } : {}) });
   }
 }

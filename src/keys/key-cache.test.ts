@@ -140,6 +140,40 @@ describe('KeyCache', () => {
     expect(store.lookups).toBe(2);
   });
 
+  it('a refresh reads a revocation it was never told of, and keeps the cached key while the store is down', async () => {
+    const { store, cache } = setup();
+    const secret = generateSecret();
+    store.add(secret, sampleKey());
+    await cache.authenticate(secret);
+    store.add(secret, sampleKey({ revokedAt: '2025-02-01T00:00:00.000Z' }));
+    store.down = true;
+    await cache.refresh();
+    expect((await cache.authenticate(secret))?.revokedAt).toBeNull();
+    store.down = false;
+    await cache.refresh();
+    const lookups = store.lookups;
+    expect((await cache.authenticate(secret))?.revokedAt).toBe('2025-02-01T00:00:00.000Z');
+    // Answered from memory: the refresh put the fresh key there.
+    expect(store.lookups).toBe(lookups);
+  });
+
+  it('a refresh that read a key before a revocation landed does not put it back', async () => {
+    const { store, cache } = setup();
+    const secret = generateSecret();
+    store.add(secret, sampleKey());
+    await cache.authenticate(secret);
+    let open!: () => void;
+    store.gate = new Promise<void>((resolve) => (open = resolve));
+    const refreshing = cache.refresh();
+    await Promise.resolve();
+    store.add(secret, sampleKey({ revokedAt: '2025-02-01T00:00:00.000Z' }));
+    cache.revoked('key_sample');
+    open();
+    await refreshing;
+    store.gate = undefined;
+    expect((await cache.authenticate(secret))?.revokedAt).toBe('2025-02-01T00:00:00.000Z');
+  });
+
   it('passes a store failure on without caching it as "unknown"', async () => {
     const { store, cache } = setup();
     const secret = generateSecret();

@@ -17,11 +17,17 @@ export interface KeyCacheOptions {
 
 const DEFAULT_NEGATIVE_TTL_MS = 5_000;
 const DEFAULT_MAX_NEGATIVE_ENTRIES = 10_000;
+/**
+ * How often a serving gateway re-reads the keys it knows: the longest a revocation made elsewhere
+ * can go unseen when it could not be announced (another process, or Redis down).
+ */
+export const KNOWN_KEY_REFRESH_INTERVAL_MS = 30_000;
 
 /**
  * Keys by the hash of their secret, in memory in front of the store: after a key's first
  * request, authenticating it is a hash and a Map lookup, and answering it needs no store.
- * Known keys (revoked and expired ones too, so the refusal can say why) stay until `revoked`.
+ * Known keys (revoked and expired ones too, so the refusal can say why) stay until `revoked`,
+ * and are re-read from the store by `refresh` (`startRefreshing` runs it on a timer).
  */
 export class KeyCache {
   private readonly store: KeyLookup;
@@ -35,6 +41,7 @@ export class KeyCache {
   private readonly pending = new Map<string, Promise<VirtualKey | undefined>>();
   /** Bumped by `revoked`: a lookup that started before a revocation must not cache what it read. */
   private generation = 0;
+  private refreshTimer: NodeJS.Timeout | undefined;
 
   constructor(options: KeyCacheOptions) {
     this.store = options.store;
@@ -63,6 +70,46 @@ export class KeyCache {
     };
     lookup.then(settle, settle);
     return lookup;
+  }
+
+  /**
+   * Re-reads every known key from the store, one at a time, and keeps what it reads: a revocation
+   * that was never announced to this process (another replica revoked the key while Redis was
+   * down) takes effect here after one refresh. A store that fails keeps the cached key, so a store
+   * outage never turns a known key into a refusal. Requests never wait on it.
+   */
+  async refresh(): Promise<void> {
+    for (const [hash, cached] of [...this.known]) {
+      const generation = this.generation;
+      let fresh: VirtualKey | undefined;
+      try {
+        fresh = await this.store.findByHash(hash);
+      } catch {
+        continue;
+      }
+      // A revocation heard meanwhile is newer than what was read; and only replace what is still there.
+      if (generation !== this.generation || this.known.get(hash) !== cached) continue;
+      if (fresh) this.known.set(hash, fresh);
+      else this.known.delete(hash);
+    }
+  }
+
+  /** Runs `refresh` every `intervalMs` in the background until `stopRefreshing`. */
+  startRefreshing(intervalMs: number): void {
+    this.stopRefreshing();
+    let running = false;
+    this.refreshTimer = setInterval(() => {
+      // A slow store must not stack refreshes on top of each other.
+      if (running) return;
+      running = true;
+      void this.refresh().finally(() => (running = false));
+    }, intervalMs);
+    this.refreshTimer.unref();
+  }
+
+  stopRefreshing(): void {
+    clearInterval(this.refreshTimer);
+    this.refreshTimer = undefined;
   }
 
   /** Forgets a revoked key at once, so its next request reads the revocation from the store. */

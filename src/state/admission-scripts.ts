@@ -122,32 +122,39 @@ return levels('ok', 0)
 `;
 
 /**
- * KEYS: rate, budget, open, holds. ARGV: tpm (0: none), tokens used beyond the estimate (negative:
- * a refund), reservation id ('' none), period start ms, real cost micros, budget keys' idle TTL ms.
- * The reservation part counts once: only a reservation still open is settled, so sending the same
+ * KEYS: rate, budget, open, holds. ARGV: budget keys' idle TTL ms, then one group of five per
+ * settlement of this key: tpm (0: none), tokens used beyond the estimate (negative: a refund),
+ * reservation id ('' none), period start ms, real cost micros. Replies how many reservations it
+ * settled. A reservation counts once: only one still open is settled, so sending the same
  * settlement again (after a reply was lost) changes nothing.
  */
 export const SETTLE_LUA = `${PRELUDE}
-local tpm, extraTokens, id = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3]
-local period, cost, budgetTtlMs = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
-if tpm > 0 and extraTokens ~= 0 then
-  local rate = redis.call('HMGET', KEYS[1], 'tokens', 'tokens_at')
-  -- A refund cannot fill the bucket past its capacity.
-  local tokens = math.min(tpm * WINDOW_MS, refilled(tonumber(rate[1]), tonumber(rate[2]), tpm) - extraTokens * WINDOW_MS)
-  redis.call('HSET', KEYS[1], 'tokens', int(tokens), 'tokens_at', int(math.max(now, tonumber(rate[2]) or now)))
-  keepRateUntilFull(KEYS[1], tokens, tpm)
+local budgetTtlMs = tonumber(ARGV[1])
+local settled = 0
+for group = 2, #ARGV, 5 do
+  local tpm, extraTokens, id = tonumber(ARGV[group]), tonumber(ARGV[group + 1]), ARGV[group + 2]
+  local period, cost = tonumber(ARGV[group + 3]), tonumber(ARGV[group + 4])
+  if tpm > 0 and extraTokens ~= 0 then
+    local rate = redis.call('HMGET', KEYS[1], 'tokens', 'tokens_at')
+    -- A refund cannot fill the bucket past its capacity.
+    local tokens = math.min(tpm * WINDOW_MS, refilled(tonumber(rate[1]), tonumber(rate[2]), tpm) - extraTokens * WINDOW_MS)
+    redis.call('HSET', KEYS[1], 'tokens', int(tokens), 'tokens_at', int(math.max(now, tonumber(rate[2]) or now)))
+    keepRateUntilFull(KEYS[1], tokens, tpm)
+  end
+  local held = id ~= '' and tonumber(redis.call('HGET', KEYS[4], id)) or nil
+  if held ~= nil then
+    redis.call('ZREM', KEYS[3], id)
+    redis.call('HDEL', KEYS[4], id)
+    -- Reserved in a period that has ended since: its cost counts toward that one, not this one.
+    if tonumber(redis.call('HGET', KEYS[2], 'period')) == period then
+      redis.call('HINCRBY', KEYS[2], 'reserved', int(-held))
+      redis.call('HINCRBY', KEYS[2], 'spent', int(math.max(0, cost)))
+      settled = settled + 1
+    end
+  end
 end
-if id == '' then return 0 end
-local held = tonumber(redis.call('HGET', KEYS[4], id))
-if held == nil then return 0 end
-redis.call('ZREM', KEYS[3], id)
-redis.call('HDEL', KEYS[4], id)
--- Reserved in a period that has ended since: its cost counts toward that one, not this one.
-if tonumber(redis.call('HGET', KEYS[2], 'period')) ~= period then return 0 end
-redis.call('HINCRBY', KEYS[2], 'reserved', int(-held))
-redis.call('HINCRBY', KEYS[2], 'spent', int(math.max(0, cost)))
-redis.call('PEXPIRE', KEYS[2], budgetTtlMs)
-return 1
+if settled > 0 then redis.call('PEXPIRE', KEYS[2], budgetTtlMs) end
+return settled
 `;
 
 /**

@@ -26,6 +26,18 @@ const MAX_KNOWN_KEYS = 100_000;
  */
 const MAX_PENDING_SETTLEMENTS = 10_000;
 const UNKNOWN_SPEND = -1;
+/**
+ * Settlements wait this long to go out together, one script call per key for all of them: under
+ * load that is one call for many requests instead of one each. A reservation is held this much
+ * longer, which only ever refuses early, never overshoots.
+ */
+const SETTLE_BATCH_MS = 2;
+
+/** Settlements of one key waiting for the next batch: the script's argument groups, and what to do if Redis does not take them. */
+interface SettleBatch {
+  groups: (string | number)[];
+  onFailure: (() => void)[];
+}
 
 /** What Redis last said of a key: where a local gate starts from while Redis is out of reach. */
 interface KnownFigures {
@@ -63,6 +75,8 @@ export class RedisAdmissionGate implements AdmissionGate {
   readonly #pending: Pending[] = [];
   /** Settlement calls on their way to Redis (`flush` waits for them). */
   readonly #settling = new Set<Promise<unknown>>();
+  readonly #settleBatches = new Map<string, SettleBatch>();
+  #settleTimer: NodeJS.Timeout | undefined;
   readonly #reservationLeaseMs: number;
   #local: InMemoryAdmissionGate;
   /** Keys whose last known levels the current local gate has taken. */
@@ -129,6 +143,7 @@ export class RedisAdmissionGate implements AdmissionGate {
   }
 
   async #flushNow(): Promise<void> {
+    this.#sendSettleBatches();
     await Promise.allSettled([...this.#settling]);
     for (const spend of this.#unmerged.values()) this.#queue({ kind: 'merge', mergeId: this.#nextId(), ...spend });
     this.#unmerged.clear();
@@ -149,7 +164,37 @@ export class RedisAdmissionGate implements AdmissionGate {
         MERGE_MARKER_TTL_MS,
       ]);
     }
-    return this.#settleScript(keys, [0, 0, pending.reservationId, pending.periodStartMs, pending.costMicros, BUDGET_IDLE_TTL_MS]);
+    return this.#settleScript(keys, [BUDGET_IDLE_TTL_MS, 0, 0, pending.reservationId, pending.periodStartMs, pending.costMicros]);
+  }
+
+  #batchSettlement(keyId: string, group: (string | number)[], onFailure: () => void): void {
+    let batch = this.#settleBatches.get(keyId);
+    if (!batch) {
+      batch = { groups: [], onFailure: [] };
+      this.#settleBatches.set(keyId, batch);
+    }
+    batch.groups.push(...group);
+    batch.onFailure.push(onFailure);
+    this.#settleTimer ??= setTimeout(() => this.#sendSettleBatches(), SETTLE_BATCH_MS).unref();
+  }
+
+  #sendSettleBatches(): void {
+    clearTimeout(this.#settleTimer);
+    this.#settleTimer = undefined;
+    for (const [keyId, batch] of this.#settleBatches) {
+      const failed = () => {
+        for (const onFailure of batch.onFailure) onFailure();
+      };
+      if (!this.#link.up) {
+        failed();
+        continue;
+      }
+      const settling = this.#settleScript(this.#keysOf(keyId), [BUDGET_IDLE_TTL_MS, ...batch.groups])
+        .catch(failed)
+        .finally(() => this.#settling.delete(settling));
+      this.#settling.add(settling);
+    }
+    this.#settleBatches.clear();
   }
 
   async #callAdmit(request: GateRequest, reservationId: string, seedMicros: number): Promise<string[] | undefined> {
@@ -185,16 +230,12 @@ export class RedisAdmissionGate implements AdmissionGate {
         if (!budget && extraTokens === 0) return;
         const costMicros = Math.max(0, Math.round(consumption.costMicros));
         const periodStartMs = budget?.periodStartMs ?? 0;
-        const args = [tpm ?? 0, extraTokens, budget ? reservationId : '', periodStartMs, costMicros, BUDGET_IDLE_TTL_MS];
         const resend = () => {
           // Only the reservation is resent: sending it twice counts it once; a token correction would not.
           if (budget) this.#queue({ kind: 'settle', keyId, reservationId, periodStartMs, costMicros });
         };
         if (!this.#link.up) return resend();
-        const settling = this.#settleScript(this.#keysOf(keyId), args)
-          .catch(resend)
-          .finally(() => this.#settling.delete(settling));
-        this.#settling.add(settling);
+        this.#batchSettlement(keyId, [tpm ?? 0, extraTokens, budget ? reservationId : '', periodStartMs, costMicros], resend);
       },
     };
   }

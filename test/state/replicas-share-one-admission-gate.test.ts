@@ -46,6 +46,24 @@ describe.runIf(redis.available)('two replicas on one Redis', () => {
     expect((await b.admit(request(budgeted(60_000, 100_000)))).ok).toBe(true);
   });
 
+  it('settlements made together go to Redis as one call, and each counts once', async () => {
+    const [a, b] = await twoGates();
+    const admissions = await Promise.all(Array.from({ length: 20 }, () => a.admit(request(budgeted(1_000, 1_000_000)))));
+    const link = await links.open(redis.server().url);
+    // Script runs of any form: the first run of a script is an EVAL, later ones EVALSHA.
+    const settleCalls = async () =>
+      [...(await link.commands.info('commandstats')).matchAll(/cmdstat_eval(?:sha)?:calls=(\d+)/g)].reduce((sum, match) => sum + Number(match[1]), 0);
+    const before = await settleCalls();
+    for (const admission of admissions) if (admission.ok) admission.ticket.settle({ tokens: 10, costMicros: 300 }, Date.now());
+    await a.flush();
+    // One script call for the twenty settlements (the INFO calls are not scripts).
+    expect((await settleCalls()) - before).toBe(1);
+    expect(await b.reservedMicros('key_a')).toBe(0);
+    // The twenty real costs, counted once: 1 000 000 − 6 000 spent leaves room for 994 reservations of 1 000.
+    expect(await b.admit(request(budgeted(994_000, 1_000_000)))).toMatchObject({ ok: true });
+    expect(await b.admit(request(budgeted(1, 1_000_000)))).toMatchObject({ ok: false, limit: 'budget', availableMicros: 0 });
+  });
+
   it('a reservation held by a replica that died is released when its lease lapses', async () => {
     const [a, b] = await twoGates({ reservationLeaseMs: 300 });
     // Admitted on a, which never settles it (it died).

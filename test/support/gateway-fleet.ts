@@ -1,0 +1,80 @@
+/**
+ * A fleet for the tests: 2–3 real `switchyard serve` processes (the built CLI: `npm run build`
+ * first) on one config file, sharing the test file's Redis (`state.kind: redis`) and PostgreSQL
+ * (`store.kind: postgres`), gated by virtual keys with an admin token, and sending to upstreams
+ * the test itself runs, so a deployment that fails fails for every replica. Each replica has its
+ * own working directory (its spill file) and picks its own port; `stop` ends them all.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startCli, type CliProcess } from './cli-process.js';
+
+export const FLEET_ADMIN_TOKEN = 'fleet-admin-token';
+
+export interface FleetOptions {
+  redisUrl: string;
+  postgresUrl: string;
+  /** Connections, routes and anything else the behaviour needs, as YAML top-level keys. */
+  yaml: string;
+  /** Default 2. */
+  replicas?: number;
+  /** Default `fleet:`; the test's Redis is its own, so this only shows the prefix is honoured. */
+  keyPrefix?: string;
+}
+
+export interface Replica {
+  /** `http://127.0.0.1:PORT` */
+  url: string;
+  process: CliProcess;
+  /** Its working directory, where its spill file lives. */
+  directory: string;
+}
+
+export interface GatewayFleet {
+  replicas: Replica[];
+  configFile: string;
+  /** Every replica: SIGTERM, then SIGKILL past 10 s (see `CliProcess.stop`); then the files go. */
+  stop(): Promise<void>;
+}
+
+const LISTENING = /Switchyard listening on (http:\/\/127\.0\.0\.1:\d+)/;
+const START_TIMEOUT_MS = 30_000;
+
+/** The whole config file of a fleet: shared state and store, virtual keys, then the test's own lines. */
+export function fleetConfig(options: FleetOptions): string {
+  return `server: { host: 127.0.0.1 }
+auth: { mode: keys }
+admin: { token: ${FLEET_ADMIN_TOKEN} }
+state: { kind: redis, url: "${options.redisUrl}", key_prefix: "${options.keyPrefix ?? 'fleet:'}" }
+store: { kind: postgres, url: "${options.postgresUrl}" }
+${options.yaml}
+`;
+}
+
+export async function startGatewayFleet(options: FleetOptions): Promise<GatewayFleet> {
+  const root = mkdtempSync(join(tmpdir(), 'switchyard-fleet-'));
+  const configFile = join(root, 'config.yaml');
+  writeFileSync(configFile, fleetConfig(options));
+  const started: Replica[] = [];
+  const stop = async () => {
+    await Promise.all(started.map((replica) => replica.process.stop()));
+    rmSync(root, { recursive: true, force: true });
+  };
+  try {
+    const count = options.replicas ?? 2;
+    // One at a time: the first runs the migrations, and the machine is small.
+    for (let index = 0; index < count; index++) {
+      const directory = join(root, `replica-${index}`);
+      mkdirSync(directory);
+      const child = startCli(['serve', '--config', configFile, '--port', '0'], { cwd: directory, env: { LOG_FORMAT: 'json' } });
+      started.push({ url: '', process: child, directory });
+      const [, url] = await child.waitFor(LISTENING, START_TIMEOUT_MS);
+      started[index]!.url = url!;
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { replicas: started, configFile, stop };
+}

@@ -1,0 +1,143 @@
+/**
+ * Replicas of the gateway's health machinery in one test process: each has its own registry,
+ * door, monitor, cooling and retry budgets, wired as `src/app.ts` wires them, on its own
+ * `RedisLink` to one Redis ("redis"), or none at all ("memory": then both names are one replica,
+ * since a single process is the fleet).
+ */
+import { configSchema, type Config } from '../../src/config/schema.js';
+import type { AttemptRecord } from '../../src/core/attempt-record.js';
+import type { FailureKind } from '../../src/core/failure-kind.js';
+import { RetryBudgets } from '../../src/engine/retry-budget.js';
+import { ConnectionLoad } from '../../src/health/connection-load.js';
+import { Cooling } from '../../src/health/cooling.js';
+import { FallbackShare } from '../../src/health/fallback-share.js';
+import type { Out, Permit } from '../../src/health/health-door.js';
+import { HealthMonitor } from '../../src/health/health-monitor.js';
+import { HealthRegistry } from '../../src/health/health-registry.js';
+import { LocalHealthDoor } from '../../src/health/local-health-door.js';
+import { LatencyTracker } from '../../src/routing/latency-tracker.js';
+import { resolveRoute, type ResolvedRoute, type ResolvedTarget } from '../../src/routing/resolve-route.js';
+import { FleetFallbackShare } from '../../src/state/fleet-fallback-share.js';
+import { FleetRetryBuckets } from '../../src/state/fleet-retry-buckets.js';
+import { RedisLink } from '../../src/state/redis-link.js';
+import { SharedHealth } from '../../src/state/shared-health.js';
+import type { Alert } from '../../src/telemetry/alert-sender.js';
+import { Metrics } from '../../src/telemetry/metrics.js';
+
+export type StateKind = 'memory' | 'redis';
+
+export interface HealthReplica {
+  config: Config;
+  registry: HealthRegistry;
+  door: LocalHealthDoor;
+  monitor: HealthMonitor;
+  cooling: Cooling;
+  budgets: RetryBudgets;
+  fallbackShare: FallbackShare;
+  metrics: Metrics;
+  link: RedisLink | undefined;
+  fleetFallbackShare: FleetFallbackShare | undefined;
+  fleetRetryBuckets: FleetRetryBuckets | undefined;
+  /** Alerts this replica sent, by type. */
+  alerts: Alert[];
+  /** Deployments this replica probed. */
+  probes: string[];
+  /** How this replica's probes end. */
+  probeAnswer: FailureKind;
+  route(name?: string): ResolvedRoute;
+  target(name: string, index: number): ResolvedTarget;
+  close(): Promise<void>;
+}
+
+export function healthConfig(yaml: object): Config {
+  return configSchema.parse(yaml);
+}
+
+/** One replica; `redisUrl` and `keyPrefix` put it on shared state. */
+export async function startReplica(config: Config, redis?: { url: string; keyPrefix: string }): Promise<HealthReplica> {
+  const cooling = new Cooling();
+  const fallbackShare = new FallbackShare();
+  const metrics = new Metrics();
+  const link = redis && new RedisLink({ url: redis.url, keyPrefix: redis.keyPrefix });
+  const alerts: Alert[] = [];
+  const probes: string[] = [];
+  // eslint-disable-next-line prefer-const -- assigned once the monitor that reads it exists
+  let sharedHealth: SharedHealth | undefined;
+  const replica = {} as HealthReplica;
+  const monitor: HealthMonitor = new HealthMonitor({
+    registry: () => registry,
+    cooling,
+    latency: { forget: () => undefined },
+    fallbackShare,
+    config: () => config,
+    metrics,
+    alert: (alert) => alerts.push(alert),
+    probe: async (deployment) => {
+      probes.push(deployment.key);
+      return replica.probeAnswer;
+    },
+    ...(link ? { probeLease: (deployment, intervalMs) => sharedHealth!.probeLease(deployment, intervalMs) } : {}),
+  });
+  sharedHealth = link && new SharedHealth({ link, registry: () => registry, cooling, events: monitor });
+  const registry: HealthRegistry = new HealthRegistry(sharedHealth ?? monitor, { config: () => config });
+  const fleetRetryBuckets = link && new FleetRetryBuckets(link);
+  const fleetFallbackShare = link && new FleetFallbackShare(link, fallbackShare);
+  const door = new LocalHealthDoor({ registry, cooling, load: new ConnectionLoad(), latency: new LatencyTracker(), config: () => config, trials: sharedHealth });
+  if (link && !(await link.ready(5_000))) throw new Error('Redis did not answer');
+  Object.assign(replica, {
+    config,
+    registry,
+    door,
+    monitor,
+    cooling,
+    budgets: new RetryBudgets(Date.now, undefined, fleetRetryBuckets),
+    fallbackShare,
+    metrics,
+    link,
+    fleetFallbackShare,
+    fleetRetryBuckets,
+    alerts,
+    probes,
+    probeAnswer: 'ok' as FailureKind,
+    route: (name = 'chat') => resolveRoute(config, name),
+    target: (name: string, index: number) => resolveRoute(config, name).targets[index]!,
+    async close() {
+      fleetRetryBuckets?.close();
+      fleetFallbackShare?.close();
+      await monitor.stop();
+      await link?.close();
+    },
+  });
+  return replica;
+}
+
+/** Two replicas: on one Redis, or (memory) one replica under both names. */
+export async function startReplicas(kind: StateKind, config: Config, redis: () => { url: string }, keyPrefix: string): Promise<[HealthReplica, HealthReplica]> {
+  if (kind === 'memory') {
+    const only = await startReplica(config);
+    return [only, only];
+  }
+  const { url } = redis();
+  return [await startReplica(config, { url, keyPrefix }), await startReplica(config, { url, keyPrefix })];
+}
+
+export function attemptRecord(kind: FailureKind, target: ResolvedTarget, extra: Partial<AttemptRecord> = {}): AttemptRecord {
+  return { n: 1, connection: target.connectionName, provider: 'mock', model: target.routedModel, kind, startedMs: 0, latencyMs: 1, committed: false, malformedEvents: 0, ...extra };
+}
+
+/** Admits (awaiting a trial claim if there is one) and settles at once with `kind`; returns what the door said. */
+export async function attemptOn(replica: HealthReplica, target: ResolvedTarget, kind: FailureKind, extra: Partial<AttemptRecord> = {}): Promise<Permit | Out> {
+  const answer = await replica.door.admit(target, replica.route(), {});
+  if (!answer.out) answer.settle(attemptRecord(kind, target, extra));
+  return answer;
+}
+
+/** Polls (bounded) until `check` holds; returns how long it took. */
+export async function within(timeoutMs: number, check: () => boolean | Promise<boolean>): Promise<number> {
+  const startedAtMs = Date.now();
+  while (!(await check())) {
+    if (Date.now() - startedAtMs > timeoutMs) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return Date.now() - startedAtMs;
+}

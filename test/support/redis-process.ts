@@ -1,0 +1,98 @@
+/**
+ * A real Redis of its own: Debian's `redis-server` on a free loopback port, no persistence, its
+ * files in a temporary directory; stopped (and restarted on the same port, for outage tests) on
+ * demand. The tests use it through `redis-server.ts`; the bench starts one for its Redis-state
+ * gateway. Nothing here depends on the test runner.
+ */
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { freePort } from './free-port.js';
+
+function findRedisServer(): string | undefined {
+  try {
+    return execFileSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' }).trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The installed redis-server, or undefined. */
+export const REDIS_SERVER = findRedisServer();
+
+export interface RedisServer {
+  port: number;
+  url: string;
+  /** Kills it (SIGKILL: an outage, not a shutdown); the port stays reserved for `start`. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port, empty (no persistence), after `stop`. */
+  start(): Promise<void>;
+  /** Deletes every key, between tests. */
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const START_TIMEOUT_MS = 10_000;
+
+export async function startRedisServer(): Promise<RedisServer> {
+  if (!REDIS_SERVER) throw new Error('redis-server is not installed (see redisAvailable)');
+  const binary = REDIS_SERVER;
+  const directory = mkdtempSync(join(tmpdir(), 'switchyard-redis-'));
+  const port = await freePort();
+  const url = `redis://127.0.0.1:${port}`;
+  let child: ChildProcess | undefined;
+
+  const start = async () => {
+    const started = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', directory, '--protected-mode', 'no'], {
+      stdio: 'ignore',
+    });
+    child = started;
+    const deadline = Date.now() + START_TIMEOUT_MS;
+    for (;;) {
+      const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null });
+      probe.on('error', () => undefined);
+      try {
+        await probe.connect();
+        await probe.ping();
+        return;
+      } catch (error) {
+        if (started.exitCode !== null || Date.now() > deadline) throw new Error(`redis-server did not start on ${url}: ${String(error)}`);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      } finally {
+        probe.disconnect();
+      }
+    }
+  };
+
+  const stop = async () => {
+    const running = child;
+    child = undefined;
+    if (!running || running.exitCode !== null) return;
+    await new Promise<void>((resolve) => {
+      running.once('exit', () => resolve());
+      running.kill('SIGKILL');
+    });
+  };
+
+  await start();
+  return {
+    port,
+    url,
+    stop,
+    start,
+    async flush() {
+      const client = new Redis(url, { maxRetriesPerRequest: 0 });
+      try {
+        await client.flushall();
+      } finally {
+        client.disconnect();
+      }
+    },
+    async close() {
+      await stop();
+      rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
