@@ -95,6 +95,7 @@ async function answer<Parsed extends { requestedModel: string }, Answer>(
   const redact = secretRedactor(knownSecrets(context.config));
   const headers = servedHeaders(outcome.served, outcome.attempts.length, redact);
   const rendered = endpoint.render(outcome.answer, { parsed, served: outcome.served, draft });
+  for (const name of rendered.withdrawnHeaders ?? []) response.removeHeader(name);
   if ('json' in rendered) {
     draft.firstTokenAtMs = Date.now();
     const text = sendJson(response, 200, rendered.json, headers);
