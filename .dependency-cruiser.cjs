@@ -25,7 +25,7 @@ module.exports = {
         'A provider adapter is pure translation: it imports the provider spec, streaming/, core/, ' +
         'providers/shared/ and its own folder, nothing of the gateway around it.',
       severity: 'error',
-      from: { path: '^src/providers/([^/]+)/', pathNot: '^src/providers/(azure-openai|openai-compatible)/' },
+      from: { path: '^src/providers/([^/]+)/', pathNot: '^src/providers/(azure-openai|openai-compatible|openai-responses)/' },
       to: {
         path: '^src/',
         pathNot: ['^src/providers/$1/', '^src/providers/spec[.]ts$', '^src/providers/shared/', '^src/streaming/', '^src/core/'],
@@ -33,12 +33,14 @@ module.exports = {
     },
     {
       name: 'openai-variants-stand-on-the-openai-adapter',
-      comment: 'Azure OpenAI and the OpenAI-compatible hosts speak the OpenAI wire: they may also build on providers/openai/.',
+      comment:
+        'Azure OpenAI, the OpenAI-compatible hosts and the OpenAI Responses API speak the OpenAI wire (and its errors): ' +
+        'they may also build on providers/openai/, and Azure on providers/openai-responses/.',
       severity: 'error',
-      from: { path: '^src/providers/(azure-openai|openai-compatible)/' },
+      from: { path: '^src/providers/(azure-openai|openai-compatible|openai-responses)/' },
       to: {
         path: '^src/',
-        pathNot: ['^src/providers/$1/', '^src/providers/openai/', '^src/providers/spec[.]ts$', '^src/providers/shared/', '^src/streaming/', '^src/core/'],
+        pathNot: ['^src/providers/$1/', '^src/providers/openai/', '^src/providers/openai-responses/', '^src/providers/spec[.]ts$', '^src/providers/shared/', '^src/streaming/', '^src/core/'],
       },
     },
     {

@@ -32,7 +32,7 @@ export const connectionSchema = z
     /** Skip this connection (and every target on it) when it has no api_key, e.g. an unset env var. */
     optional: z.boolean().default(false),
     /** For `provider: mock`: which wire format the mock speaks. */
-    dialect: z.enum(['openai', 'anthropic', 'gemini', 'bedrock']).optional(),
+    dialect: z.enum(['openai', 'openai-responses', 'anthropic', 'gemini', 'bedrock']).optional(),
     /** Bedrock: the AWS region (`us-east-1`); sets the default base_url and the SigV4 scope. */
     region: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, 'an AWS region such as us-east-1').optional(),
     /** Bedrock without an API key: IAM credentials, requests signed with SigV4 per attempt. */
@@ -117,6 +117,8 @@ const routeSchema = z
     on: z.partialRecord(failureKindSchema, failureRuleSchema).default({}),
     timeouts: timeoutsSchema.default(timeoutsSchema.parse({})),
     commit: commitSchema.default('first_token'),
+    /** Responses API hosted tools: left out for targets that cannot run them, or those targets left out. */
+    hosted_tools: z.enum(['drop', 'skip_target']).default('drop'),
     retry_budget: z
       .object({ ratio: z.number().min(0).max(1).default(0.1), min_per_second: z.number().nonnegative().default(5) })
       .strict()

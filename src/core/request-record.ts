@@ -71,6 +71,11 @@ export interface RequestRecord {
    * (`/v1/chat/completions`, `/v1/messages`).
    */
   operation?: 'embeddings' | 'responses';
+  /**
+   * Tool types the answering target could not take and went without (Responses API hosted tools
+   * on a translated target), as `x-switchyard-dropped-tools` named them; absent when none were.
+   */
+  dropped_tools?: string[];
 }
 
 /** Where finished request records go. `enqueue` never blocks the request path. */

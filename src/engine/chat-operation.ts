@@ -1,29 +1,42 @@
 import type { CommitPolicy } from '../config/schema.js';
 import { estimateTokens, outputCharactersOfResult, requestCharacters } from '../metering/estimate-tokens.js';
 import { trustedUsage } from '../metering/trusted-usage.js';
-import type { ChatRequest, ChatResult, StreamEvent } from '../providers/spec.js';
+import type { ChatRequest, ChatResult, ProviderAdapter, StreamEvent, UpstreamDialect } from '../providers/spec.js';
 import { createFrameDecoder } from '../streaming/create-frame-decoder.js';
 import { readEventBatches } from '../streaming/read-event-batches.js';
 import { forwardCommitted } from './forward-committed.js';
 import { readToCommitPoint } from './read-to-commit-point.js';
 import type { Operation } from './run-attempt.js';
 
-/** A chat answer: whole, or a committed stream in batches whose first holds what was read up to the commit point. */
-export type ChatAnswer = { result: ChatResult } | { events: AsyncIterable<StreamEvent[]> };
+/**
+ * A chat answer: whole, or a committed stream in batches whose first holds what was read up to
+ * the commit point; `upstream` is the wire format that answered.
+ */
+export type ChatAnswer = ({ result: ChatResult } | { events: AsyncIterable<StreamEvent[]> }) & { upstream: UpstreamDialect };
+
+export interface ChatOperationOptions {
+  /** Only targets on their own Responses API are tried (a route's `hosted_tools: skip_target`). */
+  responsesTargetsOnly?: boolean;
+}
 
 /**
  * A chat completion attempt. A non-streamed answer is read whole; a stream is read up to the
  * route's commit point, and any failure before it is a failed attempt that the caller never saw.
+ * A Responses caller is served by a target's own Responses API where the provider has one; its
+ * HTTP errors are in the same OpenAI envelope, so the target's adapter reads them either way.
  */
-export function chatOperation(request: ChatRequest, commit: CommitPolicy): Operation<ChatAnswer> {
+export function chatOperation(request: ChatRequest, commit: CommitPolicy, options: ChatOperationOptions = {}): Operation<ChatAnswer> {
+  const upstreamOf = (adapter: ProviderAdapter): ProviderAdapter => (request.responsesBody !== undefined ? (adapter.responses ?? adapter) : adapter);
   return {
-    name: 'chat completions',
-    build: (adapter, target) => adapter.buildRequest(request, target),
+    name: options.responsesTargetsOnly ? 'hosted tools (hosted_tools: skip_target)' : 'chat completions',
+    ...(options.responsesTargetsOnly ? { accepts: (adapter: ProviderAdapter) => upstreamOf(adapter).dialect === 'openai-responses' } : {}),
+    build: (adapter, target) => upstreamOf(adapter).buildRequest(request, target),
     async read(response, context, input) {
       const { record } = context;
+      const adapter = upstreamOf(input.adapter);
       if (!request.stream) {
         context.timer.arm('idle', input.timeouts.idle_ms);
-        const result = input.adapter.parseResponse(await response.body.json());
+        const result = adapter.parseResponse(await response.body.json());
         if (result.finishReason === 'content_filter' && result.text === '' && result.toolCalls.length === 0) {
           return context.fail({ kind: 'moderation', code: 'content_filter', message: 'the provider refused to answer (content filter)' });
         }
@@ -38,10 +51,10 @@ export function chatOperation(request: ChatRequest, commit: CommitPolicy): Opera
         }
         Object.assign(record, { latencyMs: Date.now() - context.startedAtMs, usage: result.usage, committed: true });
         context.release(true);
-        return { ok: true, record, answer: { result } };
+        return { ok: true, record, answer: { result, upstream: adapter.dialect } };
       }
 
-      const batches = readEventBatches(response.body, createFrameDecoder(input.adapter.framing), input.adapter.createStreamParser());
+      const batches = readEventBatches(response.body, createFrameDecoder(adapter.framing), adapter.createStreamParser());
       const estimateInputTokens = () => estimateTokens(requestCharacters(request));
       const ready = await readToCommitPoint(batches, context, {
         commit,
@@ -54,7 +67,7 @@ export function chatOperation(request: ChatRequest, commit: CommitPolicy): Opera
         return context.fail(ready);
       }
       nameTheAnsweringModel(ready.held, input.target.routedModel);
-      return { ok: true, record, answer: { events: forwardCommitted(ready, batches, context, { estimateInputTokens }) } };
+      return { ok: true, record, answer: { events: forwardCommitted(ready, batches, context, { estimateInputTokens }), upstream: adapter.dialect } };
     },
   };
 }

@@ -84,10 +84,12 @@ export const mockToolArgumentFragments: readonly string[] = ['{"city":', '"Paris
  * Input tokens are `ceil(characters / 4)` over all text in the request: string contents, `text`
  * fields of content parts (nested tool results included) and the system prompt, in each format's
  * place for them: OpenAI / Anthropic / Bedrock `messages[].content` and `system`, Gemini
- * `contents[].parts` and `systemInstruction.parts`.
+ * `contents[].parts` and `systemInstruction.parts`, Responses `input` (a string, or items'
+ * `content`) and `instructions`.
  */
 export function countInputTokens(body: Record<string, unknown>): number {
   let characters = textLength(body.system) + turnsLength(body.messages, 'content') + turnsLength(body.contents, 'parts');
+  characters += textLength(body.instructions) + (typeof body.input === 'string' ? body.input.length : turnsLength(body.input, 'content'));
   // Gemini's REST API takes snake_case field names too.
   const instruction = body.systemInstruction ?? body.system_instruction;
   if (isRecord(instruction)) characters += textLength(instruction.parts);

@@ -18,6 +18,7 @@ import { FaultWindow } from './fault-window.js';
 import { geminiWire } from './gemini-wire.js';
 import { geminiEmbeddingsResponse } from './gemini-embeddings.js';
 import { embeddingsResponse } from './openai-embeddings.js';
+import { openaiResponsesWire } from './openai-responses-wire.js';
 import { openaiWire } from './openai-wire.js';
 import { requestedJson } from './requested-json.js';
 import { findRoute, type Route } from './routes.js';
@@ -78,6 +79,7 @@ export interface MockProviderOptions {
 
 const wires: Record<UpstreamDialect, WireFormat> = {
   openai: openaiWire,
+  'openai-responses': openaiResponsesWire,
   anthropic: anthropicWire,
   gemini: geminiWire,
   bedrock: bedrockWire,

@@ -21,6 +21,12 @@ export function requestedJson(dialect: UpstreamDialect, body: Record<string, unk
       if (format?.type === 'json_schema') return { schema: record(format.json_schema)?.schema };
       return undefined;
     }
+    case 'openai-responses': {
+      const format = record(record(body.text)?.format);
+      if (format?.type === 'json_object') return {};
+      if (format?.type === 'json_schema') return { schema: format.schema };
+      return undefined;
+    }
     case 'anthropic': {
       const format = record(record(body.output_config)?.format) ?? record(body.output_format);
       return format?.type === 'json_schema' ? { schema: format.schema } : undefined;

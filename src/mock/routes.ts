@@ -17,6 +17,8 @@ const fixedRoutes = new Map<string, Route>([
   ['/chat/completions', { dialect: 'openai', endpoint: 'chat' }],
   ['/v1/embeddings', { dialect: 'openai', endpoint: 'embeddings' }],
   ['/embeddings', { dialect: 'openai', endpoint: 'embeddings' }],
+  ['/v1/responses', { dialect: 'openai-responses', endpoint: 'chat' }],
+  ['/responses', { dialect: 'openai-responses', endpoint: 'chat' }],
   ['/v1/messages', { dialect: 'anthropic', endpoint: 'chat' }],
 ]);
 

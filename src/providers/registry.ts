@@ -5,6 +5,7 @@ import { bedrockAdapter } from './bedrock/adapter.js';
 import { geminiAdapter } from './gemini/adapter.js';
 import { openAiAdapter } from './openai/adapter.js';
 import { createCompatibleAdapter } from './openai-compatible/adapter.js';
+import { createOpenAiResponsesAdapter } from './openai-responses/adapter.js';
 import type { UpstreamDialect, ProviderAdapter } from './spec.js';
 
 /** Each provider's public endpoint, in its own SDK's convention (README.md, configuration). */
@@ -16,10 +17,15 @@ const DEFAULT_BASE_URLS: Partial<Record<ProviderName, string>> = {
 
 const ADAPTERS_BY_DIALECT: Readonly<Record<UpstreamDialect, ProviderAdapter>> = {
   openai: openAiAdapter,
+  // The mock speaking the Responses API, to every caller.
+  'openai-responses': createOpenAiResponsesAdapter({ origin: 'mock', path: '/responses' }),
   anthropic: anthropicAdapter,
   gemini: geminiAdapter,
   bedrock: bedrockAdapter,
 };
+
+/** api.openai.com: Chat Completions, and its own Responses API for Responses callers. */
+const openAiWithResponses: ProviderAdapter = { ...openAiAdapter, responses: createOpenAiResponsesAdapter({ origin: 'openai', path: '/responses' }) };
 
 /** Adapters that depend on a connection setting, made once per distinct setting. */
 const configuredAdapters = new Map<string, ProviderAdapter>();
@@ -36,7 +42,7 @@ function configured(key: string, create: () => ProviderAdapter): ProviderAdapter
 export function adapterFor(connection: ConnectionConfig): ProviderAdapter {
   switch (connection.provider) {
     case 'openai':
-      return openAiAdapter;
+      return openAiWithResponses;
     case 'anthropic':
     case 'gemini':
     case 'bedrock':
@@ -55,7 +61,7 @@ export function adapterFor(connection: ConnectionConfig): ProviderAdapter {
 }
 
 /** Where the in-process mock serves each wire format, relative to its root (the SDKs' own conventions). */
-const MOCK_PATHS: Readonly<Record<UpstreamDialect, string>> = { openai: '/v1', anthropic: '', gemini: '/v1beta', bedrock: '' };
+const MOCK_PATHS: Readonly<Record<UpstreamDialect, string>> = { openai: '/v1', 'openai-responses': '/v1', anthropic: '', gemini: '/v1beta', bedrock: '' };
 
 /** The base URL to call; a mock connection without one uses the gateway's in-process mock. */
 export function baseUrlFor(connection: ConnectionConfig, inProcessMockUrl: string | undefined): string {

@@ -10,8 +10,11 @@ import type { SseFrame } from '../streaming/sse-frame.js';
 import type { StreamFraming } from '../streaming/frame-decoder.js';
 import type { Usage } from '../core/usage.js';
 
-/** A provider wire format. Azure OpenAI and the OpenAI-compatible hosts speak `openai`. */
-export type UpstreamDialect = 'openai' | 'anthropic' | 'gemini' | 'bedrock';
+/**
+ * A provider wire format. Azure OpenAI and the OpenAI-compatible hosts speak `openai` (Chat
+ * Completions); OpenAI and Azure OpenAI also speak `openai-responses`, their Responses API.
+ */
+export type UpstreamDialect = 'openai' | 'openai-responses' | 'anthropic' | 'gemini' | 'bedrock';
 
 /**
  * A prompt-caching breakpoint (Anthropic `cache_control`, Bedrock `cachePoint`): the prompt up to
@@ -150,6 +153,12 @@ export interface ChatRequest {
    * only to a target that speaks the same dialect; other adapters ignore them.
    */
   passthrough?: { dialect: UpstreamDialect; fields: Record<string, unknown> };
+  /**
+   * A Responses caller's body as it came: a target on its own Responses API is sent it (with
+   * the target's model) rather than a translation, so hosted tools, reasoning items and fields
+   * the canonical request does not model reach it. Translated targets use the fields above.
+   */
+  responsesBody?: Readonly<Record<string, unknown>>;
 }
 
 /** What the caller's dialect calls a finish; adapters map provider reasons onto these. */
@@ -172,6 +181,11 @@ export interface ChatResult {
   stopSequence?: string;
   usage?: Usage;
   systemFingerprint?: string;
+  /**
+   * Output items of a Responses upstream the canonical result has no form for (encrypted
+   * reasoning, hosted tool calls), as the provider sent them: a Responses caller gets them.
+   */
+  outputItems?: Record<string, unknown>[];
 }
 
 /** The closed set of events a parsed upstream stream yields. */
@@ -199,6 +213,8 @@ export type StreamEvent =
   | { type: 'finish'; reason: FinishReason; providerReason?: string; stopSequence?: string }
   /** An error reported inside a 200 stream (OpenAI `data: {"error":…}`, Anthropic `event: error`). */
   | { type: 'provider-error'; error: UpstreamFailure }
+  /** A whole output item of a Responses upstream the canonical events have no form for (see `ChatResult.outputItems`). */
+  | { type: 'output-item'; item: Record<string, unknown> }
   /** An upstream event that could not be parsed: skipped and counted, never forwarded. */
   | { type: 'malformed-event'; data: string };
 
@@ -283,6 +299,8 @@ export interface ProviderAdapter {
   parseError(status: number, headers: ResponseHeaders, body: string, nowMs: number): UpstreamFailure;
   /** Absent when the provider's API has no embeddings this gateway speaks: such targets are skipped. */
   readonly embeddings?: EmbeddingsAdapter;
+  /** The same provider's Responses API, which serves Responses callers (OpenAI and Azure OpenAI). */
+  readonly responses?: ProviderAdapter;
 }
 
 /** Thrown by an adapter when a response that looked successful carries an error. */

@@ -38,6 +38,8 @@ export class RecordDraft {
   probe = false;
   /** Set for requests that are not chats (records show chat requests without it). */
   operation: 'embeddings' | 'responses' | undefined;
+  /** Tool types the answering target went without. */
+  droppedTools: string[] | undefined;
   /** Answered from a stored idempotent response: nothing was generated. */
   replayed = false;
 
@@ -95,6 +97,7 @@ export class RecordDraft {
       error_message: this.errorMessage,
       ...(this.probe ? { probe: true as const } : {}),
       ...(this.operation === undefined ? {} : { operation: this.operation }),
+      ...(this.droppedTools === undefined ? {} : { dropped_tools: this.droppedTools }),
     };
   }
 }

@@ -5,6 +5,8 @@ import type { ParsedChat } from '../dialects/caller-dialect.js';
 import { headerSafe } from '../http/send.js';
 import type { Endpoint } from './endpoint.js';
 
+const DROPPED_TOOLS_HEADER = 'x-switchyard-dropped-tools';
+
 /** `POST /v1/chat/completions`, `/v1/messages` and `/v1/responses`: the dialect decides parsing and rendering only. */
 export function chatEndpoint(dialect: CallerDialect): Endpoint<ParsedChat, ChatAnswer> {
   return {
@@ -12,10 +14,13 @@ export function chatEndpoint(dialect: CallerDialect): Endpoint<ParsedChat, ChatA
     idempotencyScope: dialect.endpoint,
     parse: dialect.parse,
     demand: ({ request }) => ({ inputTokens: () => estimateInputTokens(request), maxOutputTokens: request.maxOutputTokens }),
-    operationOf: ({ request }, route) => chatOperation(request, route.policy.commit),
+    operationOf: ({ request, droppedTools }, route) =>
+      chatOperation(request, route.policy.commit, {
+        responsesTargetsOnly: route.policy.hosted_tools === 'skip_target' && droppedTools !== undefined,
+      }),
     errorBody: dialect.errorBody,
     responseHeaders: ({ droppedTools }): Record<string, string> =>
-      droppedTools ? { 'x-switchyard-dropped-tools': headerSafe(droppedTools.join(', ')) } : {},
+      droppedTools ? { [DROPPED_TOOLS_HEADER]: headerSafe(droppedTools.join(', ')) } : {},
     streamRenderer: ({ request, requestedModel, echo }, draft) =>
       request.stream
         ? dialect.streamRenderer({
@@ -26,7 +31,14 @@ export function chatEndpoint(dialect: CallerDialect): Endpoint<ParsedChat, ChatA
             echo,
           })
         : undefined,
-    render: (answer, { parsed, draft }) =>
-      'result' in answer ? { json: dialect.renderResult(answer.result, draft.id, parsed.echo) } : { events: answer.events },
+    render: (answer, { parsed, draft }) => {
+      // A target on its own Responses API took the hosted tools: none were dropped.
+      const tookEveryTool = answer.upstream === 'openai-responses';
+      if (parsed.droppedTools && !tookEveryTool) draft.droppedTools = parsed.droppedTools;
+      const withdrawnHeaders = tookEveryTool ? [DROPPED_TOOLS_HEADER] : [];
+      return 'result' in answer
+        ? { json: dialect.renderResult(answer.result, draft.id, parsed.echo), withdrawnHeaders }
+        : { events: answer.events, withdrawnHeaders };
+    },
   };
 }

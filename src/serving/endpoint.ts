@@ -7,8 +7,11 @@ import type { Principal } from '../keys/authenticate.js';
 import type { RecordDraft } from '../records/record-draft.js';
 import type { ResolvedRoute, ResolvedTarget } from '../routing/resolve-route.js';
 
-/** How an answer reaches the caller: one JSON body, or a stream of events for the SSE responder. */
-export type Rendered = { json: unknown } | { events: AsyncIterable<StreamEvent[]> };
+/**
+ * How an answer reaches the caller: one JSON body, or a stream of events for the SSE responder;
+ * `withdrawnHeaders` are `responseHeaders` that do not hold for the target that answered.
+ */
+export type Rendered = ({ json: unknown } | { events: AsyncIterable<StreamEvent[]> }) & { withdrawnHeaders?: readonly string[] };
 
 /**
  * What one inference endpoint adds to the shared pipeline: how its body parses, what it may

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { mockAnswerText } from '../../src/mock/mock-provider.js';
 import type { RequestRecord } from '../../src/core/request-record.js';
 import { CLAUDE_CODE_API_KEY, locateClaudeCode, runClaudeCode, type ClaudeCodeRun } from '../support/claude-code.js';
+import { describeRun } from '../support/offline-cli.js';
 import { MOCK_CONNECTIONS, startGateway, type TestGateway } from '../support/start-gateway.js';
 import { ADMIN_TOKEN } from './scenario-helpers.js';
 
@@ -42,7 +43,7 @@ routes:
     async () => {
       const startedAt = Date.now();
       const run = await claude([]);
-      expect(run.exitCode, describeRun(run)).toBe(0);
+      expect(run.exitCode, describeClaudeRun(run)).toBe(0);
       expect(run.stdout).toContain(mockAnswerText(8));
       expect(run.outsideConnections).toEqual([]);
 
@@ -71,7 +72,7 @@ routes:
     async () => {
       const startedAt = Date.now();
       const run = await claude(['--model', SONNET_MODEL]);
-      expect(run.exitCode, describeRun(run)).toBe(0);
+      expect(run.exitCode, describeClaudeRun(run)).toBe(0);
       expect(run.stdout).toContain(mockAnswerText(8));
       expect(run.outsideConnections).toEqual([]);
 
@@ -110,8 +111,6 @@ async function listRecords(sinceMs: number): Promise<RequestRecord[]> {
   return ((await response.json()) as { data: RequestRecord[] }).data;
 }
 
-function describeRun(run: ClaudeCodeRun): string {
-  const ending = run.timedOut ? `killed after ${RUN_TIMEOUT_MS} ms` : `exit ${run.exitCode}${run.signal ? ` (${run.signal})` : ''}`;
-  const version = 'version' in install ? install.version : '?';
-  return `claude ${version} -p: ${ending} in ${run.durationMs} ms\n--- stdout ---\n${run.stdout}\n--- stderr ---\n${run.stderr}`;
+function describeClaudeRun(run: ClaudeCodeRun): string {
+  return describeRun(`claude ${'version' in install ? install.version : '?'} -p`, run, RUN_TIMEOUT_MS);
 }

@@ -1,33 +1,20 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { runOffline, type OfflineRun } from './offline-cli.js';
 
 /**
  * Runs the real Claude Code CLI (the `@anthropic-ai/claude-code` dev dependency) in print mode
- * against a gateway, offline: a fresh HOME and working directory in a temp dir (so it reads no
- * user or project settings and no CLAUDE.md), an environment built from scratch (so no
- * developer's ANTHROPIC_* or proxy variables leak in), every connection but the API calls turned
- * off, a refusing proxy in HTTPS_PROXY that records any other connection it still tries, and a
- * hard time bound.
+ * against a gateway, offline (see `runOffline`): a fresh HOME and working directory in a temp dir
+ * (so it reads no user or project settings and no CLAUDE.md), and every connection but the API
+ * calls turned off.
  */
 
 /** Where the CLI is, or why it cannot be run here. */
 export type ClaudeCodeInstall = { binary: string; version: string } | { missing: string };
 
-export interface ClaudeCodeRun {
-  exitCode: number | null;
-  signal: NodeJS.Signals | null;
-  timedOut: boolean;
-  stdout: string;
-  stderr: string;
-  durationMs: number;
-  /** Connections it tried to open to anywhere but the gateway (`host:port` or a URL), refused. */
-  outsideConnections: string[];
-}
+export type ClaudeCodeRun = OfflineRun;
 
 /** What Claude Code is given as its API key; the gateway must never pass it on. */
 export const CLAUDE_CODE_API_KEY = 'sk-ant-switchyard-test-not-a-key';
@@ -79,90 +66,15 @@ export async function runClaudeCode(
   const home = mkdtempSync(join(tmpdir(), 'switchyard-claude-code-'));
   const workDirectory = join(home, 'work');
   mkdirSync(workDirectory);
-  const tripwire = await startTripwireProxy();
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    HOME: home,
-    TMPDIR: home,
-    ANTHROPIC_BASE_URL: options.baseUrl,
-    ANTHROPIC_API_KEY: CLAUDE_CODE_API_KEY,
-    ...OFFLINE_ENV,
-    HTTPS_PROXY: tripwire.url,
-    HTTP_PROXY: tripwire.url,
-    NO_PROXY: '127.0.0.1,localhost',
-  };
-  const startedAt = Date.now();
   try {
-    const ended = await new Promise<Omit<ClaudeCodeRun, 'outsideConnections'>>((resolve, reject) => {
-      // Its own process group, so that ending it ends whatever it started too.
-      const child = spawn(binary, ['-p', options.prompt, ...(options.args ?? [])], {
-        cwd: workDirectory,
-        env,
-        detached: true,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      let timedOut = false;
-      let exit: { exitCode: number | null; signal: NodeJS.Signals | null } = { exitCode: null, signal: null };
-      child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
-      child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
-      const timer = setTimeout(() => {
-        timedOut = true;
-        killGroup(child.pid);
-      }, options.timeoutMs);
-      child.on('error', (error) => {
-        clearTimeout(timer);
-        reject(error);
-      });
-      // A leftover descendant could hold the pipes open: it goes with the group at exit.
-      child.on('exit', (exitCode, signal) => {
-        exit = { exitCode, signal };
-        killGroup(child.pid);
-      });
-      child.on('close', () => {
-        clearTimeout(timer);
-        resolve({ ...exit, timedOut, stdout, stderr, durationMs: Date.now() - startedAt });
-      });
+    return await runOffline({
+      command: binary,
+      args: ['-p', options.prompt, ...(options.args ?? [])],
+      cwd: workDirectory,
+      env: { PATH: process.env.PATH, HOME: home, TMPDIR: home, ANTHROPIC_BASE_URL: options.baseUrl, ANTHROPIC_API_KEY: CLAUDE_CODE_API_KEY, ...OFFLINE_ENV },
+      timeoutMs: options.timeoutMs,
     });
-    return { ...ended, outsideConnections: tripwire.seen };
   } finally {
-    await tripwire.close();
     rmSync(home, { recursive: true, force: true });
-  }
-}
-
-/** A loopback HTTP proxy that refuses everything and remembers where each request wanted to go. */
-async function startTripwireProxy(): Promise<{ url: string; seen: string[]; close(): Promise<void> }> {
-  const seen: string[] = [];
-  const server: Server = createServer((request, response) => {
-    seen.push(request.url ?? '');
-    response.writeHead(403).end();
-  });
-  server.on('connect', (request, socket) => {
-    seen.push(request.url ?? '');
-    socket.on('error', () => {});
-    socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
-  });
-  server.on('clientError', (_error, socket) => socket.destroy());
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    seen,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
-function killGroup(pid: number | undefined): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, 'SIGKILL');
-  } catch {
-    // The group is already gone.
   }
 }

@@ -102,6 +102,8 @@ export class AnthropicStreamWriter {
       case 'provider-error':
         return this.error(event.error);
       case 'malformed-event':
+      // Output items of a Responses upstream (encrypted reasoning, hosted tool calls) have no Anthropic form.
+      case 'output-item':
         return '';
     }
   }

@@ -55,6 +55,7 @@ export class OpenAiStreamWriter {
       case 'reasoning-start':
       case 'reasoning-signature':
       case 'reasoning-redacted':
+      case 'output-item':
         return '';
       case 'usage':
         this.#usage = event.usage;

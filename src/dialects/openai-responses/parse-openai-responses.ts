@@ -7,11 +7,12 @@ import { namespacedToolName } from './namespaced-tool-name.js';
 import type { ResponsesEcho } from './responses-echo.js';
 
 /**
- * An OpenAI Responses body → the canonical request, for a translated target (every target today:
- * the gateway does not call a Responses upstream yet). A `previous_response_id` was expanded into
- * the whole conversation before this (`expandConversation`). Invalid input is a 400 naming the field;
- * what a translated target cannot take — hosted tools, reasoning items, fields the canonical
- * request does not model — is left out rather than refused, as the Responses clients expect.
+ * An OpenAI Responses body → the canonical request, for a translated target, with the body
+ * itself for a target on its own Responses API (OpenAI, Azure OpenAI). Invalid input is a 400
+ * naming the field; what a translated target cannot take — hosted tools, reasoning items, fields
+ * the canonical request does not model — is left out rather than refused, as the Responses
+ * clients expect. A `previous_response_id` was expanded into the whole conversation before this
+ * (`expandConversation`).
  */
 export function parseOpenAiResponses(body: unknown): ParsedChat {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
@@ -37,6 +38,7 @@ export function parseOpenAiResponses(body: unknown): ParsedChat {
     // A Responses stream always ends with usage (on `response.completed`).
     includeUsage: responses.stream === true,
     shownReasoning: summaryAsked ? 'all' : 'none',
+    responsesBody: body as Record<string, unknown>,
   };
   const { tools, dropped } = flattenTools(responses.tools ?? []);
   if (tools.length > 0) request.tools = tools;

@@ -5,7 +5,9 @@ import type { ResponsesEcho } from './responses-echo.js';
 
 /**
  * A complete answer as a Responses `response` object: reasoning (as a summary, when the caller
- * asked for one), then the message, then one `function_call` item per call.
+ * asked for one), items a Responses upstream sent that the canonical answer has no form for
+ * (encrypted reasoning joins the summary's item), then the message, then one `function_call`
+ * item per call.
  */
 export function renderOpenAiResponse(result: ChatResult, requestId: string, echo: ResponsesEcho): Record<string, unknown> {
   const id = responseIdOf(requestId);
@@ -13,6 +15,11 @@ export function renderOpenAiResponse(result: ChatResult, requestId: string, echo
   const output: Record<string, unknown>[] = [];
   if (result.reasoning && echo.reasoning.summary !== null) {
     output.push({ id: itemIdOf('rs', id, output.length), type: 'reasoning', summary: [{ type: 'summary_text', text: result.reasoning }] });
+  }
+  for (const item of result.outputItems ?? []) {
+    const summary = output[0];
+    if (item.type === 'reasoning' && summary?.type === 'reasoning' && summary.encrypted_content === undefined) summary.encrypted_content = item.encrypted_content;
+    else output.push(item);
   }
   const content: Record<string, unknown>[] = [];
   if (result.text !== '') content.push({ type: 'output_text', annotations: [], logprobs: [], text: result.text });

@@ -8,7 +8,7 @@ import type { ResponsesEcho } from './responses-echo.js';
 
 type Part = { type: 'output_text' | 'refusal'; text: string };
 type OpenMessage = { kind: 'message'; outputIndex: number; itemId: string; parts: Part[] };
-type OpenReasoning = { kind: 'reasoning'; outputIndex: number; itemId: string; text: string };
+type OpenReasoning = { kind: 'reasoning'; outputIndex: number; itemId: string; text: string; encryptedContent?: string };
 type OpenCall = { outputIndex: number; itemId: string; id: string; name: string; arguments: string };
 
 /**
@@ -79,6 +79,8 @@ export class ResponsesStreamWriter implements StreamRenderer {
         return this.#closeAll();
       case 'provider-error':
         return this.error(event.error);
+      case 'output-item':
+        return this.#passedThroughItem(event.item);
       // Signatures and encrypted reasoning have no place in a translated Responses stream.
       case 'reasoning-start':
       case 'reasoning-signature':
@@ -163,6 +165,22 @@ export class ResponsesStreamWriter implements StreamRenderer {
     return text + this.#event('response.reasoning_summary_text.delta', { ...this.#summaryPlace(this.#open), delta });
   }
 
+  /**
+   * An item of a Responses upstream as it came (encrypted reasoning, a hosted tool call). The
+   * encrypted content of the reasoning being streamed joins that item rather than a second one.
+   */
+  #passedThroughItem(item: Record<string, unknown>): string {
+    let text = this.#begin();
+    if (item.type === 'reasoning' && this.#open?.kind === 'reasoning' && typeof item.encrypted_content === 'string') {
+      this.#open.encryptedContent = item.encrypted_content;
+      return text + this.#closeOpen();
+    }
+    text += this.#closeOpen();
+    const outputIndex = this.#output.length;
+    this.#output.push(item);
+    return text + this.#event('response.output_item.added', { output_index: outputIndex, item }) + this.#event('response.output_item.done', { output_index: outputIndex, item });
+  }
+
   #closeAll(): string {
     let text = this.#closeOpen();
     for (const index of [...this.#calls.keys()]) text += this.#closeCall(index);
@@ -175,7 +193,7 @@ export class ResponsesStreamWriter implements StreamRenderer {
     this.#open = undefined;
     if (open.kind === 'reasoning') {
       const part = { type: 'summary_text', text: open.text };
-      const item = { id: open.itemId, type: 'reasoning', summary: [part] };
+      const item = { id: open.itemId, type: 'reasoning', summary: [part], ...(open.encryptedContent === undefined ? {} : { encrypted_content: open.encryptedContent }) };
       this.#output[open.outputIndex] = item;
       return (
         this.#event('response.reasoning_summary_text.done', { ...this.#summaryPlace(open), text: open.text }) +

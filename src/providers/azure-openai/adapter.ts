@@ -1,4 +1,5 @@
 import { createOpenAiAdapter } from '../openai/adapter.js';
+import { createOpenAiResponsesAdapter } from '../openai-responses/adapter.js';
 import { joinUrl } from '../shared/join-url.js';
 import type { ProviderAdapter, TargetContext } from '../spec.js';
 
@@ -34,5 +35,7 @@ export function createAzureOpenAiAdapter(apiVersion: string = AZURE_DEFAULT_API_
       },
       parseResponse: openAi.embeddings!.parseResponse,
     },
+    // The v1 Responses API takes the deployment as `model` and needs no `api-version`.
+    responses: createOpenAiResponsesAdapter({ origin: 'azure-openai', path: '/openai/v1/responses' }),
   };
 }

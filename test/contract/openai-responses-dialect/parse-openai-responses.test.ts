@@ -110,7 +110,10 @@ describe('parseOpenAiResponses', () => {
       { role: 'tool', toolCallId: 'call_1', content: [{ type: 'text', text: 'A' }] },
       { role: 'tool', toolCallId: 'call_2', content: [{ type: 'text', text: 'B' }] },
     ]);
-    expect(JSON.stringify(request)).not.toContain('opaque');
+    // Only a target on its own Responses API is sent the body as it came, encrypted reasoning included.
+    const { responsesBody, ...translated } = request;
+    expect(JSON.stringify(translated)).not.toContain('opaque');
+    expect(JSON.stringify(responsesBody)).toContain('opaque');
   });
 
   it('flattens namespace groups, drops the tool types a translated target cannot run and names them once each', () => {

@@ -193,3 +193,20 @@ describe('Responses errors against the recorded ones', () => {
     expect(refused).toMatchObject({ status: 400, type: recorded.error.type, param: recorded.error.param });
   });
 });
+
+describe('items a Responses upstream passes through', () => {
+  const echo = parseOpenAiResponses({ model: 'm', input: 'hi', reasoning: { summary: 'auto' } }).echo as ResponsesEcho;
+  const result: ChatResult = { id: 'up', responseModel: 'm', text: 'Done.', toolCalls: [], finishReason: 'stop' };
+
+  it('hosted tool calls come before the message, as they came; encrypted reasoning joins the summary item', () => {
+    const searchCall = { id: 'ws_1', type: 'web_search_call', status: 'completed' };
+    const rendered = renderOpenAiResponse(
+      { ...result, reasoning: 'Thinking.', outputItems: [{ id: 'rs_up', type: 'reasoning', summary: [], encrypted_content: 'opaque' }, searchCall] },
+      'req_r',
+      echo,
+    ) as { output: Json[] };
+    expect(rendered.output.map((item) => item.type)).toEqual(['reasoning', 'web_search_call', 'message']);
+    expect(rendered.output[0]).toMatchObject({ summary: [{ text: 'Thinking.' }], encrypted_content: 'opaque' });
+    expect(rendered.output[1]).toEqual(searchCall);
+  });
+});

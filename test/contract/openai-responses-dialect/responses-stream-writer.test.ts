@@ -252,3 +252,40 @@ describe('the Responses stream writer against the recorded streams', () => {
     expect(render([{ type: 'text-delta', text: 'x' }])).not.toContain('[DONE]');
   });
 });
+
+describe('items a Responses upstream passes through', () => {
+  const searchCall = { id: 'ws_1', type: 'web_search_call', status: 'completed', action: { type: 'search', query: 'news' } };
+
+  it('a hosted tool call is its own output item, added and done as it came, before the message', () => {
+    const writer = new ResponsesStreamWriter({ requestId: 'req_pass', model: 'm', echo: ECHO });
+    const events = eventsOf(
+      [
+        writer.write({ type: 'response-start' }),
+        writer.write({ type: 'output-item', item: searchCall }),
+        writer.write({ type: 'text-delta', text: 'Found it.' }),
+        writer.write({ type: 'finish', reason: 'stop' }),
+        writer.end(),
+      ].join(''),
+    );
+    const items = events.filter((event) => event.event === 'response.output_item.added').map((event) => event.data.item as Json);
+    expect(items.map((item) => item.type)).toEqual(['web_search_call', 'message']);
+    expect(events.find((event) => event.event === 'response.output_item.done')!.data).toMatchObject({ output_index: 0, item: searchCall });
+    const completed = events.at(-1)!.data.response as { output: Json[] };
+    expect(completed.output[0]).toEqual(searchCall);
+  });
+
+  it('encrypted reasoning joins the summary item being streamed instead of making a second one', () => {
+    const writer = new ResponsesStreamWriter({ requestId: 'req_enc', model: 'm', echo: { ...ECHO, reasoning: { effort: null, summary: 'auto' } } });
+    const events = eventsOf(
+      [
+        writer.write({ type: 'reasoning-delta', text: 'Thinking.' }),
+        writer.write({ type: 'output-item', item: { id: 'rs_up', type: 'reasoning', summary: [], encrypted_content: 'opaque' } }),
+        writer.write({ type: 'text-delta', text: 'Hi.' }),
+        writer.end(),
+      ].join(''),
+    );
+    const reasoning = events.filter((event) => event.event === 'response.output_item.done' && (event.data.item as Json).type === 'reasoning');
+    expect(reasoning).toHaveLength(1);
+    expect(reasoning[0]!.data.item).toMatchObject({ summary: [{ type: 'summary_text', text: 'Thinking.' }], encrypted_content: 'opaque' });
+  });
+});
