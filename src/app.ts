@@ -65,6 +65,9 @@ import { redactingLogger } from './telemetry/redacting-logger.js';
 import { createRequestSpans } from './telemetry/request-spans.js';
 import { Transport } from './transport/send-upstream.js';
 import { chatEndpoint } from './serving/chat-endpoint.js';
+import { responsesEndpoint } from './serving/responses-endpoint.js';
+import { StoredResponses } from './conversations/stored-responses.js';
+import { handleDeleteStoredResponse, handleGetStoredResponse } from './conversations/handle-stored-response.js';
 import { EMBEDDINGS_ENDPOINT } from './serving/embeddings-endpoint.js';
 import type { Endpoint } from './serving/endpoint.js';
 import { keepRecord } from './serving/keep-record.js';
@@ -137,6 +140,8 @@ export interface App {
   metrics: Metrics;
   /** Deletes records past `store.retention_days` in the background. */
   pruner: RecordPruner;
+  /** Deletes stored Responses API answers past `responses.retention_days` in the background. */
+  responsesPruner: RecordPruner;
   health: HealthState;
   monitor: HealthMonitor;
   alerts: AlertSender;
@@ -194,6 +199,13 @@ export async function createApp(options: AppOptions): Promise<App> {
     onError: (error) => logger.warn({ err: error }, 'pruning old request records failed; will retry'),
   });
   pruner.start();
+  const storedResponses = new StoredResponses(db);
+  const responsesPruner = new RecordPruner({
+    prune: (pruneOptions) => storedResponses.prune(pruneOptions),
+    retentionDays: configSource.current.responses.retention_days,
+    onError: (error) => logger.warn({ err: error }, 'pruning old stored responses failed; will retry'),
+  });
+  responsesPruner.start();
   const spendAccounting = new SpendAccounting({ ledger, metrics });
   // Pools follow the config in force: a reload that changes a connection's max_in_flight resizes its origin's pool.
   let poolSizes: { config: Config; mockUrl: string | undefined; sizes: ReadonlyMap<string, number> } | undefined;
@@ -316,7 +328,11 @@ export async function createApp(options: AppOptions): Promise<App> {
       'POST /v1/messages/count_tokens': (request, response) => handleCountTokens(request, response, { config: config(), keys: keyCache }),
       'POST /v1/messages': serve(chatEndpoint(ANTHROPIC_MESSAGES)),
       'POST /v1/embeddings': serve(EMBEDDINGS_ENDPOINT),
-      'POST /v1/responses': serve(chatEndpoint(OPENAI_RESPONSES)),
+      'POST /v1/responses': serve(responsesEndpoint({ stored: storedResponses, retentionDays: () => config().responses.retention_days, logger })),
+      'GET /v1/responses/:id': (request, response, _requestId, params) =>
+        handleGetStoredResponse(request, response, params.id!, { config: config(), keys: keyCache, stored: storedResponses }),
+      'DELETE /v1/responses/:id': (request, response, _requestId, params) =>
+        handleDeleteStoredResponse(request, response, params.id!, { config: config(), keys: keyCache, stored: storedResponses }),
       'GET /v1/responses': refuseWebSocket,
       'GET /v1/models': (request, response) => handleModels(request, response, { config: config(), keys: keyCache, startedAtSeconds }),
       'GET /v1/models/:id': (request, response, _requestId, params) =>
@@ -346,6 +362,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     records,
     metrics,
     pruner,
+    responsesPruner,
     async listen(listenOptions = {}) {
       const current = config();
       const host = listenOptions.host ?? current.server.host;
@@ -376,6 +393,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         await alerts.flush();
         await spans?.shutdown();
         await pruner.stop();
+        await responsesPruner.stop();
         await records.close();
         await ledger.close();
       } finally {

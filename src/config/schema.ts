@@ -167,6 +167,8 @@ export const configSchema = z
           .strict(),
       ])
       .default({ kind: 'sqlite', path: './switchyard.db', retention_days: 30, max_records: 100_000 }),
+    /** Stored Responses API answers (`previous_response_id`, `GET /v1/responses/{id}`) are pruned past this. */
+    responses: z.object({ retention_days: z.number().positive().default(30) }).strict().default({ retention_days: 30 }),
     state: z
       .discriminatedUnion('kind', [
         z.object({ kind: z.literal('memory') }).strict(),

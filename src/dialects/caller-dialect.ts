@@ -32,6 +32,11 @@ export interface ErrorEnvelope {
 export interface StreamRenderer extends SseRenderer {
   /** The in-band error frame the dialect's SDKs raise on. */
   error(error: StreamError): string;
+  /**
+   * The whole answer `end()` will carry (a Responses `response` object), for a dialect whose
+   * answers are kept: the very object `end()` sends, so a change made to it before shows there.
+   */
+  finalAnswer?(): Record<string, unknown>;
 }
 
 export interface StreamRendererOptions {

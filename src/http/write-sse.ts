@@ -10,14 +10,14 @@ import { SSE_HEADERS } from './heartbeat.js';
  * burst of events costs one syscall buffer rather than one per event. Backpressure is honoured (a
  * slow caller slows the upstream read). A stream that ends with a provider-error is closed without
  * the normal ending; that error's message, often the provider's own words, is redacted on its way
- * out.
+ * out. `beforeEnd` runs before a complete stream's last frame is written, which waits for it.
  */
 export async function writeSse(
   response: ServerResponse,
   headers: Record<string, string>,
   batches: AsyncIterable<StreamEvent[]>,
   renderer: SseRenderer,
-  options: { onFirstWrite: () => void; redact: Redact },
+  options: { onFirstWrite: () => void; redact: Redact; beforeEnd?: () => Promise<void> },
 ): Promise<'complete' | 'interrupted' | 'cancelled'> {
   const { onFirstWrite, redact } = options;
   // Headers may already be out: a heartbeat sent them while the first content was awaited.
@@ -44,6 +44,7 @@ export async function writeSse(
   }
   if (response.destroyed) return 'cancelled';
   if (!wrote) onFirstWrite();
+  if (!failed) await options.beforeEnd?.();
   response.end(failed ? '' : renderer.end());
   return failed ? 'interrupted' : 'complete';
 }

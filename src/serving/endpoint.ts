@@ -3,6 +3,7 @@ import type { Demand } from '../admission/admit-request.js';
 import type { Operation } from '../engine/run-attempt.js';
 import type { ErrorEnvelope, StreamRenderer } from '../dialects/caller-dialect.js';
 import type { StreamEvent } from '../providers/spec.js';
+import type { Principal } from '../keys/authenticate.js';
 import type { RecordDraft } from '../records/record-draft.js';
 import type { ResolvedRoute, ResolvedTarget } from '../routing/resolve-route.js';
 
@@ -21,6 +22,8 @@ export interface Endpoint<Parsed extends { requestedModel: string }, Answer> {
   readonly operation?: 'embeddings' | 'responses';
   /** The endpoint half of an idempotency scope; an endpoint without one ignores `Idempotency-Key`. */
   readonly idempotencyScope?: string;
+  /** Turns the body into the one `parse` reads, before it (the Responses API expands a stored conversation). */
+  prepareBody?(body: unknown, principal: Principal): Promise<unknown>;
   parse(body: unknown, headers: IncomingHttpHeaders): Parsed;
   demand(parsed: Parsed): Demand;
   operationOf(parsed: Parsed, route: ResolvedRoute): Operation<Answer>;
@@ -30,4 +33,10 @@ export interface Endpoint<Parsed extends { requestedModel: string }, Answer> {
   /** The SSE responder of a streamed request (its presence also keeps a heartbeat); undefined otherwise. */
   streamRenderer(parsed: Parsed, draft: RecordDraft): StreamRenderer | undefined;
   render(answer: Answer, context: { parsed: Parsed; served: ResolvedTarget; draft: RecordDraft }): Rendered;
+  /**
+   * Keeps a successful answer's whole object (the JSON body, or a stream renderer's `finalAnswer`)
+   * before its last byte leaves, so a next request sent the instant it arrives finds it. It may
+   * change the object, which is sent after it.
+   */
+  keepAnswer?(answer: Record<string, unknown>, context: { parsed: Parsed; served: ResolvedTarget; principal: Principal }): Promise<void>;
 }

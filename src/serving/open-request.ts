@@ -66,7 +66,8 @@ export async function openRequest<Parsed extends { requestedModel: string }>(
   draft.noteAskedFor(body.json);
   let parsed: Parsed;
   try {
-    parsed = endpoint.parse(body.json, request.headers);
+    const prepared = endpoint.prepareBody ? await endpoint.prepareBody(body.json, principal) : body.json;
+    parsed = endpoint.parse(prepared, request.headers);
   } catch (error) {
     noteRoute(draft, config);
     throw error;

@@ -96,8 +96,11 @@ async function answer<Parsed extends { requestedModel: string }, Answer>(
   const headers = servedHeaders(outcome.served, outcome.attempts.length, redact);
   const rendered = endpoint.render(outcome.answer, { parsed, served: outcome.served, draft });
   for (const name of rendered.withdrawnHeaders ?? []) response.removeHeader(name);
+  const keep = endpoint.keepAnswer?.bind(endpoint);
+  const keepContext = { parsed, served: outcome.served, principal: context.principal };
   if ('json' in rendered) {
     draft.firstTokenAtMs = Date.now();
+    if (keep) await keep(rendered.json as Record<string, unknown>, keepContext);
     const text = sendJson(response, 200, rendered.json, headers);
     storeForReplay(idempotency, 200, headers, { body: text }, deps);
     return;
@@ -110,6 +113,7 @@ async function answer<Parsed extends { requestedModel: string }, Answer>(
       draft.firstTokenAtMs ??= Date.now();
     },
     redact,
+    ...(keep && streamRenderer.finalAnswer ? { beforeEnd: () => keep(streamRenderer.finalAnswer!(), keepContext) } : {}),
   });
   if (ended === 'interrupted') draft.fail('interrupted', 200, 'stream_interrupted', draft.attempts.at(-1)?.message ?? null);
   else if (ended === 'cancelled') draft.fail('cancelled', 499, 'cancelled');

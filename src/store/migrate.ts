@@ -103,5 +103,19 @@ export async function migrate(db: Kysely<DatabaseSchema>, options: MigrateOption
       .execute();
     // Budget checks and the key spend endpoint sum one key's rows since a time.
     await schema.createIndex('spend_key_id_created_ms').ifNotExists().on('spend').columns(['key_id', 'created_ms']).execute();
+    await schema
+      .createTable('stored_responses')
+      .ifNotExists()
+      .addColumn('id', 'text', (column) => column.primaryKey())
+      .addColumn('key_id', 'text')
+      .addColumn('created_ms', 'bigint', (column) => column.notNull())
+      .addColumn('model', 'text', (column) => column.notNull())
+      .addColumn('provider', 'text', (column) => column.notNull())
+      .addColumn('connection', 'text', (column) => column.notNull())
+      .addColumn('input_json', 'text', (column) => column.notNull())
+      .addColumn('response_json', 'text', (column) => column.notNull())
+      .execute();
+    // Retention pruning finds the oldest stored responses by age alone.
+    await schema.createIndex('stored_responses_created_ms').ifNotExists().on('stored_responses').column('created_ms').execute();
   });
 }

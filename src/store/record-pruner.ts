@@ -17,8 +17,9 @@ const DAY_MS = 86_400_000;
 
 /**
  * Deletes request records older than `store.retention_days` in the background, a small batch per
- * pass, never on the request path (the pass runs on the store thread for a file store). Spend
- * rows are money and are never pruned. A backlog (a first start on an old store) is worked off
+ * pass, never on the request path (the pass runs on the store thread for a file store); a second
+ * one deletes stored Responses API answers past `responses.retention_days`. Spend rows are money
+ * and are never pruned. A backlog (a first start on an old store) is worked off
  * in quick passes; after that one pass a minute keeps up.
  */
 export class RecordPruner {

@@ -7,6 +7,7 @@ export interface DatabaseSchema {
   attempts: AttemptsTable;
   virtual_keys: VirtualKeysTable;
   spend: SpendTable;
+  stored_responses: StoredResponsesTable;
 }
 
 /** One row per request; `record_json` is the whole `RequestRecord`, the rest are filterable copies. */
@@ -97,4 +98,26 @@ export interface SpendTable {
   probe: number;
   /** When the request started, epoch milliseconds: budget periods are counted on it. */
   created_ms: number;
+}
+
+/**
+ * One row per Responses API answer kept for `previous_response_id` and `GET /v1/responses/{id}`
+ * (docs/providers.md, "The Responses API"). The items are JSON text, as the caller sent and got them.
+ */
+export interface StoredResponsesTable {
+  /** The gateway's `resp_…` id. */
+  id: string;
+  /** The virtual key that created it; null under `auth.mode: none`. */
+  key_id: string | null;
+  /** Epoch milliseconds: retention is counted on it. */
+  created_ms: number;
+  /** The model that answered. */
+  model: string;
+  /** `connections.*.provider` of the target that answered: its encrypted reasoning is readable only there. */
+  provider: string;
+  connection: string;
+  /** JSON array: the whole conversation's input items, the earlier turns included. */
+  input_json: string;
+  /** JSON object: the response object exactly as the create call returned it. */
+  response_json: string;
 }

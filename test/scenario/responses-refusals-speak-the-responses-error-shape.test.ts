@@ -51,7 +51,7 @@ describe('refusals on POST /v1/responses', () => {
     expect(body.error.param).toMatch(/^input\[0\]/);
   });
 
-  it('previous_response_id is a 400 previous_response_not_found (no conversation is stored yet)', async () => {
+  it('a previous_response_id no stored response has is a 400 previous_response_not_found, before any provider', async () => {
     const { status, body } = await refusal(client.responses.create({ model: 'fine', input: 'and then?', previous_response_id: 'resp_abc' }));
     expect(status).toBe(400);
     expect(body.error).toMatchObject({ type: 'invalid_request_error', code: 'previous_response_not_found', param: 'previous_response_id' });

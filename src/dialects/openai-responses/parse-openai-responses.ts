@@ -11,23 +11,14 @@ import type { ResponsesEcho } from './responses-echo.js';
  * itself for a target on its own Responses API (OpenAI, Azure OpenAI). Invalid input is a 400
  * naming the field; what a translated target cannot take — hosted tools, reasoning items, fields
  * the canonical request does not model — is left out rather than refused, as the Responses
- * clients expect.
+ * clients expect. A `previous_response_id` was expanded into the whole conversation before this
+ * (`expandConversation`).
  */
 export function parseOpenAiResponses(body: unknown): ParsedChat {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new GatewayError('The request body must be a JSON object.', { status: 400, code: 'invalid_request_error' });
   }
   const responses = validateBody(openAiResponsesBodySchema, body);
-  if (responses.previous_response_id != null) {
-    // Conversations are not stored yet, so no id can be found.
-    throw new GatewayError(`Previous response with id '${printable(responses.previous_response_id)}' not found.`, {
-      status: 400,
-      code: 'previous_response_not_found',
-      type: 'invalid_request_error',
-      param: 'previous_response_id',
-    });
-  }
-
   const messages: ChatMessage[] = [];
   if (responses.instructions != null && responses.instructions !== '') messages.push({ role: 'system', content: responses.instructions });
   if (typeof responses.input === 'string') messages.push({ role: 'user', content: [text(responses.input)] });
@@ -175,6 +166,7 @@ function flattenTools(tools: readonly ResponsesTool[]): { tools: ToolDefinition[
 function echoOf(body: OpenAiResponsesBody): ResponsesEcho {
   return {
     instructions: body.instructions ?? null,
+    previous_response_id: body.previous_response_id ?? null,
     max_output_tokens: body.max_output_tokens ?? null,
     parallel_tool_calls: body.parallel_tool_calls ?? true,
     reasoning: { effort: body.reasoning?.effort ?? null, summary: body.reasoning?.summary ?? null },
@@ -190,12 +182,6 @@ function echoOf(body: OpenAiResponsesBody): ResponsesEcho {
     user: body.user ?? null,
     metadata: body.metadata ?? {},
   };
-}
-
-/** The id goes into the message as a quoted name: keep it short and printable. */
-function printable(id: string): string {
-  const cut = id.length > 128 ? `${id.slice(0, 128)}…` : id;
-  return cut.replace(/[^\x20-\x7e…]/g, '?');
 }
 
 function text(value: string): TextPart {

@@ -59,7 +59,7 @@ export function responseObject(state: ResponseState, echo: ResponsesEcho): Recor
     model: state.model,
     output: state.output,
     parallel_tool_calls: echo.parallel_tool_calls,
-    previous_response_id: null,
+    previous_response_id: echo.previous_response_id,
     reasoning: echo.reasoning,
     store: echo.store,
     temperature: echo.temperature,

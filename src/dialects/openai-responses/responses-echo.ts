@@ -4,6 +4,8 @@
  */
 export type ResponsesEcho = {
   instructions: string | null;
+  /** The stored response this one continues (its conversation was expanded before parsing). */
+  previous_response_id: string | null;
   max_output_tokens: number | null;
   parallel_tool_calls: boolean;
   reasoning: { effort: string | null; summary: string | null };

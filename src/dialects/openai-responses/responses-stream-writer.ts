@@ -32,6 +32,8 @@ export class ResponsesStreamWriter implements StreamRenderer {
   readonly #calls = new Map<number, OpenCall>();
   #usage: Usage | undefined;
   #finish: FinishReason | undefined;
+  /** The closing events and the final response, made once by `finalAnswer()` or `end()`. */
+  #final: { text: string; type: string; response: Record<string, unknown> } | undefined;
 
   constructor(options: { requestId: string; model: string; echo: ResponsesEcho }) {
     this.#id = responseIdOf(options.requestId);
@@ -90,10 +92,23 @@ export class ResponsesStreamWriter implements StreamRenderer {
 
   /** `response.completed` (or `response.incomplete`, with its reason) carrying the whole response. */
   end(): string {
-    const text = this.#begin() + this.#closeAll();
-    const incompleteReason = incompleteReasonOf(this.#finish);
-    const response = this.#response(incompleteReason ? 'incomplete' : 'completed', { incompleteReason });
-    return text + this.#event(incompleteReason ? 'response.incomplete' : 'response.completed', { response });
+    const { text, type, response } = this.#settle();
+    return text + this.#event(type, { response });
+  }
+
+  /** The response `end()` sends, every open item closed (their done events wait for `end()`). */
+  finalAnswer(): Record<string, unknown> {
+    return this.#settle().response;
+  }
+
+  #settle(): { text: string; type: string; response: Record<string, unknown> } {
+    if (!this.#final) {
+      const text = this.#begin() + this.#closeAll();
+      const incompleteReason = incompleteReasonOf(this.#finish);
+      const response = this.#response(incompleteReason ? 'incomplete' : 'completed', { incompleteReason });
+      this.#final = { text, type: incompleteReason ? 'response.incomplete' : 'response.completed', response };
+    }
+    return this.#final;
   }
 
   /**

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { expandConversation } from '../../../src/dialects/openai-responses/expand-conversation.js';
 import { parseOpenAiResponses } from '../../../src/dialects/openai-responses/parse-openai-responses.js';
 import { GatewayError } from '../../../src/errors/gateway-error.js';
 import { readFixtureJson } from '../../support/fixtures.js';
@@ -38,11 +39,20 @@ describe('parseOpenAiResponses against the recorded requests', () => {
     expect(echo).toMatchObject({ store: true, reasoning: { effort: 'high', summary: 'detailed' }, instructions: body.instructions });
   });
 
-  it.each(['request-multi-turn.json', 'request-previous-response-id.json'])('%s: previous_response_id is previous_response_not_found', (name) => {
-    const body = readFixtureJson(DIALECT, name);
-    const error = refusalOf(body);
-    expect(error).toMatchObject({ status: 400, code: 'previous_response_not_found', type: 'invalid_request_error', param: 'previous_response_id' });
-    expect(error.message).toBe(`Previous response with id '${String(body.previous_response_id)}' not found.`);
+  it('request-previous-response-id.json, expanded with the turn it names: the question, the call and its output reach the canonical request in order', () => {
+    const body = readFixtureJson(DIALECT, 'request-previous-response-id.json');
+    const question = { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Weather in Paris?' }] };
+    const call = { id: 'fc_1', type: 'function_call', status: 'completed', call_id: 'call_N2BikjqNxghwNIwHl2XKfb0F', name: 'get_weather', arguments: '{"city":"Paris"}' };
+    const reasoning = { id: 'rs_1', type: 'reasoning', summary: [], encrypted_content: 'opaque' };
+    const { request, echo } = parseOpenAiResponses(expandConversation(body, { input: [question], output: [reasoning, call], provider: 'openai' }));
+    expect(request.messages).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'Weather in Paris?' }] },
+      { role: 'assistant', content: [], toolCalls: [{ id: 'call_N2BikjqNxghwNIwHl2XKfb0F', name: 'get_weather', arguments: '{"city":"Paris"}' }] },
+      { role: 'tool', toolCallId: 'call_N2BikjqNxghwNIwHl2XKfb0F', content: [{ type: 'text', text: 'Sunny, 72F' }] },
+    ]);
+    // The encrypted reasoning is for a Responses upstream of its provider only, never translated.
+    expect(JSON.stringify(request.messages)).not.toContain('opaque');
+    expect(echo).toMatchObject({ previous_response_id: body.previous_response_id });
   });
 
   it('request-previous-response-id.json (without the id): a null description is no description', () => {

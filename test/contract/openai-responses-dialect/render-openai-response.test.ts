@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { OPENAI_RESPONSES } from '../../../src/dialects/openai-responses/openai-responses.js';
+import { previousResponseNotFound } from '../../../src/dialects/openai-responses/expand-conversation.js';
 import { parseOpenAiResponses } from '../../../src/dialects/openai-responses/parse-openai-responses.js';
 import { renderOpenAiResponse } from '../../../src/dialects/openai-responses/render-openai-response.js';
 import type { ResponsesEcho } from '../../../src/dialects/openai-responses/responses-echo.js';
-import { GatewayError } from '../../../src/errors/gateway-error.js';
 import type { ChatResult } from '../../../src/providers/spec.js';
 import { listFixtures, parseHttpFixture, readFixture, readFixtureJson } from '../../support/fixtures.js';
 
@@ -41,6 +41,7 @@ describe('Responses fixtures', () => {
 function echoFrom(recorded: Json): ResponsesEcho {
   return {
     instructions: recorded.instructions as string | null,
+    previous_response_id: recorded.previous_response_id as string | null,
     max_output_tokens: recorded.max_output_tokens as number | null,
     parallel_tool_calls: recorded.parallel_tool_calls as boolean,
     reasoning: recorded.reasoning as ResponsesEcho['reasoning'],
@@ -176,13 +177,7 @@ describe('Responses errors against the recorded ones', () => {
   it('400-previous-response-not-found.json: the refusal of a previous_response_id is the recorded one', () => {
     const recorded = readFixtureJson(DIALECT, 'errors/400-previous-response-not-found.json') as { error: { message: string } };
     const id = /'([^']+)'/.exec(recorded.error.message)![1]!;
-    let refused: unknown;
-    try {
-      parseOpenAiResponses({ model: 'gpt-5', input: 'next', previous_response_id: id });
-    } catch (error) {
-      refused = error;
-    }
-    const error = refused as GatewayError;
+    const error = previousResponseNotFound(id);
     const body = OPENAI_RESPONSES.errorBody({ status: error.status, code: error.code, type: error.type, message: error.message, param: error.param ?? null, ...envelope });
     expect(body).toEqual({ error: { ...recorded.error, request_id: 'req_e' } });
   });

@@ -10,6 +10,7 @@ const DIALECT = 'openai-responses-dialect';
 
 const ECHO: ResponsesEcho = {
   instructions: null,
+  previous_response_id: null,
   max_output_tokens: null,
   parallel_tool_calls: true,
   reasoning: { effort: null, summary: null },
