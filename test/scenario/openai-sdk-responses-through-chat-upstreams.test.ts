@@ -2,25 +2,36 @@ import OpenAI from 'openai';
 import { zodTextFormat } from 'openai/helpers/zod';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mockAnswerText } from '../../src/mock/mock-provider.js';
+import { mockAnswerText, startMockProvider, type MockProvider } from '../../src/mock/mock-provider.js';
 import { MOCK_CONNECTIONS, startGateway, type TestGateway } from '../support/start-gateway.js';
 import { openAiClient } from '../support/sdk-clients.js';
 import { fetchRecord } from './scenario-helpers.js';
 
 let gateway: TestGateway;
 let client: OpenAI;
+/** A host that speaks only Chat Completions, reached as any OpenAI-compatible provider is. */
+let compatibleHost: MockProvider;
 
 beforeAll(async () => {
-  gateway = await startGateway(`
+  compatibleHost = await startMockProvider();
+  gateway = await startGateway(
+    `
 admin: { token: scenario-admin-token }
 ${MOCK_CONNECTIONS}
+  compatible: { provider: openai-compatible, base_url: "\${env:COMPATIBLE_URL}/v1", api_key: compatible-key }
 routes:
   via-openai: { targets: [{ connection: mock-openai, model: gpt-mock }] }
   via-anthropic: { targets: [{ connection: mock-anthropic, model: claude-mock }] }
-`);
+  via-compatible: { targets: [{ connection: compatible, model: llama-mock }] }
+`,
+    { env: { COMPATIBLE_URL: compatibleHost.url } },
+  );
   client = openAiClient(gateway.url);
 });
-afterAll(() => gateway.close());
+afterAll(async () => {
+  await gateway.close();
+  await compatibleHost.close();
+});
 
 const expectedText = mockAnswerText(8);
 
@@ -34,9 +45,12 @@ function promptSeen(body: unknown): { system: string | undefined; user: string }
   return { system: system ?? (fromMessages ? textOf(fromMessages.content) : undefined), user: textOf(sent.messages.at(-1)!.content) };
 }
 
+const upstreamOf = (connection: string): MockProvider => (connection === 'compatible' ? compatibleHost : gateway.mock);
+
 describe.each([
   ['via-openai', 'gpt-mock', 'mock-openai'],
   ['via-anthropic', 'claude-mock', 'mock-anthropic'],
+  ['via-compatible', 'llama-mock', 'compatible'],
 ])('the official openai SDK, responses API, through route %s', (route, answeringModel, connection) => {
   it('responses.create gets a completed response with a gateway id, usage and the echoed settings', async () => {
     const { data, response } = await client.responses
@@ -73,13 +87,13 @@ describe.each([
     expect(data.id).toBe(`resp_${requestId.slice('req_'.length)}`);
     expect(response.headers.get('x-switchyard-served-by')).toBe(`${connection}/${answeringModel}`);
 
-    const seen = gateway.mock.attemptsFor(answeringModel).at(-1)!;
+    const seen = upstreamOf(connection).attemptsFor(answeringModel).at(-1)!;
     expect(promptSeen(seen.body)).toEqual({ system: 'Be brief.', user: 'Hello there' });
     expect((seen.body as { temperature: number }).temperature).toBe(0.5);
     const maxTokens = seen.body as { max_tokens?: number; max_completion_tokens?: number };
     expect(maxTokens.max_completion_tokens ?? maxTokens.max_tokens).toBe(50);
     // Chat Completions' spelling of the effort, for OpenAI-dialect targets only.
-    expect((seen.body as { reasoning_effort?: string }).reasoning_effort).toBe(connection === 'mock-openai' ? 'low' : undefined);
+    expect((seen.body as { reasoning_effort?: string }).reasoning_effort).toBe(connection === 'mock-anthropic' ? undefined : 'low');
 
     const record = await fetchRecord(gateway.url, requestId);
     expect(record.operation).toBe('responses');
@@ -116,13 +130,13 @@ describe.each([
     expect(final.output).toMatchObject([{ type: 'message', content: [{ type: 'output_text', text: expectedText }] }]);
     expect(final.usage!.output_tokens).toBe(8);
     expect(final.id).toMatch(/^resp_/);
-    expect(gateway.mock.attemptsFor(answeringModel).at(-1)!.stream).toBe(true);
+    expect(upstreamOf(connection).attemptsFor(answeringModel).at(-1)!.stream).toBe(true);
   });
 
   it('responses.parse with a zod text.format gets a parsed object (the upstream was asked for that schema)', async () => {
     const City = z.object({ city: z.string(), country: z.string() });
     const parsed = await client.responses.parse({ model: route, input: 'Largest city in Mexico?', text: { format: zodTextFormat(City, 'city_location') } });
     expect(City.parse(parsed.output_parsed)).toEqual(parsed.output_parsed);
-    expect(JSON.stringify(gateway.mock.attemptsFor(answeringModel).at(-1)!.body)).toContain('"country"');
+    expect(JSON.stringify(upstreamOf(connection).attemptsFor(answeringModel).at(-1)!.body)).toContain('"country"');
   });
 });
