@@ -35,7 +35,7 @@ export function chatEndpoint(dialect: CallerDialect): Endpoint<ParsedChat, ChatA
       // A target on its own Responses API took the hosted tools: none were dropped.
       const tookEveryTool = answer.upstream === 'openai-responses';
       if (parsed.droppedTools && !tookEveryTool) draft.droppedTools = parsed.droppedTools;
-      const withdrawnHeaders = tookEveryTool ? [DROPPED_TOOLS_HEADER] : [];
+      const withdrawnHeaders = parsed.droppedTools && tookEveryTool ? [DROPPED_TOOLS_HEADER] : [];
       return 'result' in answer
         ? { json: dialect.renderResult(answer.result, draft.id, parsed.echo), withdrawnHeaders }
         : { events: answer.events, withdrawnHeaders };

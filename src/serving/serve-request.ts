@@ -95,7 +95,8 @@ async function answer<Parsed extends { requestedModel: string }, Answer>(
   const redact = secretRedactor(knownSecrets(context.config));
   const headers = servedHeaders(outcome.served, outcome.attempts.length, redact);
   const rendered = endpoint.render(outcome.answer, { parsed, served: outcome.served, draft });
-  for (const name of rendered.withdrawnHeaders ?? []) response.removeHeader(name);
+  // Headers a heartbeat already sent stay as sent: the record says what really happened.
+  if (!response.headersSent) for (const name of rendered.withdrawnHeaders ?? []) response.removeHeader(name);
   const keep = endpoint.keepAnswer?.bind(endpoint);
   const keepContext = { parsed, served: outcome.served, principal: context.principal };
   if ('json' in rendered) {
