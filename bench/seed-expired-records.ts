@@ -38,6 +38,7 @@ function expiredRecord(index: number, createdMs: number): RequestRecord {
   return {
     id: `req_expired_${index}`,
     created_at: new Date(createdMs).toISOString(),
+    origin: 'caller',
     status: 'ok',
     http_status: 200,
     key_name: null,

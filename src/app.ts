@@ -81,6 +81,10 @@ import { awaitSharedState, openSharedState, type SharedState } from './state/sha
 import { SharedHealth } from './state/shared-health.js';
 import { FleetRetryBuckets } from './state/fleet-retry-buckets.js';
 import { FleetFallbackShare } from './state/fleet-fallback-share.js';
+import { RedisRunLeases } from './state/redis-run-leases.js';
+import { LOCAL_RUN_LEASES, type RunLeases } from './schedules/run-leases.js';
+import type { Schedule } from './schedules/schedule.js';
+import type { GatewayRequestDeps } from './serving/run-gateway-request.js';
 
 /** The SQLite file of a file store; undefined for an in-memory one (tests), which keeps refused writes in memory only. */
 function sqliteFileOf(store: Config['store']): string | undefined {
@@ -318,7 +322,12 @@ export async function createApp(options: AppOptions): Promise<App> {
       keepRecord(draft, priceAttempts(draft, current), current, { spendAccounting, records });
     },
   };
+  // The gateway's own traffic (drills, canaries) goes through the same engine, ledger and records.
+  const gatewayRequests: GatewayRequestDeps = { config, engine, metrics, logger, newRequestId, spendAccounting, records };
+  const runLeases: RunLeases = shared.link ? new RedisRunLeases(shared.link) : LOCAL_RUN_LEASES;
+  const schedules: Schedule[] = [];
   monitor.start();
+  for (const schedule of schedules) schedule.start();
   await awaitSharedState(shared);
 
   const startedAtSeconds = Math.floor(Date.now() / 1000);
@@ -387,6 +396,8 @@ export async function createApp(options: AppOptions): Promise<App> {
       configSource.close();
       keyCache.stopRefreshing();
       await monitor.stop();
+      // A scheduled run in progress is cut short; its requests end, and are recorded, before the sinks close.
+      await Promise.all(schedules.map((schedule) => schedule.stop()));
       // Every request has finished, and added its record, before the sinks close.
       await server.drain(closeOptions.drainMs ?? 0);
       try {

@@ -127,6 +127,19 @@ const routeSchema = z
   })
   .strict();
 
+const canarySchema = z
+  .object({
+    /** 0: on demand only. */
+    interval_s: z.number().nonnegative().default(86_400),
+    /** JSON lines of `{"messages": [...], "reference": "..."}`, relative to the config file. */
+    prompts: z.string().min(1),
+    scorer: z.union([z.literal('similarity'), z.object({ grader_route: z.string().min(1) }).strict()]).default('similarity'),
+    /** `auto`: the mean of the first three runs, kept in the store. */
+    baseline: z.union([z.literal('auto'), z.number().min(0).max(1)]).default('auto'),
+    max_drop: z.number().min(0).max(1).default(0.1),
+  })
+  .strict();
+
 export const configSchema = z
   .object({
     server: serverSchema.default(serverSchema.parse({})),
@@ -190,7 +203,13 @@ export const configSchema = z
       })
       .strict()
       .default({ ejected_for_s: 600, fallback_share: 0.2, fallback_share_for_s: 300 }),
-    drills: z.object({ interval_s: z.number().positive().default(86_400) }).strict().default({ interval_s: 86_400 }),
+    /** The fallback drill (docs/drills-and-canaries.md): every `interval_s` (0: on demand only), over the routes matching `routes`. */
+    drills: z
+      .object({ interval_s: z.number().nonnegative().default(86_400), routes: z.array(z.string().min(1)).default(['*']) })
+      .strict()
+      .default({ interval_s: 86_400, routes: ['*'] }),
+    /** Quality canaries, keyed by route name (docs/drills-and-canaries.md). */
+    canaries: z.record(z.string().min(1), canarySchema).default({}),
     connections: z.record(z.string().min(1), connectionSchema).default({}),
     routes: z.record(z.string().min(1), routeSchema).default({}),
   })
@@ -203,3 +222,4 @@ export type TargetConfig = z.infer<typeof targetSchema>;
 export type TimeoutsConfig = z.infer<typeof timeoutsSchema>;
 export type RouteHealthConfig = z.infer<typeof healthSchema>;
 export type CommitPolicy = z.infer<typeof commitSchema>;
+export type CanaryConfig = z.infer<typeof canarySchema>;

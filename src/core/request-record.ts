@@ -1,4 +1,5 @@
 import type { FailureKind } from './failure-kind.js';
+import type { RequestOrigin } from './request-origin.js';
 
 /** Token counts as records and the admin API show them (snake_case, like the rest of the API). */
 export interface RecordUsage {
@@ -43,6 +44,7 @@ export interface RequestRecord {
   id: string;
   /** ISO 8601. */
   created_at: string;
+  origin: RequestOrigin;
   status: RequestStatus;
   http_status: number;
   key_name: string | null;

@@ -1,3 +1,5 @@
+import type { RequestOrigin } from './request-origin.js';
+
 /**
  * One ledger entry: what one physical attempt consumed and cost. Rows are keyed by
  * (`requestId`, `attemptN`), so writing the same row twice stores it once.
@@ -27,8 +29,8 @@ export interface SpendRow {
    * shows up in the ledger instead of passing as free.
    */
   priced: boolean;
-  /** An active health probe, not a caller's request. */
-  probe: boolean;
+  /** Who caused the request: a caller's spend, or the gateway's own (drill, canary, probe). */
+  origin: RequestOrigin;
   /** When the request started, epoch milliseconds. */
   createdMs: number;
 }

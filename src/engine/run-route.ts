@@ -39,7 +39,15 @@ export interface RouteCall {
   waited: { ms: number };
   /** Sent as `Idempotency-Key` on every attempt, so a provider can tell a resend from a new request. */
   upstreamIdempotencyKey?: string;
+  /**
+   * Targets that fail as `server_error` inside the gateway, once each, without a provider or
+   * health hearing of it: the fallback drill's chain walk proves what follows them answers.
+   */
+  forcedFailures?: ReadonlySet<ResolvedTarget>;
 }
+
+/** What a forced failure's attempt says, so its record cannot be mistaken for a provider's error. */
+export const FORCED_FAILURE_MESSAGE = 'failed on purpose by the fallback drill; no provider was called';
 
 export interface Served<Answer> {
   answer: Answer;
@@ -135,6 +143,7 @@ class AttemptLoop<Answer> {
     options: { rest: readonly ResolvedTarget[]; lastResort: boolean; onOut: (untilMs: number) => void },
   ): Promise<TargetResult<Answer>> {
     const { policy } = this.#call.route;
+    if (this.#call.forcedFailures?.has(target)) return this.#forcedFailure(target);
     let waitedForRetryAfter = false;
     for (let retry = 0; ; retry++) {
       if (this.#call.caller.aborted) return { type: 'stop' };
@@ -171,6 +180,24 @@ class AttemptLoop<Answer> {
       if (Date.now() + delayMs + MIN_ATTEMPT_MS > this.#call.deadlineAtMs) return { type: 'next' };
       if (!(await this.#waitOnPurpose(delayMs))) return { type: 'stop' };
     }
+  }
+
+  /** A same-target retry of a forced failure would prove nothing, so the route's rule decides at once. */
+  #forcedFailure(target: ResolvedTarget): TargetResult<Answer> {
+    this.attempts.push({
+      n: this.attempts.length + 1,
+      connection: target.connectionName,
+      provider: target.connection.provider,
+      model: target.routedModel,
+      kind: 'server_error',
+      errorType: 'forced_failure',
+      message: FORCED_FAILURE_MESSAGE,
+      startedMs: Date.now() - this.#call.requestStartedAtMs,
+      latencyMs: 0,
+      committed: false,
+      malformedEvents: 0,
+    });
+    return ruleFor('server_error', this.#call.route.policy) === 'stop' ? { type: 'stop' } : { type: 'next' };
   }
 
   #attempt(target: ResolvedTarget, permit: Permit): Promise<AttemptOutcome<Answer>> {

@@ -34,7 +34,7 @@ export async function runProbe(deployment: DeploymentHealth, deps: ProbeDeps): P
     config: { connection: deployment.connection, model: deployment.model, model_change: false, weight: 1, priority: 0 },
   };
   const draft = new RecordDraft(deps.newRequestId(), Date.now());
-  draft.probe = true;
+  draft.origin = 'probe';
   draft.modelRequested = deployment.key;
   const outcome = await deps.attempt({ target, requestStartedAtMs: draft.startedAtMs, deadlineAtMs: draft.startedAtMs + PROBE_TIMEOUTS.total_ms });
   draft.attempts = [outcome.record];

@@ -28,7 +28,7 @@ export class SpendAccounting {
     if (rows.length === 0) return costs;
     this.#ledger.enqueue(rows);
     const route = trace.routeLabel ?? '(none)';
-    const key = trace.probe ? '(probe)' : trace.keyName === null ? '(none)' : this.#keyLabels.label(trace.keyName);
+    const key = trace.origin !== 'caller' ? `(${trace.origin})` : trace.keyName === null ? '(none)' : this.#keyLabels.label(trace.keyName);
     const configuredTargets = trace.route === null ? undefined : config.routes[trace.route]?.targets;
     for (const row of rows) {
       if (!row.priced) continue;

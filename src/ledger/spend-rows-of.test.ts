@@ -23,7 +23,7 @@ function rowsOf(attempts: AttemptRecord[], overrides: Partial<SpendRowsInput> = 
     keyId: 'key_a',
     keyName: 'team-a',
     route: 'chat',
-    probe: false,
+    origin: 'caller',
     createdMs: 1_750_000_000_000,
     attempts,
     priceOf: (entry) => priceFor({ model: entry.model }),
@@ -51,7 +51,7 @@ describe('spendRowsOf', () => {
         costMicros: 105_000,
         estimated: false,
         priced: true,
-        probe: false,
+        origin: 'caller',
         createdMs: 1_750_000_000_000,
       },
     ]);
@@ -98,7 +98,7 @@ describe('spendRowsOf', () => {
   });
 
   it('marks probe rows and rows without a key', () => {
-    const [row] = rowsOf([attempt({ n: 1, usage: { inputTokens: 5, outputTokens: 1 } })], { probe: true, keyId: null, keyName: null, route: null });
-    expect(row).toMatchObject({ probe: true, keyId: null, keyName: null, route: null });
+    const [row] = rowsOf([attempt({ n: 1, usage: { inputTokens: 5, outputTokens: 1 } })], { origin: 'probe', keyId: null, keyName: null, route: null });
+    expect(row).toMatchObject({ origin: 'probe', keyId: null, keyName: null, route: null });
   });
 });

@@ -1,13 +1,14 @@
 import type { AttemptRecord } from '../core/attempt-record.js';
 import { costMicros, type Price } from '../metering/price.js';
 import type { SpendRow } from '../core/spend-row.js';
+import type { RequestOrigin } from '../core/request-origin.js';
 
 export interface SpendRowsInput {
   requestId: string;
   keyId: string | null;
   keyName: string | null;
   route: string | null;
-  probe: boolean;
+  origin: RequestOrigin;
   /** When the request started: every row of a request falls in the same budget period. */
   createdMs: number;
   attempts: readonly AttemptRecord[];
@@ -43,7 +44,7 @@ export function spendRowsOf(input: SpendRowsInput): SpendRow[] {
       costMicros: price ? costMicros(usage, price) : 0,
       estimated: usage.estimated === true,
       priced: price !== undefined,
-      probe: input.probe,
+      origin: input.origin,
       createdMs: input.createdMs,
     });
   }

@@ -1,4 +1,5 @@
 import type { AttemptRecord } from '../core/attempt-record.js';
+import type { RequestOrigin } from '../core/request-origin.js';
 import { microsToUsd } from '../metering/money.js';
 import type { Usage } from '../core/usage.js';
 import type { ResolvedTarget } from '../routing/resolve-route.js';
@@ -35,7 +36,8 @@ export class RecordDraft {
   errorMessage: string | null = null;
   /** When the first content went to the caller. */
   firstTokenAtMs: number | undefined;
-  probe = false;
+  /** Who caused the request; the gateway's own traffic (drills, canaries, probes) says so. */
+  origin: RequestOrigin = 'caller';
   /** Set for requests that are not chats (records show chat requests without it). */
   operation: 'embeddings' | 'responses' | undefined;
   /** Tool types the answering target went without. */
@@ -76,6 +78,7 @@ export class RecordDraft {
     return {
       id: this.id,
       created_at: new Date(this.startedAtMs).toISOString(),
+      origin: this.origin,
       status: this.status,
       http_status: this.httpStatus,
       key_name: this.keyName,
@@ -95,7 +98,7 @@ export class RecordDraft {
       stream: this.stream,
       error_code: this.errorCode,
       error_message: this.errorMessage,
-      ...(this.probe ? { probe: true as const } : {}),
+      ...(this.origin === 'probe' ? { probe: true as const } : {}),
       ...(this.operation === undefined ? {} : { operation: this.operation }),
       ...(this.droppedTools === undefined ? {} : { dropped_tools: this.droppedTools }),
     };

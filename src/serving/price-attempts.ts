@@ -15,7 +15,7 @@ export function priceAttempts(draft: RecordDraft, config: Config): SpendRow[] {
     keyId: draft.keyId,
     keyName: draft.keyName,
     route: draft.route,
-    probe: draft.probe,
+    origin: draft.origin,
     createdMs: draft.startedAtMs,
     attempts: draft.attempts,
     priceOf: (attempt) => deploymentPrice(config, draft.route, attempt),

@@ -57,7 +57,7 @@ export function spendTableRow(row: SpendRow): Insertable<SpendTable> {
     cost_micros: row.costMicros,
     estimated: row.estimated ? 1 : 0,
     priced: row.priced ? 1 : 0,
-    probe: row.probe ? 1 : 0,
+    probe: row.origin === 'probe' ? 1 : 0,
     created_ms: row.createdMs,
   };
 }

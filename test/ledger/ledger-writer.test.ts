@@ -73,7 +73,7 @@ describe('LedgerWriter', () => {
     const writer = newWriter();
     writer.enqueue([
       spendRow({ requestId: 'req_x', attemptN: 1, estimated: true, cacheReadTokens: 6_000, cacheWriteTokens: 2_000, costMicros: 30_300 }),
-      spendRow({ requestId: 'req_x', attemptN: 2, keyId: null, keyName: null, route: null, model: 'gpt-mock', costMicros: 0, priced: false, probe: true }),
+      spendRow({ requestId: 'req_x', attemptN: 2, keyId: null, keyName: null, route: null, model: 'gpt-mock', costMicros: 0, priced: false, origin: 'probe' }),
     ]);
     await writer.flush();
     const rows = await db.selectFrom('spend').selectAll().orderBy('attempt_n').execute();

@@ -18,7 +18,7 @@ export function spendRow(overrides: Partial<SpendRow> = {}): SpendRow {
     costMicros: 105_000,
     estimated: false,
     priced: true,
-    probe: false,
+    origin: 'caller',
     createdMs: Date.parse('2025-06-01T12:00:00.000Z'),
     ...overrides,
   };

@@ -35,7 +35,7 @@ describe('spentMicros', () => {
       spendRow({ requestId: 'r2', attemptN: 2, keyId: 'key_a', costMicros: 10_400, createdMs: day('2025-06-01') }),
       spendRow({ requestId: 'r3', keyId: 'key_a', costMicros: 7, createdMs: day('2025-06-02') + 5 }),
       spendRow({ requestId: 'r4', keyId: 'key_b', costMicros: 999_999, createdMs: day('2025-06-01') + 5 }),
-      spendRow({ requestId: 'r5', keyId: null, costMicros: 55, probe: true, createdMs: day('2025-06-01') + 5 }),
+      spendRow({ requestId: 'r5', keyId: null, costMicros: 55, origin: 'probe', createdMs: day('2025-06-01') + 5 }),
     ]);
     await ledger.flush();
 

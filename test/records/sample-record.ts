@@ -41,6 +41,7 @@ export function sampleRecord(overrides: Partial<RequestRecord> = {}): RequestRec
   return {
     id: 'req_sample',
     created_at: '2025-01-02T03:04:05.000Z',
+    origin: 'caller',
     status: 'ok',
     http_status: 200,
     key_name: 'team-a',

@@ -1,0 +1,113 @@
+import type { Logger } from 'pino';
+import type { Config } from '../config/schema.js';
+import { knownSecrets } from '../config/known-secrets.js';
+import { Cancellation } from '../core/cancellation.js';
+import type { RequestOrigin } from '../core/request-origin.js';
+import type { RequestRecord } from '../core/request-record.js';
+import { chatOperation, type ChatAnswer } from '../engine/chat-operation.js';
+import { finalError } from '../engine/final-error.js';
+import { runRoute, type EngineDeps } from '../engine/run-route.js';
+import { AllAttemptsFailedError } from '../errors/all-attempts-failed-error.js';
+import { GatewayError } from '../errors/gateway-error.js';
+import type { HealthDoor } from '../health/health-door.js';
+import type { ChatRequest } from '../providers/spec.js';
+import { RecordDraft } from '../records/record-draft.js';
+import type { ResolvedRoute, ResolvedTarget } from '../routing/resolve-route.js';
+import { logRequest } from '../telemetry/log-request.js';
+import type { Metrics } from '../telemetry/metrics.js';
+import { observeRequest } from '../telemetry/observe-request.js';
+import { keepRecord, type KeepRecordDeps } from './keep-record.js';
+import { priceAttempts } from './price-attempts.js';
+
+export interface GatewayRequestDeps extends KeepRecordDeps {
+  config(): Config;
+  engine: EngineDeps;
+  metrics: Metrics;
+  logger: Logger;
+  newRequestId(): string;
+}
+
+/** A request the gateway sends through one of its own routes (a drill step, a canary prompt). */
+export interface GatewayRequest {
+  origin: Exclude<RequestOrigin, 'caller'>;
+  /** The route as resolved from the config in force; the drill narrows its targets. */
+  route: ResolvedRoute;
+  /** Always answered whole (`stream: false`). */
+  request: ChatRequest;
+  /** The door to health for this request; the engine's own when absent. */
+  health?: HealthDoor;
+  forcedFailures?: ReadonlySet<ResolvedTarget>;
+  /** Aborts the request (the gateway is shutting down). */
+  cancellation?: Cancellation;
+}
+
+/** How a gateway-made request ended, with the record it was kept as. */
+export type GatewayRequestOutcome =
+  | { ok: true; record: RequestRecord; text: string; served: ResolvedTarget }
+  | { ok: false; record: RequestRecord; kind: string; message: string };
+
+/**
+ * Runs a gateway-made request through the attempt loop like a caller's — same policy, same
+ * health (unless a door of its own is given), same ledger and records — and keeps it with its
+ * origin. It has no key and passes no admission gate; it stays out of the fallback share, whose
+ * figures are the callers'.
+ */
+export async function runGatewayRequest(input: GatewayRequest, deps: GatewayRequestDeps): Promise<GatewayRequestOutcome> {
+  const config = deps.config();
+  const draft = new RecordDraft(deps.newRequestId(), Date.now());
+  draft.origin = input.origin;
+  draft.modelRequested = input.route.name;
+  draft.route = input.route.direct ? null : input.route.name;
+  draft.routeLabel = input.route.name;
+  draft.deadlineAtMs = draft.startedAtMs + input.route.policy.timeouts.total_ms;
+  let outcome: { ok: true; text: string; served: ResolvedTarget } | { ok: false; kind: string; message: string };
+  try {
+    const served = await runRoute(
+      {
+        route: input.route,
+        caller: input.cancellation ?? new Cancellation(),
+        requestStartedAtMs: draft.startedAtMs,
+        deadlineAtMs: draft.deadlineAtMs,
+        waited: draft.waited,
+        ...(input.forcedFailures ? { forcedFailures: input.forcedFailures } : {}),
+      },
+      chatOperation({ ...input.request, stream: false }, 'first_token'),
+      input.health ? { ...deps.engine, health: input.health } : deps.engine,
+    );
+    draft.attempts = served.attempts;
+    draft.served = served.served;
+    draft.firstTokenAtMs = Date.now();
+    outcome = { ok: true, text: textOf(served.answer), served: served.served };
+  } catch (error) {
+    outcome = failureOf(error, draft);
+  }
+  const record = keepRecord(draft, priceAttempts(draft, config), config, deps);
+  logRequest(deps.logger, record, () => knownSecrets(config));
+  observeRequest(deps.metrics, record, {
+    routeLabel: draft.routeLabel,
+    malformedEvents: draft.attempts.reduce((sum, attempt) => sum + attempt.malformedEvents, 0),
+  });
+  return { ...outcome, record };
+}
+
+function textOf(answer: ChatAnswer): string {
+  // Asked for whole, so answered whole.
+  return 'result' in answer ? answer.result.text : '';
+}
+
+/** The last attempt's kind and message say what went wrong; the final error says it when there was none. */
+function failureOf(error: unknown, draft: RecordDraft): { ok: false; kind: string; message: string } {
+  if (error instanceof AllAttemptsFailedError) {
+    draft.attempts = error.attempts;
+    const final = finalError(error.attempts, error.coolingEndsInMs);
+    draft.fail('failed', final.status, final.code, final.message);
+    const last = error.attempts.at(-1);
+    return { ok: false, kind: last?.kind ?? final.code, message: last?.message ?? final.message };
+  }
+  if (error instanceof GatewayError) {
+    draft.fail('rejected', error.status, error.code, error.message);
+    return { ok: false, kind: error.code, message: error.message };
+  }
+  draft.fail('failed', 500, 'internal_error', String(error));
+  return { ok: false, kind: 'internal_error', message: error instanceof Error ? error.message : String(error) };
+}
