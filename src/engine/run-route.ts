@@ -201,14 +201,16 @@ class AttemptLoop<Answer> {
   }
 
   #attempt(target: ResolvedTarget, permit: Permit): Promise<AttemptOutcome<Answer>> {
-    const { route } = this.#call;
+    const { timeouts } = this.#call.route.policy;
+    // The deadline still clips it: the attempt's own deadline timer fires first when it is nearer.
+    const firstTokenTimeoutMs = permit.firstTokenTimeoutMs(timeouts, this.#operation.streamedInputTokens);
     return runAttempt(
       {
         n: this.attempts.length + 1,
         target,
         adapter: this.#deps.adapterFor(target),
         baseUrl: this.#deps.baseUrlFor(target),
-        timeouts: route.policy.timeouts,
+        timeouts: { connect_ms: timeouts.connect_ms, first_token_ms: firstTokenTimeoutMs, idle_ms: timeouts.idle_ms },
         caller: this.#call.caller,
         deadlineAtMs: this.#call.deadlineAtMs,
         requestStartedAtMs: this.#call.requestStartedAtMs,

@@ -1,3 +1,4 @@
+import type { TimeoutsConfig } from '../config/schema.js';
 import type { AttemptRecord } from '../core/attempt-record.js';
 import type { ResponseHeaders } from '../providers/spec.js';
 import type { ResolvedRoute, ResolvedTarget } from '../routing/resolve-route.js';
@@ -18,6 +19,13 @@ export interface Permit {
   readonly out: false;
   /** The attempt's response headers: rate-limit headers come on successes too. */
   observeHeaders(headers: ResponseHeaders): void;
+  /**
+   * The first-token timeout of this attempt: the route's number, or what `auto` makes of the
+   * deployment's recent first-token times. `streamedInputTokens`: the request's estimated input,
+   * for a streamed answer; absent for one that comes whole. If the attempt then streams to
+   * success, its first-token time joins the deployment's samples with that size.
+   */
+  firstTokenTimeoutMs(timeouts: TimeoutsConfig, streamedInputTokens: number | undefined): number;
   /** The attempt has ended (a stream: when it ended); its record says how. */
   settle(record: AttemptRecord): void;
 }
