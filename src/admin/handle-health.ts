@@ -77,7 +77,8 @@ function firstTokenOf(key: string, config: Config, latency: LatencyTracker): Rec
   const timeoutMs: Record<string, number> = {};
   for (const [name, route] of Object.entries(config.routes)) {
     if (!route.targets.some((target) => deploymentKey(target.connection, target.model) === key)) continue;
-    timeoutMs[name] = firstTokenTimeoutMs(route.timeouts, recent, recent.typicalInputTokens ?? 0);
+    // A route's only target is its last option, which waits the maximum.
+    timeoutMs[name] = firstTokenTimeoutMs(route.timeouts, recent, { streamedInputTokens: recent.typicalInputTokens ?? 0, lastOption: route.targets.length === 1 });
   }
   return { samples: recent.samples, p99_ms: recent.quantileMs(FIRST_TOKEN_PERCENTILE) ?? null, typical_input_tokens: recent.typicalInputTokens ?? null, timeout_ms: timeoutMs };
 }

@@ -155,7 +155,7 @@ class AttemptLoop<Answer> {
         else if (permit.reason !== 'cooling') options.onOut(permit.untilMs);
         return { type: 'next' };
       }
-      const outcome = await this.#attempt(target, permit);
+      const outcome = await this.#attempt(target, permit, { lastOption: options.rest.length === 0 });
       this.attempts.push(outcome.record);
       if (outcome.ok) {
         this.#budget.recordSuccess();
@@ -200,10 +200,10 @@ class AttemptLoop<Answer> {
     return ruleFor('server_error', this.#call.route.policy) === 'stop' ? { type: 'stop' } : { type: 'next' };
   }
 
-  #attempt(target: ResolvedTarget, permit: Permit): Promise<AttemptOutcome<Answer>> {
+  #attempt(target: ResolvedTarget, permit: Permit, plan: { lastOption: boolean }): Promise<AttemptOutcome<Answer>> {
     const { timeouts } = this.#call.route.policy;
     // The deadline still clips it: the attempt's own deadline timer fires first when it is nearer.
-    const firstTokenTimeoutMs = permit.firstTokenTimeoutMs(timeouts, this.#operation.streamedInputTokens);
+    const firstTokenTimeoutMs = permit.firstTokenTimeoutMs(timeouts, { streamedInputTokens: this.#operation.streamedInputTokens, lastOption: plan.lastOption });
     return runAttempt(
       {
         n: this.attempts.length + 1,

@@ -48,13 +48,13 @@ describe('LocalHealthDoor', () => {
     const { door: health, latency } = door();
     const auto = { ...route.policy.timeouts, first_token_ms: 'auto' as const };
     const streamed = permitted(health.admit(westC, route));
-    expect(streamed.firstTokenTimeoutMs(auto, 40)).toBe(auto.first_token_max_ms);
+    expect(streamed.firstTokenTimeoutMs(auto, { streamedInputTokens: 40, lastOption: false })).toBe(auto.first_token_max_ms);
     streamed.settle(record('ok', { connection: 'west', model: 'c', sentMs: 30, firstTokenMs: 130 }));
     const whole = permitted(health.admit(westC, route));
-    whole.firstTokenTimeoutMs(auto, undefined);
+    whole.firstTokenTimeoutMs(auto, { streamedInputTokens: undefined, lastOption: false });
     whole.settle(record('ok', { connection: 'west', model: 'c', latencyMs: 900 }));
     const failed = permitted(health.admit(westC, route));
-    failed.firstTokenTimeoutMs(auto, 40);
+    failed.firstTokenTimeoutMs(auto, { streamedInputTokens: 40, lastOption: false });
     failed.settle(record('timeout', { connection: 'west', model: 'c', sentMs: 5 }));
 
     const recent = latency.recentFirstTokens('west/c');
@@ -65,7 +65,7 @@ describe('LocalHealthDoor', () => {
 
   it('a number of the route is the timeout in force, whatever the deployment has learned', () => {
     const { door: health } = door();
-    expect(permitted(health.admit(westC, route)).firstTokenTimeoutMs({ ...route.policy.timeouts, first_token_ms: 2_500 }, 40)).toBe(2_500);
+    expect(permitted(health.admit(westC, route)).firstTokenTimeoutMs({ ...route.policy.timeouts, first_token_ms: 2_500 }, { streamedInputTokens: 40, lastOption: false })).toBe(2_500);
   });
 
   it('a settled 429 cools the deployment: new attempts are out until the Retry-After ends, a chosen retry is not, and the plan leaves it out', () => {

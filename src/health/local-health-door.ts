@@ -4,7 +4,7 @@ import { deploymentKey } from '../core/deployment-key.js';
 import { FAILURE_POLICY } from '../core/failure-policy.js';
 import type { ResponseHeaders } from '../providers/spec.js';
 import type { FirstTokenSample } from '../routing/first-token-samples.js';
-import { firstTokenTimeoutMs } from '../routing/first-token-timeout.js';
+import { firstTokenTimeoutMs, type FirstTokenAttempt } from '../routing/first-token-timeout.js';
 import type { LatencyTracker } from '../routing/latency-tracker.js';
 import { planTargets } from '../routing/plan-targets.js';
 import type { ResolvedRoute, ResolvedTarget } from '../routing/resolve-route.js';
@@ -109,9 +109,9 @@ class DeploymentPermit implements Permit {
     this.#deps.registry.observeHeaders(this.#deployment, headers);
   }
 
-  firstTokenTimeoutMs(timeouts: TimeoutsConfig, streamedInputTokens: number | undefined): number {
-    this.#streamedInputTokens = streamedInputTokens;
-    return firstTokenTimeoutMs(timeouts, this.#deps.latency.recentFirstTokens(this.#deployment.key), streamedInputTokens);
+  firstTokenTimeoutMs(timeouts: TimeoutsConfig, attempt: FirstTokenAttempt): number {
+    this.#streamedInputTokens = attempt.streamedInputTokens;
+    return firstTokenTimeoutMs(timeouts, this.#deps.latency.recentFirstTokens(this.#deployment.key), attempt);
   }
 
   settle(record: AttemptRecord): void {

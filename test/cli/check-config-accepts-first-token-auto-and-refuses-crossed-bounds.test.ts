@@ -2,14 +2,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { runCli } from '../support/cli-process.js';
+import { runCli, type CliResult } from '../support/cli-process.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'switchyard-first-token-'));
 
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
 /** A config whose one route has these `timeouts` lines (block style, so each key has its line). */
-async function checkConfig(name: string, timeouts: string): Promise<{ code: number; stdout: string; stderr: string }> {
+async function checkConfig(name: string, timeouts: string): Promise<CliResult> {
   const file = join(directory, `${name}.yaml`);
   writeFileSync(
     file,

@@ -16,13 +16,16 @@ export interface ScriptedUpstream {
   seen: { model: string; stream: boolean }[];
   /** Models that take the request and never answer from now on. */
   silent: Set<string>;
+  /** Models that answer only after this many milliseconds from now on. */
+  delayMs: Map<string, number>;
   close(): Promise<void>;
 }
 
-/** A `node:http` server on 127.0.0.1: one short answer per request, streamed or whole, at once. */
+/** A `node:http` server on 127.0.0.1: one short answer per request, streamed or whole, at once unless told otherwise. */
 export async function startScriptedUpstream(): Promise<ScriptedUpstream> {
   const seen: ScriptedUpstream['seen'] = [];
   const silent = new Set<string>();
+  const delayMs = new Map<string, number>();
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     let text = '';
     request.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
@@ -30,25 +33,10 @@ export async function startScriptedUpstream(): Promise<ScriptedUpstream> {
       const body = JSON.parse(text) as { model: string; stream?: boolean };
       seen.push({ model: body.model, stream: body.stream === true });
       if (silent.has(body.model)) return;
-      if (!body.stream) {
-        response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(
-          JSON.stringify({
-            id: 'chatcmpl-scripted',
-            object: 'chat.completion',
-            created: 1,
-            model: body.model,
-            choices: [{ index: 0, message: { role: 'assistant', content: 'Hello.' }, finish_reason: 'stop' }],
-            usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 },
-          }),
-        );
-        return;
-      }
-      const chunk = (delta: unknown, finish: string | null) => ({ id: 'chatcmpl-scripted', object: 'chat.completion.chunk', created: 1, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }] });
-      response.writeHead(200, { 'content-type': 'text/event-stream' });
-      response.write(`data: ${JSON.stringify(chunk({ role: 'assistant', content: 'Hello.' }, null))}\n\n`);
-      response.write(`data: ${JSON.stringify(chunk({}, 'stop'))}\n\n`);
-      response.end('data: [DONE]\n\n');
+      const answer = () => (request.socket.destroyed ? undefined : respond(response, body));
+      const delay = delayMs.get(body.model);
+      if (delay === undefined) answer();
+      else setTimeout(answer, delay);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -57,12 +45,36 @@ export async function startScriptedUpstream(): Promise<ScriptedUpstream> {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     seen,
     silent,
+    delayMs,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
   };
+}
+
+/** One short OpenAI answer, whole or streamed as the request asked. */
+function respond(response: ServerResponse, body: { model: string; stream?: boolean }): void {
+  if (!body.stream) {
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(
+      JSON.stringify({
+        id: 'chatcmpl-scripted',
+        object: 'chat.completion',
+        created: 1,
+        model: body.model,
+        choices: [{ index: 0, message: { role: 'assistant', content: 'Hello.' }, finish_reason: 'stop' }],
+        usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 },
+      }),
+    );
+    return;
+  }
+  const chunk = (delta: unknown, finish: string | null) => ({ id: 'chatcmpl-scripted', object: 'chat.completion.chunk', created: 1, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }] });
+  response.writeHead(200, { 'content-type': 'text/event-stream' });
+  response.write(`data: ${JSON.stringify(chunk({ role: 'assistant', content: 'Hello.' }, null))}\n\n`);
+  response.write(`data: ${JSON.stringify(chunk({}, 'stop'))}\n\n`);
+  response.end('data: [DONE]\n\n');
 }
 
 /** Sends `count` streamed requests to `model`, one after another, each answered by `servedBy`. */
