@@ -3,7 +3,7 @@ import type { AttemptRecord } from '../core/attempt-record.js';
 import { deploymentKey } from '../core/deployment-key.js';
 import { FAILURE_POLICY } from '../core/failure-policy.js';
 import type { ResponseHeaders } from '../providers/spec.js';
-import type { FirstTokenSample } from '../routing/first-token-samples.js';
+import { NO_FIRST_TOKENS, type FirstTokenSample } from '../routing/first-token-samples.js';
 import { firstTokenTimeoutMs, type FirstTokenAttempt } from '../routing/first-token-timeout.js';
 import type { LatencyTracker } from '../routing/latency-tracker.js';
 import { planTargets } from '../routing/plan-targets.js';
@@ -111,7 +111,9 @@ class DeploymentPermit implements Permit {
 
   firstTokenTimeoutMs(timeouts: TimeoutsConfig, attempt: FirstTokenAttempt): number {
     this.#streamedInputTokens = attempt.streamedInputTokens;
-    return firstTokenTimeoutMs(timeouts, this.#deps.latency.recentFirstTokens(this.#deployment.key), attempt);
+    // Reading the samples sorts them: only `auto` needs them.
+    const recent = timeouts.first_token_ms === 'auto' ? this.#deps.latency.recentFirstTokens(this.#deployment.key) : NO_FIRST_TOKENS;
+    return firstTokenTimeoutMs(timeouts, recent, attempt);
   }
 
   settle(record: AttemptRecord): void {
