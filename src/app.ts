@@ -85,6 +85,9 @@ import { RedisRunLeases } from './state/redis-run-leases.js';
 import { LOCAL_RUN_LEASES, type RunLeases } from './schedules/run-leases.js';
 import type { Schedule } from './schedules/schedule.js';
 import type { GatewayRequestDeps } from './serving/run-gateway-request.js';
+import { CanaryRunner } from './canaries/canary-runner.js';
+import { CanaryStore } from './canaries/canary-store.js';
+import { handleListCanaries, handleResetCanaryBaseline, handleRunCanaries, type AdminCanariesDeps } from './admin/handle-canaries.js';
 
 /** The SQLite file of a file store; undefined for an in-memory one (tests), which keeps refused writes in memory only. */
 function sqliteFileOf(store: Config['store']): string | undefined {
@@ -326,6 +329,22 @@ export async function createApp(options: AppOptions): Promise<App> {
   const gatewayRequests: GatewayRequestDeps = { config, engine, metrics, logger, newRequestId, spendAccounting, records };
   const runLeases: RunLeases = shared.link ? new RedisRunLeases(shared.link) : LOCAL_RUN_LEASES;
   const schedules: Schedule[] = [];
+  const canaryStore = new CanaryStore(db);
+  const canaries = new CanaryRunner({
+    config,
+    configFile: configSource.file,
+    gatewayRequests,
+    store: canaryStore,
+    metrics,
+    alert: (alert) => alerts.send(alert),
+    leases: runLeases,
+    logger,
+    schedules,
+  });
+  configSource.subscribe((change) => {
+    if (change.event === 'reloaded') canaries.reloaded(change.config);
+  });
+  const canaryDeps: AdminCanariesDeps = { config, canaries, store: canaryStore };
   monitor.start();
   for (const schedule of schedules) schedule.start();
   await awaitSharedState(shared);
@@ -361,6 +380,9 @@ export async function createApp(options: AppOptions): Promise<App> {
       'DELETE /admin/keys/:id': (request, response, _requestId, params) => handleRevokeKey(request, response, params, keysDeps),
       'GET /admin/keys/:id/spend': (request, response, _requestId, params) => handleKeySpend(request, response, params, keysDeps),
       'GET /admin/requests/:id': (request, response, _requestId, params) => handleGetRequest(request, response, params, adminDeps),
+      'GET /admin/canaries': (request, response, _requestId, params) => handleListCanaries(request, response, params, canaryDeps),
+      'POST /admin/canaries': (request, response, _requestId, params) => handleRunCanaries(request, response, params, canaryDeps),
+      'DELETE /admin/canaries/:route/baseline': (request, response, _requestId, params) => handleResetCanaryBaseline(request, response, params, canaryDeps),
     },
     logger,
     { dialectOf: (path) => (path.startsWith('/v1/messages') ? ANTHROPIC_MESSAGES : path.startsWith('/v1/responses') ? OPENAI_RESPONSES : OPENAI_CHAT) },
@@ -398,6 +420,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       await monitor.stop();
       // A scheduled run in progress is cut short; its requests end, and are recorded, before the sinks close.
       await Promise.all(schedules.map((schedule) => schedule.stop()));
+      await canaries.stop();
       // Every request has finished, and added its record, before the sinks close.
       await server.drain(closeOptions.drainMs ?? 0);
       try {

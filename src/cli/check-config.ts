@@ -11,7 +11,7 @@ export function runCheckConfig(file: string): number {
     console.error(`${file}: cannot read: ${(error as Error).message}`);
     return 1;
   }
-  const parsed = parseConfig(text, process.env);
+  const parsed = parseConfig(text, process.env, { file });
   for (const note of parsed.notes) console.log(`note: ${note}`);
   if (!parsed.config) {
     console.error(`${file}: ${parsed.issues.length} error${parsed.issues.length === 1 ? '' : 's'}`);

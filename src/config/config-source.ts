@@ -41,7 +41,7 @@ export class ConfigSource {
     } catch (error) {
       throw new ConfigError(file, [{ path: '(file)', message: `cannot read: ${(error as Error).message}` }]);
     }
-    const parsed = parseConfig(text, env);
+    const parsed = parseConfig(text, env, { file: path });
     if (!parsed.config) throw new ConfigError(file, parsed.issues);
     return new ConfigSource(path, parsed.config, parsed.notes, env);
   }
@@ -82,7 +82,7 @@ export class ConfigSource {
   reload(): readonly ConfigIssue[] {
     let parsed;
     try {
-      parsed = parseConfig(readFileSync(this.file, 'utf8'), this.#env);
+      parsed = parseConfig(readFileSync(this.file, 'utf8'), this.#env, { file: this.file });
     } catch (error) {
       parsed = { issues: [{ path: '(file)', message: (error as Error).message }], notes: [] };
     }

@@ -4,6 +4,7 @@ import { configSchema, type Config } from './schema.js';
 import { formatPath, type ConfigIssue } from './config-issue.js';
 import { interpolateEnv, type EnvSubstitution } from './interpolate-env.js';
 import { checkReferences } from './check-references.js';
+import { checkCanaryPrompts } from './check-canary-prompts.js';
 import { closestName } from './closest-name.js';
 import { keysAllowedAt } from './keys-allowed-at.js';
 import { describeQuoted, quoteValue } from './quote-value.js';
@@ -22,8 +23,13 @@ interface LocatedIssue {
   line: number | undefined;
 }
 
+export interface ParseConfigOptions {
+  /** The file the text was read from: paths in it (canary prompts) are relative to its directory. */
+  file?: string;
+}
+
 /** YAML text → validated, immutable config, or every issue found (not just the first). */
-export function parseConfig(text: string, env: NodeJS.ProcessEnv): ParsedConfig {
+export function parseConfig(text: string, env: NodeJS.ProcessEnv, options: ParseConfigOptions = {}): ParsedConfig {
   const lineCounter = new LineCounter();
   const document = parseDocument(text, { lineCounter, prettyErrors: false });
   if (document.errors.length > 0) {
@@ -55,7 +61,7 @@ export function parseConfig(text: string, env: NodeJS.ProcessEnv): ParsedConfig 
   // A value the schema already refused needs no second error about what it refers to.
   const refused = new Set(schemaIssues.map((issue) => formatPath(issue.pathSegments)));
   const context = { unsetByPath: new Map(interpolated.unset.map((entry) => [entry.path, entry.variable])), substitutions: interpolated.substitutions };
-  for (const issue of [...checkReferences(raw, context)]) {
+  for (const issue of [...checkReferences(raw, context), ...checkCanaryPrompts(raw, options.file)]) {
     if (!refused.has(issue.path)) issues.push({ pathSegments: issue.pathSegments, message: issue.message, line: lineOf(issue.pathSegments) });
   }
   if (issues.length > 0 || !parsed.success) {
