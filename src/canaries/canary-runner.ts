@@ -7,7 +7,10 @@ import { Schedule, SHUTTING_DOWN } from '../schedules/schedule.js';
 import type { CanaryRun } from './canary-run.js';
 import { runCanary, type CanaryDeps } from './run-canary.js';
 
-/** Between the first scheduled runs of two canary routes, so the routes of one interval do not all start at once. */
+/**
+ * At most this long between the first scheduled runs of two canary routes (less when their
+ * intervals are short), so the routes of one interval do not all start at once.
+ */
 export const CANARY_SPREAD_MS = 30_000;
 
 export interface CanaryRunnerOptions extends CanaryDeps {
@@ -65,15 +68,17 @@ export class CanaryRunner {
   }
 
   #addSchedules(config: Config, start: boolean): void {
-    Object.keys(config.canaries).forEach((route, index) => {
+    const routes = Object.keys(config.canaries);
+    routes.forEach((route, index) => {
       if (this.#byRoute.has(route)) return;
+      const spreadMs = Math.min(CANARY_SPREAD_MS, (config.canaries[route]!.interval_s * 1000) / routes.length);
       const schedule = new Schedule({
         name: `canary:${route}`,
         // Read on every tick: a reload that retimes the canary applies at once.
         intervalMs: () => (this.#options.config().canaries[route]?.interval_s ?? 0) * 1000,
         leases: this.#options.leases,
         logger: this.#options.logger,
-        offsetMs: index * CANARY_SPREAD_MS,
+        offsetMs: Math.round(index * spreadMs),
         run: (cancellation) => this.#scheduledRun(route, cancellation),
       });
       this.#byRoute.set(route, schedule);
