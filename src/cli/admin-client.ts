@@ -44,9 +44,15 @@ export type AdminAnswer = { ok: true; status: number; text: string } | { ok: fal
 
 /**
  * One admin API call; a refused token or an unreachable gateway comes back as a sentence to print.
- * `timeoutMs` is for calls that wait on work the gateway does meanwhile (a canary run).
+ * `timeoutMs`: for a call that does its work before it answers (a drill).
  */
-export async function callAdmin(method: string, path: string, options: AdminClientOptions, body?: unknown, timeoutMs = ADMIN_REQUEST_TIMEOUT_MS): Promise<AdminAnswer> {
+export async function callAdmin(
+  method: string,
+  path: string,
+  options: AdminClientOptions,
+  body?: unknown,
+  timeoutMs = ADMIN_REQUEST_TIMEOUT_MS,
+): Promise<AdminAnswer> {
   const token = adminTokenFor(options);
   const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
   if (body !== undefined) headers['content-type'] = 'application/json';
