@@ -1,5 +1,7 @@
+import { knownSecrets } from '../config/known-secrets.js';
 import type { Cancellation } from '../core/cancellation.js';
 import type { CanaryConfig, Config } from '../config/schema.js';
+import { secretRedactor } from '../records/redact-secrets.js';
 import { resolveRoute, type ResolvedRoute } from '../routing/resolve-route.js';
 import { runGatewayRequest, type GatewayRequestDeps } from '../serving/run-gateway-request.js';
 import { storeCall } from '../store/store-call.js';
@@ -60,10 +62,13 @@ export async function runCanary(route: string, runId: string, cancellation: Canc
   const scored = resolveRoute(config, route);
   const grader = typeof canary.scorer === 'object' ? resolveRoute(config, canary.scorer.grader_route) : undefined;
 
+  // A run is kept and shown: a provider's error (or a grader's answer) quoted in it may hold a key.
+  const redact = secretRedactor(knownSecrets(config));
   const results: CanaryPromptResult[] = [];
   for (const prompt of prompts) {
     if (cancellation.aborted) throw cancellation.reason;
-    results.push(await runPrompt(prompt, scored, grader, cancellation, deps.gatewayRequests));
+    const result = await runPrompt(prompt, scored, grader, cancellation, deps.gatewayRequests);
+    results.push(result.error === undefined ? result : { ...result, error: redact(result.error) });
   }
   if (cancellation.aborted) throw cancellation.reason;
 
