@@ -93,7 +93,15 @@ export class CanaryRunner {
       this.#options.logger.info({ route, run_id: running.runId }, 'scheduled canary run skipped: one is running');
       return;
     }
-    const run = await this.#track([route], cancellation, (runIds) => runCanary(route, runIds.get(route)!, cancellation, this.#options));
+    let run;
+    try {
+      run = await this.#track([route], cancellation, (runIds) => runCanary(route, runIds.get(route)!, cancellation, this.#options));
+    } catch (error) {
+      // Shutting down is no failure of the canary's.
+      if (error !== SHUTTING_DOWN) throw error;
+      this.#options.logger.info({ route }, 'canary run cut short: the gateway is shutting down');
+      return;
+    }
     this.#options.logger.info({ route, run_id: run.id, score: run.score, baseline: run.baseline, dropped: run.dropped }, 'canary run finished');
   }
 
