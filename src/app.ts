@@ -10,6 +10,9 @@ import type { Config } from './config/schema.js';
 import { RetryBudgets } from './engine/retry-budget.js';
 import type { EngineDeps } from './engine/run-route.js';
 import { handleHealth } from './admin/handle-health.js';
+import { CanaryRunner } from './canaries/canary-runner.js';
+import { CanaryStore } from './canaries/canary-store.js';
+import { handleListCanaries, handleResetCanaryBaseline, handleRunCanaries, type AdminCanariesDeps } from './admin/handle-canaries.js';
 import { handleCreateKey, handleKeySpend, handleListKeys, handleRevokeKey, type AdminKeysDeps } from './admin/handle-keys.js';
 import { KeyCache, KNOWN_KEY_REFRESH_INTERVAL_MS } from './keys/key-cache.js';
 import { LedgerWriter } from './ledger/ledger-writer.js';
@@ -85,9 +88,6 @@ import { RedisRunLeases } from './state/redis-run-leases.js';
 import { LOCAL_RUN_LEASES, type RunLeases } from './schedules/run-leases.js';
 import type { Schedule } from './schedules/schedule.js';
 import type { GatewayRequestDeps } from './serving/run-gateway-request.js';
-import { CanaryRunner } from './canaries/canary-runner.js';
-import { CanaryStore } from './canaries/canary-store.js';
-import { handleListCanaries, handleResetCanaryBaseline, handleRunCanaries, type AdminCanariesDeps } from './admin/handle-canaries.js';
 
 /** The SQLite file of a file store; undefined for an in-memory one (tests), which keeps refused writes in memory only. */
 function sqliteFileOf(store: Config['store']): string | undefined {
@@ -375,14 +375,14 @@ export async function createApp(options: AppOptions): Promise<App> {
       },
       'GET /admin/requests': (request, response, _requestId, params) => handleListRequests(request, response, params, adminDeps),
       'GET /admin/health': (request, response) => handleHealth(request, response, { config, health, cooling }),
+      'GET /admin/canaries': (request, response, _requestId, params) => handleListCanaries(request, response, params, canaryDeps),
+      'POST /admin/canaries': (request, response, _requestId, params) => handleRunCanaries(request, response, params, canaryDeps),
+      'DELETE /admin/canaries/:route/baseline': (request, response, _requestId, params) => handleResetCanaryBaseline(request, response, params, canaryDeps),
       'POST /admin/keys': (request, response, _requestId, params) => handleCreateKey(request, response, params, keysDeps),
       'GET /admin/keys': (request, response, _requestId, params) => handleListKeys(request, response, params, keysDeps),
       'DELETE /admin/keys/:id': (request, response, _requestId, params) => handleRevokeKey(request, response, params, keysDeps),
       'GET /admin/keys/:id/spend': (request, response, _requestId, params) => handleKeySpend(request, response, params, keysDeps),
       'GET /admin/requests/:id': (request, response, _requestId, params) => handleGetRequest(request, response, params, adminDeps),
-      'GET /admin/canaries': (request, response, _requestId, params) => handleListCanaries(request, response, params, canaryDeps),
-      'POST /admin/canaries': (request, response, _requestId, params) => handleRunCanaries(request, response, params, canaryDeps),
-      'DELETE /admin/canaries/:route/baseline': (request, response, _requestId, params) => handleResetCanaryBaseline(request, response, params, canaryDeps),
     },
     logger,
     { dialectOf: (path) => (path.startsWith('/v1/messages') ? ANTHROPIC_MESSAGES : path.startsWith('/v1/responses') ? OPENAI_RESPONSES : OPENAI_CHAT) },
@@ -418,9 +418,10 @@ export async function createApp(options: AppOptions): Promise<App> {
       configSource.close();
       keyCache.stopRefreshing();
       await monitor.stop();
+      // Canary runs asked for through the admin API end too (scheduled ones, with their schedules below).
+      await canaries.stop();
       // A scheduled run in progress is cut short; its requests end, and are recorded, before the sinks close.
       await Promise.all(schedules.map((schedule) => schedule.stop()));
-      await canaries.stop();
       // Every request has finished, and added its record, before the sinks close.
       await server.drain(closeOptions.drainMs ?? 0);
       try {
