@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { canaryPromptsPath, readCanaryPrompts } from './canary-prompts.js';
+import { canaryPromptsPath, CanaryPromptsError, readCanaryPrompts } from './canary-prompts.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'switchyard-canary-prompts-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
@@ -34,11 +34,16 @@ describe('a canary prompts file', () => {
     expect(() => readCanaryPrompts(promptsFile('[1]'))).toThrow(/line 1: not a JSON object/);
     expect(() => readCanaryPrompts(promptsFile('\n\n'))).toThrow(/has no prompts/);
     expect(() => readCanaryPrompts(join(directory, 'missing.jsonl'))).toThrow(/cannot read prompts file .*missing\.jsonl: ENOENT/);
-    try {
-      readCanaryPrompts(promptsFile(`${good}\n\n{`));
-    } catch (error) {
-      expect((error as { line?: number }).line).toBe(3);
-    }
+    const thrown = (() => {
+      try {
+        readCanaryPrompts(promptsFile(`${good}\n\n{`));
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    })();
+    expect(thrown).toBeInstanceOf(CanaryPromptsError);
+    expect((thrown as CanaryPromptsError).line).toBe(3);
   });
 
   it('is found relative to the config file', () => {
