@@ -36,7 +36,7 @@ afterAll(async () => {
   directory.remove();
 });
 
-it("canary requests are records with origin canary, served through the route's fallback, and count nothing in the callers' fallback share", async () => {
+it("canary requests are records and request metrics with origin canary, served through the route's fallback, absent from ?origin=caller and counting nothing in the callers' fallback share", async () => {
   const run = await runCanary(gateway.url, 'support');
   // Scored as a caller would have been served: by the standby, after the primary's 503.
   expect(run).toMatchObject({ score: 1, dropped: false });
@@ -52,14 +52,21 @@ it("canary requests are records with origin canary, served through the route's f
     callerIds.push(caller.headers.get('x-request-id')!);
   }
 
-  const listed = await fetch(`${gateway.url}/admin/requests?route=support`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
-  const records = ((await listed.json()) as { data: RequestRecord[] }).data;
+  const listed = async (origin: string) => {
+    const response = await fetch(`${gateway.url}/admin/requests?route=support&origin=${origin}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    expect(response.status).toBe(200);
+    return ((await response.json()) as { data: RequestRecord[] }).data;
+  };
   const canaryIds = run.prompts.map((prompt) => prompt.request_id);
-  expect(records.filter((record) => record.origin === 'canary').map((record) => record.id).sort()).toEqual([...canaryIds].sort());
-  expect(records.filter((record) => record.origin === 'caller').map((record) => record.id)).toEqual([...callerIds].reverse());
-  expect(records.find((record) => record.id === canaryIds[0])!.attempts.map((attempt) => attempt.kind)).toEqual(['server_error', 'ok']);
+  const canaryRecords = await listed('canary');
+  expect(canaryRecords.map((record) => record.id)).toEqual([...canaryIds].reverse());
+  expect(canaryRecords.every((record) => record.origin === 'canary' && record.attempts.map((attempt) => attempt.kind).join() === 'server_error,ok')).toBe(true);
+  expect((await listed('caller')).map((record) => record.id)).toEqual([...callerIds].reverse());
 
   // Half the route's answers came from the standby, but every caller's came from the primary.
   await gateway.app.monitor.tick();
-  expect(metricValue(await metricsText(gateway.url), 'switchyard_fallback_share', { route: 'support' })).toBe(0);
+  const metrics = await metricsText(gateway.url);
+  expect(metricValue(metrics, 'switchyard_fallback_share', { route: 'support' })).toBe(0);
+  expect(metricValue(metrics, 'switchyard_requests_total', { route: 'support', origin: 'canary' })).toBe(MIN_REQUESTS_FOR_SHARE);
+  expect(metricValue(metrics, 'switchyard_requests_total', { route: 'support', origin: 'caller' })).toBe(MIN_REQUESTS_FOR_SHARE);
 });
