@@ -35,7 +35,7 @@ export interface CanaryDropAlert extends Alert {
   run_id: string;
 }
 
-/** Thresholds are compared, not shown with float noise (0.8 − 0.1 is 0.7000000000000001). */
+/** Scores and thresholds are compared without float noise (0.8 − 0.1 is 0.7000000000000001). */
 function withoutFloatNoise(value: number): number {
   return Math.round(value * 1e9) / 1e9;
 }
@@ -82,7 +82,7 @@ export async function runCanary(route: string, runId: string, cancellation: Canc
     score,
     baseline,
     threshold,
-    dropped: threshold !== null && score < threshold,
+    dropped: threshold !== null && withoutFloatNoise(score) < threshold,
     prompts: results,
   };
   await storeCall(deps.store.addRun(run));
