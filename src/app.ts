@@ -10,6 +10,9 @@ import type { Config } from './config/schema.js';
 import { RetryBudgets } from './engine/retry-budget.js';
 import type { EngineDeps } from './engine/run-route.js';
 import { handleHealth } from './admin/handle-health.js';
+import { CanaryRunner } from './canaries/canary-runner.js';
+import { CanaryStore } from './canaries/canary-store.js';
+import { handleListCanaries, handleResetCanaryBaseline, handleRunCanaries, type AdminCanariesDeps } from './admin/handle-canaries.js';
 import { handleCreateKey, handleKeySpend, handleListKeys, handleRevokeKey, type AdminKeysDeps } from './admin/handle-keys.js';
 import { KeyCache, KNOWN_KEY_REFRESH_INTERVAL_MS } from './keys/key-cache.js';
 import { LedgerWriter } from './ledger/ledger-writer.js';
@@ -324,6 +327,22 @@ export async function createApp(options: AppOptions): Promise<App> {
   const gatewayRequests: GatewayRequestDeps = { config, engine, metrics, logger, spans, newRequestId, spendAccounting, records };
   const runLeases: RunLeases = shared.link ? new RedisRunLeases(shared.link) : LOCAL_RUN_LEASES;
   const schedules: Schedule[] = [];
+  const canaryStore = new CanaryStore(db);
+  const canaries = new CanaryRunner({
+    config,
+    configFile: configSource.file,
+    gatewayRequests,
+    store: canaryStore,
+    metrics,
+    alert: (alert) => alerts.send(alert),
+    leases: runLeases,
+    logger,
+    schedules,
+  });
+  configSource.subscribe((change) => {
+    if (change.event === 'reloaded') canaries.reloaded(change.config);
+  });
+  const canaryDeps: AdminCanariesDeps = { config, canaries, store: canaryStore };
   monitor.start();
   for (const schedule of schedules) schedule.start();
   await awaitSharedState(shared);
@@ -354,6 +373,9 @@ export async function createApp(options: AppOptions): Promise<App> {
       },
       'GET /admin/requests': (request, response, _requestId, params) => handleListRequests(request, response, params, adminDeps),
       'GET /admin/health': (request, response) => handleHealth(request, response, { config, health, cooling, latency }),
+      'GET /admin/canaries': (request, response, _requestId, params) => handleListCanaries(request, response, params, canaryDeps),
+      'POST /admin/canaries': (request, response, _requestId, params) => handleRunCanaries(request, response, params, canaryDeps),
+      'DELETE /admin/canaries/:route/baseline': (request, response, _requestId, params) => handleResetCanaryBaseline(request, response, params, canaryDeps),
       'POST /admin/keys': (request, response, _requestId, params) => handleCreateKey(request, response, params, keysDeps),
       'GET /admin/keys': (request, response, _requestId, params) => handleListKeys(request, response, params, keysDeps),
       'DELETE /admin/keys/:id': (request, response, _requestId, params) => handleRevokeKey(request, response, params, keysDeps),
@@ -394,6 +416,8 @@ export async function createApp(options: AppOptions): Promise<App> {
       configSource.close();
       keyCache.stopRefreshing();
       await monitor.stop();
+      // Canary runs asked for through the admin API end too (scheduled ones, with their schedules below).
+      await canaries.stop();
       // A scheduled run in progress is cut short; its requests end, and are recorded, before the sinks close.
       await Promise.all(schedules.map((schedule) => schedule.stop()));
       // Every request has finished, and added its record, before the sinks close.

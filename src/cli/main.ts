@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
+import { runCanaryCommand, type CanaryOptions } from './canary.js';
 import { runCheckConfig } from './check-config.js';
 import { runDemo } from './demo.js';
 import { runMigrate } from './migrate.js';
@@ -67,6 +68,17 @@ program
   .description('start a gateway and mock providers, send sample traffic and show a failover')
   .option('-n, --requests <count>', 'requests per route', (value) => Math.max(1, Math.min(50, Number(value) || 3)), 3)
   .action(runDemo);
+
+program
+  .command('canary')
+  .description('run the quality canaries now and print their scores; exit 1 when a run dropped below its threshold')
+  .option('--route <route>', 'only the canary of this route')
+  .option('--json', 'print the runs as JSON instead of a table')
+  .option('--url <url>', 'gateway URL', 'http://127.0.0.1:4000')
+  .option('--token <token>', TOKEN_HELP)
+  .action(async (options: CanaryOptions) => {
+    process.exitCode = await runCanaryCommand(options);
+  });
 
 const keys = program.command('keys').description('manage virtual keys through the admin API');
 keys

@@ -105,6 +105,12 @@ export class Metrics {
     labelNames: ['deployment', 'kind'] as const,
     registers: [this.registry],
   });
+  readonly canaryScore = new Gauge({
+    name: 'switchyard_canary_score',
+    help: "The latest quality canary run's mean score (0..1), by route",
+    labelNames: ['route'] as const,
+    registers: [this.registry],
+  });
   readonly ratelimitRemaining = new Gauge({
     name: 'switchyard_ratelimit_remaining',
     help: 'Remaining provider rate limit from the latest x-ratelimit-* / anthropic-ratelimit-* headers',

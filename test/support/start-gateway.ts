@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { createApp, type App } from '../../src/app.js';
+import { checkCanaryPrompts } from '../../src/canaries/check-canary-prompts.js';
 import { ConfigSource } from '../../src/config/config-source.js';
 import { startMockProvider, type MockProvider } from '../../src/mock/mock-provider.js';
 
@@ -23,7 +24,7 @@ export async function startGateway(yaml: string, options: { watch?: boolean; env
   const directory = mkdtempSync(join(tmpdir(), 'switchyard-test-'));
   const configFile = join(directory, 'config.yaml');
   writeFileSync(configFile, withMemoryStore(yaml));
-  const configSource = ConfigSource.load(configFile, { env: options.env ?? {} });
+  const configSource = ConfigSource.load(configFile, { env: options.env ?? {}, fileChecks: [checkCanaryPrompts] });
   if (options.watch) configSource.watch();
   const mock = await startMockProvider();
   const app = await createApp({ configSource, env: options.env ?? {}, mockUrl: () => mock.url, ...(options.logger ? { logger: options.logger } : {}) });
