@@ -60,6 +60,7 @@ program
   .description('run the built-in fault-injecting mock provider')
   .option('-p, --port <port>', 'listen port', port, 4010)
   .option('-H, --host <host>', 'listen address', '127.0.0.1')
+  .option('--reject-key <key>', "answer requests presenting this key with the provider's credential error (repeatable)", (key: string, keys: string[]) => [...keys, key], [])
   .action(runMock);
 
 program
