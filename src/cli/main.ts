@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
 import { runCheckConfig } from './check-config.js';
 import { runDemo } from './demo.js';
+import { runDrill, type DrillOptions } from './drill.js';
 import { runMigrate } from './migrate.js';
 import { runMock } from './mock.js';
 import { runKeysCreate, runKeysList, runKeysRevoke, type AdminClientOptions, type KeysCreateOptions } from './keys.js';
@@ -123,6 +124,18 @@ requests
   .option('--token <token>', TOKEN_HELP)
   .action(async (options: RequestsListOptions) => {
     process.exitCode = await runRequestsList(options);
+  });
+
+program
+  .command('drill')
+  .description('run the fallback drill on a running gateway: every target alone, then each fallback step; exit 1 when a step failed, 2 when the drill could not run')
+  .option('--route <route>', 'only this route (even one drills.routes leaves out)')
+  .option('--json', 'print the run as JSON instead of a table')
+  .option('--url <url>', 'gateway URL', 'http://127.0.0.1:4000')
+  .option('--token <token>', TOKEN_HELP)
+  .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2))
+  .action(async (options: DrillOptions) => {
+    process.exitCode = await runDrill(options);
   });
 
 await program.parseAsync();
