@@ -11,14 +11,14 @@ import { PROBE_REQUEST } from '../health/probe-request.js';
 import { adapterFor } from '../providers/registry.js';
 import type { UpstreamRequest } from '../providers/spec.js';
 import { LatencyTracker } from '../routing/latency-tracker.js';
-import { resolveRoute, type ResolvedRoute } from '../routing/resolve-route.js';
+import { resolveRoute, type ResolvedRoute, type ResolvedTarget } from '../routing/resolve-route.js';
 import type { Transport, UpstreamResponse } from '../transport/send-upstream.js';
 import { UpstreamBody } from '../transport/upstream-body.js';
 import type { AttemptRecord } from '../core/attempt-record.js';
 import { Cancellation } from '../core/cancellation.js';
 import { chatOperation } from './chat-operation.js';
 import { RetryBudgets } from './retry-budget.js';
-import { runRoute, type EngineDeps } from './run-route.js';
+import { FORCED_FAILURE_MESSAGE, runRoute, type EngineDeps } from './run-route.js';
 
 /** What the fake upstream answers a model with, one entry per request it gets (the last repeats). */
 type Reply = { status: number; headers?: Record<string, string>; body?: unknown } | 'silent';
@@ -87,10 +87,17 @@ function engineFor(config: Config, script: Record<string, Reply[]>, onSend?: (mo
   return { deps, sent, registry, exhausted };
 }
 
-function ask(deps: EngineDeps, route: ResolvedRoute, options: { deadlineMs?: number; caller?: Cancellation } = {}) {
+function ask(deps: EngineDeps, route: ResolvedRoute, options: { deadlineMs?: number; caller?: Cancellation; forcedFailures?: ReadonlySet<ResolvedTarget> } = {}) {
   const startedAtMs = Date.now();
   return runRoute(
-    { route, caller: options.caller ?? new Cancellation(), requestStartedAtMs: startedAtMs, deadlineAtMs: startedAtMs + (options.deadlineMs ?? 10_000), waited: { ms: 0 } },
+    {
+      route,
+      caller: options.caller ?? new Cancellation(),
+      requestStartedAtMs: startedAtMs,
+      deadlineAtMs: startedAtMs + (options.deadlineMs ?? 10_000),
+      waited: { ms: 0 },
+      ...(options.forcedFailures ? { forcedFailures: options.forcedFailures } : {}),
+    },
     chatOperation(PROBE_REQUEST, 'first_token'),
     deps,
   );
@@ -282,5 +289,32 @@ describe('the attempt loop behind a fake health door', () => {
     expect(kindsOf(served.attempts)).toEqual(['west/b ok']);
     expect(lastResorts).toBe(1);
     expect(sent).toEqual(['b']);
+  });
+});
+
+describe('forced failures (the fallback drill\'s chain walk)', () => {
+  it('fail inside the gateway once each, with no provider called and no health fed, and the next target answers', async () => {
+    const config = configOf({
+      chain: { ...FAST, targets: [{ connection: 'east', model: 'a' }, { connection: 'west', model: 'b' }, { connection: 'east', model: 'c' }] },
+    });
+    const { deps, sent, registry } = engineFor(config, {});
+    const route = resolveRoute(config, 'chain');
+    const served = await ask(deps, route, { forcedFailures: new Set(route.targets.slice(0, 2)) });
+    expect(kindsOf(served.attempts)).toEqual(['east/a server_error', 'west/b server_error', 'east/c ok']);
+    expect(served.attempts[0]).toMatchObject({ errorType: 'forced_failure', message: FORCED_FAILURE_MESSAGE, latencyMs: 0, committed: false });
+    // Neither forced target was sent anything, retried, or counted against.
+    expect(sent).toEqual(['c']);
+    expect(registry.all().map((deployment) => deployment.key)).toEqual(['east/c']);
+  });
+
+  it('follow the route\'s rule for server errors: one that stops never reaches the fallback', async () => {
+    const config = configOf({
+      stopping: { ...FAST, on: { server_error: 'stop' }, targets: [{ connection: 'east', model: 'a' }, { connection: 'west', model: 'b' }] },
+    });
+    const { deps, sent } = engineFor(config, {});
+    const route = resolveRoute(config, 'stopping');
+    const failure = await failureOf(ask(deps, route, { forcedFailures: new Set([route.targets[0]!]) }));
+    expect(kindsOf(failure.attempts)).toEqual(['east/a server_error']);
+    expect(sent).toEqual([]);
   });
 });
