@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { MOCK_CONNECTIONS, startGateway, type TestGateway } from '../support/start-gateway.js';
 import { ADMIN_TOKEN } from '../scenario/scenario-helpers.js';
-import { drill, postDrill } from './drill-helpers.js';
+import { drill } from './drill-helpers.js';
 
 let gateway: TestGateway;
 

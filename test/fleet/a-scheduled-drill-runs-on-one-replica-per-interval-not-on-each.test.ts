@@ -17,7 +17,7 @@ routes:
 });
 
 it.skipIf(!fleet.available)('with two replicas on Redis a scheduled drill runs once per interval fleet-wide, and either replica shows the latest run', async () => {
-  const [first, second] = fleet.fleet().replicas as [{ url: string }, { url: string }];
+  const [first, second] = fleet.fleet().replicas;
   const watchStart = fleet.mock().attempts.length;
   // Schedules run on their own timers: watch a few intervals go by.
   await new Promise((resolve) => setTimeout(resolve, WATCH_MS));
@@ -29,7 +29,7 @@ it.skipIf(!fleet.available)('with two replicas on Redis a scheduled drill runs o
   // The latest run is kept in Redis: both replicas answer with the same one.
   await eventually(
     async () => {
-      const [fromFirst, fromSecond] = await Promise.all([adminCall<DrillRun>(first.url, 'GET', '/admin/drills'), adminCall<DrillRun>(second.url, 'GET', '/admin/drills')]);
+      const [fromFirst, fromSecond] = await Promise.all([adminCall<DrillRun>(first!.url, 'GET', '/admin/drills'), adminCall<DrillRun>(second!.url, 'GET', '/admin/drills')]);
       return fromFirst.id === fromSecond.id && fromFirst.finished_at !== null && fromFirst.steps.length === 1;
     },
     5_000,
