@@ -16,8 +16,8 @@ export interface DrillStep {
   /** What went wrong, secrets redacted; null when the step passed. */
   message: string | null;
   latency_ms: number;
-  /** The step's request record (`GET /admin/requests/:id`); null for a step that sent no request. */
-  request_id: string | null;
+  /** The step's request record (`GET /admin/requests/:id`), a skipped step's included. */
+  request_id: string;
 }
 
 /** One drill: every step run so far, in order; `finished_at` null while it runs. */
