@@ -61,6 +61,7 @@ export function finishRequest(end: RequestEnd, deps: FinishDeps): void {
   logRequest(deps.logger, record, () => knownSecrets(config));
   deps.spans?.export(record);
   if (draft.replayed) deps.metrics.idempotentReplays.inc();
+  // Callers' requests end here (the gateway's own end in keepGatewayRecord), so the share is theirs alone.
   if (draft.served && draft.route !== null) {
     // Named routes only: direct connection/model requests have no fallback (and unbounded names).
     const route = config.routes[draft.route];
