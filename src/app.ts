@@ -378,7 +378,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         response.end(text);
       },
       'GET /admin/requests': (request, response, _requestId, params) => handleListRequests(request, response, params, adminDeps),
-      'GET /admin/health': (request, response) => handleHealth(request, response, { config, health, cooling }),
+      'GET /admin/health': (request, response) => handleHealth(request, response, { config, health, cooling, latency }),
       'POST /admin/keys': (request, response, _requestId, params) => handleCreateKey(request, response, params, keysDeps),
       'GET /admin/keys': (request, response, _requestId, params) => handleListKeys(request, response, params, keysDeps),
       'DELETE /admin/keys/:id': (request, response, _requestId, params) => handleRevokeKey(request, response, params, keysDeps),
