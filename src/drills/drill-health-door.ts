@@ -1,6 +1,7 @@
-import { DEFAULT_ROUTE_HEALTH, type Config } from '../config/schema.js';
+import { DEFAULT_ROUTE_HEALTH, type Config, type TimeoutsConfig } from '../config/schema.js';
 import type { AttemptRecord } from '../core/attempt-record.js';
 import type { AdmitOptions, HealthDoor, Out, Permit } from '../health/health-door.js';
+import type { FirstTokenAttempt } from '../routing/first-token-timeout.js';
 import type { HealthState } from '../health/health-registry.js';
 import type { ResponseHeaders } from '../providers/spec.js';
 import type { ResolvedRoute, ResolvedTarget } from '../routing/resolve-route.js';
@@ -71,6 +72,10 @@ class ReadmittingPermit implements Permit {
 
   observeHeaders(headers: ResponseHeaders): void {
     this.#inner.observeHeaders(headers);
+  }
+
+  firstTokenTimeoutMs(timeouts: TimeoutsConfig, attempt: FirstTokenAttempt): number {
+    return this.#inner.firstTokenTimeoutMs(timeouts, attempt);
   }
 
   settle(record: AttemptRecord): void {
