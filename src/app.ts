@@ -85,8 +85,12 @@ import { FleetRetryBuckets } from './state/fleet-retry-buckets.js';
 import { FleetFallbackShare } from './state/fleet-fallback-share.js';
 import { RedisRunLeases } from './state/redis-run-leases.js';
 import { LOCAL_RUN_LEASES, type RunLeases } from './schedules/run-leases.js';
-import type { Schedule } from './schedules/schedule.js';
+import { Schedule } from './schedules/schedule.js';
 import type { GatewayRequestDeps } from './serving/run-gateway-request.js';
+import { DrillRunner } from './drills/drill-runner.js';
+import { LocalLatestDrillRun } from './drills/latest-drill-run.js';
+import { RedisLatestDrillRun } from './state/redis-latest-drill-run.js';
+import { handleLatestDrill, handleRunDrill } from './admin/handle-drills.js';
 
 /** The SQLite file of a file store; undefined for an in-memory one (tests), which keeps refused writes in memory only. */
 function sqliteFileOf(store: Config['store']): string | undefined {
@@ -343,11 +347,32 @@ export async function createApp(options: AppOptions): Promise<App> {
     if (change.event === 'reloaded') canaries.reloaded(change.config);
   });
   const canaryDeps: AdminCanariesDeps = { config, canaries, store: canaryStore };
+  const drills = new DrillRunner({
+    config,
+    gatewayRequests,
+    engineHealth: engine.health,
+    registry: health,
+    adapterFor: engine.adapterFor,
+    latest: shared.link ? new RedisLatestDrillRun(shared.link) : new LocalLatestDrillRun(),
+    alert: (alert) => alerts.send(alert),
+    metrics,
+    logger,
+  });
+  schedules.push(
+    new Schedule({
+      name: 'drill',
+      intervalMs: () => config().drills.interval_s * 1000,
+      leases: runLeases,
+      run: (cancellation) => drills.runScheduled(cancellation),
+      logger,
+    }),
+  );
   monitor.start();
   for (const schedule of schedules) schedule.start();
   await awaitSharedState(shared);
 
   const startedAtSeconds = Math.floor(Date.now() / 1000);
+  const drillsDeps = { adminToken: () => config().admin.token, drills };
   const server = createHttpServer(
     {
       'POST /v1/chat/completions': serve(chatEndpoint(OPENAI_CHAT)),
@@ -381,6 +406,8 @@ export async function createApp(options: AppOptions): Promise<App> {
       'DELETE /admin/keys/:id': (request, response, _requestId, params) => handleRevokeKey(request, response, params, keysDeps),
       'GET /admin/keys/:id/spend': (request, response, _requestId, params) => handleKeySpend(request, response, params, keysDeps),
       'GET /admin/requests/:id': (request, response, _requestId, params) => handleGetRequest(request, response, params, adminDeps),
+      'POST /admin/drills': (request, response) => handleRunDrill(request, response, drillsDeps),
+      'GET /admin/drills': (request, response) => handleLatestDrill(request, response, drillsDeps),
     },
     logger,
     { dialectOf: (path) => (path.startsWith('/v1/messages') ? ANTHROPIC_MESSAGES : path.startsWith('/v1/responses') ? OPENAI_RESPONSES : OPENAI_CHAT) },
@@ -420,6 +447,8 @@ export async function createApp(options: AppOptions): Promise<App> {
       await canaries.stop();
       // A scheduled run in progress is cut short; its requests end, and are recorded, before the sinks close.
       await Promise.all(schedules.map((schedule) => schedule.stop()));
+      // So is an asked-for drill: its POST then answers with the steps it ran.
+      await drills.close();
       // Every request has finished, and added its record, before the sinks close.
       await server.drain(closeOptions.drainMs ?? 0);
       try {

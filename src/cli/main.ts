@@ -4,6 +4,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { runCanaryCommand, type CanaryOptions } from './canary.js';
 import { runCheckConfig } from './check-config.js';
 import { runDemo } from './demo.js';
+import { runDrill, type DrillOptions } from './drill.js';
 import { runMigrate } from './migrate.js';
 import { runMock } from './mock.js';
 import { runKeysCreate, runKeysList, runKeysRevoke, type AdminClientOptions, type KeysCreateOptions } from './keys.js';
@@ -61,6 +62,7 @@ program
   .description('run the built-in fault-injecting mock provider')
   .option('-p, --port <port>', 'listen port', port, 4010)
   .option('-H, --host <host>', 'listen address', '127.0.0.1')
+  .option('--reject-key <key>', "answer requests presenting this key with the provider's credential error (repeatable)", (key: string, keys: string[]) => [...keys, key], [])
   .action(runMock);
 
 program
@@ -137,6 +139,18 @@ requests
   .option('--token <token>', TOKEN_HELP)
   .action(async (options: RequestsListOptions) => {
     process.exitCode = await runRequestsList(options);
+  });
+
+program
+  .command('drill')
+  .description('run the fallback drill on a running gateway: every target alone, then each fallback step; exit 1 when a step failed, 2 when the drill could not run')
+  .option('--route <route>', 'only this route (even one drills.routes leaves out)')
+  .option('--json', 'print the run as JSON instead of a table')
+  .option('--url <url>', 'gateway URL', 'http://127.0.0.1:4000')
+  .option('--token <token>', TOKEN_HELP)
+  .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2))
+  .action(async (options: DrillOptions) => {
+    process.exitCode = await runDrill(options);
   });
 
 await program.parseAsync();

@@ -170,6 +170,12 @@ export class Metrics {
     labelNames: ['route'] as const,
     registers: [this.registry],
   });
+  readonly drillFailures = new Counter({
+    name: 'switchyard_drill_failures_total',
+    help: 'Failed fallback-drill steps, by route, target (connection/model) and failure kind',
+    labelNames: ['route', 'target', 'kind'] as const,
+    registers: [this.registry],
+  });
 
   constructor(options: { processMetrics?: boolean } = {}) {
     if (options.processMetrics) collectDefaultMetrics({ register: this.registry, prefix: 'switchyard_process_' });
