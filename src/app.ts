@@ -27,7 +27,9 @@ import { ConnectionLoad } from './health/connection-load.js';
 import { FallbackShare } from './health/fallback-share.js';
 import { HealthMonitor } from './health/health-monitor.js';
 import { HealthRegistry, type HealthState } from './health/health-registry.js';
-import { PROBE_REQUEST } from './health/probe-request.js';
+import { PROBE_EMBEDDINGS_REQUEST, PROBE_REQUEST } from './health/probe-request.js';
+import { isEmbeddingModel } from './metering/embedding-models.js';
+import { embeddingsOperation } from './engine/embeddings-operation.js';
 import { PROBE_TIMEOUTS, runProbe, type ProbeDeps } from './health/run-probe.js';
 import { AlertSender } from './telemetry/alert-sender.js';
 import { Cooling } from './health/cooling.js';
@@ -308,21 +310,23 @@ export async function createApp(options: AppOptions): Promise<App> {
   const probeDeps: ProbeDeps = {
     config,
     newRequestId,
-    attempt: ({ target, requestStartedAtMs, deadlineAtMs }) =>
-      runAttempt(
-        {
-          n: 1,
-          target,
-          adapter: adapterFor(target.connection),
-          baseUrl: baseUrlFor(target.connection, mockUrl()),
-          timeouts: PROBE_TIMEOUTS,
-          caller: new Cancellation(),
-          deadlineAtMs,
-          requestStartedAtMs,
-          transport,
-        },
-        chatOperation(PROBE_REQUEST, 'first_token'),
-      ),
+    attempt({ target, requestStartedAtMs, deadlineAtMs }) {
+      const input = {
+        n: 1,
+        target,
+        adapter: adapterFor(target.connection),
+        baseUrl: baseUrlFor(target.connection, mockUrl()),
+        timeouts: PROBE_TIMEOUTS,
+        caller: new Cancellation(),
+        deadlineAtMs,
+        requestStartedAtMs,
+        transport,
+      };
+      // An embedding model refuses a chat, which would keep it faulted for good.
+      return isEmbeddingModel(target.routedModel)
+        ? runAttempt(input, embeddingsOperation(PROBE_EMBEDDINGS_REQUEST))
+        : runAttempt(input, chatOperation(PROBE_REQUEST, 'first_token'));
+    },
     keep(draft) {
       keepGatewayRecord(draft, config(), { spendAccounting, records, metrics, logger, spans });
     },

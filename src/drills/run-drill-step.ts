@@ -32,7 +32,7 @@ export async function runDrillStep(planned: PlannedDrillStep, deps: DrillStepDep
     {
       origin: 'drill',
       route: planned.route,
-      request: drillRequest(deps.adapterFor(planned.target)),
+      request: drillRequest(planned.route, deps.adapterFor(planned.target)),
       health: door,
       forcedFailures: planned.forcedFailures,
       cancellation,
