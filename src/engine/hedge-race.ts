@@ -33,7 +33,7 @@ export interface RaceEnd<Answer> {
 
 /**
  * Runs an attempt with hedges beside it (docs/lifecycle.md, "Hedged attempts"): whenever the
- * youngest attempt running has not reached its commit point after `afterMs`, and fewer than
+ * youngest attempt started has not reached its commit point after `afterMs`, and fewer than
  * `maxExtra` hedges are running, the next one is started. The first to reach its commit point
  * wins and every other is cancelled at once. An attempt that fails leaves the others running: a
  * hedge whose original failed simply goes on as the loop's next attempt, and an original whose
@@ -47,7 +47,10 @@ export async function raceWithHedges<Answer>(first: RunningAttempt<Answer>, plan
   let hedging = true;
   let youngestStartedAtMs = first.startedAtMs;
   for (;;) {
-    const hedgeDueAtMs = hedging && running.size <= plan.maxExtra ? youngestStartedAtMs + plan.afterMs : undefined;
+    // A hedge whose original failed is the loop's next attempt, yet still holds its slot: the
+    // original's failure is no reason to start another (that would be a second failover).
+    const hedgesRunning = running.size - (running.has(first) ? 1 : 0);
+    const hedgeDueAtMs = hedging && hedgesRunning < plan.maxExtra ? youngestStartedAtMs + plan.afterMs : undefined;
     const next = await settledOrDue([...running.values()], hedgeDueAtMs);
     if (next === HEDGE_DUE) {
       const hedge = await plan.startHedge();
