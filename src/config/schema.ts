@@ -103,7 +103,7 @@ const commitSchema = z.union([
 const hedgeSchema = z
   .object({
     after_ms: z.union([positiveInt, z.literal('auto')], { error: 'expected a whole number of milliseconds above 0, or auto' }),
-    max_extra: z.number().int().min(1).max(3).default(1),
+    max_extra: z.number({ error: 'expected 1, 2 or 3' }).int({ error: 'expected 1, 2 or 3' }).min(1, { error: 'expected 1, 2 or 3' }).max(3, { error: 'expected 1, 2 or 3' }).default(1),
   })
   .strict();
 
