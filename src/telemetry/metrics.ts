@@ -62,6 +62,12 @@ export class Metrics {
     labelNames: ['route'] as const,
     registers: [this.registry],
   });
+  readonly hedges = new Counter({
+    name: 'switchyard_hedges_total',
+    help: 'Hedged attempts, by how their race ended: won (the hedge answered), lost (another attempt answered), unanswered (no attempt did)',
+    labelNames: ['route', 'outcome', 'origin'] as const,
+    registers: [this.registry],
+  });
   readonly streamInterrupted = new Counter({
     name: 'switchyard_stream_interrupted_total',
     help: 'Committed streams that failed after content reached the caller',
