@@ -78,6 +78,11 @@ class ReadmittingPermit implements Permit {
     return this.#inner.firstTokenTimeoutMs(timeouts, attempt);
   }
 
+  /** A step proves one target answers alone; a hedge beside it would prove nothing of the kind. */
+  hedgeAfterMs(): undefined {
+    return undefined;
+  }
+
   settle(record: AttemptRecord): void {
     this.#inner.settle(record);
     if (record.kind === 'ok') this.#onSuccess();
