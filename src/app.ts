@@ -10,6 +10,7 @@ import type { Config } from './config/schema.js';
 import { RetryBudgets } from './engine/retry-budget.js';
 import type { EngineDeps } from './engine/run-route.js';
 import { handleHealth } from './admin/handle-health.js';
+import { handleStats } from './admin/handle-stats.js';
 import { handleCreateKey, handleKeySpend, handleListKeys, handleRevokeKey, type AdminKeysDeps } from './admin/handle-keys.js';
 import { KeyCache, KNOWN_KEY_REFRESH_INTERVAL_MS } from './keys/key-cache.js';
 import { LedgerWriter } from './ledger/ledger-writer.js';
@@ -356,6 +357,8 @@ export async function createApp(options: AppOptions): Promise<App> {
       },
       'GET /admin/requests': (request, response, _requestId, params) => handleListRequests(request, response, params, adminDeps),
       'GET /admin/health': (request, response) => handleHealth(request, response, { config, health, cooling }),
+      'GET /admin/stats': (request, response) =>
+        handleStats(request, response, { adminToken: () => config().admin.token, db, flush: () => Promise.all([records.flush(), ledger.flush()]).then(() => undefined) }),
       'POST /admin/keys': (request, response, _requestId, params) => handleCreateKey(request, response, params, keysDeps),
       'GET /admin/keys': (request, response, _requestId, params) => handleListKeys(request, response, params, keysDeps),
       'DELETE /admin/keys/:id': (request, response, _requestId, params) => handleRevokeKey(request, response, params, keysDeps),

@@ -40,6 +40,12 @@ export async function migrate(db: Kysely<DatabaseSchema>, options: MigrateOption
     await schema.createIndex('requests_status_created_ms').ifNotExists().on('requests').columns(['status', 'created_ms']).execute();
     // The retention pruner (and the :memory: bound) finds the oldest records by age alone.
     await schema.createIndex('requests_created_ms').ifNotExists().on('requests').column('created_ms').execute();
+    // Added for the dashboard's figures (GET /admin/stats), computed in SQL over a time range: a
+    // store made before gains them, its older rows null and left out of the figures they feed.
+    const requestColumns = (await transaction.introspection.getTables()).find((table) => table.name === 'requests')?.columns ?? [];
+    for (const name of ['attempt_count', 'fallback', 'added_latency_ms', 'first_token_ms'] as const) {
+      if (!requestColumns.some((column) => column.name === name)) await schema.alterTable('requests').addColumn(name, 'integer').execute();
+    }
     await schema
       .createTable('attempts')
       .ifNotExists()
@@ -103,6 +109,8 @@ export async function migrate(db: Kysely<DatabaseSchema>, options: MigrateOption
       .execute();
     // Budget checks and the key spend endpoint sum one key's rows since a time.
     await schema.createIndex('spend_key_id_created_ms').ifNotExists().on('spend').columns(['key_id', 'created_ms']).execute();
+    // The dashboard's spend over time sums every row of a time range.
+    await schema.createIndex('spend_created_ms').ifNotExists().on('spend').column('created_ms').execute();
     await schema
       .createTable('stored_responses')
       .ifNotExists()

@@ -24,6 +24,14 @@ export interface RequestsTable {
   key_name: string | null;
   stream: number;
   latency_ms: number;
+  /** How many physical attempts it made (the dashboard's attempts per request); null on rows stored before the column. */
+  attempt_count: number | null;
+  /** 1 when a non-primary target of a named route served it, 0 when the primary did, null otherwise (`fallback` in the record). */
+  fallback: number | null;
+  /** Whole milliseconds, as in the record; null on rows stored before the column. */
+  added_latency_ms: number | null;
+  /** Whole milliseconds; null when nothing reached the caller (or on rows stored before the column). */
+  first_token_ms: number | null;
   record_json: string;
 }
 

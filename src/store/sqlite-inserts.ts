@@ -34,8 +34,10 @@ export class SqliteInserts {
     if (this.#maxRecords !== undefined) this.#recordCount = database.prepare('SELECT count(*) FROM requests').pluck().get() as number;
     // Named parameters: each statement binds the row object `table-rows.ts` builds for every store kind.
     this.#insertRequest = database.prepare(
-      `INSERT INTO requests (id, created_at, created_ms, status, http_status, route, model_requested, key_name, stream, latency_ms, record_json)
-       VALUES (@id, @created_at, @created_ms, @status, @http_status, @route, @model_requested, @key_name, @stream, @latency_ms, @record_json)
+      `INSERT INTO requests (id, created_at, created_ms, status, http_status, route, model_requested, key_name, stream, latency_ms,
+         attempt_count, fallback, added_latency_ms, first_token_ms, record_json)
+       VALUES (@id, @created_at, @created_ms, @status, @http_status, @route, @model_requested, @key_name, @stream, @latency_ms,
+         @attempt_count, @fallback, @added_latency_ms, @first_token_ms, @record_json)
        ON CONFLICT (id) DO NOTHING`,
     );
     this.#insertAttempt = database.prepare(

@@ -22,6 +22,10 @@ export function requestRow(record: RequestRecord): Insertable<RequestsTable> {
     stream: record.stream ? 1 : 0,
     // Integer columns; the exact value stays in record_json.
     latency_ms: Math.round(record.latency_ms),
+    attempt_count: record.attempts.length,
+    fallback: record.fallback === undefined ? null : record.fallback ? 1 : 0,
+    added_latency_ms: Math.round(record.added_latency_ms),
+    first_token_ms: record.first_token_ms === null ? null : Math.round(record.first_token_ms),
     record_json: JSON.stringify(record),
   };
 }
