@@ -31,6 +31,7 @@ import { AlertSender } from './telemetry/alert-sender.js';
 import { Cooling } from './health/cooling.js';
 import { LocalHealthDoor } from './health/local-health-door.js';
 import { createHttpServer, type GatewayServer } from './http/create-server.js';
+import { builtUiDirectory, redirectToUi, serveUi } from './http/serve-ui.js';
 import type { GatewayResponse } from './http/gateway-response.js';
 import { InFlightLimit } from './http/in-flight-limit.js';
 import { newRequestId } from './http/request-id.js';
@@ -332,6 +333,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   await awaitSharedState(shared);
 
   const startedAtSeconds = Math.floor(Date.now() / 1000);
+  const uiDirectory = builtUiDirectory();
   const server = createHttpServer(
     {
       'POST /v1/chat/completions': serve(chatEndpoint(OPENAI_CHAT)),
@@ -364,6 +366,8 @@ export async function createApp(options: AppOptions): Promise<App> {
       'DELETE /admin/keys/:id': (request, response, _requestId, params) => handleRevokeKey(request, response, params, keysDeps),
       'GET /admin/keys/:id/spend': (request, response, _requestId, params) => handleKeySpend(request, response, params, keysDeps),
       'GET /admin/requests/:id': (request, response, _requestId, params) => handleGetRequest(request, response, params, adminDeps),
+      'GET /ui': redirectToUi,
+      'GET /ui/*': (request, response, _requestId, params) => serveUi(request, response, params.rest ?? '', uiDirectory),
     },
     logger,
     { dialectOf: (path) => (path.startsWith('/v1/messages') ? ANTHROPIC_MESSAGES : path.startsWith('/v1/responses') ? OPENAI_RESPONSES : OPENAI_CHAT) },
