@@ -1,8 +1,9 @@
 /**
  * How long `GET /admin/stats` takes to compute on a big store: seeds N records (and a spend row
- * for each answered one) spread over the last day, then times the dashboard's two queries — the
- * last hour by the minute and the last day by 5 minutes — the way the gateway runs them (SQLite
- * on its store thread, PostgreSQL through its pool).
+ * for each answered one) spread over the last day through the gateway's own batched writes (which
+ * keep the per-minute rollups), then times the dashboard's two calls — the last hour by the
+ * minute and the last day by 5 minutes — the way the gateway runs them (SQLite on its store
+ * thread, PostgreSQL through its pool).
  *
  *   npm run build && node dist/bench/stats-query-time.js [--records N] [--postgres URL]
  */

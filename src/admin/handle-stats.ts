@@ -77,8 +77,9 @@ function parseStatsQuery(query: URLSearchParams, nowMs: number): { sinceMs: numb
   if (sinceMs > nowMs) throw badParameter('since', `Query parameter "since" is in the future (got "${since}").`);
   const bucket = query.get('bucket_s');
   const bucketS = bucket === null ? DEFAULT_BUCKET_S : /^\d+$/.test(bucket) ? Number(bucket) : Number.NaN;
-  if (!(bucketS >= 1 && bucketS <= MAX_BUCKET_S)) {
-    throw badParameter('bucket_s', `Query parameter "bucket_s" must be a whole number of seconds from 1 to ${MAX_BUCKET_S} (got "${bucket}").`);
+  // The figures are rolled up per minute as records are stored: a bucket is whole minutes.
+  if (!(bucketS >= 60 && bucketS <= MAX_BUCKET_S && bucketS % 60 === 0)) {
+    throw badParameter('bucket_s', `Query parameter "bucket_s" must be a whole number of minutes in seconds (60, 300, 900, …) up to ${MAX_BUCKET_S} (got "${bucket}").`);
   }
   return { sinceMs, bucketS };
 }

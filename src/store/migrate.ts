@@ -40,19 +40,6 @@ export async function migrate(db: Kysely<DatabaseSchema>, options: MigrateOption
     await schema.createIndex('requests_status_created_ms').ifNotExists().on('requests').columns(['status', 'created_ms']).execute();
     // The retention pruner (and the :memory: bound) finds the oldest records by age alone.
     await schema.createIndex('requests_created_ms').ifNotExists().on('requests').column('created_ms').execute();
-    // Added for the dashboard's figures (GET /admin/stats), computed in SQL over a time range: a
-    // store made before gains them, its older rows null and left out of the figures they feed.
-    const requestColumns = (await transaction.introspection.getTables()).find((table) => table.name === 'requests')?.columns ?? [];
-    for (const name of ['attempt_count', 'fallback', 'added_latency_ms', 'first_token_ms'] as const) {
-      if (!requestColumns.some((column) => column.name === name)) await schema.alterTable('requests').addColumn(name, 'integer').execute();
-    }
-    // Covering: the figures are read from the index alone, never from the wide rows (record_json).
-    await schema
-      .createIndex('requests_stats')
-      .ifNotExists()
-      .on('requests')
-      .columns(['created_ms', 'status', 'attempt_count', 'fallback', 'added_latency_ms', 'first_token_ms'])
-      .execute();
     await schema
       .createTable('attempts')
       .ifNotExists()
@@ -116,8 +103,32 @@ export async function migrate(db: Kysely<DatabaseSchema>, options: MigrateOption
       .execute();
     // Budget checks and the key spend endpoint sum one key's rows since a time.
     await schema.createIndex('spend_key_id_created_ms').ifNotExists().on('spend').columns(['key_id', 'created_ms']).execute();
-    // The dashboard's spend over time sums every row of a time range, from the index alone.
-    await schema.createIndex('spend_created_ms_cost').ifNotExists().on('spend').columns(['created_ms', 'cost_micros']).execute();
+    // The dashboard's per-minute rollups (stats-rollups.ts): a store made before starts them empty.
+    await schema
+      .createTable('request_minutes')
+      .ifNotExists()
+      .addColumn('minute', 'bigint', (column) => column.primaryKey())
+      .addColumn('requests', 'bigint', (column) => column.notNull())
+      .addColumn('ok', 'bigint', (column) => column.notNull())
+      .addColumn('fallback', 'bigint', (column) => column.notNull())
+      .addColumn('routed', 'bigint', (column) => column.notNull())
+      .addColumn('attempts', 'bigint', (column) => column.notNull())
+      .execute();
+    await schema
+      .createTable('latency_minutes')
+      .ifNotExists()
+      .addColumn('minute', 'bigint', (column) => column.notNull())
+      .addColumn('metric', 'text', (column) => column.notNull())
+      .addColumn('bin', 'integer', (column) => column.notNull())
+      .addColumn('count', 'bigint', (column) => column.notNull())
+      .addPrimaryKeyConstraint('latency_minutes_primary_key', ['minute', 'metric', 'bin'])
+      .execute();
+    await schema
+      .createTable('spend_minutes')
+      .ifNotExists()
+      .addColumn('minute', 'bigint', (column) => column.primaryKey())
+      .addColumn('cost_micros', 'bigint', (column) => column.notNull())
+      .execute();
     await schema
       .createTable('stored_responses')
       .ifNotExists()

@@ -8,6 +8,9 @@ export interface DatabaseSchema {
   virtual_keys: VirtualKeysTable;
   spend: SpendTable;
   stored_responses: StoredResponsesTable;
+  request_minutes: RequestMinutesTable;
+  latency_minutes: LatencyMinutesTable;
+  spend_minutes: SpendMinutesTable;
 }
 
 /** One row per request; `record_json` is the whole `RequestRecord`, the rest are filterable copies. */
@@ -24,14 +27,6 @@ export interface RequestsTable {
   key_name: string | null;
   stream: number;
   latency_ms: number;
-  /** How many physical attempts it made (the dashboard's attempts per request); null on rows stored before the column. */
-  attempt_count: number | null;
-  /** 1 when a non-primary target of a named route served it, 0 when the primary did, null otherwise (`fallback` in the record). */
-  fallback: number | null;
-  /** Whole milliseconds, as in the record; null on rows stored before the column. */
-  added_latency_ms: number | null;
-  /** Whole milliseconds; null when nothing reached the caller (or on rows stored before the column). */
-  first_token_ms: number | null;
   record_json: string;
 }
 
@@ -128,4 +123,36 @@ export interface StoredResponsesTable {
   input_json: string;
   /** JSON object: the response object exactly as the create call returned it. */
   response_json: string;
+}
+
+/**
+ * The dashboard's figures (`GET /admin/stats`) rolled up per minute as records are stored, so a
+ * range costs its minutes, not its requests. Counted once per stored record: a replayed batch
+ * adds nothing. Pruned with the records.
+ */
+export interface RequestMinutesTable {
+  /** Epoch minutes (created_ms / 60 000, rounded down). */
+  minute: number;
+  requests: number;
+  ok: number;
+  /** Served by a non-primary target of a named route. */
+  fallback: number;
+  /** Served on a named route: the fallback share's denominator. */
+  routed: number;
+  attempts: number;
+}
+
+/** One bin of a minute's latency histogram: `count` requests whose figure rounds down to `bin` ms (two significant digits). */
+export interface LatencyMinutesTable {
+  minute: number;
+  /** `added` (added latency of answered requests) or `first_token`. */
+  metric: string;
+  bin: number;
+  count: number;
+}
+
+/** The ledger's cost per minute the requests started in; kept like the ledger. */
+export interface SpendMinutesTable {
+  minute: number;
+  cost_micros: number;
 }

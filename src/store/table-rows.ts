@@ -8,12 +8,10 @@ import type { AttemptsTable, RequestsTable, SpendTable } from './schema.js';
  * columns hold (0/1 for booleans, whole milliseconds) is decided here once.
  */
 export function requestRow(record: RequestRecord): Insertable<RequestsTable> {
-  const createdMs = Date.parse(record.created_at);
   return {
     id: record.id,
     created_at: record.created_at,
-    // A malformed timestamp must not make the batch fail forever; file it under "now".
-    created_ms: Number.isFinite(createdMs) ? createdMs : Date.now(),
+    created_ms: createdMsOf(record),
     status: record.status,
     http_status: record.http_status,
     route: record.route,
@@ -22,12 +20,15 @@ export function requestRow(record: RequestRecord): Insertable<RequestsTable> {
     stream: record.stream ? 1 : 0,
     // Integer columns; the exact value stays in record_json.
     latency_ms: Math.round(record.latency_ms),
-    attempt_count: record.attempts.length,
-    fallback: record.fallback === undefined ? null : record.fallback ? 1 : 0,
-    added_latency_ms: Math.round(record.added_latency_ms),
-    first_token_ms: record.first_token_ms === null ? null : Math.round(record.first_token_ms),
     record_json: JSON.stringify(record),
   };
+}
+
+/** When the record's request started, epoch milliseconds. */
+export function createdMsOf(record: RequestRecord): number {
+  const createdMs = Date.parse(record.created_at);
+  // A malformed timestamp must not make the batch fail forever; file it under "now".
+  return Number.isFinite(createdMs) ? createdMs : Date.now();
 }
 
 export function attemptRows(record: RequestRecord): Insertable<AttemptsTable>[] {

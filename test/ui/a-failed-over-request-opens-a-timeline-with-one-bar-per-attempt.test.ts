@@ -11,7 +11,7 @@ beforeAll(async () => {
   if (!available) return;
   gateway = await startGateway(DASHBOARD_ROUTES);
   await ask(gateway.url, 'steady');
-  requestId = await ask(gateway.url, 'support');
+  requestId = await ask(gateway.url, 'support', { stream: true });
 }, 30_000);
 afterAll(() => gateway?.close());
 
@@ -41,6 +41,9 @@ it.skipIf(!available)('clicking the request id shows two attempt bars on one axi
     // The served attempt has its commit mark; the failed one says why the gateway moved on.
     expect(await page.locator('.lane').nth(1).locator('.mark.commit').count()).toBe(1);
     expect(await page.locator('.lane').nth(0).locator('.mark.commit').count()).toBe(0);
+    // The streamed answer's first token is marked on its bar; the 503 sent none.
+    expect(await page.locator('.lane').nth(1).locator('.mark.first-token').count()).toBe(1);
+    expect(await page.locator('.lane').nth(0).locator('.mark.first-token').count()).toBe(0);
     const rows = page.locator('.timeline tbody tr');
     expect(await rows.nth(0).textContent()).toContain('server_error');
     expect(await rows.nth(0).textContent()).toContain('503');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { chromiumForThisFile } from '../support/chromium-browser.js';
 import { postChat, startGateway, type TestGateway } from '../support/start-gateway.js';
-import { ADMIN_TOKEN, DASHBOARD_ROUTES, openPage, screenshot, signIn } from './dashboard-helpers.js';
+import { DASHBOARD_ROUTES, openPage, screenshot, signIn } from './dashboard-helpers.js';
 
 const { available, browser } = chromiumForThisFile();
 let gateway: TestGateway;
@@ -31,7 +31,7 @@ it.skipIf(!available)('creates a key (its secret shown once), shows its spend ag
     await page.getByRole('button', { name: 'Done' }).click();
     // Dismissed, the secret is nowhere in the page or its storage.
     expect(await page.content()).not.toContain(secret);
-    expect(await page.evaluate(() => JSON.stringify({ ...sessionStorage, ...localStorage }))).not.toContain('sk-sy-');
+    expect(await page.evaluate<string>('JSON.stringify({ ...sessionStorage, ...localStorage })')).not.toContain('sk-sy-');
 
     await page.reload();
     const row = page.locator('tr[data-key="team-a"]');

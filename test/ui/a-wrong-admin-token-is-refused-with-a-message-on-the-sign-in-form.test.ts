@@ -21,7 +21,7 @@ it.skipIf(!available)('says the token was refused, keeps the form, stores nothin
     await page.getByRole('alert').filter({ hasText: 'refused' }).waitFor();
     expect(await page.getByRole('alert').textContent()).toBe('The gateway refused this admin token. Enter the admin.token of its config.');
     expect(await page.getByRole('navigation', { name: 'Dashboard' }).count()).toBe(0);
-    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    expect(await page.evaluate<number>('sessionStorage.length')).toBe(0);
     await screenshot(page, 'sign-in-refused');
 
     await field.fill('dashboard-admin-token');

@@ -65,9 +65,9 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
 
-/** A chat through the gateway that must succeed. */
-export async function ask(gatewayUrl: string, model: string, headers: Record<string, string> = {}): Promise<string> {
-  const response = await postChat(gatewayUrl, { model, messages: [{ role: 'user', content: 'hi' }] }, headers);
+/** A chat through the gateway that must succeed; returns its request id. */
+export async function ask(gatewayUrl: string, model: string, options: { stream?: boolean } = {}): Promise<string> {
+  const response = await postChat(gatewayUrl, { model, stream: options.stream ?? false, messages: [{ role: 'user', content: 'hi' }] });
   expect(response.status).toBe(200);
   await response.text();
   return response.headers.get('x-request-id')!;

@@ -40,7 +40,7 @@ it.skipIf(!available)('signs in with the token, links to every page by name, and
       await screenshot(page, `page-${entry.link.toLowerCase()}`);
     }
     // The token is kept for the session only, and nothing else is stored.
-    const stored = await page.evaluate(() => ({ session: Object.keys(sessionStorage), local: Object.keys(localStorage), cookie: document.cookie }));
+    const stored = await page.evaluate('({ session: Object.keys(sessionStorage), local: Object.keys(localStorage), cookie: document.cookie })');
     expect(stored).toEqual({ session: ['switchyard.admin-token'], local: [], cookie: '' });
     expect(errors).toEqual([]);
   } finally {
@@ -54,17 +54,17 @@ it.skipIf(!available)('is usable on a narrow screen with the keyboard alone', as
     await page.goto(`${gateway.url}/ui/requests`);
     // The one field has the focus from the start.
     await page.getByLabel('Admin token').waitFor();
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('admin-token');
+    expect(await page.evaluate<string>('document.activeElement?.id')).toBe('admin-token');
     await page.keyboard.type('dashboard-admin-token');
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { level: 1, name: 'Requests' }).waitFor();
     // The nav fits: no sideways scrolling of the whole page.
-    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    expect(await page.evaluate<boolean>('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
     // Tabbing reaches the request links.
     let reached = false;
     for (let presses = 0; presses < 40 && !reached; presses++) {
       await page.keyboard.press('Tab');
-      reached = await page.evaluate(() => document.activeElement?.textContent?.startsWith('req_') ?? false);
+      reached = await page.evaluate<boolean>("document.activeElement?.textContent?.startsWith('req_') ?? false");
     }
     expect(reached).toBe(true);
     await page.keyboard.press('Enter');
