@@ -72,8 +72,7 @@ import { StoredResponses } from './conversations/stored-responses.js';
 import { handleDeleteStoredResponse, handleGetStoredResponse } from './conversations/handle-stored-response.js';
 import { EMBEDDINGS_ENDPOINT } from './serving/embeddings-endpoint.js';
 import type { Endpoint } from './serving/endpoint.js';
-import { keepRecord } from './serving/keep-record.js';
-import { priceAttempts } from './serving/price-attempts.js';
+import { keepGatewayRecord } from './serving/keep-gateway-record.js';
 import { serveRequest, type ServingDeps } from './serving/serve-request.js';
 import { upstreamPoolSizes } from './transport/upstream-pool-sizes.js';
 import { RedisAdmissionGate } from './state/redis-admission-gate.js';
@@ -320,12 +319,11 @@ export async function createApp(options: AppOptions): Promise<App> {
         chatOperation(PROBE_REQUEST, 'first_token'),
       ),
     keep(draft) {
-      const current = config();
-      keepRecord(draft, priceAttempts(draft, current), current, { spendAccounting, records });
+      keepGatewayRecord(draft, config(), { spendAccounting, records, metrics, logger, spans });
     },
   };
   // The gateway's own traffic (drills, canaries) goes through the same engine, ledger and records.
-  const gatewayRequests: GatewayRequestDeps = { config, engine, metrics, logger, newRequestId, spendAccounting, records };
+  const gatewayRequests: GatewayRequestDeps = { config, engine, metrics, logger, spans, newRequestId, spendAccounting, records };
   const runLeases: RunLeases = shared.link ? new RedisRunLeases(shared.link) : LOCAL_RUN_LEASES;
   const schedules: Schedule[] = [];
   monitor.start();

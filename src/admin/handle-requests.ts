@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { GatewayError } from '../errors/gateway-error.js';
 import { noStore, sendJson } from '../http/send.js';
-import { MAX_LIST_LIMIT, sinceToEpochMs, type RecordFilter, type RecordStore } from '../records/record-store.js';
+import { MAX_LIST_LIMIT, sinceToEpochMs, UnknownRecordError, type RecordFilter, type RecordStore } from '../records/record-store.js';
+import { REQUEST_ORIGINS } from '../core/request-origin.js';
 import type { RequestStatus } from '../core/request-record.js';
 import { storeCall } from '../store/store-call.js';
 import { checkAdminToken } from './check-admin-token.js';
@@ -12,7 +13,7 @@ export interface AdminRequestsDeps {
 }
 
 const STATUSES: readonly RequestStatus[] = ['ok', 'interrupted', 'failed', 'rejected', 'cancelled'];
-const QUERY_PARAMETERS = ['route', 'status', 'since', 'limit'] as const;
+const QUERY_PARAMETERS = ['route', 'status', 'since', 'origin', 'key', 'limit', 'before'] as const;
 
 /** Records can hold prompts' metadata and error text: never let a proxy or browser keep them. */
 
@@ -30,7 +31,7 @@ export async function handleGetRequest(
   sendJson(response, 200, record, noStore());
 }
 
-/** `GET /admin/requests?route=&status=&since=&limit=` → `{data: [records]}`, newest first. */
+/** `GET /admin/requests?route=&status=&since=&origin=&key=&limit=&before=` → `{data: [records]}`, newest first. */
 export async function handleListRequests(
   request: IncomingMessage,
   response: ServerResponse,
@@ -39,7 +40,11 @@ export async function handleListRequests(
 ): Promise<void> {
   checkAdminToken(request, deps.adminToken());
   const filter = parseListQuery(new URL(request.url ?? '/', 'http://gateway.invalid').searchParams);
-  sendJson(response, 200, { data: await storeCall(deps.records.list(filter)) }, noStore());
+  const listed = deps.records.list(filter).catch((error: unknown) => {
+    if (error instanceof UnknownRecordError) throw badParameter('before', `Query parameter "before" names no stored request (got "${error.id}").`);
+    throw error;
+  });
+  sendJson(response, 200, { data: await storeCall(listed) }, noStore());
 }
 
 /** Refuses (never ignores or clamps) a bad or unknown parameter, naming it. */
@@ -64,6 +69,22 @@ function parseListQuery(query: URLSearchParams): RecordFilter {
   if (since !== null) {
     if (sinceToEpochMs(since) === undefined) throw badParameter('since', `Query parameter "since" must be an ISO 8601 time or epoch milliseconds (got "${since}").`);
     filter.since = since;
+  }
+  const origin = query.get('origin');
+  if (origin !== null) {
+    const known = REQUEST_ORIGINS.find((candidate) => candidate === origin);
+    if (!known) throw badParameter('origin', `Query parameter "origin" must be one of ${REQUEST_ORIGINS.join(', ')} (got "${origin}").`);
+    filter.origin = known;
+  }
+  const key = query.get('key');
+  if (key !== null) {
+    if (key === '') throw badParameter('key', 'Query parameter "key" is empty; give a key\'s name.');
+    filter.keyName = key;
+  }
+  const before = query.get('before');
+  if (before !== null) {
+    if (before === '') throw badParameter('before', 'Query parameter "before" is empty; give the id of a request to page from.');
+    filter.before = before;
   }
   const limit = query.get('limit');
   if (limit !== null) {

@@ -6,6 +6,11 @@ import { dollars, milliseconds } from './requests-show.js';
 export interface RequestsListOptions extends AdminClientOptions {
   route?: string;
   status?: string;
+  origin?: string;
+  /** A key's name. */
+  key?: string;
+  /** A request id: list what comes after it (the last id of the previous page). */
+  before?: string;
   /** As typed: the gateway checks it and names the problem. */
   limit?: string;
 }
@@ -15,6 +20,9 @@ export async function runRequestsList(options: RequestsListOptions): Promise<num
   const query = new URLSearchParams();
   if (options.route !== undefined) query.set('route', options.route);
   if (options.status !== undefined) query.set('status', options.status);
+  if (options.origin !== undefined) query.set('origin', options.origin);
+  if (options.key !== undefined) query.set('key', options.key);
+  if (options.before !== undefined) query.set('before', options.before);
   if (options.limit !== undefined) query.set('limit', options.limit);
   const answer = await callAdmin('GET', `/admin/requests${query.size > 0 ? `?${query}` : ''}`, options);
   if (!answer.ok) {

@@ -21,7 +21,10 @@ interface RouteTraffic {
 
 /**
  * Per route, the share of answered requests served by a target other than the route's first
- * (a standby quietly carrying the traffic is an outage nobody was told about).
+ * (a standby quietly carrying the traffic is an outage nobody was told about). Callers' answers
+ * only: a drill or canary forcing or finding a fallback is not callers' traffic shifting, so the
+ * gateway's own requests never reach `record`, nor does an idempotent replay (nothing was served
+ * again). The fleet's figures are these counts summed, so they hold callers only too.
  */
 export class FallbackShare {
   readonly #routes = new Map<string, RouteTraffic>();

@@ -34,7 +34,7 @@ describe('runProbe', () => {
     expect(asked[0]!.target).toMatchObject({ connectionName: 'c', routedModel: 'm' });
     expect(asked[0]!.deadlineAtMs - asked[0]!.requestStartedAtMs).toBe(PROBE_TIMEOUTS.total_ms);
     expect(kept).toHaveLength(1);
-    expect(kept[0]).toMatchObject({ id: 'req_probe', probe: true, modelRequested: 'c/m', status: 'ok' });
+    expect(kept[0]).toMatchObject({ id: 'req_probe', origin: 'probe', modelRequested: 'c/m', status: 'ok' });
     expect(kept[0]!.served?.connectionName).toBe('c');
   });
 

@@ -3,6 +3,7 @@ import type { DatabaseSchema } from '../store/schema.js';
 import { RecentRecords } from './recent-records.js';
 import { RecordWriter, type RecordWriterOptions } from './record-writer.js';
 import { redactRecord } from './redact-record.js';
+import type { RequestOrigin } from '../core/request-origin.js';
 import type { RequestRecord, RequestStatus } from '../core/request-record.js';
 
 export interface RecordStoreOptions {
@@ -21,11 +22,23 @@ export interface RecordFilter {
   status?: RequestStatus;
   /** Records created at or after this: an ISO 8601 time or epoch milliseconds. */
   since?: string | number;
-  /** Newest first; default 100, at most 1000. */
+  origin?: RequestOrigin;
+  /** A key's name, as records carry it. */
+  keyName?: string;
+  /** A record's id: only records after it in the list order (older, or as old with a smaller id). */
+  before?: string;
+  /** Newest first; default 50, at most 1000. */
   limit?: number;
 }
 
-export const DEFAULT_LIST_LIMIT = 100;
+/** `list` was asked to page from a record the store does not hold. */
+export class UnknownRecordError extends Error {
+  constructor(readonly id: string) {
+    super(`No request with id "${id}".`);
+  }
+}
+
+export const DEFAULT_LIST_LIMIT = 50;
 export const MAX_LIST_LIMIT = 1_000;
 
 const NO_SECRETS: ReadonlySet<string> = new Set();
@@ -57,23 +70,38 @@ export class RecordStore {
   async get(id: string): Promise<RequestRecord | undefined> {
     const recent = this.recent.get(id);
     if (recent) return recent;
-    const row = await this.db.selectFrom('requests').select('record_json').where('id', '=', id).executeTakeFirst();
-    return row ? parseRecord(row.record_json) : undefined;
+    const row = await this.db.selectFrom('requests').select(['record_json', 'origin']).where('id', '=', id).executeTakeFirst();
+    return row ? withOrigin(parseRecord(row.record_json), row.origin) : undefined;
   }
 
-  /** Newest first. Pending writes are flushed first so the list includes every added record; rejects when the store will not take them. */
+  /**
+   * Newest first (created time, then id), so `before` pages through without duplicates or gaps
+   * while new records arrive. Pending writes are flushed first so the list includes every added
+   * record; rejects when the store will not take them, and with `UnknownRecordError` for an
+   * unknown `before`.
+   */
   async list(filter: RecordFilter = {}): Promise<RequestRecord[]> {
     const limit = filter.limit ?? DEFAULT_LIST_LIMIT;
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT) throw new RangeError(`limit must be a whole number from 1 to ${MAX_LIST_LIMIT} (got ${limit})`);
     const sinceMs = filter.since === undefined ? undefined : sinceToEpochMs(filter.since);
     if (sinceMs === undefined && filter.since !== undefined) throw new RangeError(`since must be an ISO 8601 time or epoch milliseconds (got ${filter.since})`);
     await this.writer.flush();
-    let query = this.db.selectFrom('requests').select('record_json');
+    let query = this.db.selectFrom('requests').select(['record_json', 'origin']);
+    if (filter.before !== undefined) {
+      const before = filter.before;
+      const cursor = await this.db.selectFrom('requests').select('created_ms').where('id', '=', before).executeTakeFirst();
+      if (!cursor) throw new UnknownRecordError(before);
+      // PostgreSQL hands a bigint back as text.
+      const cursorMs = Number(cursor.created_ms);
+      query = query.where((row) => row.or([row('created_ms', '<', cursorMs), row.and([row('created_ms', '=', cursorMs), row('id', '<', before)])]));
+    }
     if (filter.route !== undefined) query = query.where('route', '=', filter.route);
     if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+    if (filter.origin !== undefined) query = query.where('origin', '=', filter.origin);
+    if (filter.keyName !== undefined) query = query.where('key_name', '=', filter.keyName);
     if (sinceMs !== undefined) query = query.where('created_ms', '>=', sinceMs);
     const rows = await query.orderBy('created_ms', 'desc').orderBy('id', 'desc').limit(limit).execute();
-    return rows.map((row) => parseRecord(row.record_json));
+    return rows.map((row) => withOrigin(parseRecord(row.record_json), row.origin));
   }
 
   flush(): Promise<void> {
@@ -100,4 +128,9 @@ export function sinceToEpochMs(since: string | number): number | undefined {
 
 function parseRecord(json: string): RequestRecord {
   return JSON.parse(json) as RequestRecord;
+}
+
+/** A record stored by a build from before origins has none in its JSON: the column, migrated, says it. */
+function withOrigin(record: RequestRecord, origin: string): RequestRecord {
+  return record.origin === undefined ? { ...record, origin: origin as RequestOrigin } : record;
 }

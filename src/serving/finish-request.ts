@@ -69,6 +69,7 @@ export function finishRequest(end: RequestEnd, deps: FinishDeps): void {
   logRequest(deps.logger, record, () => knownSecrets(config));
   deps.spans?.export(record);
   if (draft.replayed) deps.metrics.idempotentReplays.inc();
+  // Callers' requests end here (the gateway's own end in keepGatewayRecord), so the share is theirs alone.
   if (draft.route !== null && draft.fallback !== undefined) deps.fallbackShare.record(draft.route, draft.fallback, Date.now());
   observeRequest(deps.metrics, record, {
     routeLabel: draft.routeLabel,

@@ -1,6 +1,4 @@
-import type { Logger } from 'pino';
 import type { Config } from '../config/schema.js';
-import { knownSecrets } from '../config/known-secrets.js';
 import { Cancellation } from '../core/cancellation.js';
 import type { RequestOrigin } from '../core/request-origin.js';
 import type { RequestRecord } from '../core/request-record.js';
@@ -13,17 +11,11 @@ import type { HealthDoor } from '../health/health-door.js';
 import type { ChatRequest } from '../providers/spec.js';
 import { RecordDraft } from '../records/record-draft.js';
 import type { ResolvedRoute, ResolvedTarget } from '../routing/resolve-route.js';
-import { logRequest } from '../telemetry/log-request.js';
-import type { Metrics } from '../telemetry/metrics.js';
-import { observeRequest } from '../telemetry/observe-request.js';
-import { keepRecord, type KeepRecordDeps } from './keep-record.js';
-import { priceAttempts } from './price-attempts.js';
+import { keepGatewayRecord, type GatewayRecordDeps } from './keep-gateway-record.js';
 
-export interface GatewayRequestDeps extends KeepRecordDeps {
+export interface GatewayRequestDeps extends GatewayRecordDeps {
   config(): Config;
   engine: EngineDeps;
-  metrics: Metrics;
-  logger: Logger;
   newRequestId(): string;
 }
 
@@ -81,12 +73,7 @@ export async function runGatewayRequest(input: GatewayRequest, deps: GatewayRequ
   } catch (error) {
     outcome = failureOf(error, draft);
   }
-  const record = keepRecord(draft, priceAttempts(draft, config), config, deps);
-  logRequest(deps.logger, record, () => knownSecrets(config));
-  observeRequest(deps.metrics, record, {
-    routeLabel: draft.routeLabel,
-    malformedEvents: draft.attempts.reduce((sum, attempt) => sum + attempt.malformedEvents, 0),
-  });
+  const record = keepGatewayRecord(draft, config, deps);
   return { ...outcome, record };
 }
 

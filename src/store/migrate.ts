@@ -36,10 +36,15 @@ export async function migrate(db: Kysely<DatabaseSchema>, options: MigrateOption
       .addColumn('latency_ms', 'integer', (column) => column.notNull())
       .addColumn('record_json', 'text', (column) => column.notNull())
       .execute();
+    // Added after records were first stored: see `addOriginColumns`.
+    await addOriginColumns(transaction, 'requests');
     await schema.createIndex('requests_route_created_ms').ifNotExists().on('requests').columns(['route', 'created_ms']).execute();
     await schema.createIndex('requests_status_created_ms').ifNotExists().on('requests').columns(['status', 'created_ms']).execute();
     // The retention pruner (and the :memory: bound) finds the oldest records by age alone.
     await schema.createIndex('requests_created_ms').ifNotExists().on('requests').column('created_ms').execute();
+    // The admin list filters on who caused a request and on the key that made it, newest first.
+    await schema.createIndex('requests_origin_created_ms').ifNotExists().on('requests').columns(['origin', 'created_ms']).execute();
+    await schema.createIndex('requests_key_name_created_ms').ifNotExists().on('requests').columns(['key_name', 'created_ms']).execute();
     await schema
       .createTable('attempts')
       .ifNotExists()
@@ -101,6 +106,7 @@ export async function migrate(db: Kysely<DatabaseSchema>, options: MigrateOption
       .addColumn('created_ms', 'bigint', (column) => column.notNull())
       .addPrimaryKeyConstraint('spend_primary_key', ['request_id', 'attempt_n'])
       .execute();
+    await addOriginColumns(transaction, 'spend');
     // Budget checks and the key spend endpoint sum one key's rows since a time.
     await schema.createIndex('spend_key_id_created_ms').ifNotExists().on('spend').columns(['key_id', 'created_ms']).execute();
     // The dashboard's per-minute rollups (stats-rollups.ts): a store made before starts them empty.
@@ -144,4 +150,18 @@ export async function migrate(db: Kysely<DatabaseSchema>, options: MigrateOption
     // Retention pruning finds the oldest stored responses by age alone.
     await schema.createIndex('stored_responses_created_ms').ifNotExists().on('stored_responses').column('created_ms').execute();
   });
+}
+
+/**
+ * `origin` (who caused the request) came after records and spend rows were first stored. A
+ * store made before gains it with `caller` for its rows, except those its `probe` flag marked
+ * (the spend column; the record's `"probe":true`, a key no string value inside the JSON can
+ * spell, since a quote there is escaped).
+ */
+async function addOriginColumns(transaction: Transaction<DatabaseSchema>, table: 'requests' | 'spend'): Promise<void> {
+  const columns = (await transaction.introspection.getTables()).find((candidate) => candidate.name === table)?.columns ?? [];
+  if (columns.some((column) => column.name === 'origin')) return;
+  await transaction.schema.alterTable(table).addColumn('origin', 'text', (column) => column.notNull().defaultTo('caller')).execute();
+  if (table === 'spend') await transaction.updateTable('spend').set({ origin: 'probe' }).where('probe', '=', 1).execute();
+  else await transaction.updateTable('requests').set({ origin: 'probe' }).where('record_json', 'like', '%"probe":true%').execute();
 }

@@ -25,6 +25,8 @@ export interface RequestsTable {
   route: string | null;
   model_requested: string | null;
   key_name: string | null;
+  /** Who caused the request (`RequestOrigin`): `caller`, or the gateway's own `drill`, `canary`, `probe`. */
+  origin: string;
   stream: number;
   latency_ms: number;
   record_json: string;
@@ -97,8 +99,10 @@ export interface SpendTable {
   estimated: number;
   /** 0 when no price was known for the model: the row costs 0 but the tokens are on record. */
   priced: number;
-  /** 1 for an active health probe rather than a caller's request. */
+  /** 1 for an active health probe rather than a caller's request (kept for readers of older stores; `origin` says it too). */
   probe: number;
+  /** Who caused the request (`RequestOrigin`): `caller`, or the gateway's own `drill`, `canary`, `probe`. */
+  origin: string;
   /** When the request started, epoch milliseconds: budget periods are counted on it. */
   created_ms: number;
 }

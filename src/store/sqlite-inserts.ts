@@ -42,8 +42,8 @@ export class SqliteInserts {
     if (this.#maxRecords !== undefined) this.#recordCount = database.prepare('SELECT count(*) FROM requests').pluck().get() as number;
     // Named parameters: each statement binds the row object `table-rows.ts` builds for every store kind.
     this.#insertRequest = database.prepare(
-      `INSERT INTO requests (id, created_at, created_ms, status, http_status, route, model_requested, key_name, stream, latency_ms, record_json)
-       VALUES (@id, @created_at, @created_ms, @status, @http_status, @route, @model_requested, @key_name, @stream, @latency_ms, @record_json)
+      `INSERT INTO requests (id, created_at, created_ms, status, http_status, route, model_requested, key_name, origin, stream, latency_ms, record_json)
+       VALUES (@id, @created_at, @created_ms, @status, @http_status, @route, @model_requested, @key_name, @origin, @stream, @latency_ms, @record_json)
        ON CONFLICT (id) DO NOTHING`,
     );
     this.#insertAttempt = database.prepare(
@@ -52,9 +52,9 @@ export class SqliteInserts {
     );
     this.#insertSpend = database.prepare(
       `INSERT INTO spend (request_id, attempt_n, key_id, key_name, route, connection, provider, model, input_tokens, output_tokens,
-         cache_read_tokens, cache_write_tokens, cost_micros, estimated, priced, probe, created_ms)
+         cache_read_tokens, cache_write_tokens, cost_micros, estimated, priced, probe, origin, created_ms)
        VALUES (@request_id, @attempt_n, @key_id, @key_name, @route, @connection, @provider, @model, @input_tokens, @output_tokens,
-         @cache_read_tokens, @cache_write_tokens, @cost_micros, @estimated, @priced, @probe, @created_ms)
+         @cache_read_tokens, @cache_write_tokens, @cost_micros, @estimated, @priced, @probe, @origin, @created_ms)
        ON CONFLICT (request_id, attempt_n) DO NOTHING`,
     );
     this.#upsertRequestMinute = database.prepare(ROLLUP_UPSERTS.requestMinute);

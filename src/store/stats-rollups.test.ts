@@ -15,11 +15,13 @@ const record = (createdAt: string, fields: Partial<RequestRecord>) =>
   ({ created_at: createdAt, status: 'ok', attempts: [{}], added_latency_ms: 2, first_token_ms: null, ...fields }) as RequestRecord;
 
 describe('requestRollups', () => {
-  it('adds up each minute, counting fallback only over routed requests and latencies only where they apply', () => {
+  it("adds up each minute of callers' requests, counting fallback only over routed requests and latencies only where they apply", () => {
     const { minutes, latencies } = requestRollups([
       record('2026-01-01T00:01:30.000Z', { fallback: true, attempts: [{}, {}] as RequestRecord['attempts'], first_token_ms: 140 }),
       record('2026-01-01T00:00:10.000Z', { fallback: false }),
       record('2026-01-01T00:00:50.000Z', { status: 'rejected', attempts: [], added_latency_ms: 1 }),
+      record('2026-01-01T00:00:20.000Z', { origin: 'drill', fallback: true }),
+      record('2026-01-01T00:00:30.000Z', { origin: 'probe' }),
     ]);
     const minute = Date.parse('2026-01-01T00:00:00.000Z') / 60_000;
     expect(minutes).toEqual([

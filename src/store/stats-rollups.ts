@@ -1,6 +1,6 @@
 import type { RequestRecord } from '../core/request-record.js';
 import type { SpendRow } from '../core/spend-row.js';
-import { createdMsOf } from './table-rows.js';
+import { createdMsOf, storedOrigin } from './table-rows.js';
 
 export const MINUTE_MS = 60_000;
 
@@ -46,7 +46,7 @@ export function latencyBin(ms: number): number {
 }
 
 /**
- * The per-minute figures of newly stored records, to add to the rollup tables in the same
+ * The per-minute figures of newly stored callers' records, to add to the rollup tables in the same
  * transaction: the dashboard's figures then cost a read of the minutes in a range, not of the
  * requests. Rows come sorted by key, so concurrent writers lock them in one order.
  */
@@ -61,6 +61,8 @@ export function requestRollups(records: readonly RequestRecord[]): { minutes: Re
     latencies.set(key, row);
   };
   for (const record of records) {
+    // Callers' figures: the gateway's own traffic (drills, canaries, probes) is kept out, as from the fallback share.
+    if (storedOrigin(record) !== 'caller') continue;
     const minute = Math.floor(createdMsOf(record) / MINUTE_MS);
     const row = minutes.get(minute) ?? { minute, requests: 0, ok: 0, fallback: 0, routed: 0, attempts: 0 };
     row.requests += 1;
@@ -82,7 +84,7 @@ export function requestRollups(records: readonly RequestRecord[]): { minutes: Re
   };
 }
 
-/** The per-minute totals of newly stored spend rows, sorted by minute. */
+/** The per-minute totals of newly stored spend rows, the gateway's own included (it is billed too), sorted by minute. */
 export function spendRollups(rows: readonly SpendRow[]): SpendMinuteRow[] {
   const minutes = new Map<number, SpendMinuteRow>();
   for (const spend of rows) {

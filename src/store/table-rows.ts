@@ -1,4 +1,5 @@
 import type { Insertable } from 'kysely';
+import type { RequestOrigin } from '../core/request-origin.js';
 import type { SpendRow } from '../core/spend-row.js';
 import type { RequestRecord } from '../core/request-record.js';
 import type { AttemptsTable, RequestsTable, SpendTable } from './schema.js';
@@ -17,6 +18,7 @@ export function requestRow(record: RequestRecord): Insertable<RequestsTable> {
     route: record.route,
     model_requested: record.model_requested,
     key_name: record.key_name,
+    origin: storedOrigin(record),
     stream: record.stream ? 1 : 0,
     // Integer columns; the exact value stays in record_json.
     latency_ms: Math.round(record.latency_ms),
@@ -62,7 +64,16 @@ export function spendTableRow(row: SpendRow): Insertable<SpendTable> {
     cost_micros: row.costMicros,
     estimated: row.estimated ? 1 : 0,
     priced: row.priced ? 1 : 0,
-    probe: row.origin === 'probe' ? 1 : 0,
+    probe: storedOrigin(row) === 'probe' ? 1 : 0,
+    origin: storedOrigin(row),
     created_ms: row.createdMs,
   };
+}
+
+/**
+ * A spill file written by a build from before origins holds records and spend rows without one;
+ * replayed after an upgrade, they are stored as that build marked them (a probe, or a caller).
+ */
+export function storedOrigin(item: { origin?: RequestOrigin; probe?: boolean }): RequestOrigin {
+  return item.origin ?? (item.probe === true ? 'probe' : 'caller');
 }

@@ -16,6 +16,7 @@ export function logRequest(logger: Logger, record: RequestRecord, knownSecrets: 
   logger.info(
     {
       request_id: redacted.id,
+      origin: redacted.origin,
       status: redacted.status,
       http_status: redacted.http_status,
       route: redacted.route,

@@ -12,44 +12,48 @@ export class Metrics {
   readonly registry = new Registry();
   readonly requests = new Counter({
     name: 'switchyard_requests_total',
-    help: 'Requests answered, by route and outcome status',
-    labelNames: ['route', 'status'] as const,
+    help: 'Requests answered, by route, outcome status and origin (caller, or the gateway\'s own drill, canary, probe)',
+    labelNames: ['route', 'status', 'origin'] as const,
     registers: [this.registry],
   });
   readonly attempts = new Counter({
     name: 'switchyard_attempts_total',
     help: 'Upstream attempts by failure kind (ok for success)',
-    labelNames: ['kind'] as const,
+    labelNames: ['kind', 'origin'] as const,
     registers: [this.registry],
   });
   readonly attemptsPerRequest = new Histogram({
     name: 'switchyard_attempts_per_request',
     help: 'Upstream attempts made for one request',
+    labelNames: ['origin'] as const,
     buckets: [0, 1, 2, 3, 4, 6, 8, 12],
     registers: [this.registry],
   });
   readonly addedLatency = new Histogram({
     name: 'switchyard_added_latency_seconds',
     help: 'Gateway time per request: total latency minus time spent waiting on upstreams',
+    labelNames: ['origin'] as const,
     buckets: LATENCY_BUCKETS_S,
     registers: [this.registry],
   });
   readonly firstToken = new Histogram({
     name: 'switchyard_first_token_seconds',
     help: 'Time from request arrival to the first content sent to the caller',
+    labelNames: ['origin'] as const,
     buckets: WAIT_BUCKETS_S,
     registers: [this.registry],
   });
   readonly deadlineRemaining = new Histogram({
     name: 'switchyard_deadline_remaining_seconds',
     help: 'Time left before the caller deadline when an attempt is dispatched',
+    labelNames: ['origin'] as const,
     buckets: WAIT_BUCKETS_S,
     registers: [this.registry],
   });
   readonly failovers = new Counter({
     name: 'switchyard_failovers_total',
     help: 'Moves from one target to the next within a request',
-    labelNames: ['from', 'to'] as const,
+    labelNames: ['from', 'to', 'origin'] as const,
     registers: [this.registry],
   });
   readonly retryBudgetExhausted = new Counter({
@@ -61,12 +65,13 @@ export class Metrics {
   readonly streamInterrupted = new Counter({
     name: 'switchyard_stream_interrupted_total',
     help: 'Committed streams that failed after content reached the caller',
-    labelNames: ['route'] as const,
+    labelNames: ['route', 'origin'] as const,
     registers: [this.registry],
   });
   readonly malformedEvents = new Counter({
     name: 'switchyard_malformed_events_total',
     help: 'Upstream stream events skipped because they could not be parsed',
+    labelNames: ['origin'] as const,
     registers: [this.registry],
   });
   readonly callerRetries = new Counter({

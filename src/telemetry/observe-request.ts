@@ -2,23 +2,28 @@ import { deploymentKey } from '../core/deployment-key.js';
 import type { RequestRecord } from '../core/request-record.js';
 import type { Metrics } from './metrics.js';
 
-/** Updates the request-level metrics from a finished request's record (once per request). */
+/**
+ * Updates the request-level metrics from a finished request's record (once per request). Each
+ * carries the record's origin, so a dashboard can keep the gateway's own traffic (drills,
+ * canaries, probes) out of what it shows of callers.
+ */
 export function observeRequest(metrics: Metrics, record: RequestRecord, options: { routeLabel: string | null; malformedEvents: number }): void {
   const { routeLabel } = options;
   const route = routeLabel ?? '(none)';
-  metrics.requests.inc({ route, status: record.status });
+  const { origin } = record;
+  metrics.requests.inc({ route, status: record.status, origin });
   if (record.status === 'rejected') return;
   for (const [index, attempt] of record.attempts.entries()) {
-    metrics.attempts.inc({ kind: attempt.kind });
-    if (attempt.kind === 'stream_interrupted') metrics.streamInterrupted.inc({ route });
-    if (record.deadline_ms !== null) metrics.deadlineRemaining.observe((record.deadline_ms - attempt.started_ms) / 1000);
+    metrics.attempts.inc({ kind: attempt.kind, origin });
+    if (attempt.kind === 'stream_interrupted') metrics.streamInterrupted.inc({ route, origin });
+    if (record.deadline_ms !== null) metrics.deadlineRemaining.observe({ origin }, (record.deadline_ms - attempt.started_ms) / 1000);
     const previous = record.attempts[index - 1];
     if (previous !== undefined && (previous.connection !== attempt.connection || previous.model !== attempt.model)) {
-      metrics.failovers.inc({ from: deploymentKey(previous.connection, previous.model), to: deploymentKey(attempt.connection, attempt.model) });
+      metrics.failovers.inc({ from: deploymentKey(previous.connection, previous.model), to: deploymentKey(attempt.connection, attempt.model), origin });
     }
   }
-  if (options.malformedEvents > 0) metrics.malformedEvents.inc(options.malformedEvents);
-  metrics.attemptsPerRequest.observe(record.attempts.length);
-  metrics.addedLatency.observe(record.added_latency_ms / 1000);
-  if (record.first_token_ms !== null) metrics.firstToken.observe(record.first_token_ms / 1000);
+  if (options.malformedEvents > 0) metrics.malformedEvents.inc({ origin }, options.malformedEvents);
+  metrics.attemptsPerRequest.observe({ origin }, record.attempts.length);
+  metrics.addedLatency.observe({ origin }, record.added_latency_ms / 1000);
+  if (record.first_token_ms !== null) metrics.firstToken.observe({ origin }, record.first_token_ms / 1000);
 }

@@ -24,6 +24,12 @@ describe('prettyLogLine', () => {
     expect(line).toBe(`${clock} req_1 200 ok demo-failover → mock-anthropic/claude-standby (2 attempts) 35 ms`);
   });
 
+  it("marks the gateway's own requests with their origin, and callers' not at all", () => {
+    const entry = { level: 30, time, msg: 'request', request_id: 'req_3', status: 'ok', http_status: 200, route: null, model_requested: 'conn-a/m', served_by: 'conn-a/m', attempts: 1, latency_ms: 4 };
+    expect(prettyLogLine({ ...entry, origin: 'probe' })).toBe(`${clock} req_3 [probe] 200 ok conn-a/m → conn-a/m (1 attempt) 4 ms`);
+    expect(prettyLogLine({ ...entry, origin: 'caller' })).toBe(`${clock} req_3 200 ok conn-a/m → conn-a/m (1 attempt) 4 ms`);
+  });
+
   it('shows a refused request with the model it asked for and why, control characters escaped', () => {
     const line = prettyLogLine({
       level: 30,

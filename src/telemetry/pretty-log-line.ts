@@ -7,7 +7,8 @@ const SHOWN_FIELDS = new Set(['level', 'time', 'msg', 'pid', 'hostname', 'name',
 
 /**
  * One pino JSON entry as a line for a person at a terminal: a request as
- * `12:00:01 req_… 200 ok demo-failover → mock-anthropic/claude-standby (2 attempts) 35 ms`,
+ * `12:00:01 req_… 200 ok demo-failover → mock-anthropic/claude-standby (2 attempts) 35 ms`
+ * (`req_… [drill] 200 ok …` for the gateway's own requests),
  * anything else as `12:00:01 INFO message key=value …`. Control characters are shown escaped, so
  * a caller's model name cannot write to the terminal.
  */
@@ -27,7 +28,10 @@ export function prettyLogLine(entry: Record<string, unknown>): string {
 function requestText(entry: Record<string, unknown>): string {
   const asked = entry.route ?? entry.model_requested ?? '(no model)';
   const attempts = Number(entry.attempts);
-  const parts = [String(entry.request_id), String(entry.http_status), String(entry.status), String(asked)];
+  const parts = [String(entry.request_id)];
+  // The gateway's own traffic (a probe, a drill step, a canary prompt) is told apart from callers' at a glance.
+  if (typeof entry.origin === 'string' && entry.origin !== 'caller') parts.push(`[${entry.origin}]`);
+  parts.push(String(entry.http_status), String(entry.status), String(asked));
   if (typeof entry.served_by === 'string') parts.push(`→ ${entry.served_by}`);
   if (attempts > 0) parts.push(`(${attempts} attempt${attempts === 1 ? '' : 's'})`);
   parts.push(`${String(entry.latency_ms)} ms`);

@@ -72,7 +72,7 @@ function exportRecord(tracer: Tracer, record: RequestRecord): void {
         'switchyard.status': record.status,
         'switchyard.attempts': record.attempts.length,
         'switchyard.cost_usd': record.cost_usd,
-        'switchyard.probe': record.probe,
+        'switchyard.origin': record.origin,
       }),
     },
   );

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runRequestsList, type RequestsListOptions } from '../../src/cli/requests-list.js';
 import { ADMIN_TOKEN, hello } from '../scenario/scenario-helpers.js';
+import { runCli } from '../support/cli-process.js';
 import { postChat, startGateway, type TestGateway } from '../support/start-gateway.js';
 
 let gateway: TestGateway;
@@ -62,6 +63,26 @@ describe('switchyard requests list', () => {
     expect(listedIds((await list({ token: ADMIN_TOKEN, limit: '1' })).stdout)).toEqual([ids[2]]);
     const none = await list({ token: ADMIN_TOKEN, route: 'nothing-here' });
     expect(none).toMatchObject({ code: 0, stdout: 'no request records match' });
+  });
+
+  it('filters by origin and key name, and pages on from a record with --before', async () => {
+    expect(listedIds((await list({ token: ADMIN_TOKEN, origin: 'caller' })).stdout)).toEqual([...ids].reverse());
+    expect(await list({ token: ADMIN_TOKEN, origin: 'drill' })).toMatchObject({ code: 0, stdout: 'no request records match' });
+    // Without virtual keys (auth mode none) no record has a key name.
+    expect(await list({ token: ADMIN_TOKEN, key: 'team-a' })).toMatchObject({ code: 0, stdout: 'no request records match' });
+    expect(listedIds((await list({ token: ADMIN_TOKEN, limit: '1', before: ids[2] })).stdout)).toEqual([ids[1]]);
+    const unknownOrigin = await list({ token: ADMIN_TOKEN, origin: 'robot' });
+    expect(unknownOrigin.code).toBe(1);
+    expect(unknownOrigin.stderr).toMatch(/^the gateway answered 400: Query parameter "origin" must be one of caller, drill, canary, probe \(got "robot"\)\.$/);
+  });
+
+  it('takes --origin, --key and --before on the command line', async () => {
+    const { code, stdout, stderr } = await runCli(['requests', 'list', '--origin', 'caller', '--before', ids[2]!, '--url', gateway.url, '--token', ADMIN_TOKEN]);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(listedIds(stdout)).toEqual([ids[1], ids[0]]);
+    const keyed = await runCli(['requests', 'list', '--key', 'team-a', '--url', gateway.url, '--token', ADMIN_TOKEN]);
+    expect(keyed).toMatchObject({ code: 0, stdout: 'no request records match\n' });
   });
 
   it('passes on what the gateway says about a bad filter', async () => {

@@ -27,7 +27,14 @@ it.skipIf(!available)('two switchyard migrate runs started together on an empty 
   await client.connect();
   try {
     const indexes = await client.query("SELECT indexname FROM pg_indexes WHERE schemaname = 'public' AND tablename = 'requests' ORDER BY indexname");
-    expect(indexes.rows.map((row: { indexname: string }) => row.indexname)).toEqual(['requests_created_ms', 'requests_pkey', 'requests_route_created_ms', 'requests_status_created_ms']);
+    expect(indexes.rows.map((row: { indexname: string }) => row.indexname)).toEqual([
+      'requests_created_ms',
+      'requests_key_name_created_ms',
+      'requests_origin_created_ms',
+      'requests_pkey',
+      'requests_route_created_ms',
+      'requests_status_created_ms',
+    ]);
   } finally {
     await client.end();
   }

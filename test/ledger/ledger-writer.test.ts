@@ -95,9 +95,10 @@ describe('LedgerWriter', () => {
         estimated: 1,
         priced: 1,
         probe: 0,
+        origin: 'caller',
         created_ms: Date.parse('2025-06-01T12:00:00.000Z'),
       },
-      expect.objectContaining({ attempt_n: 2, key_id: null, key_name: null, route: null, model: 'gpt-mock', cost_micros: 0, estimated: 0, priced: 0, probe: 1 }),
+      expect.objectContaining({ attempt_n: 2, key_id: null, key_name: null, route: null, model: 'gpt-mock', cost_micros: 0, estimated: 0, priced: 0, probe: 1, origin: 'probe' }),
     ]);
   });
 

@@ -8,7 +8,7 @@ import { openConfiguredStore, type AppStore } from '../../src/app.js';
 import { hashSecret } from '../../src/keys/key-secret.js';
 import { KeyStore } from '../../src/keys/key-store.js';
 import { spentMicros } from '../../src/ledger/spend-query.js';
-import { RecordStore } from '../../src/records/record-store.js';
+import { RecordStore, UnknownRecordError } from '../../src/records/record-store.js';
 import { migrate } from '../../src/store/migrate.js';
 import { openStore } from '../../src/store/open-database.js';
 import { migratePostgres } from '../../src/store/postgres-store.js';
@@ -108,6 +108,54 @@ describe.each([sqliteFile, postgres])('the store on $name', (kind) => {
     expect((await records.list({ since: '2025-01-02T00:00:00.000Z' })).map((record) => record.id)).toEqual(['req_other', 'req_newer']);
     const counts = await sql<{ requests: number; attempts: number }>`SELECT (SELECT count(*) FROM requests) AS requests, (SELECT count(*) FROM attempts) AS attempts`.execute(store.db);
     expect(counts.rows[0]).toEqual({ requests: 3, attempts: 4 });
+    await records.close();
+  });
+
+  test('keeps each record\'s and spend row\'s origin, and lists by origin and key name, paging with before', async () => {
+    const records = new RecordStore({ db: store.db, writer: { insert: (batch) => store.writes.records(batch), flushIntervalMs: 60_000 } });
+    const at = (second: number) => `2025-02-01T00:00:${String(second).padStart(2, '0')}.000Z`;
+    // Two records share a created time: the id orders them.
+    const listed = [
+      sampleRecord({ id: 'req_page_a', created_at: at(1), route: 'paged', key_name: 'team-a' }),
+      sampleRecord({ id: 'req_page_b', created_at: at(2), route: 'paged', key_name: 'team-b' }),
+      sampleRecord({ id: 'req_page_c', created_at: at(3), route: 'paged', key_name: 'team-a' }),
+      sampleRecord({ id: 'req_page_d', created_at: at(3), route: 'paged', key_name: 'team-a' }),
+      sampleRecord({ id: 'req_page_probe', created_at: at(4), route: null, key_name: null, origin: 'probe', probe: true }),
+      sampleRecord({ id: 'req_page_drill', created_at: at(5), route: 'paged', key_name: null, origin: 'drill' }),
+    ];
+    for (const record of listed) records.add(record);
+    const ids = async (filter: Parameters<RecordStore['list']>[0]) => (await records.list({ since: at(0), ...filter })).map((record) => record.id);
+    expect(await ids({ origin: 'caller' })).toEqual(['req_page_d', 'req_page_c', 'req_page_b', 'req_page_a']);
+    expect(await ids({ origin: 'probe' })).toEqual(['req_page_probe']);
+    expect(await ids({ origin: 'drill' })).toEqual(['req_page_drill']);
+    expect(await ids({ keyName: 'team-a' })).toEqual(['req_page_d', 'req_page_c', 'req_page_a']);
+    expect(await ids({ keyName: 'team-a', limit: 1, before: 'req_page_d' })).toEqual(['req_page_c']);
+    expect(await ids({ keyName: 'team-a', before: 'req_page_c' })).toEqual(['req_page_a']);
+    expect(await ids({ before: 'req_page_drill', limit: 2 })).toEqual(['req_page_probe', 'req_page_d']);
+    expect(await ids({ before: 'req_page_a' })).toEqual([]);
+    await expect(records.list({ before: 'req_page_none' })).rejects.toThrow(UnknownRecordError);
+    // Read back from the store itself, not the recent map: the column and the JSON agree.
+    expect((await records.list({ origin: 'drill' }))[0]?.origin).toBe('drill');
+    const stored = await sql<{ id: string; origin: string }>`SELECT id, origin FROM requests WHERE id LIKE 'req_page_%' ORDER BY id`.execute(store.db);
+    expect(stored.rows).toEqual([
+      { id: 'req_page_a', origin: 'caller' },
+      { id: 'req_page_b', origin: 'caller' },
+      { id: 'req_page_c', origin: 'caller' },
+      { id: 'req_page_d', origin: 'caller' },
+      { id: 'req_page_drill', origin: 'drill' },
+      { id: 'req_page_probe', origin: 'probe' },
+    ]);
+    await store.writes.spend([
+      spendRow({ requestId: 'req_page_a', keyId: 'key_origin' }),
+      spendRow({ requestId: 'req_page_probe', keyId: null, keyName: null, origin: 'probe' }),
+      spendRow({ requestId: 'req_page_drill', keyId: null, keyName: null, origin: 'drill' }),
+    ]);
+    const spend = await sql<{ request_id: string; origin: string; probe: number }>`SELECT request_id, origin, probe FROM spend WHERE request_id LIKE 'req_page_%' ORDER BY request_id`.execute(store.db);
+    expect(spend.rows.map((row) => ({ ...row, probe: Number(row.probe) }))).toEqual([
+      { request_id: 'req_page_a', origin: 'caller', probe: 0 },
+      { request_id: 'req_page_drill', origin: 'drill', probe: 0 },
+      { request_id: 'req_page_probe', origin: 'probe', probe: 1 },
+    ]);
     await records.close();
   });
 
