@@ -14,11 +14,10 @@ export interface AdminStatsDeps {
   db: Kysely<DatabaseSchema>;
   /** Writes the records and spend rows still queued, so the figures include every finished request. */
   flush(): Promise<void>;
-  now?: () => number;
 }
 
 /** A day by the minute: enough for the dashboard's charts, and a bound on what one call computes. */
-export const MAX_BUCKETS = 1_440;
+const MAX_BUCKETS = 1_440;
 const MAX_BUCKET_S = 86_400;
 const DEFAULT_BUCKET_S = 60;
 const DEFAULT_SPAN_MS = 3_600_000;
@@ -30,7 +29,7 @@ const QUERY_PARAMETERS = ['since', 'bucket_s'] as const;
  */
 export async function handleStats(request: IncomingMessage, response: ServerResponse, deps: AdminStatsDeps): Promise<void> {
   checkAdminToken(request, deps.adminToken());
-  const nowMs = (deps.now ?? Date.now)();
+  const nowMs = Date.now();
   const { sinceMs, bucketS } = parseStatsQuery(new URL(request.url ?? '/', 'http://gateway.invalid').searchParams, nowMs);
   const bucketMs = bucketS * 1000;
   const alignedSinceMs = Math.floor(sinceMs / bucketMs) * bucketMs;

@@ -38,5 +38,4 @@ export interface RequestRecord {
   error_code: string | null;
   error_message: string | null;
   fallback?: boolean;
-  skipped?: { connection: string; model: string; reason: string }[];
 }

@@ -140,12 +140,6 @@ function timeline(record: RequestRecord, selected: number | undefined, select: (
               </tbody>
             </table>
           </div>`}
-    ${record.skipped && record.skipped.length > 0
-      ? html`<h3>Skipped targets</h3>
-          <ul>
-            ${record.skipped.map((skip) => html`<li class="mono">${skip.connection}/${skip.model}: ${skip.reason}</li>`)}
-          </ul>`
-      : nothing}
   </section>`;
 }
 
