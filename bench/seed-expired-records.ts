@@ -59,6 +59,7 @@ function expiredRecord(index: number, createdMs: number): RequestRecord {
         started_ms: 0,
         latency_ms: 3,
         first_token_ms: 1,
+        first_token_timeout_ms: 30_000,
         committed: true,
         usage: { input_tokens: 12, output_tokens: 64 },
         cost_usd: null,

@@ -111,6 +111,7 @@ function seededRecord(index: number): RequestRecord {
     started_ms: n === 1 ? 0 : 40,
     latency_ms: 30 + (index % 400),
     first_token_ms: kind === 'ok' ? 20 + (index % 300) : null,
+    first_token_timeout_ms: null,
     committed: kind === 'ok',
     usage: kind === 'ok' ? { input_tokens: 12, output_tokens: 64 } : null,
     cost_usd: kind === 'ok' ? 0.000076 : null,

@@ -356,7 +356,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         response.end(text);
       },
       'GET /admin/requests': (request, response, _requestId, params) => handleListRequests(request, response, params, adminDeps),
-      'GET /admin/health': (request, response) => handleHealth(request, response, { config, health, cooling }),
+      'GET /admin/health': (request, response) => handleHealth(request, response, { config, health, cooling, latency }),
       'GET /admin/stats': (request, response) =>
         handleStats(request, response, { adminToken: () => config().admin.token, db, flush: () => Promise.all([records.flush(), ledger.flush()]).then(() => undefined) }),
       'POST /admin/keys': (request, response, _requestId, params) => handleCreateKey(request, response, params, keysDeps),

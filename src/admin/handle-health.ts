@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config/schema.js';
+import { deploymentKey } from '../core/deployment-key.js';
 import type { Cooling } from '../health/cooling.js';
 import { configuredDeployments } from '../health/configured-deployments.js';
 import { deploymentState } from '../health/deployment-state.js';
@@ -7,17 +8,21 @@ import type { DeploymentHealth, HealthState } from '../health/health-registry.js
 import { noStore, sendJson } from '../http/send.js';
 import { knownSecrets } from '../config/known-secrets.js';
 import { redactSecrets } from '../records/redact-secrets.js';
+import { FIRST_TOKEN_PERCENTILE, firstTokenTimeoutMs } from '../routing/first-token-timeout.js';
+import type { LatencyTracker } from '../routing/latency-tracker.js';
 import { checkAdminToken } from './check-admin-token.js';
 
 export interface AdminHealthDeps {
   config(): Config;
   health: HealthState;
   cooling: Cooling;
+  latency: LatencyTracker;
 }
 
 /**
  * `GET /admin/health`: every deployment of the config (and the unconfigured ones still remembered) with its
- * state, since when, why, the last error, the next probe and the latest quota headers.
+ * state, since when, why, the last error, the next probe, the latest quota headers and its first-token
+ * times with the timeout each route gives it.
  */
 export function handleHealth(request: IncomingMessage, response: ServerResponse, deps: AdminHealthDeps): void {
   const config = deps.config();
@@ -25,7 +30,7 @@ export function handleHealth(request: IncomingMessage, response: ServerResponse,
   const seen = new Map(deps.health.all().map((deployment) => [deployment.key, deployment]));
   const keys = new Set([...configuredDeployments(config), ...seen.keys()]);
   const redact = (text: string) => redactSecrets(text, knownSecrets(config));
-  const data = [...keys].sort().map((key) => describe(key, seen.get(key), deps, redact));
+  const data = [...keys].sort().map((key) => ({ ...describe(key, seen.get(key), deps, redact), first_token: firstTokenOf(key, config, deps.latency) }));
   sendJson(response, 200, { data }, noStore());
 }
 
@@ -61,4 +66,19 @@ function describe(key: string, deployment: DeploymentHealth | undefined, deps: A
       : null,
     quota: deployment.quota ?? null,
   };
+}
+
+/**
+ * This replica's recent first-token times of the deployment, and the first-token timeout a streamed
+ * request of their typical size gets on each route that names it (`auto` routes: the learned value).
+ */
+function firstTokenOf(key: string, config: Config, latency: LatencyTracker): Record<string, unknown> {
+  const recent = latency.recentFirstTokens(key);
+  const timeoutMs: Record<string, number> = {};
+  for (const [name, route] of Object.entries(config.routes)) {
+    if (!route.targets.some((target) => deploymentKey(target.connection, target.model) === key)) continue;
+    // A route's only target is its last option, which waits the maximum.
+    timeoutMs[name] = firstTokenTimeoutMs(route.timeouts, recent, { streamedInputTokens: recent.typicalInputTokens ?? 0, lastOption: route.targets.length === 1 });
+  }
+  return { samples: recent.samples, p99_ms: recent.quantileMs(FIRST_TOKEN_PERCENTILE) ?? null, typical_input_tokens: recent.typicalInputTokens ?? null, timeout_ms: timeoutMs };
 }

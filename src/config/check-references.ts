@@ -1,4 +1,4 @@
-import { backoffSchema, connectionSchema, type ConnectionConfig, type ProviderName } from './schema.js';
+import { backoffSchema, connectionSchema, timeoutsSchema, type ConnectionConfig, type ProviderName } from './schema.js';
 import { formatPath } from './config-issue.js';
 import { closestName } from './closest-name.js';
 import type { EnvSubstitution } from './interpolate-env.js';
@@ -79,6 +79,17 @@ function checkTargetConnection(path: PropertyKey[], connection: string, known: r
   add(path, `unknown connection ${quoted.json}${suggestion ? ` (did you mean "${suggestion}"?)` : ''}`);
 }
 
+/** The first-token bounds of `auto`, as written or defaulted, must not cross; the error is put on the one the file sets. */
+function checkFirstTokenBounds(routeName: string, raw: unknown, add: Add): void {
+  const timeouts = timeoutsSchema.safeParse(raw ?? {});
+  if (!timeouts.success) return;
+  const { first_token_min_ms: minMs, first_token_max_ms: maxMs } = timeouts.data;
+  if (maxMs >= minMs) return;
+  const path = ['routes', routeName, 'timeouts'];
+  if (isRecord(raw) && raw.first_token_max_ms !== undefined) add([...path, 'first_token_max_ms'], `must be at least first_token_min_ms (${minMs})`);
+  else add([...path, 'first_token_min_ms'], `must be at most first_token_max_ms (${maxMs}, the default)`);
+}
+
 /**
  * Checks that the schema alone cannot: names that refer to other entries, and per-provider needs.
  * They run on the file as written, entry by entry, so a schema error in one place hides nothing
@@ -111,6 +122,7 @@ export function checkReferences(raw: unknown, context: ReferenceContext): Refere
     if (backoff.success && backoff.data.max_ms < backoff.data.base_ms) {
       add(['routes', routeName, 'backoff', 'max_ms'], `must be at least base_ms (${backoff.data.base_ms})`);
     }
+    checkFirstTokenBounds(routeName, route.timeouts, add);
   }
   return issues;
 }

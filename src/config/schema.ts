@@ -65,10 +65,13 @@ const failureKindSchema = z.enum(
   Object.values(FailureKind).filter((kind) => kind !== 'ok') as [string, ...string[]],
 );
 
-const timeoutsSchema = z
+export const timeoutsSchema = z
   .object({
     connect_ms: positiveInt.default(3_000),
-    first_token_ms: positiveInt.default(30_000),
+    /** `auto`: learned per deployment from its recent first-token times (docs/lifecycle.md), within the two bounds below. */
+    first_token_ms: z.union([positiveInt, z.literal('auto')], { error: 'expected a whole number of milliseconds above 0, or auto' }).default(30_000),
+    first_token_min_ms: positiveInt.default(1_000),
+    first_token_max_ms: positiveInt.default(30_000),
     idle_ms: positiveInt.default(30_000),
     total_ms: positiveInt.default(600_000),
     heartbeat_ms: positiveInt.default(10_000),
@@ -220,6 +223,8 @@ export type ConnectionConfig = z.infer<typeof connectionSchema>;
 export type RouteConfig = z.infer<typeof routeSchema>;
 export type TargetConfig = z.infer<typeof targetSchema>;
 export type TimeoutsConfig = z.infer<typeof timeoutsSchema>;
+/** What one attempt's timers run on: a route's timeouts with `first_token_ms` settled to the number in force for that attempt. */
+export type AttemptTimeouts = Pick<TimeoutsConfig, 'connect_ms' | 'idle_ms'> & { first_token_ms: number };
 export type RouteHealthConfig = z.infer<typeof healthSchema>;
 export type CommitPolicy = z.infer<typeof commitSchema>;
 export type CanaryConfig = z.infer<typeof canarySchema>;

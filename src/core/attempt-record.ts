@@ -17,7 +17,11 @@ export interface AttemptRecord {
   /** Offset from the start of the request. */
   startedMs: number;
   latencyMs: number;
+  /** From the attempt's start, like `firstTokenMs`: when the request was written to the upstream (the last host tried). */
+  sentMs?: number;
   firstTokenMs?: number;
+  /** The first-token timeout in force for the attempt: the route's number, or what `auto` made of it. */
+  firstTokenTimeoutMs?: number;
   /** Whether anything of this attempt reached the caller. */
   committed: boolean;
   usage?: Usage;

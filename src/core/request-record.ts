@@ -27,6 +27,8 @@ export interface AttemptRecordEntry {
   started_ms: number;
   latency_ms: number;
   first_token_ms: number | null;
+  /** The first-token timeout the attempt ran under (a route's number, or what `auto` made of it). */
+  first_token_timeout_ms: number | null;
   committed: boolean;
   usage: RecordUsage | null;
   cost_usd: number | null;

@@ -29,6 +29,7 @@ export function chatOperation(request: ChatRequest, commit: CommitPolicy, option
   const upstreamOf = (adapter: ProviderAdapter): ProviderAdapter => (request.responsesBody !== undefined ? (adapter.responses ?? adapter) : adapter);
   return {
     name: options.responsesTargetsOnly ? 'hosted tools (hosted_tools: skip_target)' : 'chat completions',
+    ...(request.stream ? { streamedInputTokens: estimateTokens(requestCharacters(request)) } : {}),
     ...(options.responsesTargetsOnly ? { accepts: (adapter: ProviderAdapter) => upstreamOf(adapter).dialect === 'openai-responses' } : {}),
     build: (adapter, target) => upstreamOf(adapter).buildRequest(request, target),
     async read(response, context, input) {

@@ -1,4 +1,4 @@
-import type { CommitPolicy, TimeoutsConfig } from '../config/schema.js';
+import type { AttemptTimeouts, CommitPolicy } from '../config/schema.js';
 import { estimatedUsage, estimateTokens, outputCharactersOf } from '../metering/estimate-tokens.js';
 import { trustedUsage } from '../metering/trusted-usage.js';
 import type { ChatRequest, UpstreamFailure, StreamEvent } from '../providers/spec.js';
@@ -33,7 +33,7 @@ export async function readToCommitPoint(
   context: AttemptContext,
   options: {
     commit: CommitPolicy;
-    timeouts: TimeoutsConfig;
+    timeouts: AttemptTimeouts;
     estimateInputTokens: () => number;
     /** Which reasoning the caller sees: only that is content. */
     shownReasoning: ChatRequest['shownReasoning'];

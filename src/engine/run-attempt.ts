@@ -1,4 +1,4 @@
-import type { TimeoutsConfig } from '../config/schema.js';
+import type { AttemptTimeouts } from '../config/schema.js';
 import { applyCredentials } from '../credentials/apply-credentials.js';
 import {
   UpstreamFailureError,
@@ -20,7 +20,7 @@ export interface AttemptInput {
   target: ResolvedTarget;
   adapter: ProviderAdapter;
   baseUrl: string;
-  timeouts: TimeoutsConfig;
+  timeouts: AttemptTimeouts;
   /** Aborts when the caller goes away. */
   caller: Cancellation;
   deadlineAtMs: number;
@@ -44,6 +44,11 @@ export type AttemptOutcome<Answer> =
 export interface Operation<Answer> {
   /** What the caller asked for, in words for errors (`chat completions`, `embeddings`). */
   readonly name: string;
+  /**
+   * For a streamed answer, the request's estimated input tokens: its time to first token grows
+   * with them. Absent for an answer that comes whole, which has no first token to time.
+   */
+  readonly streamedInputTokens?: number;
   /** Whether a target's adapter can serve this at all; targets that cannot are passed over. */
   accepts?(adapter: ProviderAdapter): boolean;
   /** The upstream request for this target, translated afresh from the untouched caller request. */
@@ -67,6 +72,7 @@ export async function runAttempt<Answer>(input: AttemptInput, operation: Operati
       kind: 'ok',
       startedMs: startedAtMs - input.requestStartedAtMs,
       latencyMs: 0,
+      firstTokenTimeoutMs: input.timeouts.first_token_ms,
       committed: false,
       malformedEvents: 0,
     },
@@ -91,6 +97,7 @@ export async function runAttempt<Answer>(input: AttemptInput, operation: Operati
     // and a wait for a pooled socket is the gateway's, never the provider's.
     const onSent = () => {
       sentAtMs = Date.now();
+      context.record.sentMs = sentAtMs - startedAtMs;
       context.timer.arm('first_token', input.timeouts.first_token_ms);
     };
     response = await sendToFirstReachableHost(upstream, input, context, onSent);

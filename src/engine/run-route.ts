@@ -155,7 +155,7 @@ class AttemptLoop<Answer> {
         else if (permit.reason !== 'cooling') options.onOut(permit.untilMs);
         return { type: 'next' };
       }
-      const outcome = await this.#attempt(target, permit);
+      const outcome = await this.#attempt(target, permit, { lastOption: options.rest.length === 0 });
       this.attempts.push(outcome.record);
       if (outcome.ok) {
         this.#budget.recordSuccess();
@@ -200,15 +200,17 @@ class AttemptLoop<Answer> {
     return ruleFor('server_error', this.#call.route.policy) === 'stop' ? { type: 'stop' } : { type: 'next' };
   }
 
-  #attempt(target: ResolvedTarget, permit: Permit): Promise<AttemptOutcome<Answer>> {
-    const { route } = this.#call;
+  #attempt(target: ResolvedTarget, permit: Permit, plan: { lastOption: boolean }): Promise<AttemptOutcome<Answer>> {
+    const { timeouts } = this.#call.route.policy;
+    // The deadline still clips it: the attempt's own deadline timer fires first when it is nearer.
+    const firstTokenTimeoutMs = permit.firstTokenTimeoutMs(timeouts, { streamedInputTokens: this.#operation.streamedInputTokens, lastOption: plan.lastOption });
     return runAttempt(
       {
         n: this.attempts.length + 1,
         target,
         adapter: this.#deps.adapterFor(target),
         baseUrl: this.#deps.baseUrlFor(target),
-        timeouts: route.policy.timeouts,
+        timeouts: { connect_ms: timeouts.connect_ms, first_token_ms: firstTokenTimeoutMs, idle_ms: timeouts.idle_ms },
         caller: this.#call.caller,
         deadlineAtMs: this.#call.deadlineAtMs,
         requestStartedAtMs: this.#call.requestStartedAtMs,

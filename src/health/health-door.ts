@@ -1,5 +1,7 @@
+import type { TimeoutsConfig } from '../config/schema.js';
 import type { AttemptRecord } from '../core/attempt-record.js';
 import type { ResponseHeaders } from '../providers/spec.js';
+import type { FirstTokenAttempt } from '../routing/first-token-timeout.js';
 import type { ResolvedRoute, ResolvedTarget } from '../routing/resolve-route.js';
 import type { DeploymentHealth } from './health-registry.js';
 
@@ -18,6 +20,12 @@ export interface Permit {
   readonly out: false;
   /** The attempt's response headers: rate-limit headers come on successes too. */
   observeHeaders(headers: ResponseHeaders): void;
+  /**
+   * The first-token timeout of this attempt: the route's number, or what `auto` makes of the
+   * deployment's recent first-token times. If the attempt then streams to success, its
+   * first-token time joins the deployment's samples with the request's size.
+   */
+  firstTokenTimeoutMs(timeouts: TimeoutsConfig, attempt: FirstTokenAttempt): number;
   /** The attempt has ended (a stream: when it ended); its record says how. */
   settle(record: AttemptRecord): void;
 }

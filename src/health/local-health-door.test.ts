@@ -28,7 +28,8 @@ function door() {
     { config: () => config },
   );
   const load = new ConnectionLoad();
-  return { door: new LocalHealthDoor({ registry, cooling: new Cooling(), load, latency: new LatencyTracker(), config: () => config }), load };
+  const latency = new LatencyTracker();
+  return { door: new LocalHealthDoor({ registry, cooling: new Cooling(), load, latency, config: () => config }), load, latency };
 }
 
 function record(kind: FailureKind, extra: Partial<AttemptRecord> = {}): AttemptRecord {
@@ -43,6 +44,30 @@ function permitted(answer: Permit | Out | Promise<Permit | Out>): Permit {
 }
 
 describe('LocalHealthDoor', () => {
+  it('a streamed success teaches the deployment its first-token time from the send; a whole answer or a failure does not', () => {
+    const { door: health, latency } = door();
+    const auto = { ...route.policy.timeouts, first_token_ms: 'auto' as const };
+    const streamed = permitted(health.admit(westC, route));
+    expect(streamed.firstTokenTimeoutMs(auto, { streamedInputTokens: 40, lastOption: false })).toBe(auto.first_token_max_ms);
+    streamed.settle(record('ok', { connection: 'west', model: 'c', sentMs: 30, firstTokenMs: 130 }));
+    const whole = permitted(health.admit(westC, route));
+    whole.firstTokenTimeoutMs(auto, { streamedInputTokens: undefined, lastOption: false });
+    whole.settle(record('ok', { connection: 'west', model: 'c', latencyMs: 900 }));
+    const failed = permitted(health.admit(westC, route));
+    failed.firstTokenTimeoutMs(auto, { streamedInputTokens: 40, lastOption: false });
+    failed.settle(record('timeout', { connection: 'west', model: 'c', sentMs: 5 }));
+
+    const recent = latency.recentFirstTokens('west/c');
+    expect(recent.samples).toBe(1);
+    expect(recent.quantileMs(0.99)).toBe(100);
+    expect(recent.typicalInputTokens).toBe(40);
+  });
+
+  it('a number of the route is the timeout in force, whatever the deployment has learned', () => {
+    const { door: health } = door();
+    expect(permitted(health.admit(westC, route)).firstTokenTimeoutMs({ ...route.policy.timeouts, first_token_ms: 2_500 }, { streamedInputTokens: 40, lastOption: false })).toBe(2_500);
+  });
+
   it('a settled 429 cools the deployment: new attempts are out until the Retry-After ends, a chosen retry is not, and the plan leaves it out', () => {
     const { door: health } = door();
     permitted(health.admit(eastA, route)).settle(record('rate_limit', { retryAfterMs: 5_000 }));

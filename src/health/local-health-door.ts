@@ -1,8 +1,10 @@
-import { DEFAULT_ROUTE_HEALTH, type Config } from '../config/schema.js';
+import { DEFAULT_ROUTE_HEALTH, type Config, type TimeoutsConfig } from '../config/schema.js';
 import type { AttemptRecord } from '../core/attempt-record.js';
 import { deploymentKey } from '../core/deployment-key.js';
 import { FAILURE_POLICY } from '../core/failure-policy.js';
 import type { ResponseHeaders } from '../providers/spec.js';
+import { NO_FIRST_TOKENS, type FirstTokenSample } from '../routing/first-token-samples.js';
+import { firstTokenTimeoutMs, type FirstTokenAttempt } from '../routing/first-token-timeout.js';
 import type { LatencyTracker } from '../routing/latency-tracker.js';
 import { planTargets } from '../routing/plan-targets.js';
 import type { ResolvedRoute, ResolvedTarget } from '../routing/resolve-route.js';
@@ -95,6 +97,7 @@ class DeploymentPermit implements Permit {
   readonly #deps: LocalHealthDoorDeps;
   readonly #deployment: DeploymentHealth;
   readonly #breakerPermit: BreakerPermit;
+  #streamedInputTokens: number | undefined;
 
   constructor(deps: LocalHealthDoorDeps, deployment: DeploymentHealth, breakerPermit: BreakerPermit) {
     this.#deps = deps;
@@ -106,14 +109,27 @@ class DeploymentPermit implements Permit {
     this.#deps.registry.observeHeaders(this.#deployment, headers);
   }
 
+  firstTokenTimeoutMs(timeouts: TimeoutsConfig, attempt: FirstTokenAttempt): number {
+    this.#streamedInputTokens = attempt.streamedInputTokens;
+    // Reading the samples sorts them: only `auto` needs them.
+    const recent = timeouts.first_token_ms === 'auto' ? this.#deps.latency.recentFirstTokens(this.#deployment.key) : NO_FIRST_TOKENS;
+    return firstTokenTimeoutMs(timeouts, recent, attempt);
+  }
+
   settle(record: AttemptRecord): void {
     const { registry, cooling, load, latency } = this.#deps;
     const deployment = this.#deployment;
-    if (record.kind === 'ok') latency.observe(deployment.key, record.firstTokenMs ?? record.latencyMs);
+    if (record.kind === 'ok') latency.observe(deployment.key, { latencyMs: record.firstTokenMs ?? record.latencyMs, firstToken: this.#firstTokenSample(record) });
     load.release(deployment.connection);
     registry.settled(deployment, this.#breakerPermit, record.kind, record.message);
     if (this.#breakerPermit.trial && breakerOutcomeOf(record.kind) === 'neutral') this.#deps.trials?.release(deployment);
     if (record.kind !== 'ok' && FAILURE_POLICY[record.kind].cools) cooling.cool(deployment.key, record.retryAfterMs);
+  }
+
+  /** A stream's first-token time from the send, when its first-token clock started: connecting is not the provider's answer time. */
+  #firstTokenSample(record: AttemptRecord): FirstTokenSample | undefined {
+    if (this.#streamedInputTokens === undefined || record.firstTokenMs === undefined) return undefined;
+    return { firstTokenMs: record.firstTokenMs - (record.sentMs ?? 0), inputTokens: this.#streamedInputTokens };
   }
 }
 

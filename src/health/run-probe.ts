@@ -1,4 +1,4 @@
-import type { Config, TimeoutsConfig } from '../config/schema.js';
+import type { AttemptTimeouts, Config, TimeoutsConfig } from '../config/schema.js';
 import type { AttemptRecord } from '../core/attempt-record.js';
 import type { FailureKind } from '../core/failure-kind.js';
 import { RecordDraft } from '../records/record-draft.js';
@@ -6,7 +6,7 @@ import type { ResolvedTarget } from '../routing/resolve-route.js';
 import type { DeploymentHealth } from './health-registry.js';
 
 /** A probe gets a short leash: it exists to find out, not to wait. */
-export const PROBE_TIMEOUTS: TimeoutsConfig = { connect_ms: 3_000, first_token_ms: 15_000, idle_ms: 15_000, total_ms: 20_000, heartbeat_ms: 20_000 };
+export const PROBE_TIMEOUTS: AttemptTimeouts & Pick<TimeoutsConfig, 'total_ms'> = { connect_ms: 3_000, first_token_ms: 15_000, idle_ms: 15_000, total_ms: 20_000 };
 
 /** How one probe attempt went, as the engine reports it. */
 export type ProbeOutcome = { ok: true; record: AttemptRecord } | { ok: false; record: AttemptRecord; error: { kind: FailureKind } };

@@ -123,6 +123,7 @@ function toEntry(attempt: AttemptRecord, costMicros: number | undefined): Attemp
     started_ms: attempt.startedMs,
     latency_ms: attempt.latencyMs,
     first_token_ms: attempt.firstTokenMs ?? null,
+    first_token_timeout_ms: attempt.firstTokenTimeoutMs ?? null,
     committed: attempt.committed,
     usage: attempt.usage ? toRecordUsage(attempt.usage) : null,
     cost_usd: costMicros === undefined ? null : microsToUsd(costMicros),

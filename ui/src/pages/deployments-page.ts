@@ -19,7 +19,7 @@ interface Deployment {
   cooling_until?: string | null;
   last_error?: { kind: string; message: string; at: string | null } | null;
   quota?: Record<string, QuotaWindow> | null;
-  first_token_timeout_ms?: number | null;
+  first_token?: { samples: number; p99_ms: number | null; timeout_ms: Record<string, number> } | null;
 }
 
 const REFRESH_MS = 2_000;
@@ -67,7 +67,7 @@ export const deploymentsPage: Page = (root, { api }) => {
                       <td>${deployment.reason ?? '—'}${deployment.last_error ? html`<div class="muted">last error: ${deployment.last_error.kind}: ${deployment.last_error.message}</div>` : nothing}</td>
                       <td>${untilOf(deployment)}</td>
                       <td>${quotaOf(deployment.quota)}</td>
-                      <td>${deployment.first_token_timeout_ms === undefined ? '—' : formatMs(deployment.first_token_timeout_ms)}</td>
+                      <td>${firstTokenOf(deployment.first_token)}</td>
                     </tr>`;
                   })}
                 </tbody>
@@ -118,4 +118,12 @@ function quotaOf(quota: Deployment['quota']) {
     const share = window.limit ? window.remaining! / window.limit : undefined;
     return html`<div>${name}: ${window.remaining}${window.limit === undefined ? '' : ` of ${window.limit}`}${share === undefined ? '' : html` <span class="muted">(${Math.round(share * 100)} %)</span>`}</div>`;
   })}`;
+}
+
+/** The first-token timeout in force on each route naming the deployment, and what it was learned from. */
+function firstTokenOf(firstToken: Deployment['first_token']) {
+  const routes = Object.entries(firstToken?.timeout_ms ?? {});
+  if (!firstToken || routes.length === 0) return '—';
+  return html`${routes.map(([route, ms]) => html`<div>${route}: ${formatMs(ms)}</div>`)}
+    <div class="muted">${firstToken.samples} samples${firstToken.p99_ms === null ? '' : `, p99 ${formatMs(firstToken.p99_ms)}`}</div>`;
 }

@@ -61,7 +61,23 @@ function summary(record: RequestRecord) {
   return html`<dl class="summary">${rows.map(([name, value]) => html`<div><dt>${name}</dt><dd>${value}</dd></div>`)}</dl>`;
 }
 
-const KINDS = ['ok', 'server_error', 'timeout', 'connection', 'rate_limit', 'first_token_timeout', 'interrupted', 'client_error'];
+/** The failure kinds of the records (docs/errors.md), each with its colour in styles.css. */
+const KINDS = [
+  'ok',
+  'rate_limit',
+  'quota_exhausted',
+  'server_error',
+  'timeout',
+  'connection',
+  'credential',
+  'not_found',
+  'context_length',
+  'moderation',
+  'invalid_request',
+  'stream_interrupted',
+  'cancelled',
+  'internal_error',
+];
 
 /**
  * The bars share one axis from the request's start to its end. First-token marks sit where the
@@ -131,7 +147,7 @@ function timeline(record: RequestRecord, selected: number | undefined, select: (
                     <td>${attempt.http_status ?? '—'}</td>
                     <td>+${formatMs(attempt.started_ms)}</td>
                     <td>${formatMs(attempt.latency_ms)}</td>
-                    <td>${formatMs(attempt.first_token_ms)}</td>
+                    <td>${formatMs(attempt.first_token_ms)}${attempt.first_token_timeout_ms ? html` <span class="muted">(limit ${formatMs(attempt.first_token_timeout_ms)})</span>` : nothing}</td>
                     <td>${attempt.committed ? 'yes' : 'no'}</td>
                     <td>${formatUsd(attempt.cost_usd)}</td>
                     <td>${movedOn(attempt, index === record.attempts.length - 1, record)}</td>
