@@ -13,6 +13,7 @@ import { handleHealth } from './admin/handle-health.js';
 import { CanaryRunner } from './canaries/canary-runner.js';
 import { CanaryStore } from './canaries/canary-store.js';
 import { handleListCanaries, handleResetCanaryBaseline, handleRunCanaries, type AdminCanariesDeps } from './admin/handle-canaries.js';
+import { handleStats } from './admin/handle-stats.js';
 import { handleCreateKey, handleKeySpend, handleListKeys, handleRevokeKey, type AdminKeysDeps } from './admin/handle-keys.js';
 import { KeyCache, KNOWN_KEY_REFRESH_INTERVAL_MS } from './keys/key-cache.js';
 import { LedgerWriter } from './ledger/ledger-writer.js';
@@ -35,6 +36,7 @@ import { AlertSender } from './telemetry/alert-sender.js';
 import { Cooling } from './health/cooling.js';
 import { LocalHealthDoor } from './health/local-health-door.js';
 import { createHttpServer, type GatewayServer } from './http/create-server.js';
+import { builtUiDirectory, redirectToUi, serveUi } from './http/serve-ui.js';
 import type { GatewayResponse } from './http/gateway-response.js';
 import { InFlightLimit } from './http/in-flight-limit.js';
 import { newRequestId } from './http/request-id.js';
@@ -377,6 +379,7 @@ export async function createApp(options: AppOptions): Promise<App> {
 
   const startedAtSeconds = Math.floor(Date.now() / 1000);
   const drillsDeps = { adminToken: () => config().admin.token, drills };
+  const uiDirectory = builtUiDirectory();
   const server = createHttpServer(
     {
       'POST /v1/chat/completions': serve(chatEndpoint(OPENAI_CHAT)),
@@ -405,6 +408,8 @@ export async function createApp(options: AppOptions): Promise<App> {
       'GET /admin/canaries': (request, response, _requestId, params) => handleListCanaries(request, response, params, canaryDeps),
       'POST /admin/canaries': (request, response, _requestId, params) => handleRunCanaries(request, response, params, canaryDeps),
       'DELETE /admin/canaries/:route/baseline': (request, response, _requestId, params) => handleResetCanaryBaseline(request, response, params, canaryDeps),
+      'GET /admin/stats': (request, response) =>
+        handleStats(request, response, { adminToken: () => config().admin.token, db, flush: () => Promise.all([records.flush(), ledger.flush()]).then(() => undefined) }),
       'POST /admin/keys': (request, response, _requestId, params) => handleCreateKey(request, response, params, keysDeps),
       'GET /admin/keys': (request, response, _requestId, params) => handleListKeys(request, response, params, keysDeps),
       'DELETE /admin/keys/:id': (request, response, _requestId, params) => handleRevokeKey(request, response, params, keysDeps),
@@ -412,6 +417,8 @@ export async function createApp(options: AppOptions): Promise<App> {
       'GET /admin/requests/:id': (request, response, _requestId, params) => handleGetRequest(request, response, params, adminDeps),
       'POST /admin/drills': (request, response) => handleRunDrill(request, response, drillsDeps),
       'GET /admin/drills': (request, response) => handleLatestDrill(request, response, drillsDeps),
+      'GET /ui': redirectToUi,
+      'GET /ui/*': (request, response, _requestId, params) => serveUi(request, response, params.rest ?? '', uiDirectory),
     },
     logger,
     { dialectOf: (path) => (path.startsWith('/v1/messages') ? ANTHROPIC_MESSAGES : path.startsWith('/v1/responses') ? OPENAI_RESPONSES : OPENAI_CHAT) },

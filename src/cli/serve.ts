@@ -23,8 +23,10 @@ export async function runServe(options: { config: string; port?: number; host?: 
   for (const note of configSource.notes) logger.info(note);
   // Only a config that names a token file and sets no token gets one minted (the quick start).
   const { token, token_file: tokenFile } = configSource.current.admin;
+  let mintedTokenFile: string | undefined;
   if (token === undefined && tokenFile !== undefined) {
     const path = resolve(tokenFile);
+    mintedTokenFile = path;
     try {
       configSource.useMintedAdminToken(writeAdminTokenFile(path));
     } catch (error) {
@@ -70,4 +72,6 @@ export async function runServe(options: { config: string; port?: number; host?: 
     return;
   }
   logger.info({ url, config: configSource.file, routes: Object.keys(configSource.current.routes) }, `Switchyard listening on ${url}`);
+  const signIn = mintedTokenFile ? `sign in with the token in ${mintedTokenFile}` : 'sign in with admin.token';
+  logger.info({ url: `${url}/ui/` }, `dashboard at ${url}/ui/ (${signIn})`);
 }

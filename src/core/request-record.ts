@@ -73,6 +73,12 @@ export interface RequestRecord {
   /** An active health probe of a faulted deployment, not a caller's request (docs/health.md). */
   probe?: true;
   /**
+   * Served on a named route: true when by a target other than its primary (the first target,
+   * or for `strategy: weighted` one of the first tier); absent when nothing served it or the
+   * request named a `connection/model` directly.
+   */
+  fallback?: boolean;
+  /**
    * `embeddings` for `POST /v1/embeddings`, `responses` for `POST /v1/responses`; absent for chat
    * (`/v1/chat/completions`, `/v1/messages`).
    */

@@ -67,7 +67,10 @@ export type RouteHandler = (
   params: Readonly<Record<string, string>>,
 ) => Promise<void> | void;
 
-/** `METHOD /path` → handler; a path segment `:name` matches any one segment and becomes a param. */
+/**
+ * `METHOD /path` → handler; a path segment `:name` matches any one segment and becomes a param,
+ * and a path ending in `/*` matches every path under it, the rest becoming the param `rest`.
+ */
 export type RouteTable = Readonly<Record<string, RouteHandler>>;
 
 interface PatternRoute {
@@ -83,9 +86,11 @@ interface PatternRoute {
 export function createHttpServer(routes: RouteTable, logger: Logger, options: { dialectOf?: (path: string) => CallerDialect } = {}): GatewayServer {
   const exact = new Map<string, RouteHandler>();
   const patterns: PatternRoute[] = [];
+  const prefixes: { method: string; prefix: string; handler: RouteHandler }[] = [];
   for (const [key, handler] of Object.entries(routes)) {
     const [method, path] = key.split(' ') as [string, string];
-    if (path.includes('/:')) patterns.push({ method, segments: path.split('/'), handler });
+    if (path.endsWith('/*')) prefixes.push({ method, prefix: path.slice(0, -1), handler });
+    else if (path.includes('/:')) patterns.push({ method, segments: path.split('/'), handler });
     else exact.set(key, handler);
   }
   const knownPaths = new Set(Object.keys(routes).map((key) => key.slice(key.indexOf(' ') + 1)));
@@ -107,6 +112,16 @@ export function createHttpServer(routes: RouteTable, logger: Logger, options: { 
         if (route.method !== request.method) continue;
         handler = route.handler;
         params = matched;
+        break;
+      }
+    }
+    if (!handler) {
+      for (const route of prefixes) {
+        if (!path.startsWith(route.prefix)) continue;
+        pathKnown = true;
+        if (route.method !== request.method) continue;
+        handler = route.handler;
+        params = { rest: path.slice(route.prefix.length) };
         break;
       }
     }

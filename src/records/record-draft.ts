@@ -44,6 +44,8 @@ export class RecordDraft {
   droppedTools: string[] | undefined;
   /** Answered from a stored idempotent response: nothing was generated. */
   replayed = false;
+  /** Whether a non-primary target of a named route served it; undefined when none did or no route applies. */
+  fallback: boolean | undefined;
 
   constructor(id: string, startedAtMs: number) {
     this.id = id;
@@ -99,6 +101,7 @@ export class RecordDraft {
       error_code: this.errorCode,
       error_message: this.errorMessage,
       ...(this.origin === 'probe' ? { probe: true as const } : {}),
+      ...(this.fallback === undefined ? {} : { fallback: this.fallback }),
       ...(this.operation === undefined ? {} : { operation: this.operation }),
       ...(this.droppedTools === undefined ? {} : { dropped_tools: this.droppedTools }),
     };

@@ -57,19 +57,20 @@ export function finishRequest(end: RequestEnd, deps: FinishDeps): void {
     settleAdmission(context.admission, consumptionOf(rows), Date.now());
     if (context.idempotency && !context.idempotency.completed) deps.idempotency.abandon(context.idempotency.entry);
   }
-  const record = keepRecord(draft, rows, config, deps);
-  logRequest(deps.logger, record, () => knownSecrets(config));
-  deps.spans?.export(record);
-  if (draft.replayed) deps.metrics.idempotentReplays.inc();
-  // Callers' requests end here (the gateway's own end in keepGatewayRecord), so the share is theirs alone.
   if (draft.served && draft.route !== null) {
     // Named routes only: direct connection/model requests have no fallback (and unbounded names).
     const route = config.routes[draft.route];
     if (route) {
       const { targets } = resolveRoute(config, draft.route);
-      deps.fallbackShare.record(draft.route, !isPrimaryTarget(targets, route.strategy, draft.served), Date.now());
+      draft.fallback = !isPrimaryTarget(targets, route.strategy, draft.served);
     }
   }
+  const record = keepRecord(draft, rows, config, deps);
+  logRequest(deps.logger, record, () => knownSecrets(config));
+  deps.spans?.export(record);
+  if (draft.replayed) deps.metrics.idempotentReplays.inc();
+  // Callers' requests end here (the gateway's own end in keepGatewayRecord), so the share is theirs alone.
+  if (draft.route !== null && draft.fallback !== undefined) deps.fallbackShare.record(draft.route, draft.fallback, Date.now());
   observeRequest(deps.metrics, record, {
     routeLabel: draft.routeLabel,
     malformedEvents: draft.attempts.reduce((sum, attempt) => sum + attempt.malformedEvents, 0),

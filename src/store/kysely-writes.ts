@@ -1,5 +1,6 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DatabaseSchema } from './schema.js';
+import { MINUTE_MS, requestRollups, spendRollups } from './stats-rollups.js';
 import type { StoreWrites } from './store-writes.js';
 import { attemptRows, requestRow, spendTableRow } from './table-rows.js';
 
@@ -7,7 +8,8 @@ import { attemptRows, requestRow, spendTableRow } from './table-rows.js';
  * The batched inserts and the pruner's deletes as kysely queries, for a store whose driver is
  * asynchronous already (PostgreSQL). Each call is one transaction; rows whose key is stored
  * already are skipped (`ON CONFLICT DO NOTHING`), so a batch replayed from the spill file, or
- * written again after its commit was lost in transit, is stored once.
+ * written again after its commit was lost in transit, is stored once — and only the rows stored
+ * now are added to the dashboard's per-minute rollups, in the same transaction.
  */
 export function kyselyWrites(db: Kysely<DatabaseSchema>): Omit<StoreWrites, 'close'> {
   return {
@@ -15,14 +17,37 @@ export function kyselyWrites(db: Kysely<DatabaseSchema>): Omit<StoreWrites, 'clo
       if (batch.length === 0) return;
       const attempts = batch.flatMap(attemptRows);
       await db.transaction().execute(async (transaction) => {
-        await transaction.insertInto('requests').values(batch.map(requestRow)).onConflict((conflict) => conflict.column('id').doNothing()).execute();
-        if (attempts.length === 0) return;
-        await transaction.insertInto('attempts').values(attempts).onConflict((conflict) => conflict.columns(['request_id', 'n']).doNothing()).execute();
+        const inserted = await transaction
+          .insertInto('requests')
+          .values(batch.map(requestRow))
+          .onConflict((conflict) => conflict.column('id').doNothing())
+          .returning('id')
+          .execute();
+        if (attempts.length > 0) {
+          await transaction.insertInto('attempts').values(attempts).onConflict((conflict) => conflict.columns(['request_id', 'n']).doNothing()).execute();
+        }
+        const storedIds = new Set(inserted.map((row) => row.id));
+        await addRequestRollups(transaction, batch.filter((record) => storedIds.has(record.id)));
       });
     },
     async spend(rows) {
       if (rows.length === 0) return;
-      await db.insertInto('spend').values(rows.map(spendTableRow)).onConflict((conflict) => conflict.columns(['request_id', 'attempt_n']).doNothing()).execute();
+      await db.transaction().execute(async (transaction) => {
+        const inserted = await transaction
+          .insertInto('spend')
+          .values(rows.map(spendTableRow))
+          .onConflict((conflict) => conflict.columns(['request_id', 'attempt_n']).doNothing())
+          .returning(['request_id', 'attempt_n'])
+          .execute();
+        const storedKeys = new Set(inserted.map((row) => `${row.request_id}/${row.attempt_n}`));
+        const minutes = spendRollups(rows.filter((row) => storedKeys.has(`${row.requestId}/${row.attemptN}`)));
+        if (minutes.length === 0) return;
+        await transaction
+          .insertInto('spend_minutes')
+          .values(minutes)
+          .onConflict((conflict) => conflict.column('minute').doUpdateSet({ cost_micros: sql`spend_minutes.cost_micros + excluded.cost_micros` }))
+          .execute();
+      });
     },
     async pruneRecords({ olderThanMs, limit }) {
       return db.transaction().execute(async (transaction) => {
@@ -31,8 +56,37 @@ export function kyselyWrites(db: Kysely<DatabaseSchema>): Omit<StoreWrites, 'clo
         if (ids.length === 0) return 0;
         await transaction.deleteFrom('attempts').where('request_id', 'in', ids).execute();
         const deleted = await transaction.deleteFrom('requests').where('id', 'in', ids).executeTakeFirst();
+        const cutoffMinute = Math.floor(olderThanMs / MINUTE_MS);
+        await transaction.deleteFrom('request_minutes').where('minute', '<', cutoffMinute).execute();
+        await transaction.deleteFrom('latency_minutes').where('minute', '<', cutoffMinute).execute();
         return Number(deleted.numDeletedRows);
       });
     },
   };
+}
+
+async function addRequestRollups(transaction: Transaction<DatabaseSchema>, stored: Parameters<typeof requestRollups>[0]): Promise<void> {
+  const { minutes, latencies } = requestRollups(stored);
+  if (minutes.length > 0) {
+    await transaction
+      .insertInto('request_minutes')
+      .values(minutes)
+      .onConflict((conflict) =>
+        conflict.column('minute').doUpdateSet({
+          requests: sql`request_minutes.requests + excluded.requests`,
+          ok: sql`request_minutes.ok + excluded.ok`,
+          fallback: sql`request_minutes.fallback + excluded.fallback`,
+          routed: sql`request_minutes.routed + excluded.routed`,
+          attempts: sql`request_minutes.attempts + excluded.attempts`,
+        }),
+      )
+      .execute();
+  }
+  if (latencies.length > 0) {
+    await transaction
+      .insertInto('latency_minutes')
+      .values(latencies)
+      .onConflict((conflict) => conflict.columns(['minute', 'metric', 'bin']).doUpdateSet({ count: sql`latency_minutes.count + excluded.count` }))
+      .execute();
+  }
 }

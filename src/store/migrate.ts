@@ -109,6 +109,32 @@ export async function migrate(db: Kysely<DatabaseSchema>, options: MigrateOption
     await addOriginColumns(transaction, 'spend');
     // Budget checks and the key spend endpoint sum one key's rows since a time.
     await schema.createIndex('spend_key_id_created_ms').ifNotExists().on('spend').columns(['key_id', 'created_ms']).execute();
+    // The dashboard's per-minute rollups (stats-rollups.ts): a store made before starts them empty.
+    await schema
+      .createTable('request_minutes')
+      .ifNotExists()
+      .addColumn('minute', 'bigint', (column) => column.primaryKey())
+      .addColumn('requests', 'bigint', (column) => column.notNull())
+      .addColumn('ok', 'bigint', (column) => column.notNull())
+      .addColumn('fallback', 'bigint', (column) => column.notNull())
+      .addColumn('routed', 'bigint', (column) => column.notNull())
+      .addColumn('attempts', 'bigint', (column) => column.notNull())
+      .execute();
+    await schema
+      .createTable('latency_minutes')
+      .ifNotExists()
+      .addColumn('minute', 'bigint', (column) => column.notNull())
+      .addColumn('metric', 'text', (column) => column.notNull())
+      .addColumn('bin', 'integer', (column) => column.notNull())
+      .addColumn('count', 'bigint', (column) => column.notNull())
+      .addPrimaryKeyConstraint('latency_minutes_primary_key', ['minute', 'metric', 'bin'])
+      .execute();
+    await schema
+      .createTable('spend_minutes')
+      .ifNotExists()
+      .addColumn('minute', 'bigint', (column) => column.primaryKey())
+      .addColumn('cost_micros', 'bigint', (column) => column.notNull())
+      .execute();
     await schema
       .createTable('stored_responses')
       .ifNotExists()

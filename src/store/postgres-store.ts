@@ -63,6 +63,10 @@ export function postgresDatabase(
   // An idle connection the server dropped (a restart, an outage) is reported here; unhandled, it
   // would end the process. The pool replaces it on the next call.
   pool.on('error', options.onError ?? (() => undefined));
+  // A client in use — inside a transaction, between its statements — whose connection the server
+  // ends emits 'error' on itself, not on the pool: unhandled, that too would end the process. The
+  // statement in flight or the next one fails instead (the write is retried or spilled).
+  pool.on('connect', (client) => client.on('error', options.onError ?? (() => undefined)));
   return new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
 }
 

@@ -10,6 +10,9 @@ export interface DatabaseSchema {
   stored_responses: StoredResponsesTable;
   canary_runs: CanaryRunsTable;
   canary_baseline_scores: CanaryBaselineScoresTable;
+  request_minutes: RequestMinutesTable;
+  latency_minutes: LatencyMinutesTable;
+  spend_minutes: SpendMinutesTable;
 }
 
 /** One row per request; `record_json` is the whole `RequestRecord`, the rest are filterable copies. */
@@ -150,4 +153,36 @@ export interface CanaryBaselineScoresTable {
   started_ms: number;
   /** The run's mean score, in 0..1. */
   score: number;
+}
+
+/**
+ * The dashboard's figures (`GET /admin/stats`) rolled up per minute as records are stored, so a
+ * range costs its minutes, not its requests. Counted once per stored record: a replayed batch
+ * adds nothing. Pruned with the records.
+ */
+export interface RequestMinutesTable {
+  /** Epoch minutes (created_ms / 60 000, rounded down). */
+  minute: number;
+  requests: number;
+  ok: number;
+  /** Served by a non-primary target of a named route. */
+  fallback: number;
+  /** Served on a named route: the fallback share's denominator. */
+  routed: number;
+  attempts: number;
+}
+
+/** One bin of a minute's latency histogram: `count` requests whose figure rounds down to `bin` ms (two significant digits). */
+export interface LatencyMinutesTable {
+  minute: number;
+  /** `added` (added latency of answered requests) or `first_token`. */
+  metric: string;
+  bin: number;
+  count: number;
+}
+
+/** The ledger's cost per minute the requests started in; kept like the ledger. */
+export interface SpendMinutesTable {
+  minute: number;
+  cost_micros: number;
 }

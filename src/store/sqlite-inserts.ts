@@ -2,6 +2,8 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { SpendRow } from '../core/spend-row.js';
 import type { RequestRecord } from '../core/request-record.js';
 import { pruneRecords } from './prune-records.js';
+import { ROLLUP_PRUNES, ROLLUP_UPSERTS } from './rollup-statements.js';
+import { MINUTE_MS, requestRollups, spendRollups } from './stats-rollups.js';
 import { attemptRows, requestRow, spendTableRow } from './table-rows.js';
 
 /**
@@ -15,6 +17,9 @@ import { attemptRows, requestRow, spendTableRow } from './table-rows.js';
  *
  * With `maxRecords` (an in-memory store, whose growth is the process's), each batch's transaction
  * also drops the oldest records past that many, so the bound holds after every write.
+ *
+ * The same transaction adds the newly stored rows to the dashboard's per-minute rollups
+ * (stats-rollups.ts), so a row skipped as already stored is not counted twice.
  */
 export class SqliteInserts {
   readonly #database: Database;
@@ -24,6 +29,9 @@ export class SqliteInserts {
   readonly #insertRequest: Statement;
   readonly #insertAttempt: Statement;
   readonly #insertSpend: Statement;
+  readonly #upsertRequestMinute: Statement;
+  readonly #upsertLatencyMinute: Statement;
+  readonly #upsertSpendMinute: Statement;
   /** Returns the record count after the batch, applied only once the transaction has committed. */
   readonly #writeRecords: (batch: readonly RequestRecord[]) => number;
   readonly #writeSpend: (rows: readonly SpendRow[]) => void;
@@ -49,16 +57,24 @@ export class SqliteInserts {
          @cache_read_tokens, @cache_write_tokens, @cost_micros, @estimated, @priced, @probe, @origin, @created_ms)
        ON CONFLICT (request_id, attempt_n) DO NOTHING`,
     );
+    this.#upsertRequestMinute = database.prepare(ROLLUP_UPSERTS.requestMinute);
+    this.#upsertLatencyMinute = database.prepare(ROLLUP_UPSERTS.latencyMinute);
+    this.#upsertSpendMinute = database.prepare(ROLLUP_UPSERTS.spendMinute);
     this.#writeRecords = database.transaction((batch: readonly RequestRecord[]) => {
       let count = this.#recordCount;
-      for (const record of batch) count += this.#storeRecord(record);
+      const stored = batch.filter((record) => this.#storeRecord(record) === 1);
+      count += stored.length;
+      const rollups = requestRollups(stored);
+      for (const row of rollups.minutes) this.#upsertRequestMinute.run(row);
+      for (const row of rollups.latencies) this.#upsertLatencyMinute.run(row);
       if (this.#maxRecords !== undefined && count > this.#maxRecords) {
         count -= pruneRecords(database, { olderThanMs: Number.POSITIVE_INFINITY, limit: count - this.#maxRecords });
       }
       return count;
     });
     this.#writeSpend = database.transaction((rows: readonly SpendRow[]) => {
-      for (const row of rows) this.#insertSpend.run(spendTableRow(row));
+      const stored = rows.filter((row) => this.#insertSpend.run(spendTableRow(row)).changes === 1);
+      for (const row of spendRollups(stored)) this.#upsertSpendMinute.run(row);
     });
   }
 
@@ -70,9 +86,11 @@ export class SqliteInserts {
     this.#writeSpend(rows);
   }
 
-  /** Deletes up to `limit` records older than `olderThanMs` (see `pruneRecords`); returns how many. */
+  /** Deletes up to `limit` records older than `olderThanMs` (see `pruneRecords`), and their minutes' rollups; returns how many records. */
   pruneRecords(options: { olderThanMs: number; limit: number }): number {
     const pruned = pruneRecords(this.#database, options);
+    this.#database.prepare(ROLLUP_PRUNES.requestMinutes).run(Math.floor(options.olderThanMs / MINUTE_MS));
+    this.#database.prepare(ROLLUP_PRUNES.latencyMinutes).run(Math.floor(options.olderThanMs / MINUTE_MS));
     this.#recordCount -= pruned;
     return pruned;
   }

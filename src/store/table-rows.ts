@@ -9,12 +9,10 @@ import type { AttemptsTable, RequestsTable, SpendTable } from './schema.js';
  * columns hold (0/1 for booleans, whole milliseconds) is decided here once.
  */
 export function requestRow(record: RequestRecord): Insertable<RequestsTable> {
-  const createdMs = Date.parse(record.created_at);
   return {
     id: record.id,
     created_at: record.created_at,
-    // A malformed timestamp must not make the batch fail forever; file it under "now".
-    created_ms: Number.isFinite(createdMs) ? createdMs : Date.now(),
+    created_ms: createdMsOf(record),
     status: record.status,
     http_status: record.http_status,
     route: record.route,
@@ -26,6 +24,13 @@ export function requestRow(record: RequestRecord): Insertable<RequestsTable> {
     latency_ms: Math.round(record.latency_ms),
     record_json: JSON.stringify(record),
   };
+}
+
+/** When the record's request started, epoch milliseconds. */
+export function createdMsOf(record: RequestRecord): number {
+  const createdMs = Date.parse(record.created_at);
+  // A malformed timestamp must not make the batch fail forever; file it under "now".
+  return Number.isFinite(createdMs) ? createdMs : Date.now();
 }
 
 export function attemptRows(record: RequestRecord): Insertable<AttemptsTable>[] {

@@ -1,0 +1,84 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Kysely } from 'kysely';
+import { noStore, sendJson } from '../http/send.js';
+import { microsToUsd } from '../metering/money.js';
+import { sinceToEpochMs } from '../records/record-store.js';
+import { requestStats, type StatsBucket } from '../store/request-stats.js';
+import type { DatabaseSchema } from '../store/schema.js';
+import { storeCall } from '../store/store-call.js';
+import { badParameter } from './bad-parameter.js';
+import { checkAdminToken } from './check-admin-token.js';
+
+export interface AdminStatsDeps {
+  adminToken(): string | undefined;
+  db: Kysely<DatabaseSchema>;
+  /** Writes the records and spend rows still queued, so the figures include every finished request. */
+  flush(): Promise<void>;
+}
+
+/** A day by the minute: enough for the dashboard's charts, and a bound on what one call computes. */
+const MAX_BUCKETS = 1_440;
+const MAX_BUCKET_S = 86_400;
+const DEFAULT_BUCKET_S = 60;
+const DEFAULT_SPAN_MS = 3_600_000;
+const QUERY_PARAMETERS = ['since', 'bucket_s'] as const;
+
+/**
+ * `GET /admin/stats?since=<ISO 8601>&bucket_s=<seconds>` → `{since, until, bucket_s, data: [bucket]}`:
+ * every bucket from `since` (rounded down to a whole bucket, so successive calls line up) to now.
+ */
+export async function handleStats(request: IncomingMessage, response: ServerResponse, deps: AdminStatsDeps): Promise<void> {
+  checkAdminToken(request, deps.adminToken());
+  const nowMs = Date.now();
+  const { sinceMs, bucketS } = parseStatsQuery(new URL(request.url ?? '/', 'http://gateway.invalid').searchParams, nowMs);
+  const bucketMs = bucketS * 1000;
+  const alignedSinceMs = Math.floor(sinceMs / bucketMs) * bucketMs;
+  const bucketCount = Math.max(1, Math.ceil((nowMs + 1 - alignedSinceMs) / bucketMs));
+  if (bucketCount > MAX_BUCKETS) {
+    throw badParameter('bucket_s', `From "since" to now at bucket_s=${bucketS} is ${bucketCount} buckets; at most ${MAX_BUCKETS} are served: raise "bucket_s" or move "since" later.`);
+  }
+  const buckets = await storeCall(deps.flush().then(() => requestStats(deps.db, { sinceMs: alignedSinceMs, bucketMs, bucketCount })));
+  sendJson(
+    response,
+    200,
+    {
+      since: new Date(alignedSinceMs).toISOString(),
+      until: new Date(alignedSinceMs + bucketCount * bucketMs).toISOString(),
+      bucket_s: bucketS,
+      data: buckets.map(toBody),
+    },
+    noStore(),
+  );
+}
+
+function toBody(bucket: StatsBucket): Record<string, unknown> {
+  return {
+    start: new Date(bucket.startMs).toISOString(),
+    requests: bucket.requests,
+    ok_share: bucket.okShare,
+    fallback_share: bucket.fallbackShare,
+    attempts_per_request: bucket.attemptsPerRequest,
+    added_latency_ms: { p50: bucket.addedLatencyP50Ms, p99: bucket.addedLatencyP99Ms },
+    first_token_ms: { p50: bucket.firstTokenP50Ms },
+    spend_usd: microsToUsd(bucket.spendMicros),
+  };
+}
+
+/** Refuses (never ignores or clamps) a bad or unknown parameter, naming it. */
+function parseStatsQuery(query: URLSearchParams, nowMs: number): { sinceMs: number; bucketS: number } {
+  for (const name of new Set(query.keys())) {
+    if (!(QUERY_PARAMETERS as readonly string[]).includes(name)) throw badParameter(name, `Unknown query parameter "${name}"; expected one of ${QUERY_PARAMETERS.join(', ')}.`);
+    if (query.getAll(name).length > 1) throw badParameter(name, `Query parameter "${name}" is given more than once.`);
+  }
+  const since = query.get('since');
+  const sinceMs = since === null ? nowMs - DEFAULT_SPAN_MS : sinceToEpochMs(since);
+  if (sinceMs === undefined) throw badParameter('since', `Query parameter "since" must be an ISO 8601 time or epoch milliseconds (got "${since}").`);
+  if (sinceMs > nowMs) throw badParameter('since', `Query parameter "since" is in the future (got "${since}").`);
+  const bucket = query.get('bucket_s');
+  const bucketS = bucket === null ? DEFAULT_BUCKET_S : /^\d+$/.test(bucket) ? Number(bucket) : Number.NaN;
+  // The figures are rolled up per minute as records are stored: a bucket is whole minutes.
+  if (!(bucketS >= 60 && bucketS <= MAX_BUCKET_S && bucketS % 60 === 0)) {
+    throw badParameter('bucket_s', `Query parameter "bucket_s" must be a whole number of minutes in seconds (60, 300, 900, …) up to ${MAX_BUCKET_S} (got "${bucket}").`);
+  }
+  return { sinceMs, bucketS };
+}

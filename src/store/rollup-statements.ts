@@ -1,0 +1,22 @@
+/**
+ * The rollup upserts and prunes as SQL text that SQLite and PostgreSQL both take, with named
+ * parameters for SQLite's prepared statements (kysely-writes.ts builds the same upserts for
+ * PostgreSQL with its query builder).
+ */
+export const ROLLUP_UPSERTS = {
+  requestMinute: `INSERT INTO request_minutes (minute, requests, ok, fallback, routed, attempts)
+    VALUES (@minute, @requests, @ok, @fallback, @routed, @attempts)
+    ON CONFLICT (minute) DO UPDATE SET requests = request_minutes.requests + excluded.requests, ok = request_minutes.ok + excluded.ok,
+      fallback = request_minutes.fallback + excluded.fallback, routed = request_minutes.routed + excluded.routed,
+      attempts = request_minutes.attempts + excluded.attempts`,
+  latencyMinute: `INSERT INTO latency_minutes (minute, metric, bin, count) VALUES (@minute, @metric, @bin, @count)
+    ON CONFLICT (minute, metric, bin) DO UPDATE SET count = latency_minutes.count + excluded.count`,
+  spendMinute: `INSERT INTO spend_minutes (minute, cost_micros) VALUES (@minute, @cost_micros)
+    ON CONFLICT (minute) DO UPDATE SET cost_micros = spend_minutes.cost_micros + excluded.cost_micros`,
+} as const;
+
+/** Rollups of minutes before a cutoff (epoch minutes), pruned with the records; spend's are kept like the ledger. */
+export const ROLLUP_PRUNES = {
+  requestMinutes: 'DELETE FROM request_minutes WHERE minute < ?',
+  latencyMinutes: 'DELETE FROM latency_minutes WHERE minute < ?',
+} as const;

@@ -1,0 +1,57 @@
+/**
+ * A real headless Chromium for the dashboard's tests: Debian's `chromium` package, driven by
+ * playwright-core (which brings no browser of its own). Under `CI=true` a missing chromium
+ * fails the run; elsewhere the browser tests skip, loudly.
+ */
+import { existsSync } from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+
+export const CHROMIUM = '/usr/bin/chromium';
+
+/** Whether the browser tests can run here; says so loudly when they cannot. */
+export function chromiumAvailable(): boolean {
+  if (existsSync(CHROMIUM)) return true;
+  const message = `${CHROMIUM} is not installed: install it with \`apt-get install -y chromium\` to run the dashboard's browser tests`;
+  if (process.env.CI === 'true') throw new Error(`${message}. CI must run them.`);
+  console.warn(`\n*** SKIPPING: ${message}. ***\n`);
+  return false;
+}
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    timeout: 30_000,
+    args: [
+      // Chromium refuses to run as root inside its sandbox; CI and this machine run as root.
+      ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
+      // Nothing may reach out of the machine: no update checks, no field trials, no safe-browsing lists.
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-default-apps',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-dev-shm-usage',
+    ],
+  });
+}
+
+/** One browser for the calling test file, when this machine has one, closed after it. */
+export function chromiumForThisFile(): { available: boolean; browser(): Browser } {
+  const available = chromiumAvailable();
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    if (available) browser = await launchChromium();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return {
+    available,
+    browser() {
+      if (!browser) throw new Error('Chromium is not running for this file');
+      return browser;
+    },
+  };
+}

@@ -1,0 +1,74 @@
+/**
+ * What the dashboard's browser tests share: a gateway with an admin token and mock routes, a
+ * page that records every console error, signing in, and screenshots to test-results/.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { postChat } from '../support/start-gateway.js';
+
+export const ADMIN_TOKEN = 'dashboard-admin-token';
+export const SCREENSHOTS = join(process.cwd(), 'test-results', 'dashboard');
+
+export const DASHBOARD_ROUTES = `
+admin: { token: ${ADMIN_TOKEN} }
+connections:
+  mock-openai: { provider: mock, dialect: openai }
+  mock-anthropic: { provider: mock, dialect: anthropic }
+routes:
+  support:
+    retries: 0
+    targets:
+      - { connection: mock-openai, model: "primary?status=503", price: { input_per_mtok: 1000, output_per_mtok: 1000 } }
+      - { connection: mock-anthropic, model: standby, price: { input_per_mtok: 1000, output_per_mtok: 1000 } }
+  steady:
+    retries: 0
+    targets: [{ connection: mock-openai, model: steady, price: { input_per_mtok: 1000, output_per_mtok: 1000 } }]
+`;
+
+export interface DashboardPage {
+  page: Page;
+  /** Console errors and uncaught exceptions, as the page reported them. */
+  errors: string[];
+  close(): Promise<void>;
+}
+
+/** A 1280×800 page (or `viewport`) that records every console error and uncaught exception. */
+export async function openPage(browser: Browser, viewport = { width: 1280, height: 800 }): Promise<DashboardPage> {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() !== 'error') return;
+    // The drills and canaries endpoints may not exist (or have nothing yet): the Drills page
+    // expects those 404s, which the browser logs all the same.
+    if (message.text().includes('status of 404') && /\/admin\/(drills|canaries)$/.test(message.location().url)) return;
+    errors.push(`console: ${message.text()} (${message.location().url})`);
+  });
+  page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
+  return { page, errors, close: () => context.close() };
+}
+
+/** Opens `path` and signs in with the form (typed, then Enter), landing on that page. */
+export async function signIn(page: Page, gatewayUrl: string, path = '/ui/', token = ADMIN_TOKEN): Promise<void> {
+  await page.goto(`${gatewayUrl}${path}`);
+  const field = page.getByLabel('Admin token');
+  await field.fill(token);
+  await field.press('Enter');
+  await page.getByRole('navigation', { name: 'Dashboard' }).waitFor();
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+/** A chat through the gateway that must succeed; returns its request id. */
+export async function ask(gatewayUrl: string, model: string, options: { stream?: boolean } = {}): Promise<string> {
+  const response = await postChat(gatewayUrl, { model, stream: options.stream ?? false, messages: [{ role: 'user', content: 'hi' }] });
+  expect(response.status).toBe(200);
+  await response.text();
+  return response.headers.get('x-request-id')!;
+}

@@ -1,0 +1,43 @@
+import { html, type TemplateResult } from 'lit-html';
+
+const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto', style: 'short' });
+const STEPS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['second', 60],
+  ['minute', 60],
+  ['hour', 24],
+  ['day', 30],
+  ['month', 12],
+  ['year', Number.POSITIVE_INFINITY],
+];
+
+/** "3 min ago", "in 2 hr": the largest unit that fits, in the browser's language. */
+export function relativeTime(atMs: number, nowMs = Date.now()): string {
+  let amount = (atMs - nowMs) / 1000;
+  for (const [unit, size] of STEPS) {
+    if (Math.abs(amount) < size) return relative.format(Math.round(amount), unit);
+    amount /= size;
+  }
+  return relative.format(Math.round(amount), 'year');
+}
+
+/** A time in the browser's zone with how long ago it was; the exact ISO time on hover. */
+export function timeCell(iso: string | null | undefined, empty = '—'): TemplateResult | string {
+  if (!iso) return empty;
+  const atMs = Date.parse(iso);
+  if (Number.isNaN(atMs)) return iso;
+  return html`<time datetime=${iso} title=${iso}>${new Date(atMs).toLocaleString()} <span class="muted">(${relativeTime(atMs)})</span></time>`;
+}
+
+export function formatMs(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined) return '—';
+  return ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`;
+}
+
+export function formatUsd(usd: number | null | undefined): string {
+  if (usd === null || usd === undefined) return '—';
+  return usd !== 0 && Math.abs(usd) < 0.01 ? `$${usd.toPrecision(2)}` : `$${usd.toFixed(2)}`;
+}
+
+export function formatShare(share: number | null | undefined): string {
+  return share === null || share === undefined ? '—' : `${(share * 100).toFixed(1)} %`;
+}

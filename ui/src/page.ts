@@ -1,0 +1,13 @@
+import type { AdminApi } from './admin-api.js';
+
+export interface PageContext {
+  api: AdminApi;
+  /** The page URL's path parameters (a request's id). */
+  params: Readonly<Record<string, string>>;
+  query: URLSearchParams;
+  /** Goes to another dashboard URL (`/ui/...`), as a link would. */
+  navigate(url: string): void;
+}
+
+/** Renders a page into `root` and keeps it current; returns what stops it (timers) when another page takes over. */
+export type Page = (root: HTMLElement, context: PageContext) => () => void;

@@ -1,0 +1,227 @@
+import { html, nothing, render } from 'lit-html';
+import { formatUsd, timeCell } from '../format-time.js';
+import type { Page } from '../page.js';
+
+interface KeyView {
+  id: string;
+  name: string;
+  key_prefix: string;
+  routes: string[] | null;
+  direct: boolean;
+  budget: { usd: number; period: string } | null;
+  limits: { rpm: number | null; tpm: number | null };
+  expires_at: string | null;
+  created_at: string;
+  revoked_at: string | null;
+  status: 'active' | 'revoked' | 'expired';
+}
+
+interface KeySpend {
+  usd: number;
+  reserved_usd: number;
+  budget_usd: number | null;
+  period: string | null;
+}
+
+/**
+ * Keys: each key's spend against its budget, limits and expiry; create (the secret shown once,
+ * dropped from the page when dismissed) and revoke (after a confirmation).
+ */
+export const keysPage: Page = (root, { api }) => {
+  let keys: KeyView[] | undefined;
+  const spend = new Map<string, KeySpend>();
+  let error: string | undefined;
+  let createError: string | undefined;
+  let showInactive = false;
+  /** The new key's secret: held only until the operator dismisses it. */
+  let created: { name: string; secret: string; copied: boolean } | undefined;
+  let revoking: KeyView | undefined;
+  let notice: string | undefined;
+
+  const draw = () => {
+    const shown = (keys ?? []).filter((key) => showInactive || key.status === 'active');
+    render(
+      html`<h1 tabindex="-1">Keys</h1>
+        <p class="visually-hidden" aria-live="polite">${notice ?? ''}</p>
+        ${error ? html`<p class="error" role="alert">${error}</p>` : nothing}
+        ${created
+          ? html`<section class="secret" aria-labelledby="secret-heading">
+              <h2 id="secret-heading">New key “${created.name}”</h2>
+              <p>This is the only time the secret is shown: copy it now.</p>
+              <p><code class="mono" id="new-secret">${created.secret}</code></p>
+              <button type="button" @click=${copy}>${created.copied ? 'Copied' : 'Copy'}</button>
+              <button type="button" class="quiet" @click=${dismiss}>Done</button>
+            </section>`
+          : nothing}
+        <label class="inline"><input type="checkbox" .checked=${showInactive} @change=${toggleInactive} /> Show revoked and expired keys</label>
+        ${keys === undefined
+          ? html`<p class="muted">Loading…</p>`
+          : shown.length === 0
+            ? html`<p>No ${showInactive ? '' : 'active '}key yet.</p>`
+            : html`<div class="table-wrap">
+                <table id="keys">
+                  <thead>
+                    <tr>
+                      <th scope="col">Name</th>
+                      <th scope="col">Key</th>
+                      <th scope="col">Routes</th>
+                      <th scope="col">Spend / budget</th>
+                      <th scope="col">Limits</th>
+                      <th scope="col">Expires</th>
+                      <th scope="col">Status</th>
+                      <th scope="col"><span class="visually-hidden">Actions</span></th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    ${shown.map(
+                      (key) => html`<tr data-key=${key.name}>
+                        <th scope="row">${key.name}</th>
+                        <td class="mono">${key.key_prefix}…</td>
+                        <td>${key.routes === null ? 'all' : key.routes.join(', ')}</td>
+                        <td>${spendOf(key, spend.get(key.id))}</td>
+                        <td>${key.limits.rpm === null ? '' : `${key.limits.rpm} rpm `}${key.limits.tpm === null ? '' : `${key.limits.tpm} tpm`}${key.limits.rpm === null && key.limits.tpm === null ? 'none' : ''}</td>
+                        <td>${timeCell(key.expires_at, 'never')}</td>
+                        <td>${key.status}${key.revoked_at ? html` ${timeCell(key.revoked_at)}` : nothing}</td>
+                        <td>${key.status === 'revoked' ? nothing : html`<button type="button" class="danger" @click=${() => askRevoke(key)}>Revoke</button>`}</td>
+                      </tr>`,
+                    )}
+                  </tbody>
+                </table>
+              </div>`}
+        <section aria-labelledby="create-heading">
+          <h2 id="create-heading">Create a key</h2>
+          <form class="create-key" @submit=${create}>
+            <label>Name <input name="name" required /></label>
+            <label>Routes <input name="routes" placeholder="all, or globs: support-*, chat" /></label>
+            <label>Budget (USD) <input name="budget" type="number" min="0" step="0.01" /></label>
+            <label
+              >Per
+              <select name="period">
+                <option>month</option>
+                <option>day</option>
+                <option>total</option>
+              </select></label
+            >
+            <label>Requests per minute <input name="rpm" type="number" min="1" step="1" /></label>
+            <label>Tokens per minute <input name="tpm" type="number" min="1" step="1" /></label>
+            <label>Expires <input name="expires" type="datetime-local" /></label>
+            <button type="submit">Create key</button>
+            ${createError ? html`<p class="error" role="alert">${createError}</p>` : nothing}
+          </form>
+        </section>
+        <dialog id="revoke-dialog" aria-labelledby="revoke-heading" @close=${closed}>
+          <form method="dialog">
+            <h2 id="revoke-heading">Revoke “${revoking?.name ?? ''}”?</h2>
+            <p>Every request with this key is refused (401) from now on. This cannot be undone.</p>
+            <button value="cancel" class="quiet">Cancel</button>
+            <button value="revoke" class="danger">Revoke key</button>
+          </form>
+        </dialog>`,
+      root,
+    );
+  };
+
+  async function load(): Promise<void> {
+    try {
+      keys = (await api.get<{ data: KeyView[] }>('/admin/keys')).data;
+      error = undefined;
+      draw();
+      await Promise.all(
+        keys
+          .filter((key) => key.status === 'active')
+          .map(async (key) => {
+            spend.set(key.id, await api.get<KeySpend>(`/admin/keys/${encodeURIComponent(key.id)}/spend`));
+          }),
+      );
+    } catch (failure) {
+      error = `The keys could not be read: ${(failure as Error).message}`;
+    }
+    draw();
+  }
+
+  function toggleInactive(event: Event): void {
+    showInactive = (event.currentTarget as HTMLInputElement).checked;
+    draw();
+  }
+
+  async function create(event: SubmitEvent): Promise<void> {
+    event.preventDefault();
+    const form = event.currentTarget as HTMLFormElement;
+    const fields = new FormData(form);
+    const text = (name: string) => String(fields.get(name) ?? '').trim();
+    const body: Record<string, unknown> = { name: text('name') };
+    if (text('routes') !== '' && text('routes') !== 'all') body.routes = text('routes').split(',').map((glob) => glob.trim()).filter(Boolean);
+    if (text('budget') !== '') body.budget = { usd: Number(text('budget')), period: text('period') };
+    const limits: Record<string, number> = {};
+    if (text('rpm') !== '') limits.rpm = Number(text('rpm'));
+    if (text('tpm') !== '') limits.tpm = Number(text('tpm'));
+    if (Object.keys(limits).length > 0) body.limits = limits;
+    if (text('expires') !== '') body.expires_at = new Date(text('expires')).toISOString();
+    try {
+      const answer = await api.post<{ name: string; key: string }>('/admin/keys', body);
+      created = { name: answer.name, secret: answer.key, copied: false };
+      createError = undefined;
+      form.reset();
+      await load();
+      root.querySelector<HTMLElement>('#secret-heading')?.scrollIntoView({ block: 'nearest' });
+    } catch (failure) {
+      createError = `The key was not created: ${(failure as Error).message}`;
+      draw();
+    }
+  }
+
+  async function copy(): Promise<void> {
+    if (!created) return;
+    try {
+      await navigator.clipboard.writeText(created.secret);
+      created.copied = true;
+    } catch {
+      // No clipboard permission: select the text so Ctrl+C copies it.
+      const code = root.querySelector('#new-secret');
+      if (code) getSelection()?.selectAllChildren(code);
+    }
+    draw();
+  }
+
+  function dismiss(): void {
+    created = undefined;
+    draw();
+  }
+
+  function askRevoke(key: KeyView): void {
+    revoking = key;
+    draw();
+    root.querySelector<HTMLDialogElement>('#revoke-dialog')?.showModal();
+  }
+
+  async function closed(event: Event): Promise<void> {
+    const dialog = event.currentTarget as HTMLDialogElement;
+    const key = revoking;
+    revoking = undefined;
+    if (dialog.returnValue !== 'revoke' || !key) return draw();
+    try {
+      await api.delete(`/admin/keys/${encodeURIComponent(key.id)}`);
+      notice = `Key ${key.name} revoked.`;
+    } catch (failure) {
+      error = `The key was not revoked: ${(failure as Error).message}`;
+    }
+    await load();
+  }
+
+  draw();
+  void load();
+  // Leaving the page drops a secret still shown.
+  return () => (created = undefined);
+};
+
+function spendOf(key: KeyView, spend: KeySpend | undefined) {
+  if (!spend) return key.budget ? `budget ${formatUsd(key.budget.usd)} / ${key.budget.period}` : '—';
+  if (spend.budget_usd === null) return html`${formatUsd(spend.usd)} <span class="muted">(no budget)</span>`;
+  const share = spend.budget_usd === 0 ? 1 : Math.min(1, spend.usd / spend.budget_usd);
+  return html`<div class="budget">
+    <div class="budget-bar" role="meter" aria-valuemin="0" aria-valuemax=${spend.budget_usd} aria-valuenow=${spend.usd} aria-valuetext=${`${formatUsd(spend.usd)} of ${formatUsd(spend.budget_usd)}`}>
+      <span class=${share >= 0.9 ? 'over' : ''} style="width: ${(share * 100).toFixed(1)}%"></span>
+    </div>
+    ${formatUsd(spend.usd)} of ${formatUsd(spend.budget_usd)} / ${spend.period}${spend.reserved_usd > 0 ? html` <span class="muted">(+${formatUsd(spend.reserved_usd)} reserved)</span>` : nothing}
+  </div>`;
+}

@@ -1,0 +1,172 @@
+import { html, nothing, render } from 'lit-html';
+import { formatMs, formatUsd, timeCell } from '../format-time.js';
+import type { Page } from '../page.js';
+import type { AttemptEntry, RequestRecord } from '../request-record.js';
+
+/** A request's record with its attempt timeline: every attempt a bar on one time axis. */
+export const requestPage: Page = (root, { api, params, navigate }) => {
+  const id = params.id ?? '';
+  let record: RequestRecord | undefined;
+  let error: string | undefined;
+  let selected: number | undefined;
+
+  const back = (event: MouseEvent) => {
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    navigate('/ui/requests');
+  };
+  const select = (n: number) => {
+    selected = n;
+    draw();
+  };
+
+  const draw = () =>
+    render(
+      html`<p><a href="/ui/requests" @click=${back}>← Requests</a></p>
+        <h1 tabindex="-1" class="mono">${id}</h1>
+        ${error ? html`<p class="error" role="alert">${error}</p>` : nothing}
+        ${record ? summary(record) : error ? nothing : html`<p class="muted">Loading…</p>`}
+        ${record ? timeline(record, selected, select) : nothing}`,
+      root,
+    );
+
+  async function load(): Promise<void> {
+    try {
+      record = await api.get<RequestRecord>(`/admin/requests/${encodeURIComponent(id)}`);
+    } catch (failure) {
+      error = `The request could not be read: ${(failure as Error).message}`;
+    }
+    draw();
+  }
+  draw();
+  void load();
+  return () => undefined;
+};
+
+function summary(record: RequestRecord) {
+  const rows: [string, unknown][] = [
+    ['Time', timeCell(record.created_at)],
+    ['Status', html`<span class="status status-${record.status}">${record.status}</span> ${record.http_status}${record.error_code ? ` ${record.error_code}` : ''}`],
+    ['Route', record.route ?? record.model_requested ?? '—'],
+    ['Served by', record.served ? html`${record.served.connection}/${record.served.model}${record.fallback ? html` <span class="tag">fallback</span>` : nothing}` : '—'],
+    ['Latency', `${formatMs(record.latency_ms)} (gateway added ${formatMs(record.added_latency_ms)})`],
+    ['First token', formatMs(record.first_token_ms)],
+    ['Deadline', formatMs(record.deadline_ms)],
+    ['Cost', formatUsd(record.cost_usd)],
+    ['Key', record.key_name ?? '—'],
+    ['Origin', record.origin ?? '—'],
+    ['Stream', record.stream ? 'yes' : 'no'],
+  ];
+  if (record.error_message) rows.push(['Error', record.error_message]);
+  return html`<dl class="summary">${rows.map(([name, value]) => html`<div><dt>${name}</dt><dd>${value}</dd></div>`)}</dl>`;
+}
+
+/** The failure kinds of the records (docs/errors.md), each with its colour in styles.css. */
+const KINDS = [
+  'ok',
+  'rate_limit',
+  'quota_exhausted',
+  'server_error',
+  'timeout',
+  'connection',
+  'credential',
+  'not_found',
+  'context_length',
+  'moderation',
+  'invalid_request',
+  'stream_interrupted',
+  'cancelled',
+  'internal_error',
+];
+
+/**
+ * The bars share one axis from the request's start to its end. First-token marks sit where the
+ * attempt's first content came (first_token_ms is counted from the attempt's own start); the
+ * commit mark where the answer was committed to the caller: at its first content when it
+ * streamed one, else at the attempt's end.
+ */
+function timeline(record: RequestRecord, selected: number | undefined, select: (n: number) => void) {
+  const endMs = Math.max(1, record.latency_ms, ...record.attempts.map((attempt) => attempt.started_ms + attempt.latency_ms));
+  const at = (ms: number) => `${Math.min(100, Math.max(0, (ms / endMs) * 100)).toFixed(3)}%`;
+  const ticks = [0, 0.25, 0.5, 0.75, 1].map((fraction) => fraction * endMs);
+  const kinds = [...new Set(record.attempts.map((attempt) => attempt.kind))];
+  return html`<section class="timeline" aria-labelledby="timeline-heading">
+    <h2 id="timeline-heading">Timeline</h2>
+    ${record.attempts.length === 0
+      ? html`<p>No provider was called: the gateway refused the request before its first try${record.error_code ? ` (${record.error_code})` : ''}.</p>`
+      : html`<ul class="legend">
+            ${kinds.map((kind) => html`<li><span class="swatch kind-${kindClass(kind)}"></span>${kind}</li>`)}
+            <li><span class="mark-sample first-token"></span>first token</li>
+            <li><span class="mark-sample commit"></span>committed</li>
+          </ul>
+          <div class="lanes">
+            ${record.attempts.map(
+              (attempt) => html`<div class="lane">
+                <div class="lane-name mono">#${attempt.n} ${attempt.connection}/${attempt.model}</div>
+                <div class="track">
+                  <button
+                    type="button"
+                    class="bar kind-${kindClass(attempt.kind)} ${selected === attempt.n ? 'selected' : ''}"
+                    style="left: ${at(attempt.started_ms)}; width: max(3px, calc(${at(attempt.latency_ms)}))"
+                    aria-label=${`attempt ${attempt.n}: ${attempt.kind} ${attempt.connection}/${attempt.model}`}
+                    title=${`${attempt.kind}, ${formatMs(attempt.latency_ms)} from ${formatMs(attempt.started_ms)}`}
+                    @click=${() => select(attempt.n)}
+                  ></button>
+                  ${attempt.first_token_ms === null ? nothing : html`<span class="mark first-token" style="left: ${at(attempt.started_ms + attempt.first_token_ms)}" title="first token"></span>`}
+                  ${attempt.committed ? html`<span class="mark commit" style="left: ${at(attempt.started_ms + (attempt.first_token_ms ?? attempt.latency_ms))}" title="committed"></span>` : nothing}
+                </div>
+              </div>`,
+            )}
+            <div class="lane axis" aria-hidden="true">
+              <div class="lane-name"></div>
+              <div class="track">${ticks.map((ms) => html`<span class="tick" style="left: ${at(ms)}">${formatMs(ms)}</span>`)}</div>
+            </div>
+          </div>
+          <div class="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">No.</th>
+                  <th scope="col">Target</th>
+                  <th scope="col">Kind</th>
+                  <th scope="col">HTTP</th>
+                  <th scope="col">Started</th>
+                  <th scope="col">Took</th>
+                  <th scope="col">First token</th>
+                  <th scope="col">Committed</th>
+                  <th scope="col">Cost</th>
+                  <th scope="col">Why the gateway moved on</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${record.attempts.map(
+                  (attempt, index) => html`<tr class=${selected === attempt.n ? 'selected' : ''}>
+                    <td>${attempt.n}</td>
+                    <td class="mono">${attempt.connection}/${attempt.model}</td>
+                    <td><span class="swatch kind-${kindClass(attempt.kind)}"></span>${attempt.kind}${attempt.hedge ? ' (hedge)' : ''}</td>
+                    <td>${attempt.http_status ?? '—'}</td>
+                    <td>+${formatMs(attempt.started_ms)}</td>
+                    <td>${formatMs(attempt.latency_ms)}</td>
+                    <td>${formatMs(attempt.first_token_ms)}${attempt.first_token_timeout_ms ? html` <span class="muted">(limit ${formatMs(attempt.first_token_timeout_ms)})</span>` : nothing}</td>
+                    <td>${attempt.committed ? 'yes' : 'no'}</td>
+                    <td>${formatUsd(attempt.cost_usd)}</td>
+                    <td>${movedOn(attempt, index === record.attempts.length - 1, record)}</td>
+                  </tr>`,
+                )}
+              </tbody>
+            </table>
+          </div>`}
+  </section>`;
+}
+
+function movedOn(attempt: AttemptEntry, last: boolean, record: RequestRecord): string {
+  if (attempt.kind === 'ok') return last ? 'served the answer' : 'answered';
+  const detail = [attempt.error_type === attempt.kind ? null : attempt.error_type, attempt.message].filter(Boolean).join(': ');
+  const wait = attempt.retry_after_ms === null ? '' : ` (retry after ${formatMs(attempt.retry_after_ms)})`;
+  const why = `${attempt.kind}${detail ? ` — ${detail}` : ''}${wait}`;
+  return last ? `${why}; nothing left to try (${record.status})` : why;
+}
+
+function kindClass(kind: string): string {
+  return KINDS.includes(kind) ? kind : 'other';
+}

@@ -1,0 +1,41 @@
+import type { Page } from './page.js';
+import { deploymentsPage } from './pages/deployments-page.js';
+import { drillsPage } from './pages/drills-page.js';
+import { keysPage } from './pages/keys-page.js';
+import { overviewPage } from './pages/overview-page.js';
+import { requestPage } from './pages/request-page.js';
+import { requestsPage } from './pages/requests-page.js';
+
+export interface NavigationLink {
+  path: string;
+  label: string;
+}
+
+/** The navigation, in order; the names are the dashboard's contract (docs/dashboard.md). */
+export const NAVIGATION: readonly NavigationLink[] = [
+  { path: '/ui/', label: 'Overview' },
+  { path: '/ui/deployments', label: 'Deployments' },
+  { path: '/ui/requests', label: 'Requests' },
+  { path: '/ui/keys', label: 'Keys' },
+  { path: '/ui/drills', label: 'Drills' },
+];
+
+export interface RouteMatch {
+  page: Page;
+  /** The navigation link the page belongs to. */
+  section: string;
+  params: Record<string, string>;
+}
+
+/** The page for a URL path, or undefined for a path the dashboard does not have. */
+export function matchRoute(path: string): RouteMatch | undefined {
+  const trimmed = path.replace(/\/+$/, '');
+  if (trimmed === '/ui') return { page: overviewPage, section: '/ui/', params: {} };
+  if (trimmed === '/ui/deployments') return { page: deploymentsPage, section: '/ui/deployments', params: {} };
+  if (trimmed === '/ui/requests') return { page: requestsPage, section: '/ui/requests', params: {} };
+  if (trimmed === '/ui/keys') return { page: keysPage, section: '/ui/keys', params: {} };
+  if (trimmed === '/ui/drills') return { page: drillsPage, section: '/ui/drills', params: {} };
+  const request = /^\/ui\/requests\/([^/]+)$/.exec(trimmed);
+  if (request) return { page: requestPage, section: '/ui/requests', params: { id: decodeURIComponent(request[1]!) } };
+  return undefined;
+}
