@@ -10,6 +10,8 @@ export const REDIS_COMMAND_TIMEOUT_MS = 500;
 const CONNECT_TIMEOUT_MS = 1_000;
 /** Reconnect attempts back off to this and stay there, forever: Redis coming back is the normal case. */
 const MAX_RECONNECT_DELAY_MS = 1_000;
+/** A resync that failed with both connections still up is tried again after this. */
+const RESYNC_RETRY_MS = 200;
 
 export interface RedisLinkOptions {
   url: string;
@@ -46,6 +48,7 @@ export class RedisLink {
   #downReported = false;
   #closed = false;
   #lastError = 'not connected yet';
+  #resyncing = false;
 
   constructor(options: RedisLinkOptions) {
     this.keyPrefix = options.keyPrefix;
@@ -61,11 +64,15 @@ export class RedisLink {
     };
     this.commands = new Redis(options.url, { ...connection, connectionName: `switchyard:${this.replicaId}` });
     this.#subscriber = new Redis(options.url, { ...connection, enableOfflineQueue: true, autoResubscribe: true });
+    // Shared state is back only once both connections are: a resync that ran before this replica
+    // was subscribed again could miss what another replica published meanwhile.
     this.commands.on('ready', () => void this.#resync());
+    this.#subscriber.on('ready', () => void this.#resync());
     this.commands.on('error', (error: Error) => {
       this.#lastError = error.message;
     });
     this.commands.on('close', () => this.#setDown(`Redis unreachable: ${this.#lastError}`));
+    this.#subscriber.on('close', () => this.#setDown(`Redis unreachable: ${this.#lastError}`));
     this.#subscriber.on('error', () => undefined);
     this.#subscriber.on('message', (channel: string, message: string) => {
       for (const handler of this.#handlers.get(channel) ?? []) handler(message);
@@ -123,15 +130,30 @@ export class RedisLink {
     this.#subscriber.disconnect();
   }
 
+  /**
+   * Once both connections answer: waits until the subscriber's channels are subscribed again (a
+   * ping queued behind the resubscription returns after it), runs the resync hooks, then reports
+   * shared state back. Everything another replica publishes from then on is heard, and what it
+   * published before is in Redis for the hooks to read.
+   */
   async #resync(): Promise<void> {
+    if (this.#resyncing || this.#up || this.#closed) return;
+    if (this.commands.status !== 'ready' || this.#subscriber.status !== 'ready') return;
+    this.#resyncing = true;
     try {
+      // ioredis announces `ready` before it resubscribes, in the same turn.
+      await new Promise((resolve) => setImmediate(resolve));
+      await this.#subscriber.ping();
       for (const hook of this.#resyncHooks) await hook();
     } catch (error) {
-      // Resync failed (Redis went away again): stay local, the next `ready` retries it.
+      // Redis went away again, or did not answer in time: stay local and try again shortly.
       this.#lastError = error instanceof Error ? error.message : String(error);
+      setTimeout(() => void this.#resync(), RESYNC_RETRY_MS).unref();
       return;
+    } finally {
+      this.#resyncing = false;
     }
-    if (this.commands.status !== 'ready' || this.#up) return;
+    if (this.commands.status !== 'ready' || this.#subscriber.status !== 'ready' || this.#up) return;
     this.#up = true;
     this.#downReported = false;
     this.#onStatus?.({ up: true });
