@@ -26,6 +26,10 @@ const PROVIDERS = ['primary', 'standby'] as const;
 const DRAIN_MS = 30_000;
 const SCHEDULER_TICK_MS = 5;
 const IN_FLIGHT_SAMPLE_MS = 50;
+/** Below this share of the asked rate the callers did not keep their schedule. */
+const LOAD_HELD_SHARE = 0.95;
+/** A baseline with this many times rate × answer time in flight was queueing, not steady. */
+const QUEUEING_FACTOR = 1.5;
 /** Eighths of a block, lowest first: one character per second of a series. */
 const BARS = ' ▁▂▃▄▅▆▇█';
 
@@ -74,6 +78,8 @@ interface Answers {
   failed: number;
   /** Still unanswered when the drain time ran out (aborted). */
   unanswered: number;
+  /** Every HTTP request the SDK sent again on its own, the drain included (the series stops with the schedule). */
+  callerRetries: number;
 }
 
 interface ModeResult {
@@ -154,7 +160,7 @@ async function runLoad(gatewayUrl: string, upstreamUrl: string): Promise<{ sent:
   const sent: number[] = [];
   const callerRetries: number[] = [];
   const inFlight: number[] = [];
-  const answers: Answers = { duringFault: { standby: 0, primary: 0, failed: 0 }, answered: 0, failed: 0, unanswered: 0 };
+  const answers: Answers = { duringFault: { standby: 0, primary: 0, failed: 0 }, answered: 0, failed: 0, unanswered: 0, callerRetries: 0 };
   let open = 0;
   let startedAtMs = 0;
   const secondNow = (): number => Math.floor((Date.now() - startedAtMs) / 1000);
@@ -171,7 +177,10 @@ async function runLoad(gatewayUrl: string, upstreamUrl: string): Promise<{ sent:
     baseURL: `${gatewayUrl}/v1`,
     apiKey: 'bench-caller',
     fetch: async (url, init) => {
-      if (Number(new Headers(init?.headers).get('x-stainless-retry-count') ?? 0) > 0) bump(callerRetries, secondNow());
+      if (Number(new Headers(init?.headers).get('x-stainless-retry-count') ?? 0) > 0) {
+        answers.callerRetries += 1;
+        bump(callerRetries, secondNow());
+      }
       open += 1;
       notePeak();
       try {
@@ -207,6 +216,7 @@ async function runLoad(gatewayUrl: string, upstreamUrl: string): Promise<{ sent:
 
   await fetch(`${upstreamUrl}/_bench/start`, { method: 'POST' });
   startedAtMs = Date.now();
+  const sampler = setInterval(notePeak, IN_FLIGHT_SAMPLE_MS);
   const calls: Promise<void>[] = [];
   let faultSwitched = false;
   await new Promise<void>((resolve) => {
@@ -224,7 +234,6 @@ async function runLoad(gatewayUrl: string, upstreamUrl: string): Promise<{ sent:
       }
     }, SCHEDULER_TICK_MS);
   });
-  const sampler = setInterval(notePeak, IN_FLIGHT_SAMPLE_MS);
   const drainTimer = setTimeout(() => giveUp.abort(), DRAIN_MS);
   await Promise.all(calls);
   clearTimeout(drainTimer);
@@ -247,7 +256,7 @@ function figuresOf(series: Series, answers: Answers) {
     primaryPeakPerSecond: primaryPeak,
     primaryPeakRatio: primaryPeak / primaryBaseline,
     primaryRequestsDuringFault: series.toPrimary.slice(options.baselineS, options.baselineS + options.faultS).reduce((sum, value) => sum + value, 0),
-    callerRetries: series.callerRetries.reduce((sum, value) => sum + value, 0),
+    callerRetries: answers.callerRetries,
     inFlightSteady,
     inFlightPeak,
     inFlightRatio: inFlightPeak / inFlightSteady,
@@ -273,6 +282,7 @@ function report(modes: readonly ModeResult[]): void {
     console.log(`  ${'in flight (peak)'.padEnd(22)}${sparkline(series.inFlight, Math.max(1, ...series.inFlight))}  max ${Math.max(...series.inFlight)}`);
     console.log('');
     console.log(`  callers sent ${figures.sendRateMedian} requests/s (median); answered ${answers.answered}, failed ${answers.failed}, unanswered after the drain ${answers.unanswered}`);
+    for (const warning of loadWarnings(figures)) console.log(`  warning: ${warning}`);
     console.log(
       `  outbound to the primary: baseline ${figures.primaryBaselinePerSecond}/s, peak after the fault began ${figures.primaryPeakPerSecond}/s = ${figures.primaryPeakRatio.toFixed(2)}× (target ≤ 1.1×: ${verdict(figures.primaryPeakRatio <= 1.1)}); ` +
         `${figures.primaryRequestsDuringFault} requests reached it during the ${options.faultS} s fault`,
@@ -287,6 +297,20 @@ function report(modes: readonly ModeResult[]): void {
     );
   }
   if (options.json !== undefined) writeFileSync(options.json, `${JSON.stringify({ options, modes }, null, 2)}\n`);
+}
+
+/**
+ * Why this run's figures describe the machine rather than the gateway: a schedule the callers
+ * could not keep, or a baseline already queueing (in flight well above rate × answer time).
+ */
+function loadWarnings(figures: ReturnType<typeof figuresOf>): string[] {
+  const warnings: string[] = [];
+  if (figures.sendRateMedian < LOAD_HELD_SHARE * options.rate) warnings.push(`the load did not hold: the callers sent ${figures.sendRateMedian} of ${options.rate} requests/s; try a lower --rate`);
+  const expectedInFlight = (options.rate * options.answerMs) / 1000;
+  if (figures.inFlightSteady > QUEUEING_FACTOR * expectedInFlight) {
+    warnings.push(`the baseline was already queueing: ${figures.inFlightSteady} in flight where ${options.rate}/s × ${options.answerMs} ms is ${expectedInFlight}; try a lower --rate`);
+  }
+  return warnings;
 }
 
 function verdict(met: boolean): string {
