@@ -64,7 +64,13 @@ export async function startHeavyTailUpstream(mock: MockProvider, tail: FirstToke
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.once('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+      let body: Record<string, unknown>;
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+      } catch {
+        response.writeHead(400, { 'content-type': 'application/json' }).end('{"error":{"message":"the body is not JSON","type":"invalid_request_error"}}');
+        return;
+      }
       body.model = `${name}?first_token_ms=${Math.round(provider.draw())}`;
       void fetch(`${mock.url}/v1/chat/completions`, {
         method: 'POST',

@@ -62,7 +62,6 @@ const MODES: Mode[] = [
 interface Series {
   toPrimary: number[];
   toStandby: number[];
-  primaryFailed: number[];
   /** Caller requests started (the schedule). */
   sent: number[];
   /** HTTP requests the SDK sent again on its own (`x-stainless-retry-count` above 0). */
@@ -72,7 +71,11 @@ interface Series {
 }
 
 interface Answers {
-  /** Caller requests sent while the primary was failing, by who answered them. */
+  /**
+   * Caller requests sent while the primary was failing, by who answered them: from a second after
+   * the fault began to a second before it ended, so none reached the primary just before its
+   * fault was switched on or just after it ended.
+   */
   duringFault: { standby: number; primary: number; failed: number };
   answered: number;
   failed: number;
@@ -112,12 +115,11 @@ async function runMode(mode: Mode): Promise<ModeResult> {
     children.push(gateway);
 
     const load = await runLoad(gateway.url, upstream.url);
-    const providers = (await (await fetch(`${upstream.url}/_bench/series`)).json()) as { arrivals: Record<string, number[]>; primaryFailed: number[] };
+    const providers = (await (await fetch(`${upstream.url}/_bench/series`)).json()) as { arrivals: Record<string, number[]> };
     const metrics = await (await fetch(`${gateway.url}/metrics`)).text();
     const series: Series = {
       toPrimary: measured(providers.arrivals.primary!),
       toStandby: measured(providers.arrivals.standby!),
-      primaryFailed: measured(providers.primaryFailed),
       sent: measured(load.sent),
       callerRetries: measured(load.callerRetries),
       inFlight: measured(load.inFlight),
@@ -198,7 +200,7 @@ async function runLoad(gatewayUrl: string, upstreamUrl: string): Promise<{ sent:
   const callOne = async (): Promise<void> => {
     const sentAtMs = Date.now() - startedAtMs;
     bump(sent, Math.floor(sentAtMs / 1000));
-    const inFault = sentAtMs >= faultStartMs && sentAtMs < faultEndMs;
+    const inFault = sentAtMs >= faultStartMs + 1000 && sentAtMs < faultEndMs - 1000;
     try {
       const { response } = await client.chat.completions
         .create({ model: 'chat', messages: [{ role: 'user', content: 'hi' }] }, { signal: giveUp.signal })
@@ -303,7 +305,7 @@ function report(modes: readonly ModeResult[]): void {
     );
     const duringFault = answers.duringFault;
     console.log(
-      `  sent during the fault: ${duringFault.standby} answered by the standby, ${duringFault.primary} by the primary, ${duringFault.failed} failed — every caller answered by the standby: ${verdict(figures.everyCallerAnsweredByStandby)}`,
+      `  sent during the fault (its first and last second left out): ${duringFault.standby} answered by the standby, ${duringFault.primary} by the primary, ${duringFault.failed} failed — every caller answered by the standby: ${verdict(figures.everyCallerAnsweredByStandby)}`,
     );
   }
   if (options.json !== undefined) writeFileSync(options.json, `${JSON.stringify({ options, modes }, null, 2)}\n`);

@@ -21,7 +21,6 @@ try {
   let startedAtMs = Date.now();
   let faultEndsAtMs = 0;
   const arrivals = new Map<string, number[]>(PROVIDERS.map((name) => [name, []]));
-  const failed: number[] = [];
   const count = (series: number[]): void => {
     const second = Math.floor((Date.now() - startedAtMs) / 1000);
     while (series.length <= second) series.push(0);
@@ -43,7 +42,7 @@ try {
     request.once('end', () => {
       if (request.method === 'POST' && url.pathname === '/_bench/start') {
         startedAtMs = Date.now();
-        for (const series of [...arrivals.values(), failed]) series.length = 0;
+        for (const series of arrivals.values()) series.length = 0;
         return void response.writeHead(204).end();
       }
       if (request.method === 'POST' && url.pathname === '/_bench/fault') {
@@ -51,13 +50,12 @@ try {
         return void response.writeHead(204).end();
       }
       if (request.method === 'GET' && url.pathname === '/_bench/series') {
-        return void sendJson(response, 200, { arrivals: Object.fromEntries(arrivals), primaryFailed: failed });
+        return void sendJson(response, 200, { arrivals: Object.fromEntries(arrivals) });
       }
       const provider = PROVIDERS.find((name) => url.pathname === `/${name}/v1/chat/completions`);
       if (provider === undefined) return void response.writeHead(404).end();
       count(arrivals.get(provider)!);
       if (provider === 'primary' && Date.now() < faultEndsAtMs) {
-        count(failed);
         response.writeHead(503, { 'content-type': 'application/json', 'retry-after': String(RETRY_AFTER_S) });
         return void response.end(overloaded);
       }

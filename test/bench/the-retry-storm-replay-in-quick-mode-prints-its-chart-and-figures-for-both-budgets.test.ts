@@ -33,7 +33,7 @@ it(
     ]);
     for (const mode of report.modes) {
       expect(stdout).toContain(`\n${mode.mode}\n`);
-      for (const name of ['toPrimary', 'toStandby', 'primaryFailed', 'sent', 'callerRetries', 'inFlight']) expect(mode.series[name]).toHaveLength(seconds);
+      for (const name of ['toPrimary', 'toStandby', 'sent', 'callerRetries', 'inFlight']) expect(mode.series[name]).toHaveLength(seconds);
       expect(mode.answers.answered).toBeGreaterThan(0);
       for (const figure of ['primaryBaselinePerSecond', 'primaryPeakRatio', 'callerRetries', 'inFlightSteady', 'inFlightDuringFault', 'inFlightRatio', 'inFlightWorstSecond']) expect(typeof mode.figures[figure]).toBe('number');
       expect(typeof mode.figures.everyCallerAnsweredByStandby).toBe('boolean');
