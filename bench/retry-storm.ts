@@ -374,7 +374,7 @@ function parseOptions(argv: readonly string[]): StormOptions {
     rate: bounded('--rate', values.rate ?? (quick ? '40' : '400'), 1, 5_000),
     warmupS: bounded('--warmup-s', values['warmup-s'] ?? (quick ? '1' : '3'), 0, 60),
     baselineS: bounded('--baseline-s', values['baseline-s'] ?? (quick ? '1' : '10'), 1, 120),
-    faultS: bounded('--fault-s', values['fault-s'] ?? (quick ? '2' : '30'), 1, 300),
+    faultS: bounded('--fault-s', values['fault-s'] ?? (quick ? '3' : '30'), 1, 300),
     recoveryS: bounded('--recovery-s', values['recovery-s'] ?? (quick ? '1' : '10'), 0, 120),
     answerMs: bounded('--answer-ms', values['answer-ms'], 0, 10_000),
     json: values.json,
