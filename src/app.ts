@@ -10,6 +10,9 @@ import type { Config } from './config/schema.js';
 import { RetryBudgets } from './engine/retry-budget.js';
 import type { EngineDeps } from './engine/run-route.js';
 import { handleHealth } from './admin/handle-health.js';
+import { CanaryRunner } from './canaries/canary-runner.js';
+import { CanaryStore } from './canaries/canary-store.js';
+import { handleListCanaries, handleResetCanaryBaseline, handleRunCanaries, type AdminCanariesDeps } from './admin/handle-canaries.js';
 import { handleCreateKey, handleKeySpend, handleListKeys, handleRevokeKey, type AdminKeysDeps } from './admin/handle-keys.js';
 import { KeyCache, KNOWN_KEY_REFRESH_INTERVAL_MS } from './keys/key-cache.js';
 import { LedgerWriter } from './ledger/ledger-writer.js';
@@ -24,7 +27,9 @@ import { ConnectionLoad } from './health/connection-load.js';
 import { FallbackShare } from './health/fallback-share.js';
 import { HealthMonitor } from './health/health-monitor.js';
 import { HealthRegistry, type HealthState } from './health/health-registry.js';
-import { PROBE_REQUEST } from './health/probe-request.js';
+import { PROBE_EMBEDDINGS_REQUEST, PROBE_REQUEST } from './health/probe-request.js';
+import { isEmbeddingModel } from './metering/embedding-models.js';
+import { embeddingsOperation } from './engine/embeddings-operation.js';
 import { PROBE_TIMEOUTS, runProbe, type ProbeDeps } from './health/run-probe.js';
 import { AlertSender } from './telemetry/alert-sender.js';
 import { Cooling } from './health/cooling.js';
@@ -82,8 +87,12 @@ import { FleetRetryBuckets } from './state/fleet-retry-buckets.js';
 import { FleetFallbackShare } from './state/fleet-fallback-share.js';
 import { RedisRunLeases } from './state/redis-run-leases.js';
 import { LOCAL_RUN_LEASES, type RunLeases } from './schedules/run-leases.js';
-import type { Schedule } from './schedules/schedule.js';
+import { Schedule } from './schedules/schedule.js';
 import type { GatewayRequestDeps } from './serving/run-gateway-request.js';
+import { DrillRunner } from './drills/drill-runner.js';
+import { LocalLatestDrillRun } from './drills/latest-drill-run.js';
+import { RedisLatestDrillRun } from './state/redis-latest-drill-run.js';
+import { handleLatestDrill, handleRunDrill } from './admin/handle-drills.js';
 
 /** The SQLite file of a file store; undefined for an in-memory one (tests), which keeps refused writes in memory only. */
 function sqliteFileOf(store: Config['store']): string | undefined {
@@ -301,21 +310,23 @@ export async function createApp(options: AppOptions): Promise<App> {
   const probeDeps: ProbeDeps = {
     config,
     newRequestId,
-    attempt: ({ target, requestStartedAtMs, deadlineAtMs }) =>
-      runAttempt(
-        {
-          n: 1,
-          target,
-          adapter: adapterFor(target.connection),
-          baseUrl: baseUrlFor(target.connection, mockUrl()),
-          timeouts: PROBE_TIMEOUTS,
-          caller: new Cancellation(),
-          deadlineAtMs,
-          requestStartedAtMs,
-          transport,
-        },
-        chatOperation(PROBE_REQUEST, 'first_token'),
-      ),
+    attempt({ target, requestStartedAtMs, deadlineAtMs }) {
+      const input = {
+        n: 1,
+        target,
+        adapter: adapterFor(target.connection),
+        baseUrl: baseUrlFor(target.connection, mockUrl()),
+        timeouts: PROBE_TIMEOUTS,
+        caller: new Cancellation(),
+        deadlineAtMs,
+        requestStartedAtMs,
+        transport,
+      };
+      // An embedding model refuses a chat, which would keep it faulted for good.
+      return isEmbeddingModel(target.routedModel)
+        ? runAttempt(input, embeddingsOperation(PROBE_EMBEDDINGS_REQUEST))
+        : runAttempt(input, chatOperation(PROBE_REQUEST, 'first_token'));
+    },
     keep(draft) {
       keepGatewayRecord(draft, config(), { spendAccounting, records, metrics, logger, spans });
     },
@@ -324,11 +335,48 @@ export async function createApp(options: AppOptions): Promise<App> {
   const gatewayRequests: GatewayRequestDeps = { config, engine, metrics, logger, spans, newRequestId, spendAccounting, records };
   const runLeases: RunLeases = shared.link ? new RedisRunLeases(shared.link) : LOCAL_RUN_LEASES;
   const schedules: Schedule[] = [];
+  const canaryStore = new CanaryStore(db);
+  const canaries = new CanaryRunner({
+    config,
+    configFile: configSource.file,
+    gatewayRequests,
+    store: canaryStore,
+    metrics,
+    alert: (alert) => alerts.send(alert),
+    leases: runLeases,
+    logger,
+    schedules,
+  });
+  configSource.subscribe((change) => {
+    if (change.event === 'reloaded') canaries.reloaded(change.config);
+  });
+  const canaryDeps: AdminCanariesDeps = { config, canaries, store: canaryStore };
+  const drills = new DrillRunner({
+    config,
+    gatewayRequests,
+    engineHealth: engine.health,
+    registry: health,
+    adapterFor: engine.adapterFor,
+    latest: shared.link ? new RedisLatestDrillRun(shared.link) : new LocalLatestDrillRun(),
+    alert: (alert) => alerts.send(alert),
+    metrics,
+    logger,
+  });
+  schedules.push(
+    new Schedule({
+      name: 'drill',
+      intervalMs: () => config().drills.interval_s * 1000,
+      leases: runLeases,
+      run: (cancellation) => drills.runScheduled(cancellation),
+      logger,
+    }),
+  );
   monitor.start();
   for (const schedule of schedules) schedule.start();
   await awaitSharedState(shared);
 
   const startedAtSeconds = Math.floor(Date.now() / 1000);
+  const drillsDeps = { adminToken: () => config().admin.token, drills };
   const server = createHttpServer(
     {
       'POST /v1/chat/completions': serve(chatEndpoint(OPENAI_CHAT)),
@@ -354,11 +402,16 @@ export async function createApp(options: AppOptions): Promise<App> {
       },
       'GET /admin/requests': (request, response, _requestId, params) => handleListRequests(request, response, params, adminDeps),
       'GET /admin/health': (request, response) => handleHealth(request, response, { config, health, cooling, latency }),
+      'GET /admin/canaries': (request, response, _requestId, params) => handleListCanaries(request, response, params, canaryDeps),
+      'POST /admin/canaries': (request, response, _requestId, params) => handleRunCanaries(request, response, params, canaryDeps),
+      'DELETE /admin/canaries/:route/baseline': (request, response, _requestId, params) => handleResetCanaryBaseline(request, response, params, canaryDeps),
       'POST /admin/keys': (request, response, _requestId, params) => handleCreateKey(request, response, params, keysDeps),
       'GET /admin/keys': (request, response, _requestId, params) => handleListKeys(request, response, params, keysDeps),
       'DELETE /admin/keys/:id': (request, response, _requestId, params) => handleRevokeKey(request, response, params, keysDeps),
       'GET /admin/keys/:id/spend': (request, response, _requestId, params) => handleKeySpend(request, response, params, keysDeps),
       'GET /admin/requests/:id': (request, response, _requestId, params) => handleGetRequest(request, response, params, adminDeps),
+      'POST /admin/drills': (request, response) => handleRunDrill(request, response, drillsDeps),
+      'GET /admin/drills': (request, response) => handleLatestDrill(request, response, drillsDeps),
     },
     logger,
     { dialectOf: (path) => (path.startsWith('/v1/messages') ? ANTHROPIC_MESSAGES : path.startsWith('/v1/responses') ? OPENAI_RESPONSES : OPENAI_CHAT) },
@@ -394,8 +447,12 @@ export async function createApp(options: AppOptions): Promise<App> {
       configSource.close();
       keyCache.stopRefreshing();
       await monitor.stop();
+      // Canary runs asked for through the admin API end too (scheduled ones, with their schedules below).
+      await canaries.stop();
       // A scheduled run in progress is cut short; its requests end, and are recorded, before the sinks close.
       await Promise.all(schedules.map((schedule) => schedule.stop()));
+      // So is an asked-for drill: its POST then answers with the steps it ran.
+      await drills.close();
       // Every request has finished, and added its record, before the sinks close.
       await server.drain(closeOptions.drainMs ?? 0);
       try {

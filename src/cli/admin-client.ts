@@ -15,9 +15,9 @@ export function errorMessage(body: string): string {
 }
 
 /** What went wrong reaching the gateway, in words a person can act on. */
-export function describeFetchError(error: unknown): string {
+export function describeFetchError(error: unknown, timeoutMs = ADMIN_REQUEST_TIMEOUT_MS): string {
   if (!(error instanceof Error)) return String(error);
-  if (error.name === 'TimeoutError') return `no answer within ${ADMIN_REQUEST_TIMEOUT_MS / 1000} s`;
+  if (error.name === 'TimeoutError') return `no answer within ${timeoutMs / 1000} s`;
   // fetch reports every network failure as "fetch failed"; the cause says which one.
   const cause = error.cause;
   if (!(cause instanceof Error)) return error.message;
@@ -42,8 +42,17 @@ export function adminTokenFor(options: AdminClientOptions): string | undefined {
 
 export type AdminAnswer = { ok: true; status: number; text: string } | { ok: false; error: string };
 
-/** One admin API call; a refused token or an unreachable gateway comes back as a sentence to print. */
-export async function callAdmin(method: string, path: string, options: AdminClientOptions, body?: unknown): Promise<AdminAnswer> {
+/**
+ * One admin API call; a refused token or an unreachable gateway comes back as a sentence to print.
+ * `timeoutMs`: for a call that does its work before it answers (a drill).
+ */
+export async function callAdmin(
+  method: string,
+  path: string,
+  options: AdminClientOptions,
+  body?: unknown,
+  timeoutMs = ADMIN_REQUEST_TIMEOUT_MS,
+): Promise<AdminAnswer> {
   const token = adminTokenFor(options);
   const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
   if (body !== undefined) headers['content-type'] = 'application/json';
@@ -53,10 +62,10 @@ export async function callAdmin(method: string, path: string, options: AdminClie
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(ADMIN_REQUEST_TIMEOUT_MS),
+      signal: AbortSignal.timeout(timeoutMs),
     });
   } catch (error) {
-    return { ok: false, error: `cannot reach the gateway at ${options.url}: ${describeFetchError(error)}` };
+    return { ok: false, error: `cannot reach the gateway at ${options.url}: ${describeFetchError(error, timeoutMs)}` };
   }
   const text = await response.text();
   if (response.status === 401) {

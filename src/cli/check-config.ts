@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { checkCanaryPrompts } from '../canaries/check-canary-prompts.js';
 import { formatIssue } from '../config/config-issue.js';
 import { parseConfig } from '../config/parse-config.js';
 
@@ -11,7 +12,7 @@ export function runCheckConfig(file: string): number {
     console.error(`${file}: cannot read: ${(error as Error).message}`);
     return 1;
   }
-  const parsed = parseConfig(text, process.env);
+  const parsed = parseConfig(text, process.env, { file, fileChecks: [checkCanaryPrompts] });
   for (const note of parsed.notes) console.log(`note: ${note}`);
   if (!parsed.config) {
     console.error(`${file}: ${parsed.issues.length} error${parsed.issues.length === 1 ? '' : 's'}`);

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
+import { runCanaryCommand, type CanaryOptions } from './canary.js';
 import { runCheckConfig } from './check-config.js';
 import { runDemo } from './demo.js';
+import { runDrill, type DrillOptions } from './drill.js';
 import { runMigrate } from './migrate.js';
 import { runMock } from './mock.js';
 import { runKeysCreate, runKeysList, runKeysRevoke, type AdminClientOptions, type KeysCreateOptions } from './keys.js';
@@ -60,6 +62,7 @@ program
   .description('run the built-in fault-injecting mock provider')
   .option('-p, --port <port>', 'listen port', port, 4010)
   .option('-H, --host <host>', 'listen address', '127.0.0.1')
+  .option('--reject-key <key>', "answer requests presenting this key with the provider's credential error (repeatable)", (key: string, keys: string[]) => [...keys, key], [])
   .action(runMock);
 
 program
@@ -67,6 +70,17 @@ program
   .description('start a gateway and mock providers, send sample traffic and show a failover')
   .option('-n, --requests <count>', 'requests per route', (value) => Math.max(1, Math.min(50, Number(value) || 3)), 3)
   .action(runDemo);
+
+program
+  .command('canary')
+  .description('run the quality canaries now and print their scores; exit 1 when a run dropped below its threshold')
+  .option('--route <route>', 'only the canary of this route')
+  .option('--json', 'print the runs as JSON instead of a table')
+  .option('--url <url>', 'gateway URL', 'http://127.0.0.1:4000')
+  .option('--token <token>', TOKEN_HELP)
+  .action(async (options: CanaryOptions) => {
+    process.exitCode = await runCanaryCommand(options);
+  });
 
 const keys = program.command('keys').description('manage virtual keys through the admin API');
 keys
@@ -125,6 +139,18 @@ requests
   .option('--token <token>', TOKEN_HELP)
   .action(async (options: RequestsListOptions) => {
     process.exitCode = await runRequestsList(options);
+  });
+
+program
+  .command('drill')
+  .description('run the fallback drill on a running gateway: every target alone, then each fallback step; exit 1 when a step failed, 2 when the drill could not run')
+  .option('--route <route>', 'only this route (even one drills.routes leaves out)')
+  .option('--json', 'print the run as JSON instead of a table')
+  .option('--url <url>', 'gateway URL', 'http://127.0.0.1:4000')
+  .option('--token <token>', TOKEN_HELP)
+  .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2))
+  .action(async (options: DrillOptions) => {
+    process.exitCode = await runDrill(options);
   });
 
 await program.parseAsync();

@@ -124,5 +124,22 @@ export function checkReferences(raw: unknown, context: ReferenceContext): Refere
     }
     checkFirstTokenBounds(routeName, route.timeouts, add);
   }
+  if (isRecord(raw.canaries)) checkCanaryRoutes(raw.canaries, Object.keys(raw.routes), add);
   return issues;
+}
+
+/** A canary is keyed by the route it scores; a grader route must exist too, and be another route. */
+function checkCanaryRoutes(canaries: Record<string, unknown>, routes: readonly string[], add: Add): void {
+  const unknownRoute = (name: string) => {
+    const suggestion = closestName(name, routes);
+    return `unknown route ${JSON.stringify(name)}${suggestion ? ` (did you mean "${suggestion}"?)` : ''}`;
+  };
+  for (const [routeName, canary] of Object.entries(canaries)) {
+    if (!routes.includes(routeName)) add(['canaries', routeName], unknownRoute(routeName));
+    const grader = isRecord(canary) && isRecord(canary.scorer) ? canary.scorer.grader_route : undefined;
+    if (typeof grader !== 'string' || grader === '') continue;
+    const path = ['canaries', routeName, 'scorer', 'grader_route'];
+    if (grader === routeName) add(path, 'must be another route than the one it grades');
+    else if (!routes.includes(grader)) add(path, unknownRoute(grader));
+  }
 }

@@ -2,7 +2,7 @@ import { readFileSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import type { Config } from './schema.js';
 import { ConfigError, type ConfigIssue } from './config-issue.js';
-import { parseConfig } from './parse-config.js';
+import { parseConfig, type FileCheck } from './parse-config.js';
 
 export type ConfigSourceListener =
   | { event: 'reloaded'; config: Config; notes: readonly string[] }
@@ -19,21 +19,27 @@ export class ConfigSource {
   #watcher: FSWatcher | undefined;
   #debounce: NodeJS.Timeout | undefined;
   readonly #env: NodeJS.ProcessEnv;
+  readonly #fileChecks: readonly FileCheck[];
   #mintedAdminToken: string | undefined;
   readonly #listeners: ((change: ConfigSourceListener) => void)[] = [];
   readonly #checks: ((config: Config) => ConfigIssue[])[] = [];
   readonly #onSighup = () => this.reload();
 
-  private constructor(file: string, config: Config, notes: readonly string[], env: NodeJS.ProcessEnv) {
+  private constructor(file: string, config: Config, notes: readonly string[], env: NodeJS.ProcessEnv, fileChecks: readonly FileCheck[]) {
     this.file = file;
     this.#current = config;
     this.#notes = notes;
     this.#env = env;
+    this.#fileChecks = fileChecks;
   }
 
-  /** Throws `ConfigError` listing every issue when the file is invalid. */
-  static load(file: string, options: { env?: NodeJS.ProcessEnv } = {}): ConfigSource {
+  /**
+   * Throws `ConfigError` listing every issue when the file is invalid. `fileChecks` check the
+   * files it names, at this load and at every reload.
+   */
+  static load(file: string, options: { env?: NodeJS.ProcessEnv; fileChecks?: readonly FileCheck[] } = {}): ConfigSource {
     const env = options.env ?? process.env;
+    const fileChecks = options.fileChecks ?? [];
     const path = resolve(file);
     let text: string;
     try {
@@ -41,9 +47,9 @@ export class ConfigSource {
     } catch (error) {
       throw new ConfigError(file, [{ path: '(file)', message: `cannot read: ${(error as Error).message}` }]);
     }
-    const parsed = parseConfig(text, env);
+    const parsed = parseConfig(text, env, { file: path, fileChecks });
     if (!parsed.config) throw new ConfigError(file, parsed.issues);
-    return new ConfigSource(path, parsed.config, parsed.notes, env);
+    return new ConfigSource(path, parsed.config, parsed.notes, env, fileChecks);
   }
 
   get current(): Config {
@@ -82,7 +88,7 @@ export class ConfigSource {
   reload(): readonly ConfigIssue[] {
     let parsed;
     try {
-      parsed = parseConfig(readFileSync(this.file, 'utf8'), this.#env);
+      parsed = parseConfig(readFileSync(this.file, 'utf8'), this.#env, { file: this.file, fileChecks: this.#fileChecks });
     } catch (error) {
       parsed = { issues: [{ path: '(file)', message: (error as Error).message }], notes: [] };
     }

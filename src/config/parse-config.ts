@@ -22,8 +22,27 @@ interface LocatedIssue {
   line: number | undefined;
 }
 
+/** A problem a file check found, at the config path it is about. */
+export interface FileCheckIssue {
+  pathSegments: PropertyKey[];
+  message: string;
+}
+
+/**
+ * A check of the files a config names (canary prompts), run with the schema and reference checks
+ * and reported the same way, at the line of the path it names. Given by the caller: what such a
+ * check reads (a dialect's parser, for prompts) is above the config layer.
+ */
+export type FileCheck = (raw: unknown, configFile: string | undefined) => FileCheckIssue[];
+
+export interface ParseConfigOptions {
+  /** The file the text was read from: paths in it are relative to its directory. */
+  file?: string;
+  fileChecks?: readonly FileCheck[];
+}
+
 /** YAML text → validated, immutable config, or every issue found (not just the first). */
-export function parseConfig(text: string, env: NodeJS.ProcessEnv): ParsedConfig {
+export function parseConfig(text: string, env: NodeJS.ProcessEnv, options: ParseConfigOptions = {}): ParsedConfig {
   const lineCounter = new LineCounter();
   const document = parseDocument(text, { lineCounter, prettyErrors: false });
   if (document.errors.length > 0) {
@@ -55,8 +74,8 @@ export function parseConfig(text: string, env: NodeJS.ProcessEnv): ParsedConfig 
   // A value the schema already refused needs no second error about what it refers to.
   const refused = new Set(schemaIssues.map((issue) => formatPath(issue.pathSegments)));
   const context = { unsetByPath: new Map(interpolated.unset.map((entry) => [entry.path, entry.variable])), substitutions: interpolated.substitutions };
-  for (const issue of [...checkReferences(raw, context)]) {
-    if (!refused.has(issue.path)) issues.push({ pathSegments: issue.pathSegments, message: issue.message, line: lineOf(issue.pathSegments) });
+  for (const issue of [...checkReferences(raw, context), ...(options.fileChecks ?? []).flatMap((check) => check(raw, options.file))]) {
+    if (!refused.has(formatPath(issue.pathSegments))) issues.push({ pathSegments: issue.pathSegments, message: issue.message, line: lineOf(issue.pathSegments) });
   }
   if (issues.length > 0 || !parsed.success) {
     return { issues: byLine(issues).map(({ pathSegments, message, line }) => ({ path: formatPath(pathSegments), message, line })), notes };

@@ -99,6 +99,14 @@ const commitSchema = z.union([
   z.object({ hold_ms: positiveInt }).strict(),
 ]);
 
+/** `after_ms: auto`: the deployment's recent p95 first-token time (docs/lifecycle.md). */
+const hedgeSchema = z
+  .object({
+    after_ms: z.union([positiveInt, z.literal('auto')], { error: 'expected a whole number of milliseconds above 0, or auto' }),
+    max_extra: z.number({ error: 'expected 1, 2 or 3' }).int({ error: 'expected 1, 2 or 3' }).min(1, { error: 'expected 1, 2 or 3' }).max(3, { error: 'expected 1, 2 or 3' }).default(1),
+  })
+  .strict();
+
 export const backoffSchema = z
   .object({
     base_ms: nonNegativeInt.default(200),
@@ -120,6 +128,8 @@ const routeSchema = z
     on: z.partialRecord(failureKindSchema, failureRuleSchema).default({}),
     timeouts: timeoutsSchema.default(timeoutsSchema.parse({})),
     commit: commitSchema.default('first_token'),
+    /** Off when omitted: a second target is started beside an attempt that has not committed after `after_ms`. */
+    hedge: hedgeSchema.optional(),
     /** Responses API hosted tools: left out for targets that cannot run them, or those targets left out. */
     hosted_tools: z.enum(['drop', 'skip_target']).default('drop'),
     retry_budget: z
@@ -227,4 +237,5 @@ export type TimeoutsConfig = z.infer<typeof timeoutsSchema>;
 export type AttemptTimeouts = Pick<TimeoutsConfig, 'connect_ms' | 'idle_ms'> & { first_token_ms: number };
 export type RouteHealthConfig = z.infer<typeof healthSchema>;
 export type CommitPolicy = z.infer<typeof commitSchema>;
+export type HedgeConfig = z.infer<typeof hedgeSchema>;
 export type CanaryConfig = z.infer<typeof canarySchema>;

@@ -22,6 +22,8 @@ export interface AttemptRecord {
   firstTokenMs?: number;
   /** The first-token timeout in force for the attempt: the route's number, or what `auto` made of it. */
   firstTokenTimeoutMs?: number;
+  /** Started beside a slow attempt of the same request (a route's `hedge`); absent on every other attempt. */
+  hedge?: true;
   /** Whether anything of this attempt reached the caller. */
   committed: boolean;
   usage?: Usage;

@@ -39,5 +39,8 @@ export class Cancellation {
   }
 }
 
+/** The reason a hedge race's loser is aborted: the request has its answer from another attempt. */
+export const ANSWERED_ELSEWHERE = new Error('another attempt of this request answered first');
+
 /** The reason a request's work stops when its caller closes the connection before the answer is done. */
 export const CALLER_LEFT = new Error('the caller closed the connection');

@@ -29,6 +29,8 @@ export interface AttemptRecordEntry {
   first_token_ms: number | null;
   /** The first-token timeout the attempt ran under (a route's number, or what `auto` made of it). */
   first_token_timeout_ms: number | null;
+  /** Present (true) only on an attempt started beside a slow one (a route's `hedge`). */
+  hedge?: true;
   committed: boolean;
   usage: RecordUsage | null;
   cost_usd: number | null;

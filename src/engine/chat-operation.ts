@@ -32,6 +32,14 @@ export function chatOperation(request: ChatRequest, commit: CommitPolicy, option
     ...(request.stream ? { streamedInputTokens: estimateTokens(requestCharacters(request)) } : {}),
     ...(options.responsesTargetsOnly ? { accepts: (adapter: ProviderAdapter) => upstreamOf(adapter).dialect === 'openai-responses' } : {}),
     build: (adapter, target) => upstreamOf(adapter).buildRequest(request, target),
+    estimateInputTokens: () => estimateTokens(requestCharacters(request)),
+    async discard(answer) {
+      if (!('events' in answer)) return;
+      // Its forwarder releases the upstream (and settles the attempt) once it has been started.
+      const events = answer.events[Symbol.asyncIterator]();
+      await events.next();
+      await events.return?.();
+    },
     async read(response, context, input) {
       const { record } = context;
       const adapter = upstreamOf(input.adapter);

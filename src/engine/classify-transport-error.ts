@@ -1,4 +1,5 @@
 import type { UpstreamFailure } from '../providers/spec.js';
+import { ANSWERED_ELSEWHERE } from '../core/cancellation.js';
 import { AttemptTimeout } from './attempt-timer.js';
 
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
@@ -29,7 +30,7 @@ export interface Silence {
  * same-target retry with a fresh timeout would only make the caller wait for it twice.
  */
 export function classifyTransportError(error: unknown, aborts: { caller: Aborted; attempt: Aborted }, silence?: Silence): UpstreamFailure {
-  if (aborts.caller.aborted) return { kind: 'cancelled', message: 'the caller disconnected' };
+  if (aborts.caller.aborted) return { kind: 'cancelled', message: aborts.caller.reason === ANSWERED_ELSEWHERE ? ANSWERED_ELSEWHERE.message : 'the caller disconnected' };
   if (aborts.attempt.aborted && aborts.attempt.reason instanceof AttemptTimeout) {
     return { kind: 'timeout', type: aborts.attempt.reason.phase, message: aborts.attempt.reason.message };
   }

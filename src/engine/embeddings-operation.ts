@@ -9,6 +9,7 @@ export function embeddingsOperation(request: EmbeddingsRequest): Operation<Embed
   return {
     name: 'embeddings',
     accepts: (adapter) => adapter.embeddings !== undefined,
+    estimateInputTokens: () => estimateTokens(inputCharacters(request)),
     build(adapter, target) {
       if (!adapter.embeddings) throw new UpstreamFailureError({ kind: 'invalid_request', message: 'this target does not serve embeddings' });
       return adapter.embeddings.buildRequest(request, target);

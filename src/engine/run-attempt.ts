@@ -31,6 +31,8 @@ export interface AttemptInput {
   /** Hears the upstream's response headers (rate-limit headers come on successes too). */
   onHeaders?: (headers: ResponseHeaders) => void;
   idempotencyKey?: string;
+  /** Started beside a slow attempt (a route's `hedge`): its record says so. */
+  hedge?: boolean;
 }
 
 export type AttemptOutcome<Answer> =
@@ -49,6 +51,10 @@ export interface Operation<Answer> {
    * with them. Absent for an answer that comes whole, which has no first token to time.
    */
   readonly streamedInputTokens?: number;
+  /** The request's estimated input tokens: what a hedge race's loser is billed once the provider had it. */
+  estimateInputTokens?(): number;
+  /** Lets go of an answer nobody will read (a hedge race's loser that answered too), settling its attempt. */
+  discard?(answer: Answer): Promise<void>;
   /** Whether a target's adapter can serve this at all; targets that cannot are passed over. */
   accepts?(adapter: ProviderAdapter): boolean;
   /** The upstream request for this target, translated afresh from the untouched caller request. */
@@ -73,6 +79,7 @@ export async function runAttempt<Answer>(input: AttemptInput, operation: Operati
       startedMs: startedAtMs - input.requestStartedAtMs,
       latencyMs: 0,
       firstTokenTimeoutMs: input.timeouts.first_token_ms,
+      ...(input.hedge ? { hedge: true as const } : {}),
       committed: false,
       malformedEvents: 0,
     },

@@ -7,8 +7,10 @@ import type { ResolvedRoute, ResolvedTarget } from '../routing/resolve-route.js'
 import type { Transport } from '../transport/send-upstream.js';
 import type { AttemptRecord } from '../core/attempt-record.js';
 import { backoffDelayMs } from './backoff.js';
-import type { Cancellation } from '../core/cancellation.js';
+import { ANSWERED_ELSEWHERE, Cancellation } from '../core/cancellation.js';
+import { estimatedUsage } from '../metering/estimate-tokens.js';
 import { FAILURE_POLICY, ruleFor } from '../core/failure-policy.js';
+import { raceWithHedges, type RunningAttempt } from './hedge-race.js';
 import type { RetryBudget, RetryBudgets } from './retry-budget.js';
 import { runAttempt, type AttemptOutcome, type Operation } from './run-attempt.js';
 import { sleep } from './sleep.js';
@@ -58,6 +60,9 @@ export interface Served<Answer> {
 /** A target that was out (ejected or structural) and so not attempted: a last resort's candidate. */
 type Skip = { target: ResolvedTarget; untilMs: number };
 
+/** An attempt that has ended (for an answer: at its commit point), and the target it went to. */
+type Ended<Answer> = { target: ResolvedTarget; outcome: AttemptOutcome<Answer> };
+
 /** What trying one target came to: an answer, a reason to stop the whole request, or move on. */
 type TargetResult<Answer> = { type: 'served'; outcome: Served<Answer> } | { type: 'stop' } | { type: 'next' };
 
@@ -87,8 +92,8 @@ export async function runRoute<Answer>(call: RouteCall, operation: Operation<Ans
   const skipped: Skip[] = [];
 
   for (const [index, target] of targets.entries()) {
-    if (!loop.acceptsContext(target)) continue;
-    const result = await loop.tryTarget(target, { rest: targets.slice(index + 1), lastResort: false, onOut: (untilMs) => skipped.push({ target, untilMs }) });
+    if (!loop.acceptsContext(target) || loop.hedgedTo(target)) continue;
+    const result = await loop.tryTarget(target, { rest: targets.slice(index + 1), lastResort: false, onOut: (skip) => skipped.push(skip) });
     if (result.type === 'served') return result.outcome;
     if (result.type === 'stop') break;
   }
@@ -119,6 +124,9 @@ class AttemptLoop<Answer> {
   readonly #budget: RetryBudget;
   /** Once a target rejects the input as too long, only targets known to take more may follow. */
   #contextLimit: number | undefined;
+  #attemptsStarted = 0;
+  /** Targets a hedge went to: the plan walk does not try them again. */
+  readonly #hedged = new Set<ResolvedTarget>();
 
   constructor(call: RouteCall, operation: Operation<Answer>, deps: EngineDeps) {
     this.#call = call;
@@ -133,43 +141,55 @@ class AttemptLoop<Answer> {
     return window === undefined || window > this.#contextLimit;
   }
 
+  hedgedTo(target: ResolvedTarget): boolean {
+    return this.#hedged.has(target);
+  }
+
   /**
    * Attempts one target, with its same-target retries. `lastResort`: the target is tried although
    * its breaker or a structural fault has it out. `onOut` hears when the target is ejected or
-   * structurally out (with when that ends) and so was not attempted.
+   * structurally out (with when that ends) and so was not attempted. A hedge that outlives the
+   * attempt it was started beside is the loop's attempt from then on: its target's retries follow.
    */
   async tryTarget(
     target: ResolvedTarget,
-    options: { rest: readonly ResolvedTarget[]; lastResort: boolean; onOut: (untilMs: number) => void },
+    options: { rest: readonly ResolvedTarget[]; lastResort: boolean; onOut: (skip: Skip) => void },
   ): Promise<TargetResult<Answer>> {
     const { policy } = this.#call.route;
     if (this.#call.forcedFailures?.has(target)) return this.#forcedFailure(target);
     let waitedForRetryAfter = false;
+    let current = target;
     for (let retry = 0; ; retry++) {
       if (this.#call.caller.aborted) return { type: 'stop' };
       const remainingMs = this.#call.deadlineAtMs - Date.now();
       if (remainingMs < MIN_ATTEMPT_MS) return { type: 'stop' };
-      const permit = await this.#deps.health.admit(target, this.#call.route, { lastResort: options.lastResort, retry: retry > 0 });
+      const permit = await this.#deps.health.admit(current, this.#call.route, { lastResort: options.lastResort && current === target, retry: retry > 0 });
       if (permit.out) {
         if (permit.reason === 'busy') this.skippedBusy = true;
-        else if (permit.reason !== 'cooling') options.onOut(permit.untilMs);
+        else if (permit.reason !== 'cooling') options.onOut({ target: current, untilMs: permit.untilMs });
         return { type: 'next' };
       }
-      const outcome = await this.#attempt(target, permit, { lastOption: options.rest.length === 0 });
-      this.attempts.push(outcome.record);
+      const ended = await this.#attemptWithHedges(current, permit, options.rest);
+      const { outcome } = ended;
       if (outcome.ok) {
         this.#budget.recordSuccess();
-        return { type: 'served', outcome: { answer: outcome.answer, served: target, attempts: this.attempts } };
+        return { type: 'served', outcome: { answer: outcome.answer, served: ended.target, attempts: this.attempts } };
       }
+      if (ended.target !== current) {
+        current = ended.target;
+        retry = 0;
+        waitedForRetryAfter = false;
+      }
+      const rest = this.#notHedged(options.rest);
       const { error } = outcome;
       const kind = FAILURE_POLICY[error.kind];
       const rule = ruleFor(error.kind, policy);
       if (rule === 'stop') return { type: 'stop' };
       if (kind.narrowsToLargerContext) {
-        this.#contextLimit = contextWindowOf(target) ?? 0;
+        this.#contextLimit = contextWindowOf(current) ?? 0;
         return { type: 'next' };
       }
-      if (!waitedForRetryAfter && shouldWaitForRetryAfter(error, options.rest, this.#call, policy.retry_after_wait_max_ms)) {
+      if (!waitedForRetryAfter && shouldWaitForRetryAfter(error, rest, this.#call, policy.retry_after_wait_max_ms)) {
         waitedForRetryAfter = true;
         if (!(await this.#waitOnPurpose(error.retryAfterMs!))) return { type: 'stop' };
         continue;
@@ -185,7 +205,7 @@ class AttemptLoop<Answer> {
   /** A same-target retry of a forced failure would prove nothing, so the route's rule decides at once. */
   #forcedFailure(target: ResolvedTarget): TargetResult<Answer> {
     this.attempts.push({
-      n: this.attempts.length + 1,
+      n: ++this.#attemptsStarted,
       connection: target.connectionName,
       provider: target.connection.provider,
       model: target.routedModel,
@@ -200,18 +220,107 @@ class AttemptLoop<Answer> {
     return ruleFor('server_error', this.#call.route.policy) === 'stop' ? { type: 'stop' } : { type: 'next' };
   }
 
-  #attempt(target: ResolvedTarget, permit: Permit, plan: { lastOption: boolean }): Promise<AttemptOutcome<Answer>> {
+  /** The plan's targets not yet taken by a hedge. */
+  #notHedged(targets: readonly ResolvedTarget[]): readonly ResolvedTarget[] {
+    return this.#hedged.size === 0 ? targets : targets.filter((target) => !this.#hedged.has(target));
+  }
+
+  /**
+   * One attempt at `target`, raced against hedges when the route has `hedge` and the permit gives
+   * a delay (docs/lifecycle.md): the first to reach its commit point answers. Otherwise (and
+   * always for the plan's last target, which has nothing to hedge with) the attempt alone.
+   */
+  async #attemptWithHedges(target: ResolvedTarget, permit: Permit, plannedRest: readonly ResolvedTarget[]): Promise<Ended<Answer>> {
+    const { policy } = this.#call.route;
+    const lastOption = this.#notHedged(plannedRest).length === 0;
+    const afterMs = policy.hedge === undefined || lastOption ? undefined : permit.hedgeAfterMs(policy.hedge, this.#operation.streamedInputTokens !== undefined);
+    if (policy.hedge === undefined || afterMs === undefined) {
+      const outcome = await this.#attempt(target, permit, { lastOption, hedge: false, caller: this.#call.caller });
+      this.#keep(outcome.record);
+      return { target, outcome };
+    }
+    const end = await raceWithHedges(this.#start(target, permit, { lastOption, hedge: false }), {
+      afterMs,
+      maxExtra: policy.hedge.max_extra,
+      startHedge: () => this.#startHedge(plannedRest, afterMs),
+      stops: (error) => ruleFor(error.kind, policy) === 'stop',
+    });
+    return { target: end.attempt.target, outcome: end.outcome };
+  }
+
+  /**
+   * The next planned target that health admits, started as a hedge — if the retry budget has a
+   * token for it and the deadline leaves it at least the time its original was given (a hedge
+   * with less could hardly get further than the original did).
+   */
+  async #startHedge(plannedRest: readonly ResolvedTarget[], afterMs: number): Promise<RunningAttempt<Answer> | undefined> {
+    if (this.#call.caller.aborted || this.#call.deadlineAtMs - Date.now() < Math.max(MIN_ATTEMPT_MS, afterMs)) return undefined;
+    const candidates = this.#notHedged(plannedRest).filter((target) => this.acceptsContext(target) && !this.#call.forcedFailures?.has(target));
+    if (candidates.length === 0 || !(await this.#budget.tryRetry())) return undefined;
+    for (const [index, candidate] of candidates.entries()) {
+      const permit = await this.#deps.health.admit(candidate, this.#call.route);
+      if (permit.out) continue;
+      this.#hedged.add(candidate);
+      return this.#start(candidate, permit, { lastOption: index === candidates.length - 1, hedge: true });
+    }
+    return undefined;
+  }
+
+  /** An attempt of a race: it follows the caller through a link of its own, so that it can be cancelled alone. */
+  #start(target: ResolvedTarget, permit: Permit, plan: { lastOption: boolean; hedge: boolean }): RunningAttempt<Answer> {
+    const caller = new Cancellation();
+    this.#call.caller.onAbort((reason) => caller.abort(reason));
+    if (this.#call.caller.aborted) caller.abort(this.#call.caller.reason);
+    const outcome = this.#attempt(target, permit, { ...plan, caller }).then((settled) => {
+      this.#keep(settled.record);
+      return settled;
+    });
+    return {
+      target,
+      startedAtMs: Date.now(),
+      outcome,
+      cancel: async () => {
+        caller.abort(ANSWERED_ELSEWHERE);
+        await this.#letGo(await outcome);
+      },
+    };
+  }
+
+  /**
+   * A race's loser, aborted: never forwarded, and billed for what the provider had of it — once
+   * sent, at least the input it read (its usage estimated, as for an interrupted stream).
+   */
+  async #letGo(outcome: AttemptOutcome<Answer>): Promise<void> {
+    const { record } = outcome;
+    if (outcome.ok) {
+      // It reached its commit point as the winner did; its answer is dropped unread.
+      await this.#operation.discard?.(outcome.answer);
+      Object.assign(record, { kind: 'cancelled', committed: false, message: ANSWERED_ELSEWHERE.message });
+    }
+    if (record.kind === 'cancelled' && record.sentMs !== undefined && record.usage === undefined && this.#operation.estimateInputTokens) {
+      record.usage = estimatedUsage(undefined, 0, this.#operation.estimateInputTokens);
+    }
+  }
+
+  /** Attempts end out of order in a race; the record lists them in the order they started. */
+  #keep(record: AttemptRecord): void {
+    this.attempts.push(record);
+    if (this.attempts.length > 1 && this.attempts.at(-2)!.n > record.n) this.attempts.sort((a, b) => a.n - b.n);
+  }
+
+  #attempt(target: ResolvedTarget, permit: Permit, plan: { lastOption: boolean; hedge: boolean; caller: Cancellation }): Promise<AttemptOutcome<Answer>> {
     const { timeouts } = this.#call.route.policy;
     // The deadline still clips it: the attempt's own deadline timer fires first when it is nearer.
     const firstTokenTimeoutMs = permit.firstTokenTimeoutMs(timeouts, { streamedInputTokens: this.#operation.streamedInputTokens, lastOption: plan.lastOption });
     return runAttempt(
       {
-        n: this.attempts.length + 1,
+        n: ++this.#attemptsStarted,
+        hedge: plan.hedge,
         target,
         adapter: this.#deps.adapterFor(target),
         baseUrl: this.#deps.baseUrlFor(target),
         timeouts: { connect_ms: timeouts.connect_ms, first_token_ms: firstTokenTimeoutMs, idle_ms: timeouts.idle_ms },
-        caller: this.#call.caller,
+        caller: plan.caller,
         deadlineAtMs: this.#call.deadlineAtMs,
         requestStartedAtMs: this.#call.requestStartedAtMs,
         transport: this.#deps.transport,

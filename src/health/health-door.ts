@@ -1,4 +1,4 @@
-import type { TimeoutsConfig } from '../config/schema.js';
+import type { HedgeConfig, TimeoutsConfig } from '../config/schema.js';
 import type { AttemptRecord } from '../core/attempt-record.js';
 import type { ResponseHeaders } from '../providers/spec.js';
 import type { FirstTokenAttempt } from '../routing/first-token-timeout.js';
@@ -26,6 +26,11 @@ export interface Permit {
    * first-token time joins the deployment's samples with the request's size.
    */
   firstTokenTimeoutMs(timeouts: TimeoutsConfig, attempt: FirstTokenAttempt): number;
+  /**
+   * How long this attempt may go without reaching its commit point before a hedge starts beside
+   * it (`auto`: from the deployment's recent first-token times); undefined: no hedge.
+   */
+  hedgeAfterMs(hedge: HedgeConfig, streamed: boolean): number | undefined;
   /** The attempt has ended (a stream: when it ended); its record says how. */
   settle(record: AttemptRecord): void;
 }

@@ -1,10 +1,11 @@
-import { DEFAULT_ROUTE_HEALTH, type Config, type TimeoutsConfig } from '../config/schema.js';
+import { DEFAULT_ROUTE_HEALTH, type Config, type HedgeConfig, type TimeoutsConfig } from '../config/schema.js';
 import type { AttemptRecord } from '../core/attempt-record.js';
 import { deploymentKey } from '../core/deployment-key.js';
 import { FAILURE_POLICY } from '../core/failure-policy.js';
 import type { ResponseHeaders } from '../providers/spec.js';
 import { NO_FIRST_TOKENS, type FirstTokenSample } from '../routing/first-token-samples.js';
 import { firstTokenTimeoutMs, type FirstTokenAttempt } from '../routing/first-token-timeout.js';
+import { hedgeDelayMs } from '../routing/hedge-delay.js';
 import type { LatencyTracker } from '../routing/latency-tracker.js';
 import { planTargets } from '../routing/plan-targets.js';
 import type { ResolvedRoute, ResolvedTarget } from '../routing/resolve-route.js';
@@ -114,6 +115,11 @@ class DeploymentPermit implements Permit {
     // Reading the samples sorts them: only `auto` needs them.
     const recent = timeouts.first_token_ms === 'auto' ? this.#deps.latency.recentFirstTokens(this.#deployment.key) : NO_FIRST_TOKENS;
     return firstTokenTimeoutMs(timeouts, recent, attempt);
+  }
+
+  hedgeAfterMs(hedge: HedgeConfig, streamed: boolean): number | undefined {
+    const recent = hedge.after_ms === 'auto' ? this.#deps.latency.recentFirstTokens(this.#deployment.key) : NO_FIRST_TOKENS;
+    return hedgeDelayMs(hedge.after_ms, recent, streamed);
   }
 
   settle(record: AttemptRecord): void {

@@ -1,4 +1,4 @@
-import type { ChatRequest } from '../providers/spec.js';
+import type { ChatRequest, EmbeddingsRequest } from '../providers/spec.js';
 
 /**
  * The active probe (docs/health.md): a minimal real completion, one output token. Real, because only a
@@ -10,3 +10,6 @@ export const PROBE_REQUEST: ChatRequest = Object.freeze({
   stream: false,
   includeUsage: false,
 }) as ChatRequest;
+
+/** The same for an embedding model (`isEmbeddingModel`), which refuses a chat: one word to embed. */
+export const PROBE_EMBEDDINGS_REQUEST: EmbeddingsRequest = Object.freeze({ input: ['ping'], encodingFormat: 'float' }) as EmbeddingsRequest;

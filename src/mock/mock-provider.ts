@@ -20,6 +20,7 @@ import { geminiEmbeddingsResponse } from './gemini-embeddings.js';
 import { embeddingsResponse } from './openai-embeddings.js';
 import { openaiResponsesWire } from './openai-responses-wire.js';
 import { openaiWire } from './openai-wire.js';
+import { presentedKeys } from './presented-keys.js';
 import { requestedJson } from './requested-json.js';
 import { findRoute, type Route } from './routes.js';
 import { SchemaProblem, schemaValue } from './schema-value.js';
@@ -75,6 +76,12 @@ export interface MockProviderOptions {
    * least this many of the latest are always available; a benchmark run cannot exhaust memory.
    */
   maxAttempts?: number;
+  /**
+   * Keys the mock refuses as the provider refuses a revoked or expired one: every request
+   * presenting one gets the dialect's own credential error (the `error=credential` answer),
+   * whatever its directives. Other keys, and requests with none, are served as always.
+   */
+  rejectedKeys?: readonly string[];
 }
 
 const wires: Record<UpstreamDialect, WireFormat> = {
@@ -93,6 +100,7 @@ const keepAliveTimeoutMs = 65_000;
 export async function startMockProvider(options: MockProviderOptions = {}): Promise<MockProvider> {
   const host = options.host ?? '127.0.0.1';
   const maxAttempts = options.maxAttempts ?? defaultMaxAttempts;
+  const rejectedKeys = new Set(options.rejectedKeys ?? []);
   const attempts: MockAttempt[] = [];
   const faultWindow = new FaultWindow();
   const sockets = new Set<Socket>();
@@ -142,6 +150,14 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
     response.once('close', () => {
       if (attempt.outcome === undefined) settle(attempt, 'client_closed');
     });
+
+    // A provider checks the key before it reads the request.
+    if (rejectedKeys.size > 0 && presentedKeys(request).some((key) => rejectedKeys.has(key))) {
+      const error = wire.error({ errorName: 'credential' }, { model: parsed.name, stream: attempt.stream });
+      settle(attempt, `status ${error.status}`);
+      sendError(response, error, {});
+      return;
+    }
 
     if (route.problem !== undefined || !fields || model === '') {
       settle(attempt, 'invalid_request');

@@ -3,12 +3,13 @@ import { Cancellation } from '../core/cancellation.js';
 import type { RequestOrigin } from '../core/request-origin.js';
 import type { RequestRecord } from '../core/request-record.js';
 import { chatOperation, type ChatAnswer } from '../engine/chat-operation.js';
+import { embeddingsOperation } from '../engine/embeddings-operation.js';
 import { finalError } from '../engine/final-error.js';
-import { runRoute, type EngineDeps } from '../engine/run-route.js';
+import { runRoute, type EngineDeps, type Served } from '../engine/run-route.js';
 import { AllAttemptsFailedError } from '../errors/all-attempts-failed-error.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { HealthDoor } from '../health/health-door.js';
-import type { ChatRequest } from '../providers/spec.js';
+import type { ChatRequest, EmbeddingsRequest } from '../providers/spec.js';
 import { RecordDraft } from '../records/record-draft.js';
 import type { ResolvedRoute, ResolvedTarget } from '../routing/resolve-route.js';
 import { keepGatewayRecord, type GatewayRecordDeps } from './keep-gateway-record.js';
@@ -24,8 +25,8 @@ export interface GatewayRequest {
   origin: Exclude<RequestOrigin, 'caller'>;
   /** The route as resolved from the config in force; the drill narrows its targets. */
   route: ResolvedRoute;
-  /** Always answered whole (`stream: false`). */
-  request: ChatRequest;
+  /** A chat is always answered whole (`stream: false`); an embeddings request answers no text. */
+  request: ChatRequest | EmbeddingsRequest;
   /** The door to health for this request; the engine's own when absent. */
   health?: HealthDoor;
   forcedFailures?: ReadonlySet<ResolvedTarget>;
@@ -54,22 +55,30 @@ export async function runGatewayRequest(input: GatewayRequest, deps: GatewayRequ
   draft.deadlineAtMs = draft.startedAtMs + input.route.policy.timeouts.total_ms;
   let outcome: { ok: true; text: string; served: ResolvedTarget } | { ok: false; kind: string; message: string };
   try {
-    const served = await runRoute(
-      {
-        route: input.route,
-        caller: input.cancellation ?? new Cancellation(),
-        requestStartedAtMs: draft.startedAtMs,
-        deadlineAtMs: draft.deadlineAtMs,
-        waited: draft.waited,
-        ...(input.forcedFailures ? { forcedFailures: input.forcedFailures } : {}),
-      },
-      chatOperation({ ...input.request, stream: false }, 'first_token'),
-      input.health ? { ...deps.engine, health: input.health } : deps.engine,
-    );
+    const call = {
+      route: input.route,
+      caller: input.cancellation ?? new Cancellation(),
+      requestStartedAtMs: draft.startedAtMs,
+      deadlineAtMs: draft.deadlineAtMs,
+      waited: draft.waited,
+      ...(input.forcedFailures ? { forcedFailures: input.forcedFailures } : {}),
+    };
+    const engine = input.health ? { ...deps.engine, health: input.health } : deps.engine;
+    const { request } = input;
+    let served: Served<unknown>;
+    let text = '';
+    if ('input' in request) {
+      draft.operation = 'embeddings';
+      served = await runRoute(call, embeddingsOperation(request), engine);
+    } else {
+      const chat = await runRoute(call, chatOperation({ ...request, stream: false }, 'first_token'), engine);
+      text = textOf(chat.answer);
+      served = chat;
+    }
     draft.attempts = served.attempts;
     draft.served = served.served;
     draft.firstTokenAtMs = Date.now();
-    outcome = { ok: true, text: textOf(served.answer), served: served.served };
+    outcome = { ok: true, text, served: served.served };
   } catch (error) {
     outcome = failureOf(error, draft);
   }

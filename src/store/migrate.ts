@@ -123,6 +123,25 @@ export async function migrate(db: Kysely<DatabaseSchema>, options: MigrateOption
       .execute();
     // Retention pruning finds the oldest stored responses by age alone.
     await schema.createIndex('stored_responses_created_ms').ifNotExists().on('stored_responses').column('created_ms').execute();
+    await schema
+      .createTable('canary_runs')
+      .ifNotExists()
+      .addColumn('id', 'text', (column) => column.primaryKey())
+      .addColumn('route', 'text', (column) => column.notNull())
+      .addColumn('started_ms', 'bigint', (column) => column.notNull())
+      .addColumn('run_json', 'text', (column) => column.notNull())
+      .execute();
+    await schema.createIndex('canary_runs_route_started_ms').ifNotExists().on('canary_runs').columns(['route', 'started_ms']).execute();
+    await schema
+      .createTable('canary_baseline_scores')
+      .ifNotExists()
+      .addColumn('route', 'text', (column) => column.notNull())
+      .addColumn('run_id', 'text', (column) => column.notNull())
+      .addColumn('started_ms', 'bigint', (column) => column.notNull())
+      // A fraction: double precision reads back as the same number on SQLite (REAL) and PostgreSQL.
+      .addColumn('score', 'double precision', (column) => column.notNull())
+      .addPrimaryKeyConstraint('canary_baseline_scores_primary_key', ['route', 'run_id'])
+      .execute();
   });
 }
 

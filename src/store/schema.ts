@@ -8,6 +8,8 @@ export interface DatabaseSchema {
   virtual_keys: VirtualKeysTable;
   spend: SpendTable;
   stored_responses: StoredResponsesTable;
+  canary_runs: CanaryRunsTable;
+  canary_baseline_scores: CanaryBaselineScoresTable;
 }
 
 /** One row per request; `record_json` is the whole `RequestRecord`, the rest are filterable copies. */
@@ -124,4 +126,28 @@ export interface StoredResponsesTable {
   input_json: string;
   /** JSON object: the response object exactly as the create call returned it. */
   response_json: string;
+}
+
+/** One row per quality canary run (docs/drills-and-canaries.md), the latest few per route kept. */
+export interface CanaryRunsTable {
+  /** `cnr_…` */
+  id: string;
+  route: string;
+  /** Epoch milliseconds: runs are listed and pruned newest first by it. */
+  started_ms: number;
+  /** JSON object: the run exactly as `GET /admin/canaries` shows it. */
+  run_json: string;
+}
+
+/**
+ * The runs an `auto` baseline is learned from: the first three complete runs of a route, one row
+ * each, kept until the baseline is reset (deleting them), whatever happens to the runs themselves.
+ */
+export interface CanaryBaselineScoresTable {
+  route: string;
+  run_id: string;
+  /** Epoch milliseconds; the three earliest rows are the baseline's. */
+  started_ms: number;
+  /** The run's mean score, in 0..1. */
+  score: number;
 }

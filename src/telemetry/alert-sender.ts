@@ -2,13 +2,18 @@ import type { Logger } from 'pino';
 
 /** One alert, as posted to `alerts.webhook_url` (JSON). */
 export interface Alert {
-  /** What happened: `ejected`, `structural`, `readmitted`, `limit_step_down`, `fallback_share`. */
+  /** What happened: `ejected`, `structural`, `readmitted`, `limit_step_down`, `fallback_share`, `drill_failed`. */
   type: string;
   deployment?: string;
   connection?: string;
   route?: string;
   old_state?: string;
   new_state?: string;
+  /** `drill_failed`: which step of the route's drill failed, its position (1-based) and how. */
+  step?: string;
+  position?: number;
+  kind?: string;
+  message?: string;
   reason: string;
   /** ISO 8601: when the condition began. */
   since: string;

@@ -62,6 +62,12 @@ export class Metrics {
     labelNames: ['route'] as const,
     registers: [this.registry],
   });
+  readonly hedges = new Counter({
+    name: 'switchyard_hedges_total',
+    help: 'Hedged attempts, by how their race ended: won (the hedge answered), lost (another attempt answered), unanswered (no attempt did)',
+    labelNames: ['route', 'outcome', 'origin'] as const,
+    registers: [this.registry],
+  });
   readonly streamInterrupted = new Counter({
     name: 'switchyard_stream_interrupted_total',
     help: 'Committed streams that failed after content reached the caller',
@@ -103,6 +109,12 @@ export class Metrics {
     name: 'switchyard_probes_total',
     help: 'Active probes of structurally faulted deployments, by outcome kind',
     labelNames: ['deployment', 'kind'] as const,
+    registers: [this.registry],
+  });
+  readonly canaryScore = new Gauge({
+    name: 'switchyard_canary_score',
+    help: "The latest quality canary run's mean score (0..1), by route",
+    labelNames: ['route'] as const,
     registers: [this.registry],
   });
   readonly ratelimitRemaining = new Gauge({
@@ -162,6 +174,12 @@ export class Metrics {
     name: 'switchyard_fallback_share',
     help: "Share of a route's answers in the last minute served by a target other than its first",
     labelNames: ['route'] as const,
+    registers: [this.registry],
+  });
+  readonly drillFailures = new Counter({
+    name: 'switchyard_drill_failures_total',
+    help: 'Failed fallback-drill steps, by route, target (connection/model) and failure kind',
+    labelNames: ['route', 'target', 'kind'] as const,
     registers: [this.registry],
   });
 

@@ -13,8 +13,11 @@ export function observeRequest(metrics: Metrics, record: RequestRecord, options:
   const { origin } = record;
   metrics.requests.inc({ route, status: record.status, origin });
   if (record.status === 'rejected') return;
+  // The attempt whose output reached the caller: a race's loser never commits.
+  const answered = record.attempts.find((attempt) => attempt.committed);
   for (const [index, attempt] of record.attempts.entries()) {
     metrics.attempts.inc({ kind: attempt.kind, origin });
+    if (attempt.hedge) metrics.hedges.inc({ route, outcome: answered === undefined ? 'unanswered' : answered === attempt ? 'won' : 'lost', origin });
     if (attempt.kind === 'stream_interrupted') metrics.streamInterrupted.inc({ route, origin });
     if (record.deadline_ms !== null) metrics.deadlineRemaining.observe({ origin }, (record.deadline_ms - attempt.started_ms) / 1000);
     const previous = record.attempts[index - 1];

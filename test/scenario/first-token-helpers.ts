@@ -18,6 +18,8 @@ export interface ScriptedUpstream {
   silent: Set<string>;
   /** Models that answer only after this many milliseconds from now on. */
   delayMs: Map<string, number>;
+  /** The model of each request whose connection closed before its answer was written in full. */
+  closedEarly: string[];
   close(): Promise<void>;
 }
 
@@ -26,12 +28,16 @@ export async function startScriptedUpstream(): Promise<ScriptedUpstream> {
   const seen: ScriptedUpstream['seen'] = [];
   const silent = new Set<string>();
   const delayMs = new Map<string, number>();
+  const closedEarly: string[] = [];
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     let text = '';
     request.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
     request.on('end', () => {
       const body = JSON.parse(text) as { model: string; stream?: boolean };
       seen.push({ model: body.model, stream: body.stream === true });
+      response.on('close', () => {
+        if (!response.writableFinished) closedEarly.push(body.model);
+      });
       if (silent.has(body.model)) return;
       const answer = () => (request.socket.destroyed ? undefined : respond(response, body));
       const delay = delayMs.get(body.model);
@@ -46,6 +52,7 @@ export async function startScriptedUpstream(): Promise<ScriptedUpstream> {
     seen,
     silent,
     delayMs,
+    closedEarly,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

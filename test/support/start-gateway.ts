@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { createApp, type App } from '../../src/app.js';
+import { checkCanaryPrompts } from '../../src/canaries/check-canary-prompts.js';
 import { ConfigSource } from '../../src/config/config-source.js';
-import { startMockProvider, type MockProvider } from '../../src/mock/mock-provider.js';
+import { startMockProvider, type MockProvider, type MockProviderOptions } from '../../src/mock/mock-provider.js';
 
 export interface TestGateway {
   url: string;
@@ -19,13 +20,16 @@ export interface TestGateway {
 }
 
 /** A real gateway on an ephemeral loopback port, configured from YAML text, with a mock provider for it. */
-export async function startGateway(yaml: string, options: { watch?: boolean; env?: NodeJS.ProcessEnv; logger?: Logger } = {}): Promise<TestGateway> {
+export async function startGateway(
+  yaml: string,
+  options: { watch?: boolean; env?: NodeJS.ProcessEnv; logger?: Logger; mock?: MockProviderOptions } = {},
+): Promise<TestGateway> {
   const directory = mkdtempSync(join(tmpdir(), 'switchyard-test-'));
   const configFile = join(directory, 'config.yaml');
   writeFileSync(configFile, withMemoryStore(yaml));
-  const configSource = ConfigSource.load(configFile, { env: options.env ?? {} });
+  const configSource = ConfigSource.load(configFile, { env: options.env ?? {}, fileChecks: [checkCanaryPrompts] });
   if (options.watch) configSource.watch();
-  const mock = await startMockProvider();
+  const mock = await startMockProvider(options.mock);
   const app = await createApp({ configSource, env: options.env ?? {}, mockUrl: () => mock.url, ...(options.logger ? { logger: options.logger } : {}) });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return {

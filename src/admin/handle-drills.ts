@@ -1,0 +1,60 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { DrillRunningError, type DrillRunner } from '../drills/drill-runner.js';
+import { GatewayError } from '../errors/gateway-error.js';
+import { isRecord } from '../config/is-record.js';
+import { readJsonBody } from '../http/read-json-body.js';
+import { noStore, sendJson } from '../http/send.js';
+import { checkAdminToken } from './check-admin-token.js';
+
+export interface AdminDrillsDeps {
+  adminToken(): string | undefined;
+  drills: DrillRunner;
+}
+
+/** `{"route": NAME}` is a few dozen bytes. */
+const MAX_BODY_BYTES = 16 * 1024;
+const BODY_TIMEOUT_MS = 10_000;
+
+/**
+ * `POST /admin/drills` with an optional `{"route": NAME}`: runs the drill and answers 200 with the
+ * run once it has finished; 409 `drill_running` (with the running run's id) while one runs here.
+ */
+export async function handleRunDrill(request: IncomingMessage, response: ServerResponse, deps: AdminDrillsDeps): Promise<void> {
+  checkAdminToken(request, deps.adminToken());
+  const route = await routeAskedFor(request);
+  let started: ReturnType<DrillRunner['start']>;
+  try {
+    started = deps.drills.start(route === undefined ? {} : { route });
+  } catch (error) {
+    if (!(error instanceof DrillRunningError)) throw error;
+    sendJson(response, 409, { error: { message: error.message, type: 'invalid_request_error', param: null, code: 'drill_running', run_id: error.runId } }, noStore());
+    return;
+  }
+  sendJson(response, 200, await started.done, noStore());
+}
+
+/** `GET /admin/drills`: the latest run (the one running, with the steps so far), 404 before any. */
+export async function handleLatestDrill(request: IncomingMessage, response: ServerResponse, deps: AdminDrillsDeps): Promise<void> {
+  checkAdminToken(request, deps.adminToken());
+  const run = await deps.drills.latest();
+  if (!run) throw new GatewayError('No drill has run yet: start one with POST /admin/drills or `switchyard drill`.', { status: 404, code: 'not_found', type: 'invalid_request_error' });
+  sendJson(response, 200, run, noStore());
+}
+
+/** The body is optional: none (or `{}`) drills every route `drills.routes` matches. */
+async function routeAskedFor(request: IncomingMessage): Promise<string | undefined> {
+  const hasBody = request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0;
+  if (!hasBody) return undefined;
+  const { json } = await readJsonBody(request, { maxBytes: MAX_BODY_BYTES, timeoutMs: BODY_TIMEOUT_MS });
+  if (!isRecord(json)) throw badBody('body', 'The body must be a JSON object, e.g. {"route": "support"}.');
+  for (const field of Object.keys(json)) {
+    if (field !== 'route') throw badBody(field, `Unknown field '${field}'; the only field is 'route'.`);
+  }
+  if (json.route === undefined) return undefined;
+  if (typeof json.route !== 'string' || json.route === '') throw badBody('route', "'route' must be a route name (a non-empty string).");
+  return json.route;
+}
+
+function badBody(param: string, message: string): GatewayError {
+  return new GatewayError(message, { status: 400, code: 'invalid_request_error', type: 'invalid_request_error', param });
+}

@@ -1,0 +1,139 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { Cancellation } from '../core/cancellation.js';
+import type { Config } from '../config/schema.js';
+import { GatewayError } from '../errors/gateway-error.js';
+import { routeAllowed } from '../keys/route-globs.js';
+import { resolveRoute, type ResolvedRoute } from '../routing/resolve-route.js';
+import { SHUTTING_DOWN } from '../schedules/schedule.js';
+import type { Alert } from '../telemetry/alert-sender.js';
+import type { Metrics } from '../telemetry/metrics.js';
+import { stepFailed, type DrillRun, type DrillStep } from './drill-run.js';
+import type { LatestDrillRun } from './latest-drill-run.js';
+import { planDrillSteps } from './plan-drill-steps.js';
+import { runDrillStep, type DrillStepDeps } from './run-drill-step.js';
+
+export interface DrillRunnerDeps extends DrillStepDeps {
+  latest: LatestDrillRun;
+  alert(alert: Alert): void;
+  metrics: Metrics;
+  logger: Logger;
+}
+
+/** A drill was asked for while this gateway runs one. */
+export class DrillRunningError extends Error {
+  readonly runId: string;
+
+  constructor(runId: string) {
+    super(`A drill is already running on this gateway (${runId}); wait for it to finish, or read its progress with GET /admin/drills.`);
+    this.runId = runId;
+  }
+}
+
+/**
+ * The fallback drill (docs/drills-and-canaries.md): one at a time per gateway, one request at a
+ * time, over the routes `drills.routes` matches in config order (or the one route asked for).
+ * A failed step is a finding — a `drill_failed` alert and `switchyard_drill_failures_total`.
+ */
+export class DrillRunner {
+  readonly #deps: DrillRunnerDeps;
+  #running: { run: DrillRun; cancellation: Cancellation; done: Promise<DrillRun> } | undefined;
+
+  constructor(deps: DrillRunnerDeps) {
+    this.#deps = deps;
+  }
+
+  /**
+   * Starts a drill over `route` (even one `drills.routes` leaves out) or over every route it
+   * matches. Throws `DrillRunningError` while one runs and a 404 for a route the config does
+   * not have; `cancellation` (the schedule's) cuts it short.
+   */
+  start(options: { route?: string; cancellation?: Cancellation } = {}): { run: DrillRun; done: Promise<DrillRun> } {
+    if (this.#running) throw new DrillRunningError(this.#running.run.id);
+    const routes = drillRoutes(this.#deps.config(), options.route);
+    const run: DrillRun = { id: `drill_${randomUUID()}`, started_at: new Date().toISOString(), finished_at: null, steps: [] };
+    const cancellation = new Cancellation();
+    options.cancellation?.onAbort((reason) => cancellation.abort(reason));
+    if (options.cancellation?.aborted) cancellation.abort(options.cancellation.reason);
+    const done = this.#run(run, routes, cancellation).finally(() => {
+      this.#running = undefined;
+    });
+    this.#running = { run, cancellation, done };
+    return { run, done };
+  }
+
+  /** The run in progress here, else the latest one kept (with Redis: the fleet's). */
+  async latest(): Promise<DrillRun | undefined> {
+    return this.#running?.run ?? (await this.#deps.latest.load());
+  }
+
+  /** The scheduled drill; passed over while an asked-for one runs. */
+  async runScheduled(cancellation: Cancellation): Promise<void> {
+    if (this.#running) {
+      this.#deps.logger.info({ run_id: this.#running.run.id }, 'scheduled drill passed over: a drill is already running');
+      return;
+    }
+    await this.start({ cancellation }).done;
+  }
+
+  /** Cuts a run in progress short and waits for it (the gateway is shutting down). */
+  async close(): Promise<void> {
+    const running = this.#running;
+    if (!running) return;
+    running.cancellation.abort(SHUTTING_DOWN);
+    await running.done;
+  }
+
+  async #run(run: DrillRun, routes: readonly ResolvedRoute[], cancellation: Cancellation): Promise<DrillRun> {
+    const { latest, logger } = this.#deps;
+    await latest.save(run);
+    try {
+      walk: for (const route of routes) {
+        for (const planned of planDrillSteps(route)) {
+          if (cancellation.aborted) break walk;
+          const step = await runDrillStep(planned, this.#deps, cancellation);
+          if (!step) break walk;
+          run.steps.push(step);
+          if (stepFailed(step)) this.#report(step, run);
+          await latest.save(run);
+        }
+      }
+    } catch (error) {
+      logger.error({ err: error, run_id: run.id }, 'the drill stopped on an internal error');
+    }
+    run.finished_at = new Date().toISOString();
+    await latest.save(run);
+    const failed = run.steps.filter(stepFailed).length;
+    logger.info({ run_id: run.id, steps: run.steps.length, failed, cut_short: cancellation.aborted }, 'drill finished');
+    return run;
+  }
+
+  #report(step: DrillStep, run: DrillRun): void {
+    const deployment = `${step.connection}/${step.model}`;
+    this.#deps.metrics.drillFailures.inc({ route: step.route, target: deployment, kind: step.kind ?? step.result });
+    this.#deps.alert({
+      type: 'drill_failed',
+      route: step.route,
+      deployment,
+      position: step.position,
+      step: step.step,
+      kind: step.kind ?? step.result,
+      message: step.message ?? '',
+      reason: `the drill's ${step.step} step at position ${step.position} failed: ${step.kind}: ${step.message}`,
+      since: run.started_at,
+    });
+  }
+}
+
+/** The routes one drill covers, in config order. */
+function drillRoutes(config: Config, name: string | undefined): ResolvedRoute[] {
+  if (name !== undefined) {
+    if (!Object.hasOwn(config.routes, name)) {
+      throw new GatewayError(`No route named '${name}' in the config.`, { status: 404, code: 'not_found', type: 'invalid_request_error', param: 'route' });
+    }
+    return [resolveRoute(config, name)];
+  }
+  return Object.keys(config.routes)
+    .filter((route) => routeAllowed(config.drills.routes, route))
+    .map((route) => resolveRoute(config, route));
+}
