@@ -1,5 +1,6 @@
 import type { FailureKind } from './failure-kind.js';
 import type { RequestOrigin } from './request-origin.js';
+import type { SkipReason } from './skipped-target.js';
 
 /** Token counts as records and the admin API show them (snake_case, like the rest of the API). */
 export interface RecordUsage {
@@ -36,6 +37,15 @@ export interface AttemptRecordEntry {
   cost_usd: number | null;
 }
 
+/** A planned target the request passed over without an attempt, and why. */
+export interface SkippedTargetEntry {
+  connection: string;
+  model: string;
+  reason: SkipReason;
+  /** Epoch milliseconds when its time out ends, when known. */
+  until_ms?: number;
+}
+
 /**
  * How the request ended for the caller: `ok` (an answer), `interrupted` (a committed stream that
  * failed), `failed` (every attempt failed), `rejected` (refused by the gateway before any
@@ -56,6 +66,8 @@ export interface RequestRecord {
   route: string | null;
   served: { connection: string; provider: string; model: string } | null;
   attempts: AttemptRecordEntry[];
+  /** Planned targets passed over without an attempt (ejected, cooling, structural, busy, context_window); absent when none were. */
+  skipped?: SkippedTargetEntry[];
   usage: RecordUsage | null;
   cost_usd: number | null;
   first_token_ms: number | null;

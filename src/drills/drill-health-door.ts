@@ -52,6 +52,10 @@ export class DrillHealthDoor implements HealthDoor {
     return this.#deps.engine.coolingEndsAtMs(route);
   }
 
+  coolingUntilMs(target: ResolvedTarget): number | undefined {
+    return this.#deps.engine.coolingUntilMs(target);
+  }
+
   #readmitIfStructural(target: ResolvedTarget, route: ResolvedRoute): void {
     const { registry } = this.#deps;
     const deployment = registry.deployment(target.connectionName, target.routedModel, route.policy.health ?? DEFAULT_ROUTE_HEALTH, this.#deps.config().health);

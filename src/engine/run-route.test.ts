@@ -198,6 +198,30 @@ describe('the attempt loop', () => {
     expect(sent).toEqual(['a', 'b', 'b']);
   });
 
+  it('names the targets it passed over: cooling ones the plan left out, with when they cool down', async () => {
+    const config = configOf({ cool: { retries: 0, retry_after_wait_max_ms: 0, targets: [{ connection: 'east', model: 'c' }, { connection: 'west', model: 'd' }] } });
+    const { deps, sent } = engineFor(config, { c: [rateLimited(30)] });
+    const route = resolveRoute(config, 'cool');
+    const first = await ask(deps, route);
+    expect(kindsOf(first.attempts)).toEqual(['east/c rate_limit', 'west/d ok']);
+    expect(first.skipped).toBeUndefined();
+    const second = await ask(deps, route);
+    expect(kindsOf(second.attempts)).toEqual(['west/d ok']);
+    expect(second.skipped).toEqual([{ connection: 'east', model: 'c', reason: 'cooling', untilMs: expect.any(Number) }]);
+    expect(second.skipped![0]!.untilMs! - Date.now()).toBeGreaterThan(28_000);
+    expect(sent).toEqual(['c', 'd', 'd']);
+  });
+
+  it('a target tried as the last resort is an attempt, not a skip', async () => {
+    const config = configOf({ only: { retries: 0, health: { consecutive_failures: 1, eject_base_s: 60 }, targets: [{ connection: 'east', model: 'a' }] } });
+    const { deps } = engineFor(config, { a: [UNAVAILABLE] });
+    const route = resolveRoute(config, 'only');
+    await failureOf(ask(deps, route));
+    const failure = await failureOf(ask(deps, route));
+    expect(kindsOf(failure.attempts)).toEqual(['east/a server_error']);
+    expect(failure.skipped).toBeUndefined();
+  });
+
   it('the deadline ends a request against a silent target, and no attempt starts after it', async () => {
     const config = configOf({ chat: { ...FAST, targets: [{ connection: 'east', model: 'a' }, { connection: 'west', model: 'b' }] } });
     const { deps, sent } = engineFor(config, { a: ['silent'], b: ['silent'] });
@@ -235,6 +259,7 @@ describe('the attempt loop behind a fake health door', () => {
         return { out: false, observeHeaders: () => undefined, firstTokenTimeoutMs: (timeouts) => (timeouts.first_token_ms === 'auto' ? timeouts.first_token_max_ms : timeouts.first_token_ms), hedgeAfterMs: () => undefined, settle: (record) => settled.push(record) };
       },
       coolingEndsAtMs: () => undefined,
+      coolingUntilMs: () => undefined,
     };
   }
 

@@ -6,6 +6,7 @@ import type { ProviderAdapter, UpstreamFailure } from '../providers/spec.js';
 import type { ResolvedRoute, ResolvedTarget } from '../routing/resolve-route.js';
 import type { Transport } from '../transport/send-upstream.js';
 import type { AttemptRecord } from '../core/attempt-record.js';
+import type { SkippedTarget, SkipReason } from '../core/skipped-target.js';
 import { backoffDelayMs } from './backoff.js';
 import { ANSWERED_ELSEWHERE, Cancellation } from '../core/cancellation.js';
 import { estimatedUsage } from '../metering/estimate-tokens.js';
@@ -55,10 +56,12 @@ export interface Served<Answer> {
   answer: Answer;
   served: ResolvedTarget;
   attempts: AttemptRecord[];
+  /** Planned targets passed over without an attempt; undefined when none were. */
+  skipped?: SkippedTarget[] | undefined;
 }
 
-/** A target that was out (ejected or structural) and so not attempted: a last resort's candidate. */
-type Skip = { target: ResolvedTarget; untilMs: number };
+/** A planned target passed over without an attempt; ejected and structural ones are a last resort's candidates. */
+type Skip = { target: ResolvedTarget; reason: SkipReason; untilMs: number | undefined };
 
 /** An attempt that has ended (for an answer: at its commit point), and the target it went to. */
 type Ended<Answer> = { target: ResolvedTarget; outcome: AttemptOutcome<Answer> };
@@ -88,18 +91,27 @@ export async function runRoute<Answer>(call: RouteCall, operation: Operation<Ans
     });
   }
   const loop = new AttemptLoop(call, operation, deps);
-  const targets = deps.health.plan(route).filter(accepts);
-  const skipped: Skip[] = [];
+  const planned = deps.health.plan(route);
+  // Only cooling shortens the plan: the targets it left out are named in the record.
+  if (planned.length < route.targets.length) {
+    for (const target of route.targets) if (!planned.includes(target) && accepts(target)) loop.skip(target, 'cooling', deps.health.coolingUntilMs(target));
+  }
+  const targets = planned.filter(accepts);
 
   for (const [index, target] of targets.entries()) {
-    if (!loop.acceptsContext(target) || loop.hedgedTo(target)) continue;
-    const result = await loop.tryTarget(target, { rest: targets.slice(index + 1), lastResort: false, onOut: (skip) => skipped.push(skip) });
+    if (loop.hedgedTo(target)) continue;
+    if (!loop.acceptsContext(target)) {
+      loop.skip(target, 'context_window', undefined);
+      continue;
+    }
+    const result = await loop.tryTarget(target, { rest: targets.slice(index + 1), lastResort: false });
     if (result.type === 'served') return result.outcome;
     if (result.type === 'stop') break;
   }
-  if (loop.attempts.length === 0 && skipped.length > 0 && !call.caller.aborted) {
-    const lastResort = skipped.reduce((soonest, skip) => (skip.untilMs < soonest.untilMs ? skip : soonest));
-    const result = await loop.tryTarget(lastResort.target, { rest: [], lastResort: true, onOut: () => undefined });
+  const lastResort = loop.attempts.length === 0 && !call.caller.aborted ? loop.lastResortCandidate() : undefined;
+  if (lastResort) {
+    loop.unskip(lastResort);
+    const result = await loop.tryTarget(lastResort.target, { rest: [], lastResort: true });
     if (result.type === 'served') return result.outcome;
   }
   if (loop.attempts.length === 0 && loop.skippedBusy) {
@@ -111,13 +123,15 @@ export async function runRoute<Answer>(call: RouteCall, operation: Operation<Ans
     });
   }
   const coolingEndsAtMs = deps.health.coolingEndsAtMs(route);
-  throw new AllAttemptsFailedError(loop.attempts, coolingEndsAtMs === undefined ? undefined : Math.max(0, coolingEndsAtMs - Date.now()));
+  throw new AllAttemptsFailedError(loop.attempts, coolingEndsAtMs === undefined ? undefined : Math.max(0, coolingEndsAtMs - Date.now()), loop.skippedTargets());
 }
 
 /** The state of one request's trip through its targets. */
 class AttemptLoop<Answer> {
   readonly attempts: AttemptRecord[] = [];
   skippedBusy = false;
+  /** Allocated at the first skip: most requests skip nothing. */
+  #skipped: Skip[] | undefined;
   readonly #call: RouteCall;
   readonly #operation: Operation<Answer>;
   readonly #deps: EngineDeps;
@@ -145,20 +159,51 @@ class AttemptLoop<Answer> {
     return this.#hedged.has(target);
   }
 
+  skip(target: ResolvedTarget, reason: SkipReason, untilMs: number | undefined): void {
+    (this.#skipped ??= []).push({ target, reason, untilMs });
+  }
+
+  /** The target tried as a last resort was attempted after all: it is no longer a skip. */
+  unskip(skip: Skip): void {
+    this.#skipped = this.#skipped?.filter((other) => other !== skip);
+  }
+
+  /** Of the ejected and structurally out targets, the one whose time out ends soonest. */
+  lastResortCandidate(): Skip | undefined {
+    let soonest: Skip | undefined;
+    for (const skip of this.#skipped ?? []) {
+      if (skip.reason !== 'ejected' && skip.reason !== 'structural') continue;
+      if (soonest === undefined || skip.untilMs! < soonest.untilMs!) soonest = skip;
+    }
+    return soonest;
+  }
+
+  skippedTargets(): SkippedTarget[] | undefined {
+    if (this.#skipped === undefined || this.#skipped.length === 0) return undefined;
+    return this.#skipped.map(({ target, reason, untilMs }) => ({
+      connection: target.connectionName,
+      model: target.routedModel,
+      reason,
+      // A structural fault with no probe due is out until further notice.
+      ...(untilMs === undefined || untilMs === Number.MAX_SAFE_INTEGER ? {} : { untilMs }),
+    }));
+  }
+
   /**
    * Attempts one target, with its same-target retries. `lastResort`: the target is tried although
-   * its breaker or a structural fault has it out. `onOut` hears when the target is ejected or
-   * structurally out (with when that ends) and so was not attempted. A hedge that outlives the
+   * its breaker or a structural fault has it out. A target health has out before its first
+   * attempt is noted as skipped, with why and until when. A hedge that outlives the
    * attempt it was started beside is the loop's attempt from then on: its target's retries follow.
    */
   async tryTarget(
     target: ResolvedTarget,
-    options: { rest: readonly ResolvedTarget[]; lastResort: boolean; onOut: (skip: Skip) => void },
+    options: { rest: readonly ResolvedTarget[]; lastResort: boolean },
   ): Promise<TargetResult<Answer>> {
     const { policy } = this.#call.route;
     if (this.#call.forcedFailures?.has(target)) return this.#forcedFailure(target);
     let waitedForRetryAfter = false;
     let current = target;
+    let attempted = false;
     for (let retry = 0; ; retry++) {
       if (this.#call.caller.aborted) return { type: 'stop' };
       const remainingMs = this.#call.deadlineAtMs - Date.now();
@@ -166,14 +211,16 @@ class AttemptLoop<Answer> {
       const permit = await this.#deps.health.admit(current, this.#call.route, { lastResort: options.lastResort && current === target, retry: retry > 0 });
       if (permit.out) {
         if (permit.reason === 'busy') this.skippedBusy = true;
-        else if (permit.reason !== 'cooling') options.onOut({ target: current, untilMs: permit.untilMs });
+        // Busy says nothing of when it ends; its `untilMs` is only the moment of asking.
+        if (!attempted && !options.lastResort) this.skip(current, permit.reason, permit.reason === 'busy' ? undefined : permit.untilMs);
         return { type: 'next' };
       }
+      attempted = true;
       const ended = await this.#attemptWithHedges(current, permit, options.rest);
       const { outcome } = ended;
       if (outcome.ok) {
         this.#budget.recordSuccess();
-        return { type: 'served', outcome: { answer: outcome.answer, served: ended.target, attempts: this.attempts } };
+        return { type: 'served', outcome: { answer: outcome.answer, served: ended.target, attempts: this.attempts, skipped: this.skippedTargets() } };
       }
       if (ended.target !== current) {
         current = ended.target;

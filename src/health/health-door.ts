@@ -59,6 +59,8 @@ export interface HealthDoor {
   admit(target: ResolvedTarget, route: ResolvedRoute, options?: AdmitOptions): Permit | Out | Promise<Permit | Out>;
   /** When the first of the route's targets stops cooling; undefined when none is cooling. */
   coolingEndsAtMs(route: ResolvedRoute): number | undefined;
+  /** When this target stops cooling; undefined when it is not cooling. */
+  coolingUntilMs(target: ResolvedTarget): number | undefined;
 }
 
 /**

@@ -83,6 +83,10 @@ export class LocalHealthDoor implements HealthDoor {
     return new DeploymentPermit(this.#deps, deployment, breakerPermit);
   }
 
+  coolingUntilMs(target: ResolvedTarget): number | undefined {
+    return this.#deps.cooling.coolingUntil(keyOf(target));
+  }
+
   coolingEndsAtMs(route: ResolvedRoute): number | undefined {
     let earliest: number | undefined;
     for (const target of route.targets) {

@@ -1,9 +1,10 @@
 import type { AttemptRecord } from '../core/attempt-record.js';
+import type { SkippedTarget } from '../core/skipped-target.js';
 import type { RequestOrigin } from '../core/request-origin.js';
 import { microsToUsd } from '../metering/money.js';
 import type { Usage } from '../core/usage.js';
 import type { ResolvedTarget } from '../routing/resolve-route.js';
-import type { AttemptRecordEntry, RecordUsage, RequestRecord, RequestStatus } from '../core/request-record.js';
+import type { AttemptRecordEntry, RecordUsage, RequestRecord, RequestStatus, SkippedTargetEntry } from '../core/request-record.js';
 
 const NO_COSTS: ReadonlyMap<number, number> = new Map();
 
@@ -26,6 +27,8 @@ export class RecordDraft {
   deadlineAtMs: number | null = null;
   idempotencyKey: string | null = null;
   attempts: readonly AttemptRecord[] = [];
+  /** Planned targets passed over without an attempt. */
+  skipped: readonly SkippedTarget[] | undefined;
   served: ResolvedTarget | null = null;
   /** Time spent waiting on purpose (backoff, Retry-After): not counted as gateway overhead. */
   readonly waited = { ms: 0 };
@@ -90,6 +93,7 @@ export class RecordDraft {
         ? { connection: this.served.connectionName, provider: this.served.connection.provider, model: this.served.routedModel }
         : null,
       attempts: this.attempts.map((attempt) => toEntry(attempt, costMicrosByAttempt.get(attempt.n))),
+      ...(this.skipped === undefined ? {} : { skipped: this.skipped.map(toSkippedEntry) }),
       usage: servedAttempt?.usage ? toRecordUsage(servedAttempt.usage) : null,
       cost_usd: costMicrosByAttempt.size === 0 ? null : microsToUsd([...costMicrosByAttempt.values()].reduce((sum, micros) => sum + micros, 0)),
       first_token_ms: this.firstTokenAtMs === undefined ? null : this.firstTokenAtMs - this.startedAtMs,
@@ -128,6 +132,15 @@ function toEntry(attempt: AttemptRecord, costMicros: number | undefined): Attemp
     committed: attempt.committed,
     usage: attempt.usage ? toRecordUsage(attempt.usage) : null,
     cost_usd: costMicros === undefined ? null : microsToUsd(costMicros),
+  };
+}
+
+function toSkippedEntry(skip: SkippedTarget): SkippedTargetEntry {
+  return {
+    connection: skip.connection,
+    model: skip.model,
+    reason: skip.reason,
+    ...(skip.untilMs === undefined ? {} : { until_ms: skip.untilMs }),
   };
 }
 

@@ -76,6 +76,7 @@ export async function runGatewayRequest(input: GatewayRequest, deps: GatewayRequ
       served = chat;
     }
     draft.attempts = served.attempts;
+    draft.skipped = served.skipped;
     draft.served = served.served;
     draft.firstTokenAtMs = Date.now();
     outcome = { ok: true, text, served: served.served };
@@ -95,6 +96,7 @@ function textOf(answer: ChatAnswer): string {
 function failureOf(error: unknown, draft: RecordDraft): { ok: false; kind: string; message: string } {
   if (error instanceof AllAttemptsFailedError) {
     draft.attempts = error.attempts;
+    draft.skipped = error.skipped;
     const final = finalError(error.attempts, error.coolingEndsInMs);
     draft.fail('failed', final.status, final.code, final.message);
     const last = error.attempts.at(-1);

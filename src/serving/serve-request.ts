@@ -91,6 +91,7 @@ async function answer<Parsed extends { requestedModel: string }, Answer>(
   }
 
   draft.attempts = outcome.attempts;
+  draft.skipped = outcome.skipped;
   draft.served = outcome.served;
   const redact = secretRedactor(knownSecrets(context.config));
   const headers = servedHeaders(outcome.served, outcome.attempts.length, redact);
@@ -135,6 +136,7 @@ function answerFailure<Parsed extends { requestedModel: string }>(
 ): void {
   const { draft } = context;
   draft.attempts = error.attempts;
+  draft.skipped = error.skipped;
   if (context.caller.aborted) {
     draft.fail('cancelled', 499, 'cancelled');
     return;

@@ -18,6 +18,15 @@ export interface AttemptEntry {
   first_token_timeout_ms?: number | null;
 }
 
+/** A planned target the request passed over without an attempt. */
+export interface SkippedEntry {
+  connection: string;
+  model: string;
+  reason: string;
+  /** Epoch milliseconds when its time out ends, when known. */
+  until_ms?: number;
+}
+
 export interface RequestRecord {
   id: string;
   created_at: string;
@@ -29,6 +38,7 @@ export interface RequestRecord {
   route: string | null;
   served: { connection: string; provider: string; model: string } | null;
   attempts: AttemptEntry[];
+  skipped?: SkippedEntry[];
   cost_usd: number | null;
   first_token_ms: number | null;
   latency_ms: number;

@@ -3,37 +3,53 @@ import { AdminApiError } from '../admin-api.js';
 import { formatMs, timeCell } from '../format-time.js';
 import type { Page } from '../page.js';
 
+/** A drill step as `GET /admin/drills` gives it. */
 interface DrillStep {
   route: string;
   step: 'target' | 'chain';
   position: number;
   connection: string;
   model: string;
+  /** `ok`, the failure kind, `not_reached` (another target answered) or `skipped` (the connection was busy). */
   result: string;
-  kind?: string | null;
-  message?: string | null;
-  latency_ms?: number | null;
-  request_id?: string | null;
+  kind: string | null;
+  message: string | null;
+  latency_ms: number;
+  request_id: string;
 }
 
 interface DrillRun {
+  id: string;
   started_at: string;
   finished_at: string | null;
   steps: DrillStep[];
 }
 
+/** One canary run as `GET /admin/canaries` gives it: judged against the baseline in force when it ran. */
 interface CanaryRun {
-  started_at?: string;
-  score?: number | null;
-  prompts?: { score?: number | null; served?: string }[];
+  id: string;
+  started_at: string;
+  finished_at: string;
+  score: number;
+  baseline: number | null;
+  threshold: number | null;
+  dropped: boolean;
+  prompts: { index: number; score: number; served: string | null; error?: string }[];
 }
 
 interface CanaryRoute {
   route: string;
-  baseline?: number | null;
-  max_drop?: number | null;
-  runs?: CanaryRun[];
+  /** In force now; null while an `auto` baseline is being learned. */
+  baseline: number | null;
+  baseline_runs: number;
+  max_drop: number;
+  running: string | null;
+  /** Newest first. */
+  latest: CanaryRun[];
 }
+
+/** Runs an `auto` baseline is learned from. */
+const BASELINE_RUNS = 3;
 
 /**
  * Drills: the latest fallback drill's steps (failed ones highlighted as findings) and each
@@ -71,9 +87,9 @@ export const drillsPage: Page = (root, { api, navigate }) => {
 
   async function load(): Promise<void> {
     try {
-      const [drillAnswer, canaryAnswer] = await Promise.all([optional<DrillRun>('/admin/drills'), optional<{ data?: CanaryRoute[] } | CanaryRoute[]>('/admin/canaries')]);
-      drill = drillAnswer && Array.isArray(drillAnswer.steps) ? drillAnswer : null;
-      canaries = canaryAnswer === null ? null : Array.isArray(canaryAnswer) ? canaryAnswer : (canaryAnswer.data ?? []);
+      const [drillAnswer, canaryAnswer] = await Promise.all([optional<DrillRun>('/admin/drills'), optional<{ data: CanaryRoute[] }>('/admin/canaries')]);
+      drill = drillAnswer;
+      canaries = canaryAnswer === null ? null : canaryAnswer.data;
     } catch (failure) {
       error = `The drills could not be read: ${(failure as Error).message}`;
       drill ??= null;
@@ -87,7 +103,7 @@ export const drillsPage: Page = (root, { api, navigate }) => {
 };
 
 function drillTable(drill: DrillRun, navigate: (url: string) => void): TemplateResult {
-  const findings = drill.steps.filter((step) => step.result !== 'ok').length;
+  const findings = drill.steps.filter(isFinding).length;
   return html`<p>Started ${timeCell(drill.started_at)}, finished ${timeCell(drill.finished_at, 'not yet')}: ${drill.steps.length} steps, ${findings === 0 ? 'no finding' : html`<strong>${findings} finding${findings === 1 ? '' : 's'}</strong>`}.</p>
     <div class="table-wrap">
       <table>
@@ -105,12 +121,12 @@ function drillTable(drill: DrillRun, navigate: (url: string) => void): TemplateR
         </thead>
         <tbody>
           ${drill.steps.map(
-            (step) => html`<tr class=${step.result === 'ok' ? '' : 'finding'}>
+            (step) => html`<tr class=${isFinding(step) ? 'finding' : step.result === 'skipped' ? 'muted' : ''}>
               <td>${step.route}</td>
               <td>${step.step}</td>
               <td>${step.position}</td>
               <td class="mono">${step.connection}/${step.model}</td>
-              <td>${step.result === 'ok' ? 'ok' : html`<strong>${step.kind ?? step.result}</strong>`}</td>
+              <td>${isFinding(step) ? html`<strong>${step.result}</strong>` : step.result === 'skipped' ? `skipped (${step.kind ?? 'busy'})` : step.result}</td>
               <td>${step.message ?? ''}</td>
               <td>${formatMs(step.latency_ms)}</td>
               <td>
@@ -133,23 +149,40 @@ function drillTable(drill: DrillRun, navigate: (url: string) => void): TemplateR
     </div>`;
 }
 
+/** A failed step is a finding; a step skipped because its connection was busy is not. */
+function isFinding(step: DrillStep): boolean {
+  return step.result !== 'ok' && step.result !== 'skipped';
+}
+
+const score = (value: number | null) => (value === null ? '—' : value.toFixed(2));
+
 function canaryView(canary: CanaryRoute): TemplateResult {
-  const runs = canary.runs ?? [];
-  const threshold = canary.baseline === null || canary.baseline === undefined ? undefined : canary.baseline - (canary.max_drop ?? 0);
-  const score = (value: number | null | undefined) => (value === null || value === undefined ? '—' : value.toFixed(2));
-  return html`<article class="canary">
+  const threshold = canary.baseline === null ? null : canary.baseline - canary.max_drop;
+  return html`<article class="canary" data-canary=${canary.route}>
     <h3>${canary.route}</h3>
-    <p>Baseline ${score(canary.baseline)}${threshold === undefined ? '' : `, alert below ${score(threshold)}`}.</p>
-    ${runs.length === 0
+    <p>
+      ${canary.baseline === null
+        ? `Learning the baseline (${canary.baseline_runs} of ${BASELINE_RUNS} complete runs).`
+        : `Baseline ${score(canary.baseline)}, alert below ${score(threshold)} (max drop ${canary.max_drop}).`}
+      ${canary.running ? html` <span class="tag">running</span>` : nothing}
+    </p>
+    ${canary.latest.length === 0
       ? html`<p>No run yet.</p>`
       : html`<ol class="scores">
-          ${runs.map((run) => {
-            const dropped = threshold !== undefined && run.score !== null && run.score !== undefined && run.score < threshold;
-            const share = Math.max(0, Math.min(1, run.score ?? 0));
-            return html`<li class=${dropped ? 'finding' : ''}>
-              <span class="score-bar"><span style="width: ${(share * 100).toFixed(0)}%"></span>${canary.baseline === null || canary.baseline === undefined ? nothing : html`<i style="left: ${(Math.min(1, canary.baseline) * 100).toFixed(0)}%" title="baseline"></i>`}</span>
-              ${score(run.score)} ${timeCell(run.started_at)}${dropped ? html` <strong>below the threshold</strong>` : nothing}
-              ${run.prompts?.length ? html`<span class="muted"> — served by ${[...new Set(run.prompts.map((prompt) => prompt.served).filter(Boolean))].join(', ')}</span>` : nothing}
+          ${canary.latest.map((run) => {
+            const share = Math.max(0, Math.min(1, run.score));
+            const served = [...new Set(run.prompts.map((prompt) => prompt.served).filter((target) => target !== null))];
+            const failed = run.prompts.filter((prompt) => prompt.error !== undefined).length;
+            return html`<li class=${run.dropped ? 'finding' : ''} data-run=${run.id}>
+              <span class="score-bar"
+                ><span style="width: ${(share * 100).toFixed(0)}%"></span
+                >${run.baseline === null ? nothing : html`<i style="left: ${(Math.min(1, run.baseline) * 100).toFixed(0)}%" title="baseline"></i>`}</span
+              >
+              <span class="run-score">score ${score(run.score)}</span>
+              <span class="run-baseline">${run.baseline === null ? 'baseline being learned' : `baseline ${score(run.baseline)}, threshold ${score(run.threshold)}`}</span>
+              ${timeCell(run.started_at)}${run.dropped ? html` <strong>below the threshold</strong>` : nothing}
+              ${served.length > 0 ? html`<span class="muted"> — served by ${served.join(', ')}</span>` : nothing}
+              ${failed > 0 ? html`<span class="muted"> — ${failed} of ${run.prompts.length} prompts failed</span>` : nothing}
             </li>`;
           })}
         </ol>`}

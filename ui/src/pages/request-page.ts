@@ -1,7 +1,7 @@
 import { html, nothing, render } from 'lit-html';
-import { formatMs, formatUsd, timeCell } from '../format-time.js';
+import { formatMs, formatUsd, relativeTime, timeCell } from '../format-time.js';
 import type { Page } from '../page.js';
-import type { AttemptEntry, RequestRecord } from '../request-record.js';
+import type { AttemptEntry, RequestRecord, SkippedEntry } from '../request-record.js';
 
 /** A request's record with its attempt timeline: every attempt a bar on one time axis. */
 export const requestPage: Page = (root, { api, params, navigate }) => {
@@ -93,7 +93,8 @@ function timeline(record: RequestRecord, selected: number | undefined, select: (
   return html`<section class="timeline" aria-labelledby="timeline-heading">
     <h2 id="timeline-heading">Timeline</h2>
     ${record.attempts.length === 0
-      ? html`<p>No provider was called: the gateway refused the request before its first try${record.error_code ? ` (${record.error_code})` : ''}.</p>`
+      ? html`<p>No provider was called: the gateway refused the request before its first try${record.error_code ? ` (${record.error_code})` : ''}.</p>
+          ${skippedList(record.skipped)}`
       : html`<ul class="legend">
             ${kinds.map((kind) => html`<li><span class="swatch kind-${kindClass(kind)}"></span>${kind}</li>`)}
             <li><span class="mark-sample first-token"></span>first token</li>
@@ -122,6 +123,7 @@ function timeline(record: RequestRecord, selected: number | undefined, select: (
               <div class="track">${ticks.map((ms) => html`<span class="tick" style="left: ${at(ms)}">${formatMs(ms)}</span>`)}</div>
             </div>
           </div>
+          ${skippedList(record.skipped)}
           <div class="table-wrap">
             <table>
               <thead>
@@ -157,6 +159,29 @@ function timeline(record: RequestRecord, selected: number | undefined, select: (
             </table>
           </div>`}
   </section>`;
+}
+
+const SKIP_REASONS: Record<string, string> = {
+  ejected: 'ejected',
+  cooling: 'cooling',
+  structural: 'structurally down',
+  busy: 'busy (at its in-flight limit)',
+  context_window: 'context window too small for the input',
+};
+
+/** Targets of the plan that got no attempt, and why; none of their labels starts with "attempt". */
+function skippedList(skipped: SkippedEntry[] | undefined) {
+  if (!skipped || skipped.length === 0) return nothing;
+  return html`<ul class="skipped" aria-label="Skipped targets">
+    ${skipped.map(
+      (skip) => html`<li data-skipped=${`${skip.connection}/${skip.model}`}>
+        skipped: <span class="mono">${skip.connection}/${skip.model}</span> — ${SKIP_REASONS[skip.reason] ?? skip.reason}${skip.until_ms === undefined
+          ? nothing
+          : html` until <time datetime=${new Date(skip.until_ms).toISOString()} title=${new Date(skip.until_ms).toISOString()}>${new Date(skip.until_ms).toLocaleTimeString()}</time>
+              <span class="muted">(${relativeTime(skip.until_ms)})</span>`}
+      </li>`,
+    )}
+  </ul>`;
 }
 
 function movedOn(attempt: AttemptEntry, last: boolean, record: RequestRecord): string {

@@ -1,0 +1,16 @@
+/**
+ * Why a planned target got no attempt: health had it out (`ejected`, `cooling`, `structural`,
+ * `busy`), or an earlier target refused the input as too long and this one is not known to take
+ * more (`context_window`).
+ */
+export type SkipReason = 'ejected' | 'cooling' | 'structural' | 'busy' | 'context_window';
+
+/** A target of the request's plan that was passed over without an attempt. */
+export interface SkippedTarget {
+  connection: string;
+  /** The routed model. */
+  model: string;
+  reason: SkipReason;
+  /** Epoch milliseconds when the time out ends, when known (ejected, cooling, structural with a probe due). */
+  untilMs?: number;
+}
