@@ -5,6 +5,7 @@ import { MAX_LIST_LIMIT, sinceToEpochMs, UnknownRecordError, type RecordFilter, 
 import { REQUEST_ORIGINS } from '../core/request-origin.js';
 import type { RequestStatus } from '../core/request-record.js';
 import { storeCall } from '../store/store-call.js';
+import { badParameter } from './bad-parameter.js';
 import { checkAdminToken } from './check-admin-token.js';
 
 export interface AdminRequestsDeps {
@@ -93,8 +94,4 @@ function parseListQuery(query: URLSearchParams): RecordFilter {
     filter.limit = parsed;
   }
   return filter;
-}
-
-function badParameter(name: string, message: string): GatewayError {
-  return new GatewayError(message, { status: 400, code: 'invalid_request_error', type: 'invalid_request_error', param: name });
 }
