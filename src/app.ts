@@ -206,6 +206,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   const metrics = new Metrics({ processMetrics: true });
   metrics.spillDepthOf = () => ({ records: records.writer.spilledCount, spend: ledger.spilledCount });
+  metrics.droppedOf = () => ({ records: records.writer.droppedCount, spend: ledger.droppedCount });
   const pruner = new RecordPruner({
     prune: (pruneOptions) => writes.pruneRecords(pruneOptions),
     retentionDays: storeConfig.retention_days,

@@ -205,18 +205,26 @@ export class BatchWriter<T> {
     this.armTimer();
   }
 
-  /** Items the store refused before are written first, in their order; the file is cleared once all are in. */
+  /**
+   * Items the store refused before are written first, in their order. Each round claims what the
+   * file holds (items spilled while it is written wait in a new file for the next round) and
+   * releases it once all are in, so a spill during a replay is never deleted unwritten.
+   */
   private async replaySpill(): Promise<void> {
-    if (!this.spill || this.spill.count === 0) return;
+    if (!this.spill) return;
     try {
-      for (const batch of chunks(this.spill.read(), this.batchSize)) await this.writeBatch(batch);
+      for (let claimed = this.spill.claim(); claimed.length > 0; claimed = this.spill.claim()) {
+        for (const batch of chunks(claimed, this.batchSize)) await this.writeBatch(batch);
+        this.spill.release();
+        // The store takes writes again: new items wait for it in memory, not in the file.
+        this.consecutiveFailures = 0;
+      }
     } catch (error) {
       // Still down: what arrived meanwhile joins the file rather than waiting in memory.
       this.spillQueued();
       this.failed(error);
       throw error;
     }
-    this.spill.clear();
   }
 
   /** Appends a refused batch to the spill file; false when there is none (or it cannot be written). */

@@ -160,6 +160,22 @@ export class Metrics {
       this.spillDepth.set({ kind: 'spend' }, depth.spend);
     },
   });
+  /** Set by the composition root: what the writers dropped (buffer full, spill unwritable, after close), read at each scrape. */
+  droppedOf: (() => { records: number; spend: number }) | undefined;
+  readonly sinkDropped: Counter<'kind'> = new Counter({
+    name: 'switchyard_sink_dropped_total',
+    help: 'Records and spend rows lost before reaching the store or the spill file (each loss is also logged); 0 unless the buffer overflowed or the spill file could not be written',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+    collect: () => {
+      const dropped = this.droppedOf?.();
+      if (!dropped) return;
+      // The writers' counts never go down: the counter is set to them at each scrape.
+      this.sinkDropped.reset();
+      this.sinkDropped.inc({ kind: 'records' }, dropped.records);
+      this.sinkDropped.inc({ kind: 'spend' }, dropped.spend);
+    },
+  });
   readonly recordsPruned = new Counter({
     name: 'switchyard_records_pruned_total',
     help: 'Request records deleted by the retention pruner (store.retention_days); spend rows are never pruned',
