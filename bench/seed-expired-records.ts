@@ -34,7 +34,8 @@ export function expiredRecordsLeft(storePath: string): number {
   }
 }
 
-function expiredRecord(index: number, createdMs: number): RequestRecord {
+/** A one-attempt record shaped like the bench's own requests. */
+export function expiredRecord(index: number, createdMs: number): RequestRecord {
   return {
     id: `req_expired_${index}`,
     created_at: new Date(createdMs).toISOString(),
