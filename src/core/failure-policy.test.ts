@@ -66,6 +66,7 @@ describe('the failure policy table', () => {
       stream_interrupted: 'stop',
       cancelled: 'stop',
       internal_error: 'failover',
+      empty_answer: 'failover',
     });
   });
 

@@ -141,6 +141,20 @@ export const FAILURE_POLICY = {
     structural: null,
     final: { status: 500, code: 'internal_error', when: 'every' },
   },
+  empty_answer: {
+    meaning: 'a 200 with no content, no tool call and no refusal',
+    // Handing it over would pass off a non-answer as success; another target may well answer.
+    rule: 'failover',
+    routeMayOverride: true,
+    sameTargetRetry: true,
+    // An empty answer can belong to one prompt: it says little about the deployment.
+    countsTowardEjection: false,
+    cools: false,
+    waitHelps: false,
+    narrowsToLargerContext: false,
+    structural: null,
+    final: UPSTREAM_ERROR,
+  },
   server_error: {
     meaning: 'the provider failed',
     rule: 'retry',
