@@ -7,6 +7,8 @@ export const FailureKind = {
   rateLimit: 'rate_limit',
   quotaExhausted: 'quota_exhausted',
   serverError: 'server_error',
+  /** A 200 whose answer has no content, no tool call and no refusal. */
+  emptyAnswer: 'empty_answer',
   timeout: 'timeout',
   connection: 'connection',
   credential: 'credential',

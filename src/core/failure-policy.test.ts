@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { FailureKind } from './failure-kind.js';
 import { FAILURE_POLICY, ruleFor, type KindPolicy } from './failure-policy.js';
 
-const WHEN_WORDS = { any: 'any attempt', every: 'every attempt', otherwise: 'otherwise' } as const;
+const WHEN_WORDS = { any: 'any attempt', every: 'every attempt', every_transient: 'every transient failure', otherwise: 'otherwise' } as const;
 
 /** A row of the code's table as docs/errors.md writes it. */
 function asDocumented(kind: string, policy: KindPolicy): string[] {
@@ -17,6 +17,7 @@ function asDocumented(kind: string, policy: KindPolicy): string[] {
     yesNo(policy.countsTowardEjection),
     yesNo(policy.cools),
     yesNo(policy.waitHelps),
+    yesNo(policy.transient),
     yesNo(policy.narrowsToLargerContext),
     policy.structural ?? 'no',
     String(policy.final.status),
@@ -42,7 +43,7 @@ describe('docs/errors.md', () => {
   it('holds the failure-policy table row for row, column for column', () => {
     const markdown = readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8');
     const header = markdown.split('\n').find((line) => line.startsWith('| kind | meaning |'))!;
-    expect(header).toBe('| kind | meaning | rule | override | same-target retry | ejection | cools | waits | larger context | structural | final status | final code | final when |');
+    expect(header).toBe('| kind | meaning | rule | override | same-target retry | ejection | cools | waits | transient | larger context | structural | final status | final code | final when |');
     const expected = Object.entries(FAILURE_POLICY).map(([kind, policy]) => asDocumented(kind, policy));
     expect(documentedRows(markdown)).toEqual(expected);
   });
@@ -66,6 +67,7 @@ describe('the failure policy table', () => {
       stream_interrupted: 'stop',
       cancelled: 'stop',
       internal_error: 'failover',
+      empty_answer: 'failover',
     });
   });
 

@@ -8,14 +8,18 @@ export type FailureRule = (typeof FAILURE_RULES)[number];
 
 /**
  * When a kind's answer is the request's final error: `any` — one such attempt decides; `every` —
- * every attempt's kind has this final status (this kind among them); `otherwise` — no rule of an
+ * every attempt, and every target out of reach, has this final status (this kind among them);
+ * `every_transient` — of the transient failures (attempts, and targets out for one), every one
+ * has this final status: structural kinds beside them do not count; `otherwise` — no rule of an
  * earlier row held.
  */
-export type FinalWhen = 'any' | 'every' | 'otherwise';
+export type FinalWhen = 'any' | 'every' | 'every_transient' | 'otherwise';
 
 export interface FinalAnswer {
   status: number;
   code: string;
+  /** The error envelope's `type`, where it is not the one the status gives. */
+  type?: string;
   when: FinalWhen;
 }
 
@@ -37,6 +41,11 @@ export interface KindPolicy {
   cools: boolean;
   /** Whether a short Retry-After is worth waiting for when only a model change is left. */
   waitHelps: boolean;
+  /**
+   * Whether the failure passes by itself (asking again later may well succeed): it decides the
+   * final error over any structural kind beside it, and that error says when to ask again.
+   */
+  transient: boolean;
   /** Whether a failover may go only to targets with a larger (or unknown) context window. */
   narrowsToLargerContext: boolean;
   /** Whether the failure puts the deployment in the structural state at once, and how far it reaches. */
@@ -61,6 +70,7 @@ export const FAILURE_POLICY = {
     countsTowardEjection: false,
     cools: false,
     waitHelps: false,
+    transient: false,
     narrowsToLargerContext: false,
     structural: null,
     final: { status: 400, code: 'content_policy_violation', when: 'any' },
@@ -73,6 +83,7 @@ export const FAILURE_POLICY = {
     countsTowardEjection: false,
     cools: false,
     waitHelps: false,
+    transient: false,
     narrowsToLargerContext: true,
     structural: null,
     final: { status: 400, code: 'context_length_exceeded', when: 'every' },
@@ -86,6 +97,7 @@ export const FAILURE_POLICY = {
     countsTowardEjection: false,
     cools: false,
     waitHelps: false,
+    transient: false,
     narrowsToLargerContext: false,
     structural: null,
     final: { status: 400, code: 'invalid_request', when: 'every' },
@@ -98,9 +110,10 @@ export const FAILURE_POLICY = {
     countsTowardEjection: false,
     cools: true,
     waitHelps: true,
+    transient: true,
     narrowsToLargerContext: false,
     structural: null,
-    final: { status: 429, code: 'rate_limit_exceeded', when: 'any' },
+    final: { status: 429, code: 'rate_limit_exceeded', when: 'every_transient' },
   },
   quota_exhausted: {
     meaning: 'a spend cap or billing limit: waiting minutes does not help',
@@ -110,9 +123,10 @@ export const FAILURE_POLICY = {
     countsTowardEjection: false,
     cools: true,
     waitHelps: false,
+    transient: false,
     narrowsToLargerContext: false,
     structural: 'deployment',
-    final: { status: 429, code: 'rate_limit_exceeded', when: 'any' },
+    final: { status: 429, code: 'quota_exhausted', type: 'insufficient_quota', when: 'every' },
   },
   timeout: {
     meaning: 'nothing came in time',
@@ -123,9 +137,10 @@ export const FAILURE_POLICY = {
     countsTowardEjection: true,
     cools: false,
     waitHelps: false,
+    transient: true,
     narrowsToLargerContext: false,
     structural: null,
-    final: { status: 504, code: 'upstream_timeout', when: 'every' },
+    final: { status: 504, code: 'upstream_timeout', when: 'every_transient' },
   },
   internal_error: {
     meaning: 'the gateway itself failed to prepare or send the attempt; the provider never saw it',
@@ -137,9 +152,25 @@ export const FAILURE_POLICY = {
     countsTowardEjection: false,
     cools: false,
     waitHelps: false,
+    transient: false,
     narrowsToLargerContext: false,
     structural: null,
     final: { status: 500, code: 'internal_error', when: 'every' },
+  },
+  empty_answer: {
+    meaning: 'a 200 with no content, no tool call and no refusal',
+    // Handing it over would pass off a non-answer as success; another target may well answer.
+    rule: 'failover',
+    routeMayOverride: true,
+    sameTargetRetry: true,
+    // An empty answer can belong to one prompt: it says little about the deployment.
+    countsTowardEjection: false,
+    cools: false,
+    waitHelps: false,
+    transient: false,
+    narrowsToLargerContext: false,
+    structural: null,
+    final: UPSTREAM_ERROR,
   },
   server_error: {
     meaning: 'the provider failed',
@@ -149,6 +180,7 @@ export const FAILURE_POLICY = {
     countsTowardEjection: true,
     cools: false,
     waitHelps: false,
+    transient: true,
     narrowsToLargerContext: false,
     structural: null,
     final: UPSTREAM_ERROR,
@@ -161,6 +193,7 @@ export const FAILURE_POLICY = {
     countsTowardEjection: true,
     cools: false,
     waitHelps: false,
+    transient: true,
     narrowsToLargerContext: false,
     structural: null,
     final: UPSTREAM_ERROR,
@@ -173,6 +206,7 @@ export const FAILURE_POLICY = {
     countsTowardEjection: false,
     cools: false,
     waitHelps: false,
+    transient: false,
     narrowsToLargerContext: false,
     // A key is the connection's, not one model's.
     structural: 'connection',
@@ -186,6 +220,7 @@ export const FAILURE_POLICY = {
     countsTowardEjection: false,
     cools: false,
     waitHelps: false,
+    transient: false,
     narrowsToLargerContext: false,
     structural: 'deployment',
     final: UPSTREAM_ERROR,
@@ -199,6 +234,7 @@ export const FAILURE_POLICY = {
     countsTowardEjection: true,
     cools: false,
     waitHelps: false,
+    transient: false,
     narrowsToLargerContext: false,
     structural: null,
     final: UPSTREAM_ERROR,
@@ -212,6 +248,7 @@ export const FAILURE_POLICY = {
     countsTowardEjection: false,
     cools: false,
     waitHelps: false,
+    transient: false,
     narrowsToLargerContext: false,
     structural: null,
     final: UPSTREAM_ERROR,

@@ -13,4 +13,10 @@ export interface SkippedTarget {
   reason: SkipReason;
   /** Epoch milliseconds when the time out ends, when known (ejected, cooling, structural with a probe due). */
   untilMs?: number;
+  /**
+   * What keeps the deployment out until a probe succeeds, when anything does (a structural fault's
+   * cause: `quota_exhausted`, `credential`, `not_found`, `persistent_429`): the final error tells an
+   * exhausted quota from a passing outage by it.
+   */
+  cause?: string;
 }

@@ -56,6 +56,10 @@ export class DrillHealthDoor implements HealthDoor {
     return this.#deps.engine.coolingUntilMs(target);
   }
 
+  structuralCauseOf(target: ResolvedTarget): string | undefined {
+    return this.#deps.engine.structuralCauseOf(target);
+  }
+
   #readmitIfStructural(target: ResolvedTarget, route: ResolvedRoute): void {
     const { registry } = this.#deps;
     const deployment = registry.deployment(target.connectionName, target.routedModel, route.policy.health ?? DEFAULT_ROUTE_HEALTH, this.#deps.config().health);

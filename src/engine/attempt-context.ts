@@ -2,7 +2,8 @@ import type { UpstreamFailure } from '../providers/spec.js';
 import type { AttemptRecord } from '../core/attempt-record.js';
 import { AttemptTimer } from './attempt-timer.js';
 import { Cancellation } from '../core/cancellation.js';
-import { classifyTransportError, type Silence } from './classify-transport-error.js';
+import { classifyTransportError } from './classify-transport-error.js';
+import { silentFailure, type Silence } from './silent-failure.js';
 
 /** How long an upstream may keep a stream open after its finish before we end it ourselves. */
 const AFTER_FINISH_GRACE_MS = 1_000;
@@ -57,8 +58,9 @@ export class AttemptContext {
     this.#onSettled?.(this.record);
   }
 
-  /** Ends the attempt as failed, filling the record from the error. */
-  fail(error: UpstreamFailure): { ok: false; record: AttemptRecord; error: UpstreamFailure } {
+  /** Ends the attempt as failed, filling the record from the error (a failure after a long silence is a timeout). */
+  fail(failure: UpstreamFailure): { ok: false; record: AttemptRecord; error: UpstreamFailure } {
+    const error = silentFailure(failure, this.#silence());
     Object.assign(this.record, {
       kind: error.kind,
       httpStatus: error.status ?? this.record.httpStatus,
@@ -71,12 +73,16 @@ export class AttemptContext {
     return { ok: false, record: this.record, error };
   }
 
-  /**
-   * What a thrown send/read error means, judged by which of our cancellations fired (and, before
-   * any response, by how long the target had been silent).
-   */
-  classify(error: unknown, silence?: Silence): UpstreamFailure {
-    return classifyTransportError(error, { caller: this.#caller, attempt: this.cancellation }, silence);
+  /** What a thrown send/read error means, judged by which of our cancellations fired. */
+  classify(error: unknown): UpstreamFailure {
+    return classifyTransportError(error, { caller: this.#caller, attempt: this.cancellation });
+  }
+
+  /** How long the target has had the request without sending content; undefined once content came (or before it was sent). */
+  #silence(): Silence | undefined {
+    const { sentMs, firstTokenMs, firstTokenTimeoutMs } = this.record;
+    if (sentMs === undefined || firstTokenMs !== undefined || firstTokenTimeoutMs === undefined) return undefined;
+    return { silentMs: Date.now() - this.startedAtMs - sentMs, firstTokenTimeoutMs };
   }
 
   /**

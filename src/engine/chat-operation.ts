@@ -6,6 +6,7 @@ import { createFrameDecoder } from '../streaming/create-frame-decoder.js';
 import { readEventBatches } from '../streaming/read-event-batches.js';
 import { forwardCommitted } from './forward-committed.js';
 import { readToCommitPoint } from './read-to-commit-point.js';
+import { EMPTY_ANSWER, isEmptyResult } from './empty-answer.js';
 import type { Operation } from './run-attempt.js';
 
 /**
@@ -48,6 +49,11 @@ export function chatOperation(request: ChatRequest, commit: CommitPolicy, option
         const result = adapter.parseResponse(await response.body.json());
         if (result.finishReason === 'content_filter' && result.text === '' && result.toolCalls.length === 0) {
           return context.fail({ kind: 'moderation', code: 'content_filter', message: 'the provider refused to answer (content filter)' });
+        }
+        if (isEmptyResult(result)) {
+          // Generated and billed all the same.
+          record.usage = result.usage;
+          return context.fail(EMPTY_ANSWER);
         }
         // Providers that do not say which model answered (Bedrock) answered with the routed one.
         if (!result.responseModel) result.responseModel = input.target.routedModel;

@@ -16,20 +16,12 @@ interface Aborted {
   readonly reason: unknown;
 }
 
-/** How long the target had the request without answering anything, against its first-token timeout. */
-export interface Silence {
-  silentMs: number;
-  firstTokenTimeoutMs: number;
-}
-
 /**
  * Maps an error thrown while sending or reading an attempt to its failure kind. The gateway's own
- * aborts are recognised by the cancellation that fired, not by the error text. A connection that
- * fails after the target sat silent on the request for at least half its first-token timeout is a
- * `timeout`, not a `connection` failure: such a target hangs up instead of answering, and a
- * same-target retry with a fresh timeout would only make the caller wait for it twice.
+ * aborts are recognised by the cancellation that fired, not by the error text. (A failure after a
+ * long silence becomes a `timeout` where the attempt fails: see `silentFailure`.)
  */
-export function classifyTransportError(error: unknown, aborts: { caller: Aborted; attempt: Aborted }, silence?: Silence): UpstreamFailure {
+export function classifyTransportError(error: unknown, aborts: { caller: Aborted; attempt: Aborted }): UpstreamFailure {
   if (aborts.caller.aborted) return { kind: 'cancelled', message: aborts.caller.reason === ANSWERED_ELSEWHERE ? ANSWERED_ELSEWHERE.message : 'the caller disconnected' };
   if (aborts.attempt.aborted && aborts.attempt.reason instanceof AttemptTimeout) {
     return { kind: 'timeout', type: aborts.attempt.reason.phase, message: aborts.attempt.reason.message };
@@ -40,9 +32,6 @@ export function classifyTransportError(error: unknown, aborts: { caller: Aborted
   if (code !== undefined && REFUSED_REQUEST_CODES.has(code)) return { kind: 'internal_error', type: code, message: `the gateway built a request it cannot send: ${message}` };
   if (code === undefined && isProgrammingError(error)) {
     return { kind: 'internal_error', type: 'gateway_failure', message: `the gateway failed while handling this attempt (${(error as Error).name}: ${message})` };
-  }
-  if (silence !== undefined && silence.silentMs * 2 >= silence.firstTokenTimeoutMs) {
-    return { kind: 'timeout', type: 'silent_hang_up', message: `the upstream closed the connection after ${silence.silentMs} ms without answering (${message})` };
   }
   return { kind: 'connection', ...(code === undefined ? {} : { type: code }), message };
 }

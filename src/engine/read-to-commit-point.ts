@@ -4,6 +4,7 @@ import { trustedUsage } from '../metering/trusted-usage.js';
 import type { ChatRequest, UpstreamFailure, StreamEvent } from '../providers/spec.js';
 import type { AttemptContext } from './attempt-context.js';
 import { contentPredicate } from './content-predicate.js';
+import { EMPTY_ANSWER, finishedEmpty } from './empty-answer.js';
 import { timerDelayMs } from './timer-delay.js';
 
 /** An upstream stream as the engine reads it: one batch of events per network read. */
@@ -24,7 +25,7 @@ export interface CommitReady {
 
 /**
  * Reads an upstream stream until the route's commit policy lets output go to the caller:
- * `first_token` — the first content event (or a finish with no content); `{hold_ms}` — that
+ * `first_token` — the first content event (a finish with none is an empty answer); `{hold_ms}` — that
  * plus `hold_ms` more, or the end; `complete` — the end. Any failure before that point is
  * returned as a UpstreamFailure, and nothing has reached the caller: the attempt loop moves on.
  */
@@ -42,6 +43,8 @@ export async function readToCommitPoint(
   const held: StreamEvent[] = [];
   const isContent = contentPredicate(options.shownReasoning);
   let sawContent = false;
+  // Hosted tool calls and encrypted reasoning pass through whole: not content to commit on, but not nothing either.
+  let sawOutputItem = false;
   let outputCharacters = 0;
   // A stream that dies here was still generated, and billed: its usage is estimated for the ledger.
   const failed = (error: UpstreamFailure): UpstreamFailure => {
@@ -79,6 +82,9 @@ export async function readToCommitPoint(
             continue;
           case 'provider-error':
             return failed(event.error);
+          case 'output-item':
+            sawOutputItem = true;
+            break;
           case 'usage':
             // In place: the caller's usage chunk shows what the ledger is charged.
             event.usage = trustedUsage(event.usage, () => ({ inputTokens: options.estimateInputTokens(), outputTokens: estimateTokens(outputCharacters) }));
@@ -88,6 +94,7 @@ export async function readToCommitPoint(
             if (event.reason === 'content_filter' && !sawContent) {
               return { kind: 'moderation', code: 'content_filter', message: 'the provider refused to answer (content filter)' };
             }
+            if (!sawContent && !sawOutputItem && finishedEmpty(event.reason)) return failed(EMPTY_ANSWER);
             finished = true;
             context.finishSeen();
             break;

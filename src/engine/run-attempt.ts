@@ -95,24 +95,21 @@ export async function runAttempt<Answer>(input: AttemptInput, operation: Operati
   if (input.idempotencyKey !== undefined) upstream.headers['idempotency-key'] = input.idempotencyKey;
 
   let response: UpstreamResponse;
-  // When the upstream last received the request (per host tried): its silence counts from then.
-  let sentAtMs: number | undefined;
   try {
     // Streams: content must start within first_token_ms. Non-streamed answers come whole, so
     // their headers must (no headers in time is a timeout that fails over). The clock
     // starts when the request is written to the upstream: connecting has connect_ms of its own,
     // and a wait for a pooled socket is the gateway's, never the provider's.
+    // When the upstream last received the request (per host tried): its silence counts from then.
     const onSent = () => {
-      sentAtMs = Date.now();
-      context.record.sentMs = sentAtMs - startedAtMs;
+      context.record.sentMs = Date.now() - startedAtMs;
       context.timer.arm('first_token', input.timeouts.first_token_ms);
     };
     response = await sendToFirstReachableHost(upstream, input, context, onSent);
   } catch (error) {
     if (error instanceof SigningFailure) return context.fail(gatewayFailure(error.cause));
     if (error instanceof UpstreamFailureError) return context.fail(error.error);
-    const silence = sentAtMs === undefined ? undefined : { silentMs: Date.now() - sentAtMs, firstTokenTimeoutMs: input.timeouts.first_token_ms };
-    return context.fail(context.classify(error, silence));
+    return context.fail(context.classify(error));
   }
   context.record.httpStatus = response.statusCode;
   input.onHeaders?.(response.headers);

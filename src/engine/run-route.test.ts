@@ -260,6 +260,7 @@ describe('the attempt loop behind a fake health door', () => {
       },
       coolingEndsAtMs: () => undefined,
       coolingUntilMs: () => undefined,
+      structuralCauseOf: () => undefined,
     };
   }
 

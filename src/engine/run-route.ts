@@ -61,7 +61,7 @@ export interface Served<Answer> {
 }
 
 /** A planned target passed over without an attempt; ejected and structural ones are a last resort's candidates. */
-type Skip = { target: ResolvedTarget; reason: SkipReason; untilMs: number | undefined };
+type Skip = { target: ResolvedTarget; reason: SkipReason; untilMs: number | undefined; cause: string | undefined };
 
 /** An attempt that has ended (for an answer: at its commit point), and the target it went to. */
 type Ended<Answer> = { target: ResolvedTarget; outcome: AttemptOutcome<Answer> };
@@ -160,7 +160,8 @@ class AttemptLoop<Answer> {
   }
 
   skip(target: ResolvedTarget, reason: SkipReason, untilMs: number | undefined): void {
-    (this.#skipped ??= []).push({ target, reason, untilMs });
+    const cause = reason === 'busy' || reason === 'context_window' ? undefined : this.#deps.health.structuralCauseOf(target);
+    (this.#skipped ??= []).push({ target, reason, untilMs, cause });
   }
 
   /** The target tried as a last resort was attempted after all: it is no longer a skip. */
@@ -180,10 +181,11 @@ class AttemptLoop<Answer> {
 
   skippedTargets(): SkippedTarget[] | undefined {
     if (this.#skipped === undefined || this.#skipped.length === 0) return undefined;
-    return this.#skipped.map(({ target, reason, untilMs }) => ({
+    return this.#skipped.map(({ target, reason, untilMs, cause }) => ({
       connection: target.connectionName,
       model: target.routedModel,
       reason,
+      ...(cause === undefined ? {} : { cause }),
       // A structural fault with no probe due is out until further notice.
       ...(untilMs === undefined || untilMs === Number.MAX_SAFE_INTEGER ? {} : { untilMs }),
     }));

@@ -61,6 +61,8 @@ export interface HealthDoor {
   coolingEndsAtMs(route: ResolvedRoute): number | undefined;
   /** When this target stops cooling; undefined when it is not cooling. */
   coolingUntilMs(target: ResolvedTarget): number | undefined;
+  /** The cause of the target's structural fault (`quota_exhausted`, …); undefined when it has none. */
+  structuralCauseOf(target: ResolvedTarget): string | undefined;
 }
 
 /**

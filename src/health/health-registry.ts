@@ -43,6 +43,8 @@ export interface HealthEvents {
 export interface HealthState {
   deployment(connection: string, model: string, routeHealth: RouteHealthConfig, globalHealth: Config['health']): DeploymentHealth;
   all(): DeploymentHealth[];
+  /** The deployment under `connection/model`, if it has been made. */
+  find(key: string): DeploymentHealth | undefined;
   dispatched(deployment: DeploymentHealth): void;
   settled(deployment: DeploymentHealth, permit: Permit, kind: FailureKind, message: string | undefined): void;
   observeHeaders(deployment: DeploymentHealth, headers: ResponseHeaders): void;

@@ -87,6 +87,11 @@ export class LocalHealthDoor implements HealthDoor {
     return this.#deps.cooling.coolingUntil(keyOf(target));
   }
 
+  structuralCauseOf(target: ResolvedTarget): string | undefined {
+    const structural = this.#deps.registry.find(keyOf(target))?.structural;
+    return structural?.state === 'structural' ? structural.cause : undefined;
+  }
+
   coolingEndsAtMs(route: ResolvedRoute): number | undefined {
     let earliest: number | undefined;
     for (const target of route.targets) {

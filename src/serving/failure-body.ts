@@ -21,7 +21,7 @@ export function failureBody(
   dialect: Pick<CallerDialect, 'errorBody'>,
 ): { final: FinalError; body: unknown; attempts: Record<string, unknown>[] } {
   const redact = secretRedactor(knownSecrets(config));
-  const decided = finalError(error.attempts, error.coolingEndsInMs);
+  const decided = finalError(error.attempts, error.coolingEndsInMs, error.skipped);
   const final = { ...decided, message: redact(decided.message) };
   const attempts = error.attempts.map((attempt) => describeAttempt(attempt, redact));
   const body = dialect.errorBody({

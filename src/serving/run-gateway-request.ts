@@ -97,7 +97,7 @@ function failureOf(error: unknown, draft: RecordDraft): { ok: false; kind: strin
   if (error instanceof AllAttemptsFailedError) {
     draft.attempts = error.attempts;
     draft.skipped = error.skipped;
-    const final = finalError(error.attempts, error.coolingEndsInMs);
+    const final = finalError(error.attempts, error.coolingEndsInMs, error.skipped);
     draft.fail('failed', final.status, final.code, final.message);
     const last = error.attempts.at(-1);
     return { ok: false, kind: last?.kind ?? final.code, message: last?.message ?? final.message };

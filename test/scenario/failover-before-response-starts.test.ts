@@ -55,7 +55,9 @@ describe('failover to the next target on a 503 before the response starts', () =
   it('answers 502 naming every attempt when every target fails', async () => {
     const response = await ask('all-down');
     expect(response.status).toBe(502);
-    expect(response.headers.get('x-should-retry')).toBe('false');
+    // Server errors pass: the caller is told when asking again may work.
+    expect(response.headers.get('retry-after')).toBe('2');
+    expect(response.headers.get('x-should-retry')).toBeNull();
     expect(response.headers.get('x-request-id')).toMatch(/^req_/);
     const body = (await response.json()) as { error: { code: string; request_id: string; attempts: { target: string; kind: string; status: number }[] } };
     expect(body.error.code).toBe('upstream_error');

@@ -67,6 +67,7 @@ const KINDS = [
   'rate_limit',
   'quota_exhausted',
   'server_error',
+  'empty_answer',
   'timeout',
   'connection',
   'credential',
