@@ -138,7 +138,7 @@ export class HealthMonitor implements HealthEvents {
         deployment.structural.postponeProbe();
         return;
       }
-      // A probe is a try like any other, though it bypasses the door (and the request rate 429s are judged by).
+      // A probe is a try too. It does not pass the door, so it is noted here, and stays out of the request rate 429s are judged by.
       deployment.lastTriedAtMs = this.#now();
       const kind = await this.#deps.probe(deployment);
       this.#deps.metrics.probes.inc({ deployment: this.#counterLabel(deployment), kind });
