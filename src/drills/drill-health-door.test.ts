@@ -47,7 +47,7 @@ async function permitted(answer: Permit | Out | Promise<Permit | Out>): Promise<
 describe('DrillHealthDoor', () => {
   it('plans the targets as given, cooling ones included', () => {
     const { drill, cooling } = doors();
-    cooling.cool('east/a', 60_000);
+    cooling.cool('east/a', { kind: 'rate_limit', retryAfterMs: 60_000 });
     expect(drill.plan(route)).toEqual([eastA, westB]);
   });
 
@@ -59,7 +59,7 @@ describe('DrillHealthDoor', () => {
 
     (await permitted(engine.admit(westB, route))).settle(record('credential', 'b'));
     expect(await engine.admit(westB, route)).toMatchObject({ out: true, reason: 'structural' });
-    cooling.cool('west/b', 60_000);
+    cooling.cool('west/b', { kind: 'rate_limit', retryAfterMs: 60_000 });
     (await permitted(drill.admit(westB, route))).settle(record('credential', 'b'));
   });
 

@@ -125,6 +125,24 @@ describe('Breaker: ejected → half_open → closed | ejected', () => {
     expect(context.breaker.state).toBe('ejected');
   });
 
+  it('reports itself half-open as soon as the ejection time is up, before any request asks', () => {
+    const context = setup();
+    const { breaker, clock, transitions } = context;
+    context.sendMany('FFF');
+    expect(breaker.stateNow).toBe('ejected');
+    clock.nowMs = 9_999;
+    expect(breaker.stateNow).toBe('ejected');
+    clock.nowMs = 10_000;
+    expect(breaker.stateNow).toBe('half_open');
+    // Reporting moves nothing: the next request to ask is still the trial.
+    expect(breaker.state).toBe('ejected');
+    expect(transitions).toHaveLength(1);
+    const permit = trial(breaker);
+    expect(breaker.stateNow).toBe('half_open');
+    breaker.record(permit, 'failure');
+    expect(breaker.stateNow).toBe('ejected');
+  });
+
   it('when the time is up, admits exactly one trial request', () => {
     const context = setup();
     ejectThenWait(context);

@@ -95,6 +95,16 @@ export class Breaker {
     return this.#state;
   }
 
+  /**
+   * The state as it stands now, for whoever reports it. The breaker turns half-open only when a
+   * request asks (that request is its trial), but once the ejection time is up the deployment is
+   * no longer out for it: it is waiting for its trial.
+   */
+  get stateNow(): BreakerState {
+    if (this.#state === 'ejected' && this.#now() >= (this.#ejectedUntilMs ?? 0)) return 'half_open';
+    return this.#state;
+  }
+
   /** When the current state began. */
   get sinceMs(): number {
     return this.#sinceMs;

@@ -6,6 +6,7 @@ export type DeploymentState = (typeof DEPLOYMENT_STATES)[number];
 
 export function deploymentState(deployment: DeploymentHealth, coolingUntilMs: number | undefined): DeploymentState {
   if (deployment.structural.state === 'structural') return 'structural';
-  if (deployment.breaker.state !== 'closed') return deployment.breaker.state;
+  const breaker = deployment.breaker.stateNow;
+  if (breaker !== 'closed') return breaker;
   return coolingUntilMs === undefined ? 'healthy' : 'cooling';
 }

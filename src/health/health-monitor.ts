@@ -138,6 +138,8 @@ export class HealthMonitor implements HealthEvents {
         deployment.structural.postponeProbe();
         return;
       }
+      // A probe is a try too. It does not pass the door, so it is noted here, and stays out of the request rate 429s are judged by.
+      deployment.lastTriedAtMs = this.#now();
       const kind = await this.#deps.probe(deployment);
       this.#deps.metrics.probes.inc({ deployment: this.#counterLabel(deployment), kind });
       if (kind === 'ok') this.#deps.registry().probeSucceeded(deployment);

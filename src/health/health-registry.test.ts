@@ -54,3 +54,21 @@ describe('HealthRegistry bounds unconfigured deployments', () => {
     expect(keys()).toEqual(['c/d']);
   });
 });
+
+describe('HealthRegistry remembers when a deployment was last tried', () => {
+  it('at each dispatch, on its own clock', () => {
+    const config = configWith(10);
+    let nowMs = 1_000;
+    const registry = new HealthRegistry(
+      { onBreaker: () => undefined, onStructural: () => undefined, onStepDown: () => undefined, onForgotten: () => undefined },
+      { config: () => config, now: () => nowMs },
+    );
+    const deployment = registry.deployment('c', 'configured', DEFAULT_ROUTE_HEALTH, config.health);
+    expect(deployment.lastTriedAtMs).toBeUndefined();
+    registry.dispatched(deployment);
+    nowMs = 4_000;
+    expect(deployment.lastTriedAtMs).toBe(1_000);
+    registry.dispatched(deployment);
+    expect(deployment.lastTriedAtMs).toBe(4_000);
+  });
+});

@@ -17,6 +17,8 @@ export interface DeploymentHealth {
   breaker: Breaker;
   structural: StructuralFault;
   lastError?: { kind: FailureKind; message: string; atMs: number };
+  /** When this process last sent it a request (a caller's, the gateway's own, or a probe). */
+  lastTriedAtMs?: number;
   quota?: QuotaSnapshot;
   /** When an alert for a long ejection was last sent for the current episode. */
   longEjectionAlertedForMs?: number;
@@ -168,6 +170,7 @@ export class HealthRegistry implements HealthState {
 
   /** An attempt is about to be sent. */
   dispatched(deployment: DeploymentHealth): void {
+    deployment.lastTriedAtMs = this.#now();
     deployment.structural.requestSent();
   }
 

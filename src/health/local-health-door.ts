@@ -11,7 +11,7 @@ import { planTargets } from '../routing/plan-targets.js';
 import type { ResolvedRoute, ResolvedTarget } from '../routing/resolve-route.js';
 import { breakerOutcomeOf, type Permit as BreakerPermit } from './breaker.js';
 import type { ConnectionLoad } from './connection-load.js';
-import type { Cooling } from './cooling.js';
+import type { Cooling, CoolingCause } from './cooling.js';
 import type { AdmitOptions, HealthDoor, Out, OutReason, Permit, TrialClaims } from './health-door.js';
 import type { DeploymentHealth, HealthState } from './health-registry.js';
 
@@ -138,7 +138,7 @@ class DeploymentPermit implements Permit {
     load.release(deployment.connection);
     registry.settled(deployment, this.#breakerPermit, record.kind, record.message);
     if (this.#breakerPermit.trial && breakerOutcomeOf(record.kind) === 'neutral') this.#deps.trials?.release(deployment);
-    if (record.kind !== 'ok' && FAILURE_POLICY[record.kind].cools) cooling.cool(deployment.key, record.retryAfterMs);
+    if (record.kind !== 'ok' && FAILURE_POLICY[record.kind].cools) cooling.cool(deployment.key, coolingCauseOf(record));
   }
 
   /** A stream's first-token time from the send, when its first-token clock started: connecting is not the provider's answer time. */
@@ -146,6 +146,10 @@ class DeploymentPermit implements Permit {
     if (this.#streamedInputTokens === undefined || record.firstTokenMs === undefined) return undefined;
     return { firstTokenMs: record.firstTokenMs - (record.sentMs ?? 0), inputTokens: this.#streamedInputTokens };
   }
+}
+
+function coolingCauseOf(record: AttemptRecord): CoolingCause {
+  return { kind: record.kind, httpStatus: record.httpStatus, retryAfterMs: record.retryAfterMs };
 }
 
 function out(reason: OutReason, untilMs: number): Out {

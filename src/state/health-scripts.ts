@@ -113,9 +113,12 @@ redis.call('PUBLISH', ARGV[3], cjson.encode({ kind = ARGV[4], key = ARGV[5], rec
 return encoded
 `;
 
-/** Cooling: the longer of the running one and this one. KEYS: cooling. ARGV: cooling_ms, channel, deployment, replica id. */
-const COOL = `if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], '1', 'PX', ARGV[1]) end
-redis.call('PUBLISH', ARGV[2], cjson.encode({ kind = 'cooling', key = ARGV[3], coolingMs = tonumber(ARGV[1]), from = ARGV[4] }))
+/**
+ * Cooling: the longer of the running one and this one, kept with its length and cause.
+ * KEYS: cooling. ARGV: cooling_ms, channel, deployment, replica id, the cooling as JSON ({coolingMs, cause}).
+ */
+const COOL = `if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], ARGV[5], 'PX', ARGV[1]) end
+redis.call('PUBLISH', ARGV[2], cjson.encode({ kind = 'cooling', key = ARGV[3], coolingMs = tonumber(ARGV[1]), cause = cjson.decode(ARGV[5]).cause, from = ARGV[4] }))
 return 0
 `;
 

@@ -1,5 +1,5 @@
 import type { SharedBreakerState, BreakerTransition } from '../health/breaker.js';
-import type { Cooling } from '../health/cooling.js';
+import type { Cooling, CoolingCause, SharedCooling } from '../health/cooling.js';
 import type { TrialClaims } from '../health/health-door.js';
 import type { DeploymentHealth, HealthEvents, HealthRegistry } from '../health/health-registry.js';
 import type { LimitStepDown } from '../health/limit-step-down.js';
@@ -30,7 +30,8 @@ type Message =
   | { kind: 'structural'; key: string; record: StructuralRecord }
   | { kind: 'connection'; connection: string; fault: ConnectionFault | null }
   | { kind: 'trial_free'; key: string }
-  | { kind: 'cooling'; key: string; coolingMs: number; from: string }
+  // `cause` is absent from replicas of older versions.
+  | { kind: 'cooling'; key: string; coolingMs: number; cause?: CoolingCause; from: string }
   | { kind: 'quota'; key: string; snapshot: QuotaSnapshot; from: string };
 
 export interface SharedHealthDeps {
@@ -75,7 +76,7 @@ export class SharedHealth implements HealthEvents, TrialClaims {
     this.#deps = deps;
     this.#link = deps.link;
     this.#scripts = healthScripts(deps.link.commands);
-    deps.cooling.onCooled = (key, coolingMs) => this.#cooled(key, coolingMs);
+    deps.cooling.onCooled = (key, shared) => this.#cooled(key, shared);
     deps.link.subscribe(CHANNEL, (message) => this.#heard(message));
     deps.link.onResync(() => this.#resync());
   }
@@ -215,9 +216,13 @@ export class SharedHealth implements HealthEvents, TrialClaims {
 
   // ---- Cooling ----
 
-  #cooled(key: string, coolingMs: number): void {
+  /** The cooling's key holds its length and cause, so a replica that loads it later knows why and since when. */
+  #cooled(key: string, shared: Required<SharedCooling>): void {
     if (!this.#link.up) return;
-    this.#scripts.cool(this.#link.key(`health:cooling:${key}`), wholeMs(coolingMs), this.#link.key(CHANNEL), key, this.#link.replicaId).catch(() => undefined);
+    const coolingMs = wholeMs(shared.coolingMs);
+    this.#scripts
+      .cool(this.#link.key(`health:cooling:${key}`), coolingMs, this.#link.key(CHANNEL), key, this.#link.replicaId, JSON.stringify({ ...shared, coolingMs }))
+      .catch(() => undefined);
   }
 
   // ---- Hearing and adopting ----
@@ -239,7 +244,7 @@ export class SharedHealth implements HealthEvents, TrialClaims {
       return;
     }
     if (message.kind === 'cooling') {
-      if (message.from !== this.#link.replicaId) this.#deps.cooling.adopt(message.key, message.coolingMs);
+      if (message.from !== this.#link.replicaId) this.#deps.cooling.adopt(message.key, message.coolingMs, { coolingMs: message.coolingMs, cause: message.cause });
       return;
     }
     const deployment = registry.find(message.key) ?? registry.configured().find((candidate) => candidate.key === message.key);
@@ -304,6 +309,8 @@ export class SharedHealth implements HealthEvents, TrialClaims {
   async #load(deployments: readonly DeploymentHealth[], afterOutage = false): Promise<void> {
     if (deployments.length === 0) return;
     const link = this.#link;
+    /** Reads per deployment, in the order they are queued. */
+    const READS = 6;
     const reads = link.commands.pipeline();
     for (const deployment of deployments) {
       reads
@@ -311,12 +318,13 @@ export class SharedHealth implements HealthEvents, TrialClaims {
         .get(link.key(`health:structural:${deployment.key}`))
         .get(link.key(`health:connection:${deployment.connection}`))
         .pttl(link.key(`health:cooling:${deployment.key}`))
+        .get(link.key(`health:cooling:${deployment.key}`))
         .get(link.key(`health:quota:${deployment.key}`));
     }
     const results = (await reads.exec()) ?? [];
     const registry = this.#deps.registry();
     deployments.forEach((deployment, index) => {
-      const [breaker, structural, connection, coolingMs, quota] = results.slice(index * 5, index * 5 + 5).map(([error, value]) => {
+      const [breaker, structural, connection, coolingLeftMs, cooling, quota] = results.slice(index * READS, index * READS + READS).map(([error, value]) => {
         if (error) throw error;
         return value;
       });
@@ -331,7 +339,11 @@ export class SharedHealth implements HealthEvents, TrialClaims {
       if (structuralRecord) this.#adoptStructural(deployment, structuralRecord);
       const connectionFault = parsed<ConnectionFault>(connection);
       if (connectionFault && registry.connectionFault(deployment.connection) === undefined) registry.adoptConnectionFault(deployment.connection, connectionFault);
-      if (typeof coolingMs === 'number' && coolingMs > 0) this.#deps.cooling.adopt(deployment.key, coolingMs);
+      if (typeof coolingLeftMs === 'number' && coolingLeftMs > 0) {
+        // An older version stored no length or cause: then all that is known is what is left.
+        const shared = parsed<Partial<SharedCooling>>(cooling);
+        this.#deps.cooling.adopt(deployment.key, coolingLeftMs, { coolingMs: shared?.coolingMs ?? coolingLeftMs, cause: shared?.cause });
+      }
       const quotaSnapshot = parsed<QuotaSnapshot>(quota);
       if (quotaSnapshot) deployment.quota = quotaSnapshot;
     });

@@ -5,6 +5,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { AdminHealthResponse, DeploymentHealthView } from '../../src/admin/deployment-health-view.js';
 import { ADMIN_TOKEN } from './scenario-helpers.js';
 
 /** An alert as the gateway posts it to `alerts.webhook_url`. */
@@ -64,24 +65,6 @@ export async function startAlertWebhook(): Promise<AlertWebhook> {
   };
 }
 
-/** One deployment as `GET /admin/health` describes it. */
-export interface DeploymentHealthView {
-  deployment: string;
-  connection?: string;
-  model?: string;
-  state: 'structural' | 'ejected' | 'half_open' | 'cooling' | 'healthy';
-  since: string | null;
-  reason: string;
-  structural_cause?: string | null;
-  ejected_until?: string | null;
-  consecutive_ejections?: number;
-  next_probe_at?: string | null;
-  cooling_until: string | null;
-  last_error?: { kind: string; message: string; at: string | null } | null;
-  quota?: Record<string, { limit?: number; remaining?: number; resetAtMs?: number }> | null;
-  first_token?: { samples: number; p99_ms: number | null; typical_input_tokens: number | null; timeout_ms: Record<string, number> };
-}
-
 /** `GET /admin/health` with the scenario admin token. */
 export async function adminHealth(gatewayUrl: string): Promise<DeploymentHealthView[]> {
   const response = await fetch(`${gatewayUrl}/admin/health`, {
@@ -89,7 +72,7 @@ export async function adminHealth(gatewayUrl: string): Promise<DeploymentHealthV
     signal: AbortSignal.timeout(5_000),
   });
   if (response.status !== 200) throw new Error(`GET /admin/health → ${response.status}: ${await response.text()}`);
-  return ((await response.json()) as { data: DeploymentHealthView[] }).data;
+  return ((await response.json()) as AdminHealthResponse).data;
 }
 
 /** The `/admin/health` entry of one deployment (`connection/model`); throws when it is not listed. */

@@ -1,26 +1,7 @@
 import { html, nothing, render } from 'lit-html';
 import { formatMs, timeCell } from '../format-time.js';
+import type { AdminHealthResponse, DeploymentHealthView } from '../deployment-health.js';
 import type { Page } from '../page.js';
-
-interface QuotaWindow {
-  limit?: number;
-  remaining?: number;
-  resetAtMs?: number;
-}
-
-interface Deployment {
-  deployment: string;
-  state: string;
-  since: string | null;
-  reason: string | null;
-  structural_cause?: string | null;
-  ejected_until?: string | null;
-  next_probe_at?: string | null;
-  cooling_until?: string | null;
-  last_error?: { kind: string; message: string; at: string | null } | null;
-  quota?: Record<string, QuotaWindow> | null;
-  first_token?: { samples: number; p99_ms: number | null; timeout_ms: Record<string, number> } | null;
-}
 
 const REFRESH_MS = 2_000;
 /** How long a row that changed state stays highlighted. */
@@ -28,7 +9,7 @@ const HIGHLIGHT_MS = 10_000;
 
 /** Deployments: `/admin/health`, polled; a deployment whose state changed is highlighted and announced. */
 export const deploymentsPage: Page = (root, { api }) => {
-  let deployments: Deployment[] | undefined;
+  let deployments: DeploymentHealthView[] | undefined;
   let error: string | undefined;
   let loadedAt: string | undefined;
   const changedAtMs = new Map<string, { fromState: string; atMs: number }>();
@@ -64,7 +45,7 @@ export const deploymentsPage: Page = (root, { api }) => {
                       <th scope="row">${deployment.deployment}</th>
                       <td><span class="state state-${deployment.state}">${deployment.state}</span>${highlighted ? html` <span class="muted">(was ${change.fromState})</span>` : nothing}</td>
                       <td>${timeCell(deployment.since)}</td>
-                      <td>${deployment.reason ?? '—'}${deployment.last_error ? html`<div class="muted">last error: ${deployment.last_error.kind}: ${deployment.last_error.message}</div>` : nothing}</td>
+                      <td>${deployment.reason}${deployment.last_error ? html`<div class="muted">last error: ${deployment.last_error.kind}: ${deployment.last_error.message}</div>` : nothing}</td>
                       <td>${untilOf(deployment)}</td>
                       <td>${quotaOf(deployment.quota)}</td>
                       <td>${firstTokenOf(deployment.first_token)}</td>
@@ -79,7 +60,7 @@ export const deploymentsPage: Page = (root, { api }) => {
 
   async function load(): Promise<void> {
     try {
-      const { data } = await api.get<{ data: Deployment[] }>('/admin/health');
+      const { data } = await api.get<AdminHealthResponse>('/admin/health');
       const changes: string[] = [];
       for (const deployment of data) {
         const before = deployments?.find((known) => known.deployment === deployment.deployment);
@@ -103,15 +84,19 @@ export const deploymentsPage: Page = (root, { api }) => {
   return () => clearInterval(timer);
 };
 
-function untilOf(deployment: Deployment) {
+/** What ends the state: its end, the trial it waits for (and when a request last reached it), or its next probe. */
+function untilOf(deployment: DeploymentHealthView) {
   if (deployment.state === 'ejected' && deployment.ejected_until) return html`ejected until ${timeCell(deployment.ejected_until)}`;
+  if (deployment.state === 'half_open') {
+    return deployment.last_tried_at ? html`trial due; last tried ${timeCell(deployment.last_tried_at)}` : 'trial due; not tried since this gateway started';
+  }
   if (deployment.state === 'cooling' && deployment.cooling_until) return html`cooling until ${timeCell(deployment.cooling_until)}`;
   if (deployment.next_probe_at) return html`next probe ${timeCell(deployment.next_probe_at)}`;
   return '—';
 }
 
 /** The tightest reported window: remaining of limit, per window name. */
-function quotaOf(quota: Deployment['quota']) {
+function quotaOf(quota: DeploymentHealthView['quota']) {
   const windows = Object.entries(quota ?? {}).filter(([, window]) => window.remaining !== undefined);
   if (windows.length === 0) return '—';
   return html`${windows.map(([name, window]) => {
@@ -121,9 +106,9 @@ function quotaOf(quota: Deployment['quota']) {
 }
 
 /** The first-token timeout in force on each route naming the deployment, and what it was learned from. */
-function firstTokenOf(firstToken: Deployment['first_token']) {
-  const routes = Object.entries(firstToken?.timeout_ms ?? {});
-  if (!firstToken || routes.length === 0) return '—';
+function firstTokenOf(firstToken: DeploymentHealthView['first_token']) {
+  const routes = Object.entries(firstToken.timeout_ms);
+  if (routes.length === 0) return '—';
   return html`${routes.map(([route, ms]) => html`<div>${route}: ${formatMs(ms)}</div>`)}
     <div class="muted">${firstToken.samples} samples${firstToken.p99_ms === null ? '' : `, p99 ${formatMs(firstToken.p99_ms)}`}</div>`;
 }
