@@ -10,6 +10,7 @@ import { knownSecrets } from '../config/known-secrets.js';
 import { redactSecrets } from '../records/redact-secrets.js';
 import { FIRST_TOKEN_PERCENTILE, firstTokenTimeoutMs } from '../routing/first-token-timeout.js';
 import type { LatencyTracker } from '../routing/latency-tracker.js';
+import { modelChanges } from '../routing/model-change.js';
 import { checkAdminToken } from './check-admin-token.js';
 
 export interface AdminHealthDeps {
@@ -21,8 +22,8 @@ export interface AdminHealthDeps {
 
 /**
  * `GET /admin/health`: every deployment of the config (and the unconfigured ones still remembered) with its
- * state, since when, why, the last error, the next probe, the latest quota headers and its first-token
- * times with the timeout each route gives it.
+ * state, since when, why, the last error, the next probe, the latest quota headers, its first-token
+ * times with the timeout each route gives it, and whether each route takes it as a model change.
  */
 export function handleHealth(request: IncomingMessage, response: ServerResponse, deps: AdminHealthDeps): void {
   const config = deps.config();
@@ -30,7 +31,12 @@ export function handleHealth(request: IncomingMessage, response: ServerResponse,
   const seen = new Map(deps.health.all().map((deployment) => [deployment.key, deployment]));
   const keys = new Set([...configuredDeployments(config), ...seen.keys()]);
   const redact = (text: string) => redactSecrets(text, knownSecrets(config));
-  const data = [...keys].sort().map((key) => ({ ...describe(key, seen.get(key), deps, redact), first_token: firstTokenOf(key, config, deps.latency) }));
+  const modelChange = modelChangeByDeployment(config);
+  const data = [...keys].sort().map((key) => ({
+    ...describe(key, seen.get(key), deps, redact),
+    first_token: firstTokenOf(key, config, deps.latency),
+    model_change: modelChange.get(key) ?? {},
+  }));
   sendJson(response, 200, { data }, noStore());
 }
 
@@ -81,4 +87,23 @@ function firstTokenOf(key: string, config: Config, latency: LatencyTracker): Rec
     timeoutMs[name] = firstTokenTimeoutMs(route.timeouts, recent, { streamedInputTokens: recent.typicalInputTokens ?? 0, lastOption: route.targets.length === 1 });
   }
   return { samples: recent.samples, p99_ms: recent.quantileMs(FIRST_TOKEN_PERCENTILE) ?? null, typical_input_tokens: recent.typicalInputTokens ?? null, timeout_ms: timeoutMs };
+}
+
+/**
+ * Per deployment, for each route naming it: whether it is a model change there (the route waits out
+ * a short Retry-After rather than move to it, and tries it after the same-model targets), and
+ * whether the config wrote that or it was inferred from the model catalog.
+ */
+function modelChangeByDeployment(config: Config): Map<string, Record<string, { value: boolean; inferred: boolean }>> {
+  const byDeployment = new Map<string, Record<string, { value: boolean; inferred: boolean }>>();
+  for (const [name, route] of Object.entries(config.routes)) {
+    const changes = modelChanges(route.targets, config.connections);
+    route.targets.forEach((target, index) => {
+      const key = deploymentKey(target.connection, target.model);
+      const routes = byDeployment.get(key) ?? {};
+      routes[name] ??= { value: changes[index]!.modelChange, inferred: changes[index]!.inferred };
+      byDeployment.set(key, routes);
+    });
+  }
+  return byDeployment;
 }

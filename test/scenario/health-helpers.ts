@@ -80,6 +80,7 @@ export interface DeploymentHealthView {
   last_error?: { kind: string; message: string; at: string | null } | null;
   quota?: Record<string, { limit?: number; remaining?: number; resetAtMs?: number }> | null;
   first_token?: { samples: number; p99_ms: number | null; typical_input_tokens: number | null; timeout_ms: Record<string, number> };
+  model_change?: Record<string, { value: boolean; inferred: boolean }>;
 }
 
 /** `GET /admin/health` with the scenario admin token. */
