@@ -55,7 +55,7 @@ const NAMES_LONGEST_FIRST = Object.keys(CATALOG).sort((a, b) => b.length - a.len
  * What providers append to a model name to pin a release of it: a date (Anthropic `-20250929`,
  * Vertex `@20250929`, OpenAI `-2024-08-06`), a Gemini release (`-001`), Bedrock's `-v1:0`, the
  * moving `-latest`, or a dated preview (`-preview-05-20`, `-preview-09-2025`, `-exp-03-25`).
- * A short number is not one: `claude-sonnet-4-6` would be another model, not `claude-sonnet-4`.
+ * A one- or two-digit number is not one: `claude-sonnet-4-6` would be another model, not `claude-sonnet-4`.
  */
 const VERSION_SUFFIX = /^(?:-\d{8}|@\d{8}|-\d{4}-\d{2}-\d{2}|-\d{3}|-v\d+(?::\d+)?|-latest|-(?:preview|exp)(?:-\d{2}|-\d{4})*)+$/;
 
