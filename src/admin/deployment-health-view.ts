@@ -35,6 +35,14 @@ export interface DeploymentHealthView {
   last_error: { kind: FailureKind; message: string; at: string } | null;
   quota: QuotaSnapshot | null;
   first_token: FirstTokenView;
+  /** Per route naming the deployment: whether that route takes it as a model change (docs/lifecycle.md, model changes). */
+  model_change: Record<string, ModelChangeView>;
+}
+
+export interface ModelChangeView {
+  value: boolean;
+  /** True when the config does not write `model_change` and the model catalog decided. */
+  inferred: boolean;
 }
 
 export interface CoolingCauseView {

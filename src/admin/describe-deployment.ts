@@ -16,7 +16,7 @@ export interface DeploymentFacts extends ConfiguredDeployment {
 }
 
 /** A deployment's `/admin/health` row, but for its first-token figures. */
-export function describeDeployment(facts: DeploymentFacts, redact: (text: string) => string): Omit<DeploymentHealthView, 'first_token'> {
+export function describeDeployment(facts: DeploymentFacts, redact: (text: string) => string): Omit<DeploymentHealthView, 'first_token' | 'model_change'> {
   const { health, cooling } = facts;
   const state: DeploymentState = health ? deploymentState(health, cooling?.untilMs) : facts.keyRejected ? 'structural' : cooling ? 'cooling' : 'healthy';
   const { sinceMs, reason } = explain(state, facts);

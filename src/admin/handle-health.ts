@@ -9,8 +9,9 @@ import { knownSecrets } from '../config/known-secrets.js';
 import { redactSecrets } from '../records/redact-secrets.js';
 import { FIRST_TOKEN_PERCENTILE, firstTokenTimeoutMs } from '../routing/first-token-timeout.js';
 import type { LatencyTracker } from '../routing/latency-tracker.js';
+import { modelChanges } from '../routing/model-change.js';
 import { checkAdminToken } from './check-admin-token.js';
-import type { AdminHealthResponse, DeploymentHealthView, FirstTokenView } from './deployment-health-view.js';
+import type { AdminHealthResponse, DeploymentHealthView, FirstTokenView, ModelChangeView } from './deployment-health-view.js';
 import { describeDeployment } from './describe-deployment.js';
 
 export interface AdminHealthDeps {
@@ -23,7 +24,8 @@ export interface AdminHealthDeps {
 /**
  * `GET /admin/health`: every deployment of the config, from the start, and the unconfigured ones
  * still remembered, with its state, since when, why, the last error and try, the next probe, the
- * latest quota headers and its first-token times with the timeout each route gives it.
+ * latest quota headers, its first-token times with the timeout each route gives it, and whether
+ * each route takes it as a model change.
  */
 export function handleHealth(request: IncomingMessage, response: ServerResponse, deps: AdminHealthDeps): void {
   const config = deps.config();
@@ -31,10 +33,11 @@ export function handleHealth(request: IncomingMessage, response: ServerResponse,
   const known = new Map(deps.health.all().map((deployment) => [deployment.key, deployment]));
   const deployments = new Map<string, ConfiguredDeployment>([...configuredDeployments(config), ...known]);
   const redact = (text: string) => redactSecrets(text, knownSecrets(config));
+  const modelChange = modelChangeByDeployment(config);
   const data: DeploymentHealthView[] = [...deployments.keys()].sort().map((key) => {
     const { connection, model } = deployments.get(key)!;
     const facts = { key, connection, model, health: known.get(key), cooling: deps.cooling.spell(key), keyRejected: deps.health.keyRejected(connection) };
-    return { ...describeDeployment(facts, redact), first_token: firstTokenOf(key, config, deps.latency) };
+    return { ...describeDeployment(facts, redact), first_token: firstTokenOf(key, config, deps.latency), model_change: modelChange.get(key) ?? {} };
   });
   const body: AdminHealthResponse = { data };
   sendJson(response, 200, body, noStore());
@@ -53,4 +56,19 @@ function firstTokenOf(key: string, config: Config, latency: LatencyTracker): Fir
     timeoutMs[name] = firstTokenTimeoutMs(route.timeouts, recent, { streamedInputTokens: recent.typicalInputTokens ?? 0, lastOption: route.targets.length === 1 });
   }
   return { samples: recent.samples, p99_ms: recent.quantileMs(FIRST_TOKEN_PERCENTILE) ?? null, typical_input_tokens: recent.typicalInputTokens ?? null, timeout_ms: timeoutMs };
+}
+
+/** Per deployment, per route naming it: whether that route takes it as a model change, and whether that was inferred. */
+function modelChangeByDeployment(config: Config): Map<string, Record<string, ModelChangeView>> {
+  const byDeployment = new Map<string, Record<string, ModelChangeView>>();
+  for (const [name, route] of Object.entries(config.routes)) {
+    const changes = modelChanges(route.targets, config.connections);
+    route.targets.forEach((target, index) => {
+      const key = deploymentKey(target.connection, target.model);
+      const routes = byDeployment.get(key) ?? {};
+      routes[name] ??= { value: changes[index]!.modelChange, inferred: changes[index]!.inferred };
+      byDeployment.set(key, routes);
+    });
+  }
+  return byDeployment;
 }

@@ -52,7 +52,8 @@ const targetSchema = z
   .object({
     connection: z.string().min(1),
     model: z.string().min(1),
-    model_change: z.boolean().default(false),
+    /** Unset: inferred from the model catalog (routing/model-change.ts). */
+    model_change: z.boolean().optional(),
     weight: z.number().positive().default(1),
     priority: z.number().int().default(0),
     price: priceSchema.optional(),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lookupModel } from './model-catalog.js';
+import { lookupModel, modelIdentity } from './model-catalog.js';
 
 describe('lookupModel', () => {
   it('finds exact names, dated versions and provider-prefixed names', () => {
@@ -32,5 +32,55 @@ describe('cache prices', () => {
       expect(facts.cacheReadPerMtok, model).toBeLessThan(facts.inputPerMtok);
       expect(facts.cacheWritePerMtok, model).toBeUndefined();
     }
+  });
+});
+
+describe('modelIdentity', () => {
+  it('is the same catalog model for Claude on Anthropic, Bedrock (inference profiles and ARNs too) and Vertex', () => {
+    for (const spelling of [
+      'claude-sonnet-4-5',
+      'claude-sonnet-4-5-20250929',
+      'anthropic.claude-sonnet-4-5-20250929-v1:0',
+      'us.anthropic.claude-sonnet-4-5-20250929-v1:0',
+      'global.anthropic.claude-sonnet-4-5-20250929-v1:0',
+      'arn:aws:bedrock:us-east-1:123456789012:inference-profile/us.anthropic.claude-sonnet-4-5-20250929-v1:0',
+      'claude-sonnet-4-5@20250929',
+    ]) {
+      expect(modelIdentity(spelling), spelling).toBe('claude-sonnet-4-5');
+    }
+    expect(modelIdentity('claude-sonnet-4-20250514')).toBe('claude-sonnet-4');
+    expect(modelIdentity('claude-haiku-4-5-20251001')).toBe('claude-haiku-4-5');
+    expect(modelIdentity('claude-3-5-haiku-latest')).toBe('claude-3-5-haiku');
+  });
+
+  it('is the same catalog model for GPT on OpenAI (dated snapshots), Azure deployments named after it and OpenAI-compatible hosts', () => {
+    for (const spelling of ['gpt-4.1', 'gpt-4.1-2025-04-14', 'openai/gpt-4.1']) expect(modelIdentity(spelling), spelling).toBe('gpt-4.1');
+    expect(modelIdentity('gpt-4o-2024-08-06')).toBe('gpt-4o');
+    expect(modelIdentity('gpt-4o-mini-2024-07-18')).toBe('gpt-4o-mini');
+    expect(modelIdentity('gpt-4.1-nano-2025-04-14')).toBe('gpt-4.1-nano');
+    expect(modelIdentity('gpt-5-2025-08-07')).toBe('gpt-5');
+    expect(modelIdentity('gpt-5-mini-2025-08-07')).toBe('gpt-5-mini');
+  });
+
+  it('is the same catalog model for Gemini with or without models/, and its releases and dated previews', () => {
+    for (const spelling of ['gemini-2.5-flash', 'models/gemini-2.5-flash', 'publishers/google/models/gemini-2.5-flash', 'gemini-2.5-flash-preview-05-20', 'gemini-2.5-flash-preview-09-2025']) {
+      expect(modelIdentity(spelling), spelling).toBe('gemini-2.5-flash');
+    }
+    expect(modelIdentity('gemini-2.5-flash-lite-preview-06-17')).toBe('gemini-2.5-flash-lite');
+    expect(modelIdentity('models/gemini-2.5-pro')).toBe('gemini-2.5-pro');
+  });
+
+  it('keeps other models of a family apart, even where their names start with a catalog name', () => {
+    expect(modelIdentity('claude-sonnet-4-5')).not.toBe(modelIdentity('claude-sonnet-4-20250514'));
+    expect(modelIdentity('gpt-4.1-mini')).not.toBe(modelIdentity('gpt-4.1'));
+    for (const other of ['o3-mini-2025-01-31', 'gpt-5-codex', 'gpt-5-chat-latest', 'gpt-4o-audio-preview', 'gemini-2.5-flash-image-preview', 'claude-sonnet-4-6', 'gpt-4.10', 'gpt-5.1']) {
+      expect(modelIdentity(other), other).toBe(other);
+    }
+  });
+
+  it('leaves names the catalog does not know exactly as written', () => {
+    expect(modelIdentity('gpt-mock')).toBe('gpt-mock');
+    expect(modelIdentity('models/gemini-mock')).toBe('models/gemini-mock');
+    expect(modelIdentity('my-gpt-deployment')).toBe('my-gpt-deployment');
   });
 });

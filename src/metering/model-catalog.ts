@@ -52,13 +52,42 @@ const CATALOG: Readonly<Record<string, ModelFacts>> = {
 const NAMES_LONGEST_FIRST = Object.keys(CATALOG).sort((a, b) => b.length - a.length);
 
 /**
+ * What providers append to a model name to pin a release of it: a date (Anthropic `-20250929`,
+ * Vertex `@20250929`, OpenAI `-2024-08-06`), a Gemini release (`-001`), Bedrock's `-v1:0`, the
+ * moving `-latest`, or a dated preview (`-preview-05-20`, `-preview-09-2025`, `-exp-03-25`).
+ * A one- or two-digit number is not one: `claude-sonnet-4-6` would be another model, not `claude-sonnet-4`.
+ */
+const VERSION_SUFFIX = /^(?:-\d{8}|@\d{8}|-\d{4}-\d{2}-\d{2}|-\d{3}|-v\d+(?::\d+)?|-latest|-(?:preview|exp)(?:-\d{2}|-\d{4})*)+$/;
+
+/**
  * Facts for a model name as providers spell it: exact, or the longest catalog name it starts
  * with followed by a version suffix (`claude-sonnet-4-5-20250929`, `gpt-4o-2024-08-06`), also
  * after a provider prefix (`anthropic.claude-sonnet-4-5…`, `models/gemini-2.5-pro`).
  */
 export function lookupModel(model: string): ModelFacts | undefined {
-  const name = model.slice(model.lastIndexOf('/') + 1).replace(/^([a-z]+\.)+/, '');
+  const name = withoutProviderPrefix(model);
   if (Object.hasOwn(CATALOG, name)) return CATALOG[name];
   const base = NAMES_LONGEST_FIRST.find((candidate) => name.startsWith(`${candidate}-`));
   return base === undefined ? undefined : CATALOG[base];
+}
+
+/**
+ * What a model name means across providers, so two targets can be told to be the same model: the
+ * catalog's name when the catalog knows it — `claude-sonnet-4-5` for Anthropic's
+ * `claude-sonnet-4-5-20250929`, Bedrock's `us.anthropic.claude-sonnet-4-5-20250929-v1:0` and
+ * Vertex's `claude-sonnet-4-5@20250929` alike — and otherwise the name exactly as written.
+ *
+ * Stricter than `lookupModel`: only a version may follow the catalog name, since `o3-mini`,
+ * `gpt-5-codex` or `gpt-4o-audio-preview` are other models even where a price guess would do.
+ */
+export function modelIdentity(model: string): string {
+  const name = withoutProviderPrefix(model);
+  if (Object.hasOwn(CATALOG, name)) return name;
+  const base = NAMES_LONGEST_FIRST.find((candidate) => name.startsWith(candidate) && VERSION_SUFFIX.test(name.slice(candidate.length)));
+  return base ?? model;
+}
+
+/** `models/gemini-2.5-pro` → `gemini-2.5-pro`, `us.anthropic.claude-…` → `claude-…` (and ARNs, `openai/gpt-4.1`). */
+function withoutProviderPrefix(model: string): string {
+  return model.slice(model.lastIndexOf('/') + 1).replace(/^([a-z]+\.)+/, '');
 }

@@ -3,10 +3,14 @@ import { configSchema } from '../config/schema.js';
 import { isPrimaryTarget, planTargets } from './plan-targets.js';
 import { resolveRoute, type ResolvedTarget } from './resolve-route.js';
 
+/**
+ * Targets here are told apart by their model names but stand for deployments of one model, so
+ * none is a model change unless the test writes it (unwritten, different names would be inferred one).
+ */
 function route(strategy: string, targets: object[]) {
   const config = configSchema.parse({
     connections: { c: { provider: 'mock' } },
-    routes: { r: { strategy, targets: targets.map((target) => ({ connection: 'c', ...target })) } },
+    routes: { r: { strategy, targets: targets.map((target) => ({ connection: 'c', model_change: false, ...target })) } },
   });
   return resolveRoute(config, 'r');
 }

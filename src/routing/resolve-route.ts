@@ -1,6 +1,7 @@
 import { GatewayError } from '../errors/gateway-error.js';
 import type { Config, ConnectionConfig, RouteConfig, TargetConfig } from '../config/schema.js';
 import { configSchema } from '../config/schema.js';
+import { modelChanges } from './model-change.js';
 
 /** A target with its connection looked up: what one attempt needs to know about where it goes. */
 export interface ResolvedTarget {
@@ -8,6 +9,7 @@ export interface ResolvedTarget {
   connection: ConnectionConfig;
   /** The model we ask the provider for. */
   routedModel: string;
+  /** Another model than the route's first target: written, or inferred (`model-change.ts`). */
   modelChange: boolean;
   config: TargetConfig;
 }
@@ -91,11 +93,12 @@ function namedRoute(config: Config, name: string, route: RouteConfig): ResolvedR
  * those per request, see `plan-targets.ts`).
  */
 function orderTargets(config: Config, targets: readonly TargetConfig[]): ResolvedTarget[] {
-  const resolved = targets.map((target) => ({
+  const changes = modelChanges(targets, config.connections);
+  const resolved = targets.map((target, index) => ({
     connectionName: target.connection,
     connection: config.connections[target.connection]!,
     routedModel: target.model,
-    modelChange: target.model_change,
+    modelChange: changes[index]!.modelChange,
     config: target,
   }));
   // Array.prototype.sort is stable: equal tiers keep config order.

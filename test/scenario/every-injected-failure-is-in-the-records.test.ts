@@ -15,7 +15,8 @@ routes:
   rec-429:
     targets:
       - { connection: mock-openai, model: "rec-throttled?status=429&retry_after=2" }
-      - { connection: mock-anthropic, model: rec-standby }
+      # The same model elsewhere: the 429 fails over at once instead of waiting out its Retry-After.
+      - { connection: mock-anthropic, model: rec-standby, model_change: false }
   rec-500:
     retries: 1
     backoff: { base_ms: 10, max_ms: 20 }

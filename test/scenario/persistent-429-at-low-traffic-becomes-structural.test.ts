@@ -18,7 +18,8 @@ routes:
     targets:
       # Always 429 with a short Retry-After: it cools for 100 ms, then refuses again.
       - { connection: mock-openai, model: "no-capacity?status=429&retry_after_ms=100" }
-      - { connection: mock-anthropic, model: capacity-standby }
+      # The same model elsewhere: each 429 fails over at once instead of waiting out its Retry-After.
+      - { connection: mock-anthropic, model: capacity-standby, model_change: false }
 `);
 });
 afterAll(() => gateway.close());

@@ -16,7 +16,8 @@ routes:
   throttled:
     targets:
       - { connection: mock-openai, model: "throttled-primary?status=429&retry_after=2" }
-      - { connection: mock-anthropic, model: other-connection-standby }
+      # The same model on another connection: the 429 fails over at once instead of waiting out its Retry-After.
+      - { connection: mock-anthropic, model: other-connection-standby, model_change: false }
 `);
   client = openAiClient(gateway.url);
 });

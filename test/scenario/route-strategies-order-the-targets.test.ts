@@ -6,20 +6,21 @@ let gateway: TestGateway;
 beforeAll(async () => {
   gateway = await startGateway(`
 ${MOCK_CONNECTIONS}
+# Each route's targets stand for deployments of one model: written so, as their names differ.
 routes:
   spread:
     strategy: weighted
     targets:
       - { connection: mock-openai, model: heavy, weight: 4 }
-      - { connection: mock-anthropic, model: light, weight: 1 }
+      - { connection: mock-anthropic, model: light, weight: 1, model_change: false }
   quickest:
     strategy: least_latency
     targets:
       - { connection: mock-openai, model: "slow?headers_delay_ms=150" }
-      - { connection: mock-openai, model: fast }
+      - { connection: mock-openai, model: fast, model_change: false }
   tiers:
     targets:
-      - { connection: mock-openai, model: reserve, priority: 2 }
+      - { connection: mock-openai, model: reserve, priority: 2, model_change: false }
       - { connection: mock-openai, model: main, priority: 1 }
 `);
 });

@@ -1,0 +1,36 @@
+import type { Config, TargetConfig } from '../config/schema.js';
+import { modelIdentity } from '../metering/model-catalog.js';
+
+/** Whether a target answers with another model than the one the route is for, and who said so. */
+export interface ModelChange {
+  modelChange: boolean;
+  /** `model_change` was not written: the value compares the target's model with the first target's. */
+  inferred: boolean;
+}
+
+/**
+ * Per target of a route, in config order: `model_change` as written, else whether its model is
+ * not the first target's by the catalog's identity across providers (names the catalog does not
+ * know compare exactly), so the first target is never one. It matters because a short Retry-After
+ * on the model asked for is worth a wait, and another model is a different answer
+ * (docs/lifecycle.md).
+ *
+ * The first target is the one the route tries first when all is well — the lowest `priority`, the
+ * first written among equals — so inferring never moves it from the front.
+ */
+export function modelChanges(targets: readonly TargetConfig[], connections: Config['connections']): ModelChange[] {
+  if (targets.length === 0) return [];
+  const first = targets.reduce((best, target) => (target.priority < best.priority ? target : best));
+  const asked = modelOf(first, connections);
+  return targets.map((target) =>
+    target.model_change === undefined
+      ? { modelChange: modelOf(target, connections) !== asked, inferred: true }
+      : { modelChange: target.model_change, inferred: false },
+  );
+}
+
+/** A mock target's directives (`gpt-4.1?status=429`) act out a state of the model named before them (docs/mock.md). */
+function modelOf(target: TargetConfig, connections: Config['connections']): string {
+  const mock = connections[target.connection]?.provider === 'mock';
+  return modelIdentity(mock ? target.model.split('?', 1)[0]! : target.model);
+}
