@@ -1,3 +1,4 @@
+import { isReasoningModel } from '../metering/model-catalog.js';
 import { AllAttemptsFailedError } from '../errors/all-attempts-failed-error.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { HealthDoor, Permit } from '../health/health-door.js';
@@ -360,7 +361,8 @@ class AttemptLoop<Answer> {
   #attempt(target: ResolvedTarget, permit: Permit, plan: { lastOption: boolean; hedge: boolean; caller: Cancellation }): Promise<AttemptOutcome<Answer>> {
     const { timeouts } = this.#call.route.policy;
     // The deadline still clips it: the attempt's own deadline timer fires first when it is nearer.
-    const firstTokenTimeoutMs = permit.firstTokenTimeoutMs(timeouts, { streamedInputTokens: this.#operation.streamedInputTokens, lastOption: plan.lastOption });
+    const reasoning = this.#operation.asksForReasoning === true || isReasoningModel(target.routedModel);
+    const firstToken = permit.firstTokenTimeout(timeouts, { streamedInputTokens: this.#operation.streamedInputTokens, lastOption: plan.lastOption, reasoning });
     return runAttempt(
       {
         n: ++this.#attemptsStarted,
@@ -368,7 +370,8 @@ class AttemptLoop<Answer> {
         target,
         adapter: this.#deps.adapterFor(target),
         baseUrl: this.#deps.baseUrlFor(target),
-        timeouts: { connect_ms: timeouts.connect_ms, first_token_ms: firstTokenTimeoutMs, idle_ms: timeouts.idle_ms },
+        timeouts: { connect_ms: timeouts.connect_ms, first_token_ms: firstToken.timeoutMs, idle_ms: timeouts.idle_ms },
+        firstTokenSource: firstToken.source,
         caller: plan.caller,
         deadlineAtMs: this.#call.deadlineAtMs,
         requestStartedAtMs: this.#call.requestStartedAtMs,
