@@ -283,7 +283,7 @@ class AttemptLoop<Answer> {
   async #attemptWithHedges(target: ResolvedTarget, permit: Permit, plannedRest: readonly ResolvedTarget[]): Promise<Ended<Answer>> {
     const { policy } = this.#call.route;
     const lastOption = this.#notHedged(plannedRest).length === 0;
-    const afterMs = policy.hedge === undefined || lastOption ? undefined : permit.hedgeAfterMs(policy.hedge, this.#operation.streamedInputTokens !== undefined);
+    const afterMs = policy.hedge === undefined || lastOption ? undefined : permit.hedgeAfterMs(policy.hedge, { streamed: this.#operation.streamedInputTokens !== undefined, reasoning: this.#reasons(target) });
     if (policy.hedge === undefined || afterMs === undefined) {
       const outcome = await this.#attempt(target, permit, { lastOption, hedge: false, caller: this.#call.caller });
       this.#keep(outcome.record);
@@ -352,6 +352,11 @@ class AttemptLoop<Answer> {
     }
   }
 
+  /** Whether this attempt's first token comes after thinking: the request asks for it, or the model reasons by default. */
+  #reasons(target: ResolvedTarget): boolean {
+    return this.#operation.asksForReasoning === true || isReasoningModel(target.routedModel);
+  }
+
   /** Attempts end out of order in a race; the record lists them in the order they started. */
   #keep(record: AttemptRecord): void {
     this.attempts.push(record);
@@ -361,8 +366,7 @@ class AttemptLoop<Answer> {
   #attempt(target: ResolvedTarget, permit: Permit, plan: { lastOption: boolean; hedge: boolean; caller: Cancellation }): Promise<AttemptOutcome<Answer>> {
     const { timeouts } = this.#call.route.policy;
     // The deadline still clips it: the attempt's own deadline timer fires first when it is nearer.
-    const reasoning = this.#operation.asksForReasoning === true || isReasoningModel(target.routedModel);
-    const firstToken = permit.firstTokenTimeout(timeouts, { streamedInputTokens: this.#operation.streamedInputTokens, lastOption: plan.lastOption, reasoning });
+    const firstToken = permit.firstTokenTimeout(timeouts, { streamedInputTokens: this.#operation.streamedInputTokens, lastOption: plan.lastOption, reasoning: this.#reasons(target) });
     return runAttempt(
       {
         n: ++this.#attemptsStarted,

@@ -31,7 +31,7 @@ export interface Permit {
    * How long this attempt may go without reaching its commit point before a hedge starts beside
    * it (`auto`: from the deployment's recent first-token times); undefined: no hedge.
    */
-  hedgeAfterMs(hedge: HedgeConfig, streamed: boolean): number | undefined;
+  hedgeAfterMs(hedge: HedgeConfig, attempt: { streamed: boolean; reasoning: boolean }): number | undefined;
   /** The attempt has ended (a stream: when it ended); its record says how. */
   settle(record: AttemptRecord): void;
 }

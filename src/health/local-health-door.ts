@@ -134,9 +134,10 @@ class DeploymentPermit implements Permit {
     return firstTokenTimeout(timeouts, evidence, attempt);
   }
 
-  hedgeAfterMs(hedge: HedgeConfig, streamed: boolean): number | undefined {
-    const recent = hedge.after_ms === 'auto' ? this.#deps.latency.recentFirstTokens(this.#deployment.key) : NO_FIRST_TOKENS;
-    return hedgeDelayMs(hedge.after_ms, recent, streamed);
+  hedgeAfterMs(hedge: HedgeConfig, attempt: { streamed: boolean; reasoning: boolean }): number | undefined {
+    // A reasoning request is hedged by reasoning samples only, like its timeout.
+    const recent = hedge.after_ms === 'auto' ? this.#deps.latency.recentFirstTokens(this.#deployment.key, attempt.reasoning) : NO_FIRST_TOKENS;
+    return hedgeDelayMs(hedge.after_ms, recent, attempt.streamed);
   }
 
   settle(record: AttemptRecord): void {
