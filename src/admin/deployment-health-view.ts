@@ -1,3 +1,4 @@
+import type { FirstTokenSource } from '../core/attempt-record.js';
 import type { FailureKind } from '../core/failure-kind.js';
 import type { DeploymentState } from '../health/deployment-state.js';
 import type { QuotaSnapshot } from '../health/quota-headers.js';
@@ -58,4 +59,6 @@ export interface FirstTokenView {
   p99_ms: number | null;
   typical_input_tokens: number | null;
   timeout_ms: Record<string, number>;
+  /** Per route, where that timeout comes from: `configured`, `own`, `same_model`, `connection`, `route`, `cold` or `maximum`. */
+  source: Record<string, FirstTokenSource>;
 }

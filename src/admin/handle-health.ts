@@ -7,7 +7,10 @@ import type { HealthState } from '../health/health-registry.js';
 import { noStore, sendJson } from '../http/send.js';
 import { knownSecrets } from '../config/known-secrets.js';
 import { redactSecrets } from '../records/redact-secrets.js';
-import { FIRST_TOKEN_PERCENTILE, firstTokenTimeoutMs } from '../routing/first-token-timeout.js';
+import { FIRST_TOKEN_PERCENTILE, firstTokenTimeout } from '../routing/first-token-timeout.js';
+import type { FirstTokenSource } from '../core/attempt-record.js';
+import { isReasoningModel } from '../metering/model-catalog.js';
+import { firstTokenEvidenceFor } from '../health/first-token-evidence-for.js';
 import type { LatencyTracker } from '../routing/latency-tracker.js';
 import { modelChanges } from '../routing/model-change.js';
 import { checkAdminToken } from './check-admin-token.js';
@@ -37,7 +40,11 @@ export function handleHealth(request: IncomingMessage, response: ServerResponse,
   const data: DeploymentHealthView[] = [...deployments.keys()].sort().map((key) => {
     const { connection, model } = deployments.get(key)!;
     const facts = { key, connection, model, health: known.get(key), cooling: deps.cooling.spell(key), keyRejected: deps.health.keyRejected(connection) };
-    return { ...describeDeployment(facts, redact), first_token: firstTokenOf(key, config, deps.latency), model_change: modelChange.get(key) ?? {} };
+    return {
+      ...describeDeployment(facts, redact),
+      first_token: firstTokenOf({ key, connection, model }, config, { registry: deps.health, latency: deps.latency }),
+      model_change: modelChange.get(key) ?? {},
+    };
   });
   const body: AdminHealthResponse = { data };
   sendJson(response, 200, body, noStore());
@@ -45,17 +52,26 @@ export function handleHealth(request: IncomingMessage, response: ServerResponse,
 
 /**
  * This replica's recent first-token times of the deployment, and the first-token timeout a streamed
- * request of their typical size gets on each route that names it (`auto` routes: the learned value).
+ * request of their typical size gets on each route that names it, with where it comes from (`auto`
+ * routes: the deployment's own times, or those it borrows; docs/lifecycle.md).
  */
-function firstTokenOf(key: string, config: Config, latency: LatencyTracker): FirstTokenView {
-  const recent = latency.recentFirstTokens(key);
+type FirstTokenState = Parameters<typeof firstTokenEvidenceFor>[0];
+
+function firstTokenOf(deployment: { key: string; connection: string; model: string }, config: Config, state: FirstTokenState): FirstTokenView {
+  const recent = state.latency.recentFirstTokens(deployment.key);
   const timeoutMs: Record<string, number> = {};
+  const source: Record<string, FirstTokenSource> = {};
+  const reasoning = isReasoningModel(deployment.model);
   for (const [name, route] of Object.entries(config.routes)) {
-    if (!route.targets.some((target) => deploymentKey(target.connection, target.model) === key)) continue;
+    if (!route.targets.some((target) => deploymentKey(target.connection, target.model) === deployment.key)) continue;
+    const evidence = firstTokenEvidenceFor(state, deployment, route.targets, reasoning);
+    const streamedInputTokens = evidence?.recent.typicalInputTokens ?? recent.typicalInputTokens ?? 0;
     // A route's only target is its last option, which waits the maximum.
-    timeoutMs[name] = firstTokenTimeoutMs(route.timeouts, recent, { streamedInputTokens: recent.typicalInputTokens ?? 0, lastOption: route.targets.length === 1 });
+    const timeout = firstTokenTimeout(route.timeouts, evidence, { streamedInputTokens, lastOption: route.targets.length === 1, reasoning });
+    timeoutMs[name] = timeout.timeoutMs;
+    source[name] = timeout.source;
   }
-  return { samples: recent.samples, p99_ms: recent.quantileMs(FIRST_TOKEN_PERCENTILE) ?? null, typical_input_tokens: recent.typicalInputTokens ?? null, timeout_ms: timeoutMs };
+  return { samples: recent.samples, p99_ms: recent.quantileMs(FIRST_TOKEN_PERCENTILE) ?? null, typical_input_tokens: recent.typicalInputTokens ?? null, timeout_ms: timeoutMs, source };
 }
 
 /** Per deployment, per route naming it: whether that route takes it as a model change, and whether that was inferred. */

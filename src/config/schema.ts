@@ -70,7 +70,7 @@ export const timeoutsSchema = z
   .object({
     connect_ms: positiveInt.default(3_000),
     /** `auto`: learned per deployment from its recent first-token times (docs/lifecycle.md), within the two bounds below. */
-    first_token_ms: z.union([positiveInt, z.literal('auto')], { error: 'expected a whole number of milliseconds above 0, or auto' }).default(30_000),
+    first_token_ms: z.union([positiveInt, z.literal('auto')], { error: 'expected a whole number of milliseconds above 0, or auto' }).default('auto'),
     first_token_min_ms: positiveInt.default(1_000),
     first_token_max_ms: positiveInt.default(30_000),
     idle_ms: positiveInt.default(30_000),

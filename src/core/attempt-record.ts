@@ -22,6 +22,8 @@ export interface AttemptRecord {
   firstTokenMs?: number;
   /** The first-token timeout in force for the attempt: the route's number, or what `auto` made of it. */
   firstTokenTimeoutMs?: number;
+  /** Where that timeout came from. */
+  firstTokenSource?: FirstTokenSource;
   /** Started beside a slow attempt of the same request (a route's `hedge`); absent on every other attempt. */
   hedge?: true;
   /** Whether anything of this attempt reached the caller. */
@@ -30,3 +32,12 @@ export interface AttemptRecord {
   /** Upstream events skipped because they could not be parsed. */
   malformedEvents: number;
 }
+
+/**
+ * Where an attempt's first-token timeout came from: the route's number (`configured`); under
+ * `auto`, the recent first-token times of the deployment itself (`own`), of the same model on
+ * another connection (`same_model`), of another model on the connection (`connection`) or of
+ * another target of the route (`route`); with no evidence, the cold default (`cold`); or the
+ * maximum (a whole answer, the plan's last option, a reasoning request with no reasoning evidence).
+ */
+export type FirstTokenSource = 'configured' | 'own' | 'same_model' | 'connection' | 'route' | 'cold' | 'maximum';

@@ -1,3 +1,4 @@
+import type { FirstTokenSource } from './attempt-record.js';
 import type { FailureKind } from './failure-kind.js';
 import type { RequestOrigin } from './request-origin.js';
 import type { SkipReason } from './skipped-target.js';
@@ -30,6 +31,8 @@ export interface AttemptRecordEntry {
   first_token_ms: number | null;
   /** The first-token timeout the attempt ran under (a route's number, or what `auto` made of it). */
   first_token_timeout_ms: number | null;
+  /** Where that timeout came from (docs/lifecycle.md, learned first-token timeouts); absent on records made before it was kept. */
+  first_token_source?: FirstTokenSource;
   /** Present (true) only on an attempt started beside a slow one (a route's `hedge`). */
   hedge?: true;
   committed: boolean;

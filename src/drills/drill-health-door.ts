@@ -1,7 +1,7 @@
 import { DEFAULT_ROUTE_HEALTH, type Config, type TimeoutsConfig } from '../config/schema.js';
 import type { AttemptRecord } from '../core/attempt-record.js';
 import type { AdmitOptions, HealthDoor, Out, Permit } from '../health/health-door.js';
-import type { FirstTokenAttempt } from '../routing/first-token-timeout.js';
+import type { FirstTokenAttempt, FirstTokenTimeout } from '../routing/first-token-timeout.js';
 import type { HealthState } from '../health/health-registry.js';
 import type { ResponseHeaders } from '../providers/spec.js';
 import type { ResolvedRoute, ResolvedTarget } from '../routing/resolve-route.js';
@@ -82,8 +82,8 @@ class ReadmittingPermit implements Permit {
     this.#inner.observeHeaders(headers);
   }
 
-  firstTokenTimeoutMs(timeouts: TimeoutsConfig, attempt: FirstTokenAttempt): number {
-    return this.#inner.firstTokenTimeoutMs(timeouts, attempt);
+  firstTokenTimeout(timeouts: TimeoutsConfig, attempt: FirstTokenAttempt): FirstTokenTimeout {
+    return this.#inner.firstTokenTimeout(timeouts, attempt);
   }
 
   /** A step proves one target answers alone; a hedge beside it would prove nothing of the kind. */

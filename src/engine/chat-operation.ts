@@ -7,6 +7,7 @@ import { readEventBatches } from '../streaming/read-event-batches.js';
 import { forwardCommitted } from './forward-committed.js';
 import { readToCommitPoint } from './read-to-commit-point.js';
 import { EMPTY_ANSWER, isEmptyResult } from './empty-answer.js';
+import { asksForReasoning } from './asks-for-reasoning.js';
 import type { Operation } from './run-attempt.js';
 
 /**
@@ -31,6 +32,7 @@ export function chatOperation(request: ChatRequest, commit: CommitPolicy, option
   return {
     name: options.responsesTargetsOnly ? 'hosted tools (hosted_tools: skip_target)' : 'chat completions',
     ...(request.stream ? { streamedInputTokens: estimateTokens(requestCharacters(request)) } : {}),
+    asksForReasoning: asksForReasoning(request),
     ...(options.responsesTargetsOnly ? { accepts: (adapter: ProviderAdapter) => upstreamOf(adapter).dialect === 'openai-responses' } : {}),
     build: (adapter, target) => upstreamOf(adapter).buildRequest(request, target),
     estimateInputTokens: () => estimateTokens(requestCharacters(request)),

@@ -13,7 +13,7 @@ import type { Transport, UpstreamResponse } from '../transport/send-upstream.js'
 import { AttemptContext } from './attempt-context.js';
 import type { Cancellation } from '../core/cancellation.js';
 import { errorCode } from './classify-transport-error.js';
-import type { AttemptRecord } from '../core/attempt-record.js';
+import type { AttemptRecord, FirstTokenSource } from '../core/attempt-record.js';
 
 export interface AttemptInput {
   n: number;
@@ -33,6 +33,8 @@ export interface AttemptInput {
   idempotencyKey?: string;
   /** Started beside a slow attempt (a route's `hedge`): its record says so. */
   hedge?: boolean;
+  /** Where `timeouts.first_token_ms` came from, for the record. */
+  firstTokenSource?: FirstTokenSource;
 }
 
 export type AttemptOutcome<Answer> =
@@ -51,6 +53,11 @@ export interface Operation<Answer> {
    * with them. Absent for an answer that comes whole, which has no first token to time.
    */
   readonly streamedInputTokens?: number;
+  /**
+   * The request asks for reasoning (`reasoning_effort`, Responses `reasoning`, Anthropic
+   * `thinking`): its first token comes after the thinking, so it is timed by reasoning samples only.
+   */
+  readonly asksForReasoning?: boolean;
   /** The request's estimated input tokens: what a hedge race's loser is billed once the provider had it. */
   estimateInputTokens?(): number;
   /** Lets go of an answer nobody will read (a hedge race's loser that answered too), settling its attempt. */
@@ -79,6 +86,7 @@ export async function runAttempt<Answer>(input: AttemptInput, operation: Operati
       startedMs: startedAtMs - input.requestStartedAtMs,
       latencyMs: 0,
       firstTokenTimeoutMs: input.timeouts.first_token_ms,
+      ...(input.firstTokenSource === undefined ? {} : { firstTokenSource: input.firstTokenSource }),
       ...(input.hedge ? { hedge: true as const } : {}),
       committed: false,
       malformedEvents: 0,

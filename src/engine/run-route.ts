@@ -1,3 +1,4 @@
+import { isReasoningModel } from '../metering/model-catalog.js';
 import { AllAttemptsFailedError } from '../errors/all-attempts-failed-error.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { HealthDoor, Permit } from '../health/health-door.js';
@@ -282,7 +283,7 @@ class AttemptLoop<Answer> {
   async #attemptWithHedges(target: ResolvedTarget, permit: Permit, plannedRest: readonly ResolvedTarget[]): Promise<Ended<Answer>> {
     const { policy } = this.#call.route;
     const lastOption = this.#notHedged(plannedRest).length === 0;
-    const afterMs = policy.hedge === undefined || lastOption ? undefined : permit.hedgeAfterMs(policy.hedge, this.#operation.streamedInputTokens !== undefined);
+    const afterMs = policy.hedge === undefined || lastOption ? undefined : permit.hedgeAfterMs(policy.hedge, { streamed: this.#operation.streamedInputTokens !== undefined, reasoning: this.#reasons(target) });
     if (policy.hedge === undefined || afterMs === undefined) {
       const outcome = await this.#attempt(target, permit, { lastOption, hedge: false, caller: this.#call.caller });
       this.#keep(outcome.record);
@@ -351,6 +352,11 @@ class AttemptLoop<Answer> {
     }
   }
 
+  /** Whether this attempt's first token comes after thinking: the request asks for it, or the model reasons by default. */
+  #reasons(target: ResolvedTarget): boolean {
+    return this.#operation.asksForReasoning === true || isReasoningModel(target.routedModel);
+  }
+
   /** Attempts end out of order in a race; the record lists them in the order they started. */
   #keep(record: AttemptRecord): void {
     this.attempts.push(record);
@@ -360,7 +366,7 @@ class AttemptLoop<Answer> {
   #attempt(target: ResolvedTarget, permit: Permit, plan: { lastOption: boolean; hedge: boolean; caller: Cancellation }): Promise<AttemptOutcome<Answer>> {
     const { timeouts } = this.#call.route.policy;
     // The deadline still clips it: the attempt's own deadline timer fires first when it is nearer.
-    const firstTokenTimeoutMs = permit.firstTokenTimeoutMs(timeouts, { streamedInputTokens: this.#operation.streamedInputTokens, lastOption: plan.lastOption });
+    const firstToken = permit.firstTokenTimeout(timeouts, { streamedInputTokens: this.#operation.streamedInputTokens, lastOption: plan.lastOption, reasoning: this.#reasons(target) });
     return runAttempt(
       {
         n: ++this.#attemptsStarted,
@@ -368,7 +374,8 @@ class AttemptLoop<Answer> {
         target,
         adapter: this.#deps.adapterFor(target),
         baseUrl: this.#deps.baseUrlFor(target),
-        timeouts: { connect_ms: timeouts.connect_ms, first_token_ms: firstTokenTimeoutMs, idle_ms: timeouts.idle_ms },
+        timeouts: { connect_ms: timeouts.connect_ms, first_token_ms: firstToken.timeoutMs, idle_ms: timeouts.idle_ms },
+        firstTokenSource: firstToken.source,
         caller: plan.caller,
         deadlineAtMs: this.#call.deadlineAtMs,
         requestStartedAtMs: this.#call.requestStartedAtMs,

@@ -1,7 +1,7 @@
 import type { HedgeConfig, TimeoutsConfig } from '../config/schema.js';
 import type { AttemptRecord } from '../core/attempt-record.js';
 import type { ResponseHeaders } from '../providers/spec.js';
-import type { FirstTokenAttempt } from '../routing/first-token-timeout.js';
+import type { FirstTokenAttempt, FirstTokenTimeout } from '../routing/first-token-timeout.js';
 import type { ResolvedRoute, ResolvedTarget } from '../routing/resolve-route.js';
 import type { DeploymentHealth } from './health-registry.js';
 
@@ -21,16 +21,17 @@ export interface Permit {
   /** The attempt's response headers: rate-limit headers come on successes too. */
   observeHeaders(headers: ResponseHeaders): void;
   /**
-   * The first-token timeout of this attempt: the route's number, or what `auto` makes of the
-   * deployment's recent first-token times. If the attempt then streams to success, its
-   * first-token time joins the deployment's samples with the request's size.
+   * The first-token timeout of this attempt and where it came from: the route's number, or what
+   * `auto` makes of the nearest recent first-token times (the deployment's own, else borrowed).
+   * If the attempt then streams to success, its first-token time joins the deployment's samples
+   * with the request's size (and whether it reasoned).
    */
-  firstTokenTimeoutMs(timeouts: TimeoutsConfig, attempt: FirstTokenAttempt): number;
+  firstTokenTimeout(timeouts: TimeoutsConfig, attempt: FirstTokenAttempt): FirstTokenTimeout;
   /**
    * How long this attempt may go without reaching its commit point before a hedge starts beside
    * it (`auto`: from the deployment's recent first-token times); undefined: no hedge.
    */
-  hedgeAfterMs(hedge: HedgeConfig, streamed: boolean): number | undefined;
+  hedgeAfterMs(hedge: HedgeConfig, attempt: { streamed: boolean; reasoning: boolean }): number | undefined;
   /** The attempt has ended (a stream: when it ended); its record says how. */
   settle(record: AttemptRecord): void;
 }

@@ -48,13 +48,14 @@ describe('LocalHealthDoor', () => {
     const { door: health, latency } = door();
     const auto = { ...route.policy.timeouts, first_token_ms: 'auto' as const };
     const streamed = permitted(health.admit(westC, route));
-    expect(streamed.firstTokenTimeoutMs(auto, { streamedInputTokens: 40, lastOption: false })).toBe(auto.first_token_max_ms);
+    // Nothing measured anywhere yet: the cold default.
+    expect(streamed.firstTokenTimeout(auto, { streamedInputTokens: 40, lastOption: false, reasoning: false })).toEqual({ timeoutMs: 8_000, source: 'cold' });
     streamed.settle(record('ok', { connection: 'west', model: 'c', sentMs: 30, firstTokenMs: 130 }));
     const whole = permitted(health.admit(westC, route));
-    whole.firstTokenTimeoutMs(auto, { streamedInputTokens: undefined, lastOption: false });
+    whole.firstTokenTimeout(auto, { streamedInputTokens: undefined, lastOption: false, reasoning: false });
     whole.settle(record('ok', { connection: 'west', model: 'c', latencyMs: 900 }));
     const failed = permitted(health.admit(westC, route));
-    failed.firstTokenTimeoutMs(auto, { streamedInputTokens: 40, lastOption: false });
+    failed.firstTokenTimeout(auto, { streamedInputTokens: 40, lastOption: false, reasoning: false });
     failed.settle(record('timeout', { connection: 'west', model: 'c', sentMs: 5 }));
 
     const recent = latency.recentFirstTokens('west/c');
@@ -65,7 +66,7 @@ describe('LocalHealthDoor', () => {
 
   it('a number of the route is the timeout in force, whatever the deployment has learned', () => {
     const { door: health } = door();
-    expect(permitted(health.admit(westC, route)).firstTokenTimeoutMs({ ...route.policy.timeouts, first_token_ms: 2_500 }, { streamedInputTokens: 40, lastOption: false })).toBe(2_500);
+    expect(permitted(health.admit(westC, route)).firstTokenTimeout({ ...route.policy.timeouts, first_token_ms: 2_500 }, { streamedInputTokens: 40, lastOption: false, reasoning: false })).toEqual({ timeoutMs: 2_500, source: 'configured' });
   });
 
   it('a settled 429 cools the deployment: new attempts are out until the Retry-After ends, a chosen retry is not, and the plan leaves it out', () => {

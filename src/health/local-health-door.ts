@@ -4,7 +4,7 @@ import { deploymentKey } from '../core/deployment-key.js';
 import { FAILURE_POLICY } from '../core/failure-policy.js';
 import type { ResponseHeaders } from '../providers/spec.js';
 import { NO_FIRST_TOKENS, type FirstTokenSample } from '../routing/first-token-samples.js';
-import { firstTokenTimeoutMs, type FirstTokenAttempt } from '../routing/first-token-timeout.js';
+import { firstTokenTimeout, type FirstTokenAttempt, type FirstTokenTimeout } from '../routing/first-token-timeout.js';
 import { hedgeDelayMs } from '../routing/hedge-delay.js';
 import type { LatencyTracker } from '../routing/latency-tracker.js';
 import { planTargets } from '../routing/plan-targets.js';
@@ -13,6 +13,7 @@ import { breakerOutcomeOf, type Permit as BreakerPermit } from './breaker.js';
 import type { ConnectionLoad } from './connection-load.js';
 import type { Cooling, CoolingCause } from './cooling.js';
 import type { AdmitOptions, HealthDoor, Out, OutReason, Permit, TrialClaims } from './health-door.js';
+import { firstTokenEvidenceFor } from './first-token-evidence-for.js';
 import type { DeploymentHealth, HealthState } from './health-registry.js';
 
 export interface LocalHealthDoorDeps {
@@ -49,29 +50,29 @@ export class LocalHealthDoor implements HealthDoor {
   admit(target: ResolvedTarget, route: ResolvedRoute, options: AdmitOptions = {}): Permit | Out | Promise<Permit | Out> {
     const { registry, cooling, trials } = this.#deps;
     const deployment = registry.deployment(target.connectionName, target.routedModel, route.policy.health ?? DEFAULT_ROUTE_HEALTH, this.#deps.config().health);
-    if (options.lastResort) return this.#pass(deployment, target, deployment.breaker.forceAdmit());
+    if (options.lastResort) return this.#pass(deployment, target, route, deployment.breaker.forceAdmit());
     const coolingUntilMs = options.retry ? undefined : cooling.coolingUntil(deployment.key);
     if (coolingUntilMs !== undefined) return out('cooling', coolingUntilMs);
     if (deployment.structural.state === 'structural') return out('structural', deployment.structural.nextProbeAtMs ?? Number.MAX_SAFE_INTEGER);
     // Only the trial is agreed with other replicas; every other admit answers from the local copy.
-    if (!trials || !deployment.breaker.trialDue) return this.#admitBreaker(deployment, target, undefined);
+    if (!trials || !deployment.breaker.trialDue) return this.#admitBreaker(deployment, target, route, undefined);
     const claimed = trials.claim(deployment);
-    if (typeof claimed === 'boolean') return claimed ? this.#admitBreaker(deployment, target, trials) : this.#ejected(deployment);
-    return claimed.then((won) => (won ? this.#admitBreaker(deployment, target, trials) : this.#ejected(deployment)));
+    if (typeof claimed === 'boolean') return claimed ? this.#admitBreaker(deployment, target, route, trials) : this.#ejected(deployment);
+    return claimed.then((won) => (won ? this.#admitBreaker(deployment, target, route, trials) : this.#ejected(deployment)));
   }
 
   /** `claimedFrom`: the trial claim this admit holds, to free if the breaker does not hand out the trial after all. */
-  #admitBreaker(deployment: DeploymentHealth, target: ResolvedTarget, claimedFrom: TrialClaims | undefined): Permit | Out {
+  #admitBreaker(deployment: DeploymentHealth, target: ResolvedTarget, route: ResolvedRoute, claimedFrom: TrialClaims | undefined): Permit | Out {
     const breakerPermit = deployment.breaker.admit();
     if (claimedFrom && !breakerPermit?.trial) claimedFrom.release(deployment);
-    return breakerPermit ? this.#pass(deployment, target, breakerPermit) : this.#ejected(deployment);
+    return breakerPermit ? this.#pass(deployment, target, route, breakerPermit) : this.#ejected(deployment);
   }
 
   #ejected(deployment: DeploymentHealth): Out {
     return out('ejected', deployment.breaker.ejectedUntilMs ?? this.#now());
   }
 
-  #pass(deployment: DeploymentHealth, target: ResolvedTarget, breakerPermit: BreakerPermit): Permit | Out {
+  #pass(deployment: DeploymentHealth, target: ResolvedTarget, route: ResolvedRoute, breakerPermit: BreakerPermit): Permit | Out {
     const { registry, load, trials } = this.#deps;
     // A full connection is busy, not failing: nothing is recorded against it.
     if (!load.tryAcquire(target.connectionName, target.connection.max_in_flight)) {
@@ -80,7 +81,7 @@ export class LocalHealthDoor implements HealthDoor {
       return out('busy', this.#now());
     }
     registry.dispatched(deployment);
-    return new DeploymentPermit(this.#deps, deployment, breakerPermit);
+    return new DeploymentPermit(this.#deps, deployment, route, breakerPermit);
   }
 
   coolingUntilMs(target: ResolvedTarget): number | undefined {
@@ -106,12 +107,15 @@ class DeploymentPermit implements Permit {
   readonly out = false;
   readonly #deps: LocalHealthDoorDeps;
   readonly #deployment: DeploymentHealth;
+  readonly #route: ResolvedRoute;
   readonly #breakerPermit: BreakerPermit;
   #streamedInputTokens: number | undefined;
+  #reasoning = false;
 
-  constructor(deps: LocalHealthDoorDeps, deployment: DeploymentHealth, breakerPermit: BreakerPermit) {
+  constructor(deps: LocalHealthDoorDeps, deployment: DeploymentHealth, route: ResolvedRoute, breakerPermit: BreakerPermit) {
     this.#deps = deps;
     this.#deployment = deployment;
+    this.#route = route;
     this.#breakerPermit = breakerPermit;
   }
 
@@ -119,22 +123,27 @@ class DeploymentPermit implements Permit {
     this.#deps.registry.observeHeaders(this.#deployment, headers);
   }
 
-  firstTokenTimeoutMs(timeouts: TimeoutsConfig, attempt: FirstTokenAttempt): number {
+  firstTokenTimeout(timeouts: TimeoutsConfig, attempt: FirstTokenAttempt): FirstTokenTimeout {
     this.#streamedInputTokens = attempt.streamedInputTokens;
-    // Reading the samples sorts them: only `auto` needs them.
-    const recent = timeouts.first_token_ms === 'auto' ? this.#deps.latency.recentFirstTokens(this.#deployment.key) : NO_FIRST_TOKENS;
-    return firstTokenTimeoutMs(timeouts, recent, attempt);
+    this.#reasoning = attempt.reasoning;
+    // Searching the evidence sorts samples: only `auto` needs it.
+    const evidence =
+      timeouts.first_token_ms === 'auto'
+        ? firstTokenEvidenceFor(this.#deps, this.#deployment, this.#route.targets.map((target) => ({ connection: target.connectionName, model: target.routedModel })), attempt.reasoning)
+        : undefined;
+    return firstTokenTimeout(timeouts, evidence, attempt);
   }
 
-  hedgeAfterMs(hedge: HedgeConfig, streamed: boolean): number | undefined {
-    const recent = hedge.after_ms === 'auto' ? this.#deps.latency.recentFirstTokens(this.#deployment.key) : NO_FIRST_TOKENS;
-    return hedgeDelayMs(hedge.after_ms, recent, streamed);
+  hedgeAfterMs(hedge: HedgeConfig, attempt: { streamed: boolean; reasoning: boolean }): number | undefined {
+    // A reasoning request is hedged by reasoning samples only, like its timeout.
+    const recent = hedge.after_ms === 'auto' ? this.#deps.latency.recentFirstTokens(this.#deployment.key, attempt.reasoning) : NO_FIRST_TOKENS;
+    return hedgeDelayMs(hedge.after_ms, recent, attempt.streamed);
   }
 
   settle(record: AttemptRecord): void {
     const { registry, cooling, load, latency } = this.#deps;
     const deployment = this.#deployment;
-    if (record.kind === 'ok') latency.observe(deployment.key, { latencyMs: record.firstTokenMs ?? record.latencyMs, firstToken: this.#firstTokenSample(record) });
+    if (record.kind === 'ok') latency.observe(deployment.key, { latencyMs: record.firstTokenMs ?? record.latencyMs, firstToken: this.#firstTokenSample(record), reasoning: this.#reasoning });
     load.release(deployment.connection);
     registry.settled(deployment, this.#breakerPermit, record.kind, record.message);
     if (this.#breakerPermit.trial && breakerOutcomeOf(record.kind) === 'neutral') this.#deps.trials?.release(deployment);

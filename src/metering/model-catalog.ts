@@ -26,26 +26,31 @@ export interface ModelFacts {
   cacheReadPerMtok?: number;
   /** Input tokens written to the cache (Anthropic `cache_creation_input_tokens`). */
   cacheWritePerMtok?: number;
+  /**
+   * The model reasons before it answers unless told not to (OpenAI's GPT-5 and o-series, Gemini
+   * 2.5 Pro and Flash): its first token comes after its thinking, so it is timed apart.
+   */
+  reasoning?: true;
 }
 
 const CATALOG: Readonly<Record<string, ModelFacts>> = {
-  'gpt-5': { contextWindow: 400_000, inputPerMtok: 1.25, outputPerMtok: 10, cacheReadPerMtok: 0.125 },
-  'gpt-5-mini': { contextWindow: 400_000, inputPerMtok: 0.25, outputPerMtok: 2, cacheReadPerMtok: 0.025 },
-  'gpt-5-nano': { contextWindow: 400_000, inputPerMtok: 0.05, outputPerMtok: 0.4, cacheReadPerMtok: 0.005 },
+  'gpt-5': { contextWindow: 400_000, inputPerMtok: 1.25, outputPerMtok: 10, cacheReadPerMtok: 0.125, reasoning: true },
+  'gpt-5-mini': { contextWindow: 400_000, inputPerMtok: 0.25, outputPerMtok: 2, cacheReadPerMtok: 0.025, reasoning: true },
+  'gpt-5-nano': { contextWindow: 400_000, inputPerMtok: 0.05, outputPerMtok: 0.4, cacheReadPerMtok: 0.005, reasoning: true },
   'gpt-4.1': { contextWindow: 1_047_576, inputPerMtok: 2, outputPerMtok: 8, cacheReadPerMtok: 0.5 },
   'gpt-4.1-mini': { contextWindow: 1_047_576, inputPerMtok: 0.4, outputPerMtok: 1.6, cacheReadPerMtok: 0.1 },
   'gpt-4.1-nano': { contextWindow: 1_047_576, inputPerMtok: 0.1, outputPerMtok: 0.4, cacheReadPerMtok: 0.025 },
   'gpt-4o': { contextWindow: 128_000, inputPerMtok: 2.5, outputPerMtok: 10, cacheReadPerMtok: 1.25 },
   'gpt-4o-mini': { contextWindow: 128_000, inputPerMtok: 0.15, outputPerMtok: 0.6, cacheReadPerMtok: 0.075 },
-  o3: { contextWindow: 200_000, inputPerMtok: 2, outputPerMtok: 8, cacheReadPerMtok: 0.5 },
-  'o4-mini': { contextWindow: 200_000, inputPerMtok: 1.1, outputPerMtok: 4.4, cacheReadPerMtok: 0.275 },
+  o3: { contextWindow: 200_000, inputPerMtok: 2, outputPerMtok: 8, cacheReadPerMtok: 0.5, reasoning: true },
+  'o4-mini': { contextWindow: 200_000, inputPerMtok: 1.1, outputPerMtok: 4.4, cacheReadPerMtok: 0.275, reasoning: true },
   'claude-opus-4-1': { contextWindow: 200_000, inputPerMtok: 15, outputPerMtok: 75, cacheReadPerMtok: 1.5, cacheWritePerMtok: 18.75 },
   'claude-sonnet-4-5': { contextWindow: 200_000, inputPerMtok: 3, outputPerMtok: 15, cacheReadPerMtok: 0.3, cacheWritePerMtok: 3.75 },
   'claude-sonnet-4': { contextWindow: 200_000, inputPerMtok: 3, outputPerMtok: 15, cacheReadPerMtok: 0.3, cacheWritePerMtok: 3.75 },
   'claude-haiku-4-5': { contextWindow: 200_000, inputPerMtok: 1, outputPerMtok: 5, cacheReadPerMtok: 0.1, cacheWritePerMtok: 1.25 },
   'claude-3-5-haiku': { contextWindow: 200_000, inputPerMtok: 0.8, outputPerMtok: 4, cacheReadPerMtok: 0.08, cacheWritePerMtok: 1 },
-  'gemini-2.5-pro': { contextWindow: 1_048_576, inputPerMtok: 1.25, outputPerMtok: 10 },
-  'gemini-2.5-flash': { contextWindow: 1_048_576, inputPerMtok: 0.3, outputPerMtok: 2.5 },
+  'gemini-2.5-pro': { contextWindow: 1_048_576, inputPerMtok: 1.25, outputPerMtok: 10, reasoning: true },
+  'gemini-2.5-flash': { contextWindow: 1_048_576, inputPerMtok: 0.3, outputPerMtok: 2.5, reasoning: true },
   'gemini-2.5-flash-lite': { contextWindow: 1_048_576, inputPerMtok: 0.1, outputPerMtok: 0.4 },
 };
 
@@ -90,4 +95,9 @@ export function modelIdentity(model: string): string {
 /** `models/gemini-2.5-pro` → `gemini-2.5-pro`, `us.anthropic.claude-…` → `claude-…` (and ARNs, `openai/gpt-4.1`). */
 function withoutProviderPrefix(model: string): string {
   return model.slice(model.lastIndexOf('/') + 1).replace(/^([a-z]+\.)+/, '');
+}
+
+/** Whether the catalog knows the model as one that reasons before answering by default. */
+export function isReasoningModel(model: string): boolean {
+  return lookupModel(model)?.reasoning === true;
 }

@@ -128,6 +128,7 @@ function toEntry(attempt: AttemptRecord, costMicros: number | undefined): Attemp
     latency_ms: attempt.latencyMs,
     first_token_ms: attempt.firstTokenMs ?? null,
     first_token_timeout_ms: attempt.firstTokenTimeoutMs ?? null,
+    ...(attempt.firstTokenSource === undefined ? {} : { first_token_source: attempt.firstTokenSource }),
     ...(attempt.hedge ? { hedge: true as const } : {}),
     committed: attempt.committed,
     usage: attempt.usage ? toRecordUsage(attempt.usage) : null,

@@ -1,6 +1,6 @@
 import type { HedgeConfig } from '../config/schema.js';
 import type { RecentFirstTokens } from './first-token-samples.js';
-import { MIN_FIRST_TOKEN_SAMPLES } from './first-token-timeout.js';
+import { MIN_FIRST_TOKEN_SAMPLES } from './first-token-evidence.js';
 
 /** `after_ms: auto` hedges the slowest twentieth of a deployment's answers: about one extra request in twenty. */
 export const HEDGE_PERCENTILE = 0.95;

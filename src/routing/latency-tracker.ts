@@ -9,6 +9,14 @@ export interface ObservedAnswer {
   latencyMs: number;
   /** Only for a stream: its first-token time counted from the send, and its size. */
   firstToken?: FirstTokenSample;
+  /** The request asked for reasoning (or the model reasons by default): its first token is timed apart. */
+  reasoning?: boolean;
+}
+
+/** A deployment's first-token times, kept apart for requests that reason first. */
+interface FirstTokenRings {
+  plain: FirstTokenSamples;
+  reasoning: FirstTokenSamples;
 }
 
 /**
@@ -20,7 +28,7 @@ export interface ObservedAnswer {
  */
 export class LatencyTracker {
   readonly #averageMs = new Map<string, number>();
-  readonly #firstTokens = new Map<string, FirstTokenSamples>();
+  readonly #firstTokens = new Map<string, FirstTokenRings>();
   readonly #now: () => number;
 
   constructor(now: () => number = Date.now) {
@@ -31,9 +39,9 @@ export class LatencyTracker {
     const previous = this.#averageMs.get(deploymentKey);
     this.#averageMs.set(deploymentKey, previous === undefined ? answer.latencyMs : previous + SMOOTHING * (answer.latencyMs - previous));
     if (answer.firstToken === undefined) return;
-    let samples = this.#firstTokens.get(deploymentKey);
-    if (samples === undefined) this.#firstTokens.set(deploymentKey, (samples = new FirstTokenSamples()));
-    samples.observe(answer.firstToken, this.#now());
+    let rings = this.#firstTokens.get(deploymentKey);
+    if (rings === undefined) this.#firstTokens.set(deploymentKey, (rings = { plain: new FirstTokenSamples(), reasoning: new FirstTokenSamples() }));
+    (answer.reasoning ? rings.reasoning : rings.plain).observe(answer.firstToken, this.#now());
   }
 
   /** Drops the deployment's figures (the health registry forgot it). */
@@ -46,7 +54,15 @@ export class LatencyTracker {
     return this.#averageMs.get(deploymentKey);
   }
 
-  recentFirstTokens(deploymentKey: string): RecentFirstTokens {
-    return this.#firstTokens.get(deploymentKey)?.recent(this.#now()) ?? NO_FIRST_TOKENS;
+  /** The deployment's recent first-token times of requests that reason first (`reasoning`), or of the others. */
+  recentFirstTokens(deploymentKey: string, reasoning = false): RecentFirstTokens {
+    const rings = this.#firstTokens.get(deploymentKey);
+    if (rings === undefined) return NO_FIRST_TOKENS;
+    return (reasoning ? rings.reasoning : rings.plain).recent(this.#now());
+  }
+
+  /** The deployments with first-token times kept (some may be past the horizon). */
+  measuredDeployments(): IterableIterator<string> {
+    return this.#firstTokens.keys();
   }
 }

@@ -33,27 +33,28 @@ afterAll(async () => {
 });
 
 it('GET /admin/health shows each deployment\'s first-token samples and the timeout each of its routes gives a typical request', async () => {
-  // Cold: no samples, so `auto` is at its maximum.
+  // Cold: nothing measured anywhere, so `auto` gives the cold default (here within the route's maximum).
   expect((await deploymentHealth(gateway.url, 'scripted/primary')).first_token).toEqual({
     samples: 0,
     p99_ms: null,
     typical_input_tokens: null,
     timeout_ms: { learned: 8_000, fixed: 5_000 },
+    source: { learned: 'cold', fixed: 'configured' },
   });
 
   await warmUp(gateway.url, 'learned', 25, 'scripted/primary');
   expect(upstream.seen).toHaveLength(25);
 
   const warm = (await deploymentHealth(gateway.url, 'scripted/primary')).first_token!;
-  expect(warm).toMatchObject({ samples: 25, timeout_ms: { learned: 400, fixed: 5_000 } });
+  expect(warm).toMatchObject({ samples: 25, timeout_ms: { learned: 400, fixed: 5_000 }, source: { learned: 'own', fixed: 'configured' } });
   expect(warm.p99_ms).toBeGreaterThanOrEqual(0);
   expect(warm.p99_ms).toBeLessThan(200);
   expect(warm.typical_input_tokens).toBeGreaterThan(0);
-  // The standby never answered: it has nothing to learn from.
-  expect((await deploymentHealth(gateway.url, 'mock-openai/standby')).first_token).toEqual({
+  // The standby never answered: it borrows the route's other target's times, with more headroom.
+  expect((await deploymentHealth(gateway.url, 'mock-openai/standby')).first_token).toMatchObject({
     samples: 0,
     p99_ms: null,
     typical_input_tokens: null,
-    timeout_ms: { learned: 8_000 },
+    source: { learned: 'route' },
   });
 });

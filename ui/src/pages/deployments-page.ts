@@ -109,6 +109,7 @@ function quotaOf(quota: DeploymentHealthView['quota']) {
 function firstTokenOf(firstToken: DeploymentHealthView['first_token']) {
   const routes = Object.entries(firstToken.timeout_ms);
   if (routes.length === 0) return '—';
-  return html`${routes.map(([route, ms]) => html`<div>${route}: ${formatMs(ms)}</div>`)}
+  // Where each timeout comes from: the deployment's own times, borrowed ones, the cold default or the maximum.
+  return html`${routes.map(([route, ms]) => html`<div>${route}: ${formatMs(ms)} <span class="muted">(${firstToken.source[route]?.replace('_', ' ') ?? '—'})</span></div>`)}
     <div class="muted">${firstToken.samples} samples${firstToken.p99_ms === null ? '' : `, p99 ${formatMs(firstToken.p99_ms)}`}</div>`;
 }
