@@ -45,8 +45,8 @@ interface Mode {
 
 const MODES: Mode[] = [
   { name: 'healthy (no tail)', policy: '', tailShare: 0 },
-  { name: 'neither', policy: '' },
-  { name: 'first_token_ms: auto', policy: '    timeouts: { first_token_ms: auto }\n' },
+  { name: 'neither (first_token_ms: 30000)', policy: '    timeouts: { first_token_ms: 30000 }\n' },
+  { name: 'first_token_ms: auto (the default)', policy: '' },
   { name: 'hedge: { after_ms: auto }', policy: '    hedge: { after_ms: auto }\n' },
 ];
 
