@@ -36,7 +36,7 @@ afterAll(async () => {
 it.each([
   [0, 'cold'],
   [19, 'nearly-warm'],
-])('a silent primary with %i first-token samples (%s) is waited for first_token_max_ms before failover', async (samples, name) => {
+])('a silent primary with %i first-token samples (%s) is waited for the cold default before failover', async (samples, name) => {
   await warmUp(gateway.url, name, samples, `scripted/${name}`);
   upstream.silent.add(name);
 
@@ -53,7 +53,7 @@ it.each([
 
   const record = await fetchRecord(gateway.url, response.headers.get('x-request-id')!);
   expect(record.attempts).toMatchObject([
-    { n: 1, connection: 'scripted', kind: 'timeout', error_type: 'first_token', first_token_timeout_ms: MAX_MS },
+    { n: 1, connection: 'scripted', kind: 'timeout', error_type: 'first_token', first_token_timeout_ms: MAX_MS, first_token_source: 'cold' },
     { n: 2, connection: 'mock-openai', kind: 'ok' },
   ]);
 });
