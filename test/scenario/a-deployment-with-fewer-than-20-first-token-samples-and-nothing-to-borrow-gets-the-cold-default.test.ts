@@ -32,7 +32,8 @@ afterAll(async () => {
   await upstream.close();
 });
 
-// Too few samples say nothing of a deployment's slow end: until it has 20, `auto` waits the maximum.
+// Too few samples say nothing of a deployment's slow end: until it has 20, and with nothing to borrow
+// (no other deployment here has 20), `auto` gives the cold default: 8 s, clamped here to the route's maximum.
 it.each([
   [0, 'cold'],
   [19, 'nearly-warm'],
