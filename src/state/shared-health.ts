@@ -95,7 +95,7 @@ export class SharedHealth implements HealthEvents, TrialClaims {
       .breakerTransition(
         this.#link.key(`health:${recordKey}`),
         this.#link.key(`health:trial:${deployment.key}`),
-        change.to === 'ejected' ? 'trip' : 'close',
+        change.to === 'ejected' ? 'trip' : change.byProbe ? 'readmit' : 'close',
         this.#generations.get(recordKey) ?? 0,
         change.reason,
         settings.eject_base_s,
