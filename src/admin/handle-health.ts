@@ -5,6 +5,8 @@ import type { Cooling } from '../health/cooling.js';
 import { configuredDeployments } from '../health/configured-deployments.js';
 import { deploymentState } from '../health/deployment-state.js';
 import type { DeploymentHealth, HealthState } from '../health/health-registry.js';
+import { recoveryProbeDueAtMs } from '../health/recovery-probe-due.js';
+import { recoveryProbeIntervalMs } from '../health/recovery-probe-interval.js';
 import { noStore, sendJson } from '../http/send.js';
 import { knownSecrets } from '../config/known-secrets.js';
 import { redactSecrets } from '../records/redact-secrets.js';
@@ -59,13 +61,23 @@ function describe(key: string, deployment: DeploymentHealth | undefined, deps: A
     structural_cause: deployment.structural.cause ?? null,
     ejected_until: iso(deployment.breaker.ejectedUntilMs),
     consecutive_ejections: deployment.breaker.consecutiveEjections,
-    next_probe_at: iso(deployment.structural.nextProbeAtMs),
+    next_probe_at: iso(structural.state === 'structural' ? structural.nextProbeAtMs : recoveryProbeOf(deployment, coolingUntilMs, deps.config())),
     cooling_until: iso(coolingUntilMs),
     last_error: deployment.lastError
       ? { kind: deployment.lastError.kind, message: redact(deployment.lastError.message), at: iso(deployment.lastError.atMs) }
       : null,
     quota: deployment.quota ?? null,
   };
+}
+
+/** When this replica would send the ejected deployment's next recovery probe (another replica may send it instead). */
+function recoveryProbeOf(deployment: DeploymentHealth, coolingUntilMs: number | undefined, config: Config): number | undefined {
+  return recoveryProbeDueAtMs({
+    breaker: deployment.breaker,
+    intervalMs: recoveryProbeIntervalMs(config, deployment.key),
+    lastProbeAtMs: deployment.recoveryProbedAtMs,
+    coolingUntilMs,
+  });
 }
 
 /**
