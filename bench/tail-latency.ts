@@ -16,6 +16,7 @@ import { parseArgs } from 'node:util';
 import { createApp } from '../src/app.js';
 import { ConfigSource } from '../src/config/config-source.js';
 import { startMockProvider } from '../src/mock/mock-provider.js';
+import { boundedNumber } from './bounded-number.js';
 import { startHeavyTailUpstream, type FirstTokenTail } from './heavy-tail-upstream.js';
 import { LatencyRecorder } from './latency-recorder.js';
 import { measureSilentPrimary, median } from './silent-primary.js';
@@ -201,24 +202,16 @@ function parseOptions(argv: readonly string[]): TailOptions {
   // Quick: a smoke run of a few seconds, its figures too few to mean much.
   const quick = values.quick;
   return {
-    requests: bounded('--requests', values.requests ?? (quick ? '40' : '1000'), 1, 100_000),
-    concurrency: bounded('--concurrency', values.concurrency, 1, 256),
-    warm: bounded('--warm', quick ? '25' : values.warm, 25, 10_000),
+    requests: boundedNumber('--requests', values.requests ?? (quick ? '40' : '1000'), 1, 100_000, true),
+    concurrency: boundedNumber('--concurrency', values.concurrency, 1, 256, true),
+    warm: boundedNumber('--warm', quick ? '25' : values.warm, 25, 10_000, true),
     tail: {
-      fastMs: bounded('--fast-ms', values['fast-ms'], 1, 10_000),
-      tailMs: bounded('--tail-ms', values['tail-ms'] ?? (quick ? '500' : '5000'), 1, 60_000),
-      tailShare: bounded('--tail-share', values['tail-share'], 0, 1, false),
-      seed: bounded('--seed', values.seed, 0, 2 ** 32 - 1),
+      fastMs: boundedNumber('--fast-ms', values['fast-ms'], 1, 10_000, true),
+      tailMs: boundedNumber('--tail-ms', values['tail-ms'] ?? (quick ? '500' : '5000'), 1, 60_000, true),
+      tailShare: boundedNumber('--tail-share', values['tail-share'], 0, 1, false),
+      seed: boundedNumber('--seed', values.seed, 0, 2 ** 32 - 1, true),
     },
     silentRequests: quick ? 2 : 5,
     json: values.json,
   };
-}
-
-function bounded(flag: string, text: string, min: number, max: number, whole = true): number {
-  const value = Number(text);
-  if (text.trim() === '' || !Number.isFinite(value) || value < min || value > max || (whole && !Number.isInteger(value))) {
-    throw new Error(`${flag} must be a ${whole ? 'whole ' : ''}number from ${min} to ${max}, got "${text}"`);
-  }
-  return value;
 }

@@ -263,7 +263,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     metrics,
     alert: (alert) => alerts.send(alert),
     probe: (deployment) => runProbe(deployment, probeDeps),
-    ...(shared.link ? { probeLease: (deployment, intervalMs) => sharedHealth!.probeLease(deployment, intervalMs) } : {}),
+    ...(shared.link ? { probeLease: (deployment, leaseMs, purpose) => sharedHealth!.probeLease(deployment, leaseMs, purpose) } : {}),
   });
   const sharedHealth = shared.link && new SharedHealth({ link: shared.link, registry: () => health, cooling, events: monitor });
   const health: HealthRegistry = new HealthRegistry(sharedHealth ?? monitor, { config });

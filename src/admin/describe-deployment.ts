@@ -13,6 +13,8 @@ export interface DeploymentFacts extends ConfiguredDeployment {
   cooling: CoolingSpell | undefined;
   /** Its connection's key was rejected: every deployment of the connection is out, used or not. */
   keyRejected: boolean;
+  /** While it is ejected: when this replica would send its next recovery probe (another replica may send it instead). */
+  nextRecoveryProbeAtMs: number | undefined;
 }
 
 /** A deployment's `/admin/health` row, but for its first-token figures. */
@@ -31,7 +33,7 @@ export function describeDeployment(facts: DeploymentFacts, redact: (text: string
     ejected_until: iso(health?.breaker.ejectedUntilMs),
     consecutive_ejections: health?.breaker.consecutiveEjections ?? 0,
     last_tried_at: iso(health?.lastTriedAtMs),
-    next_probe_at: iso(health?.structural.nextProbeAtMs),
+    next_probe_at: iso(health?.structural.state === 'structural' ? health.structural.nextProbeAtMs : facts.nextRecoveryProbeAtMs),
     cooling_until: iso(cooling?.untilMs),
     cooling_cause: cooling?.cause
       ? { kind: cooling.cause.kind, http_status: cooling.cause.httpStatus ?? null, retry_after_ms: cooling.cause.retryAfterMs ?? null }

@@ -4,6 +4,8 @@ import { deploymentKey } from '../core/deployment-key.js';
 import type { Cooling } from '../health/cooling.js';
 import { configuredDeployments, type ConfiguredDeployment } from '../health/configured-deployments.js';
 import type { HealthState } from '../health/health-registry.js';
+import { recoveryProbeDueAtMs } from '../health/recovery-probe-due.js';
+import { recoveryProbeIntervalMs } from '../health/recovery-probe-interval.js';
 import { noStore, sendJson } from '../http/send.js';
 import { knownSecrets } from '../config/known-secrets.js';
 import { redactSecrets } from '../records/redact-secrets.js';
@@ -39,7 +41,10 @@ export function handleHealth(request: IncomingMessage, response: ServerResponse,
   const modelChange = modelChangeByDeployment(config);
   const data: DeploymentHealthView[] = [...deployments.keys()].sort().map((key) => {
     const { connection, model } = deployments.get(key)!;
-    const facts = { key, connection, model, health: known.get(key), cooling: deps.cooling.spell(key), keyRejected: deps.health.keyRejected(connection) };
+    const health = known.get(key);
+    const cooling = deps.cooling.spell(key);
+    const nextRecoveryProbeAtMs = health && recoveryProbeDueAtMs({ breaker: health.breaker, intervalMs: recoveryProbeIntervalMs(config, key), lastProbeAtMs: health.recoveryProbedAtMs, coolingUntilMs: cooling?.untilMs });
+    const facts = { key, connection, model, health, cooling, keyRejected: deps.health.keyRejected(connection), nextRecoveryProbeAtMs };
     return {
       ...describeDeployment(facts, redact),
       first_token: firstTokenOf({ key, connection, model }, config, { registry: deps.health, latency: deps.latency }),

@@ -87,6 +87,11 @@ const healthSchema = z
     window_s: positiveInt.default(10),
     eject_base_s: z.number().positive().default(10),
     eject_max_s: z.number().positive().default(900),
+    /** While ejected the gateway probes the deployment itself this often and readmits it at the first success; 0: off (caller trials only). */
+    recovery_probe_s: z
+      .number({ error: 'expected a number of seconds, or 0 for no recovery probes' })
+      .nonnegative({ error: 'expected a number of seconds, or 0 for no recovery probes' })
+      .default(2),
     persist_429_s: z.number().positive().optional(),
     probe_interval_s: z.number().positive().optional(),
   })

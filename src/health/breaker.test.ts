@@ -212,6 +212,45 @@ describe('Breaker: ejected → half_open → closed | ejected', () => {
   });
 });
 
+describe('Breaker: readmitted by a recovery probe', () => {
+  it('closes it mid-ejection, resets the doubling, and says it was the probe', () => {
+    const context = setup();
+    const { breaker, transitions, clock } = context;
+    ejectThenWait(context);
+    breaker.record(trial(breaker), 'failure'); // second ejection: 20 s
+    clock.nowMs += 2_000;
+    breaker.readmit();
+    expect(breaker.state).toBe('closed');
+    expect(breaker.reason).toBe('readmitted by a successful recovery probe');
+    expect(breaker.consecutiveEjections).toBe(0);
+    expect(breaker.ejectedUntilMs).toBeUndefined();
+    expect(transitions.at(-1)).toEqual({ from: 'ejected', to: 'closed', reason: 'readmitted by a successful recovery probe', atMs: 12_000, byProbe: true });
+    expect(breaker.admit()).toEqual({ epoch: expect.any(Number), trial: false });
+    context.sendMany('FFF');
+    expect(breaker.ejectedUntilMs).toBe(12_000 + 10_000);
+  });
+
+  it('closes it while half-open; the trial in flight then belongs to the ended period and moves nothing', () => {
+    const context = setup();
+    const { breaker } = context;
+    ejectThenWait(context);
+    const inFlight = trial(breaker);
+    breaker.readmit();
+    expect(breaker.state).toBe('closed');
+    breaker.record(inFlight, 'failure');
+    breaker.record(inFlight, 'failure');
+    breaker.record(inFlight, 'failure');
+    expect(breaker.state).toBe('closed');
+  });
+
+  it('does nothing to a closed breaker', () => {
+    const { breaker, transitions } = setup();
+    breaker.readmit();
+    expect(breaker.state).toBe('closed');
+    expect(transitions).toHaveLength(0);
+  });
+});
+
 describe('Breaker: neutral outcomes', () => {
   it('never trip it, and neither break a run of failures nor dilute the ratio', () => {
     const { breaker, sendMany } = setup();

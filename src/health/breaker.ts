@@ -29,6 +29,8 @@ export interface BreakerTransition {
   atMs: number;
   /** Taken over from another replica (through the shared state), not decided here. */
   adopted?: boolean;
+  /** Closed by a recovery probe's success, which readmits from ejected or half-open alike (a trial only from its own half-open). */
+  byProbe?: boolean;
 }
 
 /** What replicas agree on about a breaker: everything but the failure counts each keeps to itself. */
@@ -59,7 +61,8 @@ const MS_PER_SECOND = 1_000;
  * outcomes in the last `window_s` seconds. Ejected: nothing is admitted for `eject_base_s`,
  * doubling with each consecutive ejection up to `eject_max_s`. When that time is up, the next
  * request to ask turns it half-open and is the single trial: success closes it and resets the
- * doubling, failure ejects it again for longer.
+ * doubling, failure ejects it again for longer. A recovery probe's success (`readmit`) closes it
+ * at any point of the ejection, the same way.
  */
 export class Breaker {
   #settings: BreakerSettings;
@@ -215,16 +218,28 @@ export class Breaker {
     if (this.#state === 'closed' && outcome !== 'neutral') this.#recordClosed(outcome);
   }
 
+  /**
+   * The gateway's own recovery probe succeeded: closed now, whatever is left of the ejection, and
+   * the doubling starts again, as after a successful trial. A trial still in flight belongs to the
+   * ended period, so its outcome moves nothing.
+   */
+  readmit(): void {
+    if (this.#state === 'closed') return;
+    this.#close('readmitted by a successful recovery probe', { byProbe: true });
+  }
+
   #recordTrial(outcome: BreakerOutcome): void {
     // A neutral trial (throttled, cancelled…) proved nothing either way: free the slot for another.
     this.#trialInFlight = false;
-    if (outcome === 'success') {
-      this.#consecutiveEjections = 0;
-      this.#ejectedUntilMs = undefined;
-      this.#transition('closed', 'trial request succeeded');
-    } else if (outcome === 'failure') {
-      this.#eject('trial request failed');
-    }
+    if (outcome === 'success') this.#close('trial request succeeded');
+    else if (outcome === 'failure') this.#eject('trial request failed');
+  }
+
+  #close(reason: string, how?: { byProbe: true }): void {
+    this.#trialInFlight = false;
+    this.#consecutiveEjections = 0;
+    this.#ejectedUntilMs = undefined;
+    this.#transition('closed', reason, how);
   }
 
   #recordClosed(outcome: 'success' | 'failure'): void {
@@ -261,14 +276,15 @@ export class Breaker {
     this.#transition('ejected', reason);
   }
 
-  #transition(to: BreakerState, reason: string, taken?: { adopted: true; atMs: number }): void {
+  #transition(to: BreakerState, reason: string, how?: { adopted: true; atMs: number } | { byProbe: true }): void {
     const from = this.#state;
+    const taken = how && 'adopted' in how ? how : undefined;
     const atMs = taken?.atMs ?? this.#now();
     this.#state = to;
     this.#sinceMs = atMs;
     this.#reason = reason;
     this.#epoch += 1;
     this.#adopted = taken !== undefined;
-    this.#onTransition?.({ from, to, reason, atMs, ...(taken ? { adopted: true } : {}) });
+    this.#onTransition?.({ from, to, reason, atMs, ...(taken ? { adopted: true } : {}), ...(how && 'byProbe' in how ? { byProbe: true } : {}) });
   }
 }

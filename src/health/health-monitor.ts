@@ -9,8 +9,19 @@ import { DEPLOYMENT_STATES, deploymentState } from './deployment-state.js';
 import type { FallbackShare } from './fallback-share.js';
 import type { DeploymentHealth, HealthEvents, HealthState } from './health-registry.js';
 import { QUOTA_NAMES } from './quota-headers.js';
+import { recoveryProbeDueAtMs } from './recovery-probe-due.js';
+import { recoveryProbeIntervalMs } from './recovery-probe-interval.js';
 
 const TICK_MS = 1_000;
+/**
+ * A recovery probe's fleet lease ends this much before the interval does (at most a tenth of it),
+ * so that replicas due at the interval's turn, on clocks a few ms apart, find it free rather than
+ * all losing it to the lease before and skipping an interval.
+ */
+const RECOVERY_LEASE_MARGIN_MS = 100;
+
+/** Why a deployment is probed: a structural fault (`probe_interval_s`) or an ejection (`recovery_probe_s`). Each has its own fleet lease. */
+export type ProbePurpose = 'structural' | 'recovery';
 
 export interface HealthMonitorDeps {
   registry: () => HealthState;
@@ -24,25 +35,29 @@ export interface HealthMonitorDeps {
   /** Sends one minimal real completion to the deployment; resolves with how it ended. */
   probe(deployment: DeploymentHealth): Promise<FailureKind>;
   /**
-   * Whether this replica may probe the deployment in this interval (replicas sharing state send
-   * one probe per interval between them); absent: it always may.
+   * Whether this replica may probe the deployment for this purpose for `leaseMs` (replicas sharing
+   * state send one probe per interval between them); absent: it always may.
    */
-  probeLease?(deployment: DeploymentHealth, intervalMs: number): Promise<boolean>;
+  probeLease?(deployment: DeploymentHealth, leaseMs: number, purpose: ProbePurpose): Promise<boolean>;
   now?: () => number;
 }
 
 /**
- * Turns health state into action and visibility: runs active probes for structurally faulted
- * deployments when due (brought back only by a successful probe, never by a timer), keeps the
- * state and quota gauges current, and raises alerts on transitions and on long ejections.
+ * Turns health state into action and visibility: runs active probes when due — for structurally
+ * faulted deployments (brought back only by a successful probe, never by a timer) and recovery
+ * probes for ejected ones (readmitted at the first success, so no caller has to be the trial) —,
+ * keeps the state and quota gauges current, and raises alerts on transitions and on long ejections.
  */
 export class HealthMonitor implements HealthEvents {
   readonly #deps: HealthMonitorDeps;
   readonly #now: () => number;
-  readonly #probing = new Set<string>();
+  /** Probes in flight, by deployment: one at a time per deployment on this replica. */
+  readonly #probing = new Map<string, Promise<void>>();
   /** Counter series of unconfigured deployments: past `direct.max_deployments` names they share `other`. */
   readonly #directLabels: BoundedLabels;
   #timer: NodeJS.Timeout | undefined;
+  /** A wake-up for the next recovery probe due before the next tick: probes go out on their interval, not on the tick's. */
+  #recoveryWake: NodeJS.Timeout | undefined;
   #ticking: Promise<void> | undefined;
 
   constructor(deps: HealthMonitorDeps) {
@@ -57,8 +72,10 @@ export class HealthMonitor implements HealthEvents {
 
   async stop(): Promise<void> {
     clearInterval(this.#timer);
+    clearTimeout(this.#recoveryWake);
     this.#timer = undefined;
     await this.#ticking;
+    await Promise.all(this.#probing.values());
   }
 
   /** One pass: probes that are due, long-ejection alerts, gauges. Exposed for tests. */
@@ -66,16 +83,58 @@ export class HealthMonitor implements HealthEvents {
     const probes: Promise<void>[] = [];
     const nowMs = this.#now();
     for (const deployment of this.#deps.registry().all()) {
-      const due = deployment.structural.nextProbeAtMs;
-      if (deployment.structural.state === 'structural' && due !== undefined && due <= nowMs && !this.#probing.has(deployment.key)) {
-        probes.push(this.#runProbe(deployment));
-      }
+      const probe = this.#probeIfDue(deployment, nowMs);
+      if (probe) probes.push(probe);
       this.#alertIfOutTooLong(deployment, nowMs);
       this.#updateGauges(deployment);
     }
     this.#checkFallbackShares(nowMs);
+    this.#wakeForRecoveryProbes(nowMs);
     this.#ticking = Promise.all(probes).then(() => undefined);
     await this.#ticking;
+  }
+
+  /** Starts the deployment's probe if one is due and none is in flight here. */
+  #probeIfDue(deployment: DeploymentHealth, nowMs: number): Promise<void> | undefined {
+    if (this.#probing.has(deployment.key)) return undefined;
+    const structuralDue = deployment.structural.state === 'structural' ? deployment.structural.nextProbeAtMs : undefined;
+    if (structuralDue !== undefined) return structuralDue <= nowMs ? this.#track(deployment, this.#runStructuralProbe(deployment)) : undefined;
+    const recoveryDue = this.#recoveryProbeDueAtMs(deployment);
+    return recoveryDue !== undefined && recoveryDue <= nowMs ? this.#track(deployment, this.#runRecoveryProbe(deployment, nowMs)) : undefined;
+  }
+
+  /** A structural fault is probed for that, not for an ejection; a probe in flight here is the one due. */
+  #recoveryProbeDueAtMs(deployment: DeploymentHealth): number | undefined {
+    if (deployment.structural.state === 'structural' || this.#probing.has(deployment.key)) return undefined;
+    return recoveryProbeDueAtMs({
+      breaker: deployment.breaker,
+      intervalMs: recoveryProbeIntervalMs(this.#deps.config(), deployment.key),
+      lastProbeAtMs: deployment.recoveryProbedAtMs,
+      coolingUntilMs: this.#deps.cooling.coolingUntil(deployment.key),
+    });
+  }
+
+  #track(deployment: DeploymentHealth, probe: Promise<void>): Promise<void> {
+    const tracked = probe.finally(() => this.#probing.delete(deployment.key));
+    this.#probing.set(deployment.key, tracked);
+    return tracked;
+  }
+
+  /**
+   * Once started, wakes for the first recovery probe due before the next tick, which would send
+   * it up to a tick late: a readmission should follow a recovery by one interval, not one and a tick.
+   */
+  #wakeForRecoveryProbes(nowMs: number): void {
+    clearTimeout(this.#recoveryWake);
+    this.#recoveryWake = undefined;
+    if (!this.#timer) return;
+    const earliestMs = this.#deps.registry().all().reduce((earliest, deployment) => Math.min(earliest, this.#recoveryProbeDueAtMs(deployment) ?? Infinity), nowMs + TICK_MS);
+    if (earliestMs >= nowMs + TICK_MS) return;
+    this.#recoveryWake = setTimeout(() => {
+      const wokeAtMs = this.#now();
+      for (const deployment of this.#deps.registry().all()) void this.#probeIfDue(deployment, wokeAtMs);
+      this.#wakeForRecoveryProbes(wokeAtMs);
+    }, earliestMs - nowMs).unref();
   }
 
   /**
@@ -131,22 +190,37 @@ export class HealthMonitor implements HealthEvents {
     return configuredDeployments(this.#deps.config()).has(deployment.key) ? deployment.key : this.#directLabels.label(deployment.key);
   }
 
-  async #runProbe(deployment: DeploymentHealth): Promise<void> {
-    this.#probing.add(deployment.key);
-    try {
-      if (this.#deps.probeLease && !(await this.#deps.probeLease(deployment, deployment.structural.probeIntervalMs))) {
-        deployment.structural.postponeProbe();
-        return;
-      }
-      // A probe is a try too. It does not pass the door, so it is noted here, and stays out of the request rate 429s are judged by.
-      deployment.lastTriedAtMs = this.#now();
-      const kind = await this.#deps.probe(deployment);
-      this.#deps.metrics.probes.inc({ deployment: this.#counterLabel(deployment), kind });
-      if (kind === 'ok') this.#deps.registry().probeSucceeded(deployment);
-      else deployment.structural.postponeProbe();
-    } finally {
-      this.#probing.delete(deployment.key);
+  async #runStructuralProbe(deployment: DeploymentHealth): Promise<void> {
+    if (this.#deps.probeLease && !(await this.#deps.probeLease(deployment, deployment.structural.probeIntervalMs, 'structural'))) {
+      deployment.structural.postponeProbe();
+      return;
     }
+    const kind = await this.#sendProbe(deployment);
+    if (kind === 'ok') this.#deps.registry().probeSucceeded(deployment);
+    else deployment.structural.postponeProbe();
+  }
+
+  /**
+   * A failed recovery probe leaves the ejection as it was (docs/health.md): its end stays the
+   * time callers may try the deployment again without evidence, and the doubling stays theirs.
+   */
+  async #runRecoveryProbe(deployment: DeploymentHealth, nowMs: number): Promise<void> {
+    // This interval's turn is taken, whichever replica sends the probe.
+    deployment.recoveryProbedAtMs = nowMs;
+    const intervalMs = recoveryProbeIntervalMs(this.#deps.config(), deployment.key);
+    const leaseMs = intervalMs - Math.min(RECOVERY_LEASE_MARGIN_MS, intervalMs / 10);
+    if (this.#deps.probeLease && !(await this.#deps.probeLease(deployment, leaseMs, 'recovery'))) return;
+    if ((await this.#sendProbe(deployment)) === 'ok') deployment.breaker.readmit();
+  }
+
+  async #sendProbe(deployment: DeploymentHealth): Promise<FailureKind> {
+    // A probe is a try too. It does not pass the door, so it is noted here, and stays out of the request rate 429s are judged by.
+    deployment.lastTriedAtMs = this.#now();
+    // A probe the gateway could not even build says nothing of the deployment: it is counted as the
+    // gateway's own failure, never left to reject (recovery probes go out every few seconds).
+    const kind = await this.#deps.probe(deployment).catch((): FailureKind => 'internal_error');
+    this.#deps.metrics.probes.inc({ deployment: this.#counterLabel(deployment), kind });
+    return kind;
   }
 
   #checkFallbackShares(nowMs: number): void {

@@ -20,6 +20,8 @@ export interface DeploymentHealth {
   /** When this process last sent it a request (a caller's, the gateway's own, or a probe). */
   lastTriedAtMs?: number;
   quota?: QuotaSnapshot;
+  /** When this replica last took a recovery probe's turn (sent it, or found another replica held it); the monitor's. */
+  recoveryProbedAtMs?: number;
   /** When an alert for a long ejection was last sent for the current episode. */
   longEjectionAlertedForMs?: number;
   /** Dropped from the registry (an attempt still in flight may hold it): nothing new is published for it. */

@@ -13,7 +13,9 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
  * A breaker transition made by one replica. `trip` (→ ejected) wins over a closed record, or
  * over the half-open record of the trial this replica held (same generation); a second trip of
  * the same episode loses and adopts the winner, so the doubling happens once per episode.
- * `close` (the trial succeeded) wins only over that half-open record. Either frees the trial lease.
+ * `close` (the trial succeeded) wins only over that half-open record. `readmit` (a recovery probe
+ * succeeded) wins over any ejected or half-open record, whoever holds its trial: the probe's
+ * success is news to the whole fleet. Each frees the trial lease.
  * KEYS: record, trial lease. ARGV: op, expected generation, reason, eject_base_s, eject_max_s, ttl_s, channel, deployment.
  */
 const BREAKER_TRANSITION = `${NOW_MS}
@@ -21,7 +23,8 @@ local raw = redis.call('GET', KEYS[1])
 local rec
 if raw then rec = cjson.decode(raw) else rec = { gen = 0, state = 'closed', sinceMs = now, reason = 'initial state', consecutiveEjections = 0 } end
 local ownTrial = rec.state == 'half_open' and rec.gen == tonumber(ARGV[2])
-if not (ownTrial or (ARGV[1] == 'trip' and rec.state == 'closed')) then return { 0, cjson.encode(rec) } end
+local wins = ownTrial or (ARGV[1] == 'trip' and rec.state == 'closed') or (ARGV[1] == 'readmit' and rec.state ~= 'closed')
+if not wins then return { 0, cjson.encode(rec) } end
 if ARGV[1] == 'trip' then
   rec.consecutiveEjections = rec.consecutiveEjections + 1
   local ejectionS = math.min(tonumber(ARGV[4]) * 2 ^ (rec.consecutiveEjections - 1), tonumber(ARGV[5]))

@@ -1,6 +1,7 @@
 import type { SharedBreakerState, BreakerTransition } from '../health/breaker.js';
 import type { Cooling, CoolingCause, SharedCooling } from '../health/cooling.js';
 import type { TrialClaims } from '../health/health-door.js';
+import type { ProbePurpose } from '../health/health-monitor.js';
 import type { DeploymentHealth, HealthEvents, HealthRegistry } from '../health/health-registry.js';
 import type { LimitStepDown } from '../health/limit-step-down.js';
 import type { QuotaSnapshot } from '../health/quota-headers.js';
@@ -17,6 +18,8 @@ const RECORD_TTL_S = 86_400;
  * replica died): then another replica may send the trial. Longer than a trial request should take.
  */
 export const TRIAL_LEASE_MS = 30_000;
+/** The key of each kind of probe lease (`health:<name>:<deployment>`). */
+const PROBE_LEASES: Readonly<Record<ProbePurpose, string>> = { structural: 'probe', recovery: 'recovery-probe' };
 /** How often a changed quota snapshot is shared: what `/admin/health` shows of another replica's view is at most this old. */
 const QUOTA_SHARE_MS = 1_000;
 
@@ -93,7 +96,7 @@ export class SharedHealth implements HealthEvents, TrialClaims {
       .breakerTransition(
         this.#link.key(`health:${recordKey}`),
         this.#link.key(`health:trial:${deployment.key}`),
-        change.to === 'ejected' ? 'trip' : 'close',
+        change.to === 'ejected' ? 'trip' : change.byProbe ? 'readmit' : 'close',
         this.#generations.get(recordKey) ?? 0,
         change.reason,
         settings.eject_base_s,
@@ -203,11 +206,15 @@ export class SharedHealth implements HealthEvents, TrialClaims {
     this.#scripts.releaseTrial(this.#link.key(`health:trial:${deployment.key}`), this.#link.replicaId, this.#link.key(CHANNEL), deployment.key).catch(() => undefined);
   }
 
-  /** Whether this replica sends this interval's probe: the first to ask wins it for `probe_interval_s`. */
-  async probeLease(deployment: DeploymentHealth, intervalMs: number): Promise<boolean> {
+  /**
+   * Whether this replica sends this interval's probe: the first to ask wins it for `leaseMs`. A
+   * structural probe and a recovery probe hold leases of their own: the long one of a structural
+   * probe that readmitted the deployment must not hold off the recovery probes of its ejection.
+   */
+  async probeLease(deployment: DeploymentHealth, leaseMs: number, purpose: ProbePurpose): Promise<boolean> {
     if (!this.#link.up) return true;
     try {
-      const set = await this.#link.commands.set(this.#link.key(`health:probe:${deployment.key}`), this.#link.replicaId, 'PX', wholeMs(intervalMs), 'NX');
+      const set = await this.#link.commands.set(this.#link.key(`health:${PROBE_LEASES[purpose]}:${deployment.key}`), this.#link.replicaId, 'PX', wholeMs(leaseMs), 'NX');
       return set === 'OK';
     } catch {
       return true;

@@ -107,7 +107,7 @@ export class Metrics {
   });
   readonly probes = new Counter({
     name: 'switchyard_probes_total',
-    help: 'Active probes of structurally faulted deployments, by outcome kind',
+    help: 'Active probes of structurally faulted and of ejected deployments, by outcome kind',
     labelNames: ['deployment', 'kind'] as const,
     registers: [this.registry],
   });

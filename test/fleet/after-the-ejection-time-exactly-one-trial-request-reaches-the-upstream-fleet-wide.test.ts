@@ -10,7 +10,8 @@ const fleet = fleetForThisFile({
 routes:
   r:
     retries: 0
-    health: { consecutive_failures: 3, eject_base_s: ${EJECT_MS / 1000} }
+    # No recovery probes: the caller trial is what this test counts (the probes have their own test).
+    health: { consecutive_failures: 3, eject_base_s: ${EJECT_MS / 1000}, recovery_probe_s: 0 }
     targets:
       - { connection: mock, model: "gpt-down?status=503" }
       - { connection: mock, model: gpt-standby }`,

@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RequestRecord } from '../../src/core/request-record.js';
 import { postChat, startGateway, type TestGateway } from '../support/start-gateway.js';
-import { ADMIN_TOKEN, eventually, hello, metricValue, metricsText } from './scenario-helpers.js';
+import { ADMIN_TOKEN, eventually, hello, listRecords as listRecordsOf, metricValue, metricsText } from './scenario-helpers.js';
 
 // The key is refused once (401): the deployment turns structural, and the active probe finds it works again.
 const MODEL_A = 'claude-a?status=401&times=1';
@@ -34,14 +34,7 @@ afterAll(async () => {
   rmSync(directory, { recursive: true, force: true });
 });
 
-async function listRecords(query: string): Promise<RequestRecord[]> {
-  const response = await fetch(`${gateway!.url}/admin/requests?${query}`, {
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
-    signal: AbortSignal.timeout(5_000),
-  });
-  if (response.status !== 200) throw new Error(`GET /admin/requests?${query} → ${response.status}: ${await response.text()}`);
-  return ((await response.json()) as { data: RequestRecord[] }).data;
-}
+const listRecords = (query: string): Promise<RequestRecord[]> => listRecordsOf(gateway!.url, query);
 
 it("a probe's record and spend row say origin probe, it is listed and counted apart from callers, and callers' say caller", async () => {
   const { url, mock } = gateway!;

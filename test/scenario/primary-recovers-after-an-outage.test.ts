@@ -14,7 +14,8 @@ ${MOCK_CONNECTIONS}
 routes:
   flaky-primary:
     retries: 0
-    health: { consecutive_failures: 3, eject_base_s: 2, eject_max_s: 8 }
+    # No recovery probes: this is the half-open caller trial's behaviour (the probes have their own test).
+    health: { consecutive_failures: 3, eject_base_s: 2, eject_max_s: 8, recovery_probe_s: 0 }
     targets:
       # 503 for 6 s from its first request, then healthy.
       - { connection: mock-openai, model: "outage-primary?status=503&flap_down_s=6" }

@@ -47,6 +47,16 @@ export async function fetchRecord(gatewayUrl: string, id: string): Promise<Reque
   return (await response.json()) as RequestRecord;
 }
 
+/** `GET /admin/requests?<query>` with the scenario admin token: the records, newest first. */
+export async function listRecords(gatewayUrl: string, query: string): Promise<RequestRecord[]> {
+  const response = await fetch(`${gatewayUrl}/admin/requests?${query}`, {
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    signal: AbortSignal.timeout(5_000),
+  });
+  if (response.status !== 200) throw new Error(`GET /admin/requests?${query} → ${response.status}: ${await response.text()}`);
+  return ((await response.json()) as { data: RequestRecord[] }).data;
+}
+
 export async function metricsText(gatewayUrl: string): Promise<string> {
   const response = await fetch(`${gatewayUrl}/metrics`, { signal: AbortSignal.timeout(5_000) });
   if (response.status !== 200) throw new Error(`GET /metrics → ${response.status}`);

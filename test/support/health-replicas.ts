@@ -76,7 +76,7 @@ export async function startReplica(config: Config, redis?: { url: string; keyPre
       probes.push(deployment.key);
       return replica.probeAnswer;
     },
-    ...(link ? { probeLease: (deployment, intervalMs) => sharedHealth!.probeLease(deployment, intervalMs) } : {}),
+    ...(link ? { probeLease: (deployment, leaseMs, purpose) => sharedHealth!.probeLease(deployment, leaseMs, purpose) } : {}),
   });
   sharedHealth = link && new SharedHealth({ link, registry: () => registry, cooling, events: monitor });
   const registry: HealthRegistry = new HealthRegistry(sharedHealth ?? monitor, { config: () => config });
