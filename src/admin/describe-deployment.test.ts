@@ -45,7 +45,7 @@ function gateway(startMs = 1_000) {
     permit.settle({ n: 1, connection: 'east', provider: 'mock', model: 'org/a', kind, startedMs: 0, latencyMs: tookMs, committed: false, malformedEvents: 0, ...extra });
   };
   const row = (key = 'east/org/a', where = { connection: 'east', model: 'org/a' }) =>
-    describeDeployment({ key, ...where, health: registry.find(key), cooling: cooling.spell(key), keyRejected: registry.keyRejected(where.connection) }, (text) => text);
+    describeDeployment({ key, ...where, health: registry.find(key), cooling: cooling.spell(key), keyRejected: registry.keyRejected(where.connection), nextRecoveryProbeAtMs: undefined }, (text) => text);
   return { clock, registry, cooling, attempt, row };
 }
 

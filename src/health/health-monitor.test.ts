@@ -136,7 +136,7 @@ describe('HealthMonitor: recovery probes of an ejected deployment', () => {
     const { clock, cooling, probes, eject, tickAt } = setup();
     eject();
     const ejectedAtMs = clock.nowMs;
-    cooling.cool('c/primary', 5_000);
+    cooling.cool('c/primary', { kind: 'rate_limit', httpStatus: 429, retryAfterMs: 5_000 });
     await tickAt(2_000, ejectedAtMs);
     await tickAt(4_000, ejectedAtMs);
     expect(probes).toHaveLength(0);

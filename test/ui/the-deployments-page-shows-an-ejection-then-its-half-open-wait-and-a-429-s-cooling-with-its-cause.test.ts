@@ -21,7 +21,8 @@ connections:
 routes:
   flaky:
     retries: 0
-    health: { consecutive_failures: 2, eject_base_s: ${EJECT_S} }
+    # No recovery probe: the mock answers again after two 503s, and a probe would readmit it before the page could show the wait.
+    health: { consecutive_failures: 2, eject_base_s: ${EJECT_S}, recovery_probe_s: 0 }
     targets:
       - { connection: mock-openai, model: "flaky?status=503&times=2" }
       - { connection: mock-anthropic, model: standby }
