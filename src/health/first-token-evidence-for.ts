@@ -14,11 +14,14 @@ export function firstTokenEvidenceFor(
   routeTargets: readonly { connection: string; model: string }[],
   reasoning: boolean,
 ): FirstTokenEvidence | undefined {
-  const measured: EvidenceDeployment[] = [];
-  for (const key of state.latency.measuredDeployments()) {
-    const deployment = state.registry.find(key);
-    if (deployment !== undefined) measured.push({ key, connection: deployment.connection, model: deployment.model });
-  }
+  const measured = (): EvidenceDeployment[] => {
+    const found: EvidenceDeployment[] = [];
+    for (const key of state.latency.measuredDeployments()) {
+      const deployment = state.registry.find(key);
+      if (deployment !== undefined) found.push({ key, connection: deployment.connection, model: deployment.model });
+    }
+    return found;
+  };
   const withKey = (deployment: { connection: string; model: string }): EvidenceDeployment => ({ ...deployment, key: deploymentKey(deployment.connection, deployment.model) });
   return firstTokenEvidence({
     target: withKey(target),

@@ -15,7 +15,7 @@ function searchOver(samples: Record<string, { count: number; firstTokenMs: numbe
   const measured = Object.keys(samples).map((key) => at(key.slice(0, key.indexOf('/')), key.slice(key.indexOf('/') + 1)));
   return {
     routeTargets: [],
-    measured,
+    measured: () => measured,
     reasoning: false,
     recentOf: (key, reasoning) => recent.get(`${key}|${reasoning}`) ?? NO_FIRST_TOKENS,
     sameModel: (a, b) => a.replace(/^anthropic\./, '') === b.replace(/^anthropic\./, ''),

@@ -25,8 +25,8 @@ export interface FirstTokenEvidence {
 export interface EvidenceSearch {
   target: EvidenceDeployment;
   routeTargets: readonly EvidenceDeployment[];
-  /** Deployments this process has first-token times for. */
-  measured: readonly EvidenceDeployment[];
+  /** Deployments this process has first-token times for; asked only when the target's own samples are too few. */
+  measured(): readonly EvidenceDeployment[];
   /** Reasoning requests are timed by reasoning samples only: thinking first makes their first token late. */
   reasoning: boolean;
   recentOf(key: string, reasoning: boolean): RecentFirstTokens;
@@ -43,9 +43,11 @@ export interface EvidenceSearch {
  */
 export function firstTokenEvidence(search: EvidenceSearch): FirstTokenEvidence | undefined {
   const { target } = search;
-  const others = search.measured.filter((deployment) => deployment.key !== target.key);
+  const own = search.recentOf(target.key, search.reasoning);
+  // The common case, a deployment with samples of its own, looks at nothing else.
+  if (own.samples >= MIN_FIRST_TOKEN_SAMPLES) return { source: 'own', recent: own };
+  const others = search.measured().filter((deployment) => deployment.key !== target.key);
   const steps: [EvidenceSource, readonly EvidenceDeployment[]][] = [
-    ['own', [target]],
     ['same_model', others.filter((other) => other.connection !== target.connection && search.sameModel(other.model, target.model))],
     ['connection', others.filter((other) => other.connection === target.connection)],
     ['route', search.routeTargets.filter((other) => other.key !== target.key)],
