@@ -20,12 +20,12 @@ it(
     const { code, stdout, stderr } = await runBenchScript('tail-latency.js', ['--quick', '--json', jsonFile], RUN_TIMEOUT_MS);
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
 
-    for (const mode of ['healthy (no tail)', 'neither', 'first_token_ms: auto', 'hedge: { after_ms: auto }']) expect(stdout).toMatch(new RegExp(`^\\| ${escape(mode)} \\| \\d+ \\| \\d+ \\| \\d+ \\| \\d+ / \\d+ \\| \\d+ \\| \\d+\\.\\d % \\|$`, 'm'));
+    for (const mode of ['healthy (no tail)', 'neither (first_token_ms: 30000)', 'first_token_ms: auto (the default)', 'hedge: { after_ms: auto }']) expect(stdout).toMatch(new RegExp(`^\\| ${escape(mode)} \\| \\d+ \\| \\d+ \\| \\d+ \\| \\d+ / \\d+ \\| \\d+ \\| \\d+\\.\\d % \\|$`, 'm'));
     expect(stdout).toMatch(/^  hedge p99 \d+ ms ≤ 3 × healthy p95 \(\d+ ms\): (PASS|MISS)$/m);
     expect(stdout).toMatch(/silent primary behind auto \(warmed with 25 answers\): timeout in force \d+ ms, standby's whole answer after \d+ ms/);
 
     const report = JSON.parse(readFileSync(jsonFile, 'utf8')) as { modes: { mode: string; ttftP99Ms: number; extraUpstreamPerCallerRequest: number }[]; silentPrimary: { timeoutInForceMs: number[]; failoverMs: number[] } };
-    expect(report.modes.map((mode) => mode.mode)).toEqual(['healthy (no tail)', 'neither', 'first_token_ms: auto', 'hedge: { after_ms: auto }']);
+    expect(report.modes.map((mode) => mode.mode)).toEqual(['healthy (no tail)', 'neither (first_token_ms: 30000)', 'first_token_ms: auto (the default)', 'hedge: { after_ms: auto }']);
     for (const mode of report.modes) {
       expect(mode.ttftP99Ms).toBeGreaterThan(0);
       expect(mode.extraUpstreamPerCallerRequest).toBeGreaterThanOrEqual(0);

@@ -34,7 +34,7 @@ it('a gateway that has sent nothing lists every configured deployment once, with
     { deployment: 'vllm/meta-llama/Llama-3.1-8B-Instruct', connection: 'vllm', model: 'meta-llama/Llama-3.1-8B-Instruct' },
   ]);
   for (const row of data) {
-    const { deployment, connection, model, first_token, ...rest } = row;
+    const { deployment, connection, model, first_token, model_change, ...rest } = row;
     expect(rest, deployment).toEqual({
       state: 'healthy',
       since: null,
@@ -50,6 +50,7 @@ it('a gateway that has sent nothing lists every configured deployment once, with
       quota: null,
     });
     expect(first_token.samples, deployment).toBe(0);
+    expect(Object.keys(model_change), deployment).not.toHaveLength(0);
     expect(`${connection}/${model}`).toBe(deployment);
   }
   expect(gateway.mock.attempts).toHaveLength(0);
