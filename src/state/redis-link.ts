@@ -12,6 +12,15 @@ const CONNECT_TIMEOUT_MS = 1_000;
 const MAX_RECONNECT_DELAY_MS = 1_000;
 /** A resync that failed with both connections still up is tried again after this. */
 const RESYNC_RETRY_MS = 200;
+/**
+ * How often the link pings Redis on its command connection: a Redis that hangs (stopped, stuck in
+ * a fork, behind a full network buffer) keeps its connections open, so only an unanswered call
+ * tells. The ping notices a hang nobody's traffic has met yet, and ends a hang's degraded state
+ * once Redis answers again. One tiny command every half second per replica.
+ */
+const HEALTH_PING_MS = 500;
+/** What ioredis rejects a command with once `commandTimeout` has passed without an answer. */
+const COMMAND_TIMED_OUT = 'Command timed out';
 
 export interface RedisLinkOptions {
   url: string;
@@ -49,6 +58,8 @@ export class RedisLink {
   #closed = false;
   #lastError = 'not connected yet';
   #resyncing = false;
+  #pinging = false;
+  readonly #healthPing: NodeJS.Timeout;
 
   constructor(options: RedisLinkOptions) {
     this.keyPrefix = options.keyPrefix;
@@ -77,6 +88,8 @@ export class RedisLink {
     this.#subscriber.on('message', (channel: string, message: string) => {
       for (const handler of this.#handlers.get(channel) ?? []) handler(message);
     });
+    this.#downOnTimeouts();
+    this.#healthPing = setInterval(() => void this.#ping(), HEALTH_PING_MS).unref();
   }
 
   /** Whether Redis answers: shared state is in force. False: every store works on local state. */
@@ -126,6 +139,7 @@ export class RedisLink {
 
   async close(): Promise<void> {
     this.#closed = true;
+    clearInterval(this.#healthPing);
     this.commands.disconnect();
     this.#subscriber.disconnect();
   }
@@ -157,6 +171,36 @@ export class RedisLink {
     this.#up = true;
     this.#downReported = false;
     this.#onStatus?.({ up: true });
+  }
+
+  /**
+   * A call Redis did not answer in time is the same outage as a closed connection: shared state is
+   * down at once, so no request waits on Redis again until a ping says it answers (every store
+   * looks at `up` before it calls). Watched where every command (and script) is sent, so no store
+   * has to report its own timeouts.
+   */
+  #downOnTimeouts(): void {
+    const send = this.commands.sendCommand.bind(this.commands);
+    this.commands.sendCommand = ((command: Parameters<Redis['sendCommand']>[0], ...rest: unknown[]) => {
+      command.promise.catch((error: unknown) => {
+        if (error instanceof Error && error.message === COMMAND_TIMED_OUT) this.#setDown(`Redis did not answer within ${REDIS_COMMAND_TIMEOUT_MS} ms (hung)`);
+      });
+      return (send as (...args: unknown[]) => unknown)(command, ...rest);
+    }) as Redis['sendCommand'];
+  }
+
+  /** While up, notices a hang; while down after one (the connections never closed), brings shared state back once Redis answers. */
+  async #ping(): Promise<void> {
+    if (this.#pinging || this.#closed || this.commands.status !== 'ready') return;
+    this.#pinging = true;
+    try {
+      await this.commands.ping();
+      if (!this.#up) await this.#resync();
+    } catch {
+      // A timeout marks the link down where it is sent; anything else is a connection the reconnection handles.
+    } finally {
+      this.#pinging = false;
+    }
   }
 
   #setDown(reason: string): void {

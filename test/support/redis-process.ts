@@ -29,6 +29,10 @@ export interface RedisServer {
   stop(): Promise<void>;
   /** Starts it again on the same port, empty (no persistence), after `stop`. */
   start(): Promise<void>;
+  /** SIGSTOP: connections stay open and nothing is answered (a Redis stuck in a fork, a full buffer). */
+  freeze(): void;
+  /** SIGCONT, after `freeze`: it answers again, what was sent meanwhile first. */
+  thaw(): void;
   /** Deletes every key, between tests. */
   flush(): Promise<void>;
   close(): Promise<void>;
@@ -77,7 +81,13 @@ export async function startRedisServer(): Promise<RedisServer> {
   };
 
   await start();
+  const signal = (name: NodeJS.Signals) => {
+    if (!child || child.exitCode !== null) throw new Error('redis-server is not running');
+    child.kill(name);
+  };
   return {
+    freeze: () => signal('SIGSTOP'),
+    thaw: () => signal('SIGCONT'),
     port,
     url,
     stop,
