@@ -422,7 +422,11 @@ export async function createApp(options: AppOptions): Promise<App> {
       'GET /ui/*': (request, response, _requestId, params) => serveUi(request, response, params.rest ?? '', uiDirectory),
     },
     logger,
-    { dialectOf: (path) => (path.startsWith('/v1/messages') ? ANTHROPIC_MESSAGES : path.startsWith('/v1/responses') ? OPENAI_RESPONSES : OPENAI_CHAT) },
+    {
+      dialectOf: (path) => (path.startsWith('/v1/messages') ? ANTHROPIC_MESSAGES : path.startsWith('/v1/responses') ? OPENAI_RESPONSES : OPENAI_CHAT),
+      // Fixed at start, like the port: the listening socket is not made again on a reload.
+      headersTimeoutMs: config().server.headers_timeout_ms,
+    },
   );
 
   return {

@@ -17,6 +17,9 @@ const serverSchema = z
     max_body_bytes: positiveInt.default(10 * 1024 * 1024),
     /** A request body not wholly received this long after the gateway starts reading it gets 408. */
     body_timeout_ms: positiveInt.default(10_000),
+    /** A request whose headers are not wholly received this long after its connection sent its first byte gets 408 and is closed. */
+    // At most Node's own bound on a whole request (5 min), which the headers must fit in.
+    headers_timeout_ms: positiveInt.max(300_000).default(10_000),
     /** On SIGTERM, how long requests in flight may take to finish before they are cut. */
     drain_ms: nonNegativeInt.default(10_000),
   })

@@ -83,7 +83,11 @@ interface PatternRoute {
  * The HTTP edge: assigns the request id, dispatches, and turns any thrown error into a JSON
  * error response. It holds no business logic, and no input can crash the process.
  */
-export function createHttpServer(routes: RouteTable, logger: Logger, options: { dialectOf?: (path: string) => CallerDialect } = {}): GatewayServer {
+export function createHttpServer(
+  routes: RouteTable,
+  logger: Logger,
+  options: { dialectOf?: (path: string) => CallerDialect; headersTimeoutMs?: number } = {},
+): GatewayServer {
   const exact = new Map<string, RouteHandler>();
   const patterns: PatternRoute[] = [];
   const prefixes: { method: string; prefix: string; handler: RouteHandler }[] = [];
@@ -94,7 +98,15 @@ export function createHttpServer(routes: RouteTable, logger: Logger, options: { 
     else exact.set(key, handler);
   }
   const knownPaths = new Set(Object.keys(routes).map((key) => key.slice(key.indexOf(' ') + 1)));
-  const server: GatewayServer = new GatewayServer({ keepAliveTimeout: 65_000, ServerResponse: GatewayResponse }, (request, response) => {
+  const headersTimeout = options.headersTimeoutMs ?? 10_000;
+  const serverOptions = {
+    keepAliveTimeout: 65_000,
+    // A socket sending its headers slowly holds a connection: Node's own bound is 60 s, checked every 30 s.
+    headersTimeout,
+    connectionsCheckingInterval: Math.min(1_000, headersTimeout),
+    ServerResponse: GatewayResponse,
+  };
+  const server: GatewayServer = new GatewayServer(serverOptions, (request, response) => {
     const requestId = newRequestId();
     response.requestId = requestId;
     if (server.draining) response.setHeader('connection', 'close');
