@@ -67,7 +67,7 @@ export function finishRequest(end: RequestEnd, deps: FinishDeps): void {
   }
   const record = keepRecord(draft, rows, config, deps);
   logRequest(deps.logger, record, () => knownSecrets(config));
-  deps.spans?.export(record);
+  deps.spans?.export(record, () => knownSecrets(config));
   if (draft.replayed) deps.metrics.idempotentReplays.inc();
   // Callers' requests end here (the gateway's own end in keepGatewayRecord), so the share is theirs alone.
   if (draft.route !== null && draft.fallback !== undefined) deps.fallbackShare.record(draft.route, draft.fallback, Date.now());

@@ -24,7 +24,7 @@ export interface GatewayRecordDeps extends KeepRecordDeps {
 export function keepGatewayRecord(draft: RecordDraft, config: Config, deps: GatewayRecordDeps): RequestRecord {
   const record = keepRecord(draft, priceAttempts(draft, config), config, deps);
   logRequest(deps.logger, record, () => knownSecrets(config));
-  deps.spans?.export(record);
+  deps.spans?.export(record, () => knownSecrets(config));
   observeRequest(deps.metrics, record, {
     routeLabel: draft.routeLabel,
     malformedEvents: draft.attempts.reduce((sum, attempt) => sum + attempt.malformedEvents, 0),

@@ -3,6 +3,7 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { AttemptRecordEntry, RequestRecord } from '../core/request-record.js';
+import { redactRecord } from '../records/redact-record.js';
 
 /** `gen_ai.provider.name` values of the GenAI semantic conventions, by our provider names. */
 const GEN_AI_PROVIDERS: Readonly<Record<string, string>> = {
@@ -14,8 +15,11 @@ const GEN_AI_PROVIDERS: Readonly<Record<string, string>> = {
 };
 
 export interface RequestSpans {
-  /** Turns a finished request's record into spans: the request, and one child per attempt. */
-  export(record: RequestRecord): void;
+  /**
+   * Turns a finished request's record into spans: the request, and one child per attempt, with
+   * secrets removed as for the log (a key pasted as `model` names no span).
+   */
+  export(record: RequestRecord, knownSecrets: () => ReadonlySet<string>): void;
   /** Sends what is buffered and stops. */
   shutdown(): Promise<void>;
 }
@@ -36,7 +40,7 @@ export function createRequestSpans(env: NodeJS.ProcessEnv): RequestSpans | undef
   });
   const tracer = provider.getTracer('switchyard');
   return {
-    export: (record) => exportRecord(tracer, record),
+    export: (record, knownSecrets) => exportRecord(tracer, redactRecord(record, knownSecrets)),
     shutdown: () => provider.shutdown(),
   };
 }
@@ -54,7 +58,8 @@ function exportRecord(tracer: Tracer, record: RequestRecord): void {
   // The GenAI conventions name no Responses operation: a Responses request is a chat.
   const operation = record.operation === 'embeddings' ? 'embeddings' : 'chat';
   const requestSpan = tracer.startSpan(
-    `${operation} ${record.model_requested ?? 'unknown'}`,
+    // Named after the route: a name from the config, not text a caller sent.
+    `${operation} ${record.route ?? record.model_requested ?? 'unknown'}`,
     {
       kind: SpanKind.SERVER,
       startTime: startMs,

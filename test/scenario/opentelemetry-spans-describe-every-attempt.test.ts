@@ -87,6 +87,28 @@ routes:
   expect(attempts[0]!.status?.code).toBe(2); // ERROR
 });
 
+it('a key pasted as the model names no span and reaches no attribute: spans are named after the route, from the redacted record', async () => {
+  const pasted = `sk-proj-${'a1B2'.repeat(12)}`;
+  const gateway = await startGateway(`${MOCK_CONNECTIONS}\nroutes:\n  traced:\n    targets: [{ connection: mock-openai, model: traced-up }]\n`, {
+    env: { OTEL_EXPORTER_OTLP_ENDPOINT: collectorUrl },
+  });
+  let requestIds: (string | null)[];
+  try {
+    const refused = await postChat(gateway.url, { model: pasted, messages: [{ role: 'user', content: 'hi' }] });
+    expect(refused.status).toBe(404);
+    await refused.text();
+    const served = await postChat(gateway.url, { model: 'traced', messages: [{ role: 'user', content: 'hi' }] });
+    await served.text();
+    requestIds = [refused.headers.get('x-request-id'), served.headers.get('x-request-id')];
+  } finally {
+    await gateway.close();
+  }
+  const spans = received.filter((span) => requestIds.includes(attributes(span)['switchyard.request_id'] as string));
+  expect(spans).toHaveLength(2);
+  expect(JSON.stringify(spans)).not.toContain(pasted);
+  expect(spans.find((span) => attributes(span)['switchyard.request_id'] === requestIds[1])!.name).toBe('chat traced');
+});
+
 it('without an OTLP endpoint nothing is built (requests pay nothing for tracing)', () => {
   expect(createRequestSpans({})).toBeUndefined();
   expect(createRequestSpans({ OTEL_EXPORTER_OTLP_ENDPOINT: ' ' })).toBeUndefined();
