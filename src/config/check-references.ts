@@ -124,8 +124,28 @@ export function checkReferences(raw: unknown, context: ReferenceContext): Refere
     }
     checkFirstTokenBounds(routeName, route.timeouts, add);
   }
+  checkAliases(raw.routes, add);
   if (isRecord(raw.canaries)) checkCanaryRoutes(raw.canaries, Object.keys(raw.routes), add);
   return issues;
+}
+
+/**
+ * A name resolves to one route: an alias may not be a route's name, nor be claimed by two routes
+ * (the later one would never be reached; a repeated glob likewise).
+ */
+function checkAliases(routes: Record<string, unknown>, add: Add): void {
+  const claimedBy = new Map<string, string>();
+  for (const [routeName, route] of Object.entries(routes)) {
+    if (!isRecord(route) || !Array.isArray(route.aliases)) continue;
+    route.aliases.forEach((alias: unknown, index) => {
+      if (typeof alias !== 'string') return;
+      const path = ['routes', routeName, 'aliases', index];
+      const owner = claimedBy.get(alias);
+      if (Object.hasOwn(routes, alias)) add(path, `${JSON.stringify(alias)} is the name of a route; a route name cannot also be an alias`);
+      else if (owner !== undefined) add(path, `${JSON.stringify(alias)} is already an alias of route ${JSON.stringify(owner)}`);
+      else claimedBy.set(alias, routeName);
+    });
+  }
 }
 
 /** A canary is keyed by the route it scores; a grader route must exist too, and be another route. */

@@ -15,6 +15,15 @@ export function closestName(name: string, candidates: Iterable<string>): string 
   return best;
 }
 
+/** The `count` candidates nearest to `name` by edit distance, nearest first (ties in the candidates' order), however far. */
+export function nearestNames(name: string, candidates: readonly string[], count: number): string[] {
+  return candidates
+    .map((candidate, order) => ({ candidate, order, distance: editDistance(name, candidate) }))
+    .sort((a, b) => a.distance - b.distance || a.order - b.order)
+    .slice(0, count)
+    .map(({ candidate }) => candidate);
+}
+
 function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
   for (let i = 1; i <= a.length; i++) {

@@ -128,6 +128,11 @@ export const backoffSchema = z
 const routeSchema = z
   .object({
     targets: z.array(targetSchema).min(1),
+    /**
+     * Other names callers send for this route (a client's own model names): exact names, and globs
+     * (`*`, `?`) tried after every exact name and the direct form, in config order.
+     */
+    aliases: z.array(z.string().min(1).max(256)).default([]),
     strategy: z.enum(['priority', 'weighted', 'least_latency']).default('priority'),
     retries: z.number().int().min(0).max(3).default(1),
     backoff: backoffSchema,

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { estimateInputTokens } from '../admission/token-estimator.js';
 import type { Config } from '../config/schema.js';
 import { parseAnthropicMessages } from '../dialects/anthropic-messages/parse-anthropic-messages.js';
-import { authenticateRequest, authorizeRoute } from '../keys/authenticate.js';
+import { authenticateRequest, authorizeRoute, mayUseRoute } from '../keys/authenticate.js';
 import type { KeyCache } from '../keys/key-cache.js';
 import { resolveRoute } from '../routing/resolve-route.js';
 import { readJsonBody } from './read-json-body.js';
@@ -24,6 +24,6 @@ export async function handleCountTokens(
   // count_tokens takes a Messages body without max_tokens; the parser requires one.
   const withMaxTokens = body.json !== null && typeof body.json === 'object' && !Array.isArray(body.json) ? { max_tokens: 1, ...body.json } : body.json;
   const { requestedModel, request: chat } = parseAnthropicMessages(withMaxTokens);
-  authorizeRoute(principal, resolveRoute(deps.config, requestedModel));
+  authorizeRoute(principal, resolveRoute(deps.config, requestedModel, (name) => mayUseRoute(principal, name)));
   sendJson(response, 200, { input_tokens: estimateInputTokens(chat) });
 }

@@ -48,6 +48,11 @@ export async function authenticateRequest(headers: IncomingHttpHeaders, deps: Au
   return { kind: 'key', key };
 }
 
+/** Whether the caller's key globs cover a configured route (what it is shown: `GET /v1/models`, a 404's suggestions). */
+export function mayUseRoute(principal: Principal, route: string): boolean {
+  return principal.kind === 'anonymous' || routeAllowed(principal.key.routes, route);
+}
+
 /**
  * Refuses a key whose route globs do not cover the route (its name, or `connection/model`), and a
  * key created with `direct: false` the `connection/model` form.
@@ -62,7 +67,7 @@ export function authorizeRoute(principal: Principal, route: { name: string; dire
       param: 'model',
     });
   }
-  if (routeAllowed(principal.key.routes, route.name)) return;
+  if (mayUseRoute(principal, route.name)) return;
   throw new GatewayError(`This API key is not allowed to use the model "${route.name}".`, {
     status: 403,
     code: 'model_not_allowed',

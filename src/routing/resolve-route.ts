@@ -1,6 +1,8 @@
 import { GatewayError } from '../errors/gateway-error.js';
 import type { Config, ConnectionConfig, RouteConfig, TargetConfig } from '../config/schema.js';
 import { configSchema } from '../config/schema.js';
+import { compileGlob, globMatches, isGlob, type CompiledGlob } from '../core/glob.js';
+import { nearestNames } from '../config/closest-name.js';
 import { modelChanges } from './model-change.js';
 
 /** A target with its connection looked up: what one attempt needs to know about where it goes. */
@@ -34,13 +36,15 @@ const DEFAULT_ROUTE_POLICY: Omit<RouteConfig, 'targets'> = (() => {
 })();
 
 /**
- * Resolves the caller's `model` to a route: a configured route name first, then the direct
- * `connection/model` form (unless `direct.enabled: false`). Anything else is a 404
- * `model_not_found`, raised before any provider.
+ * Resolves the caller's `model` to a route: a configured route name first, then a route's exact
+ * alias, then the direct `connection/model` form (unless `direct.enabled: false`), then alias
+ * globs in config order. Anything else is a 404 `model_not_found`, raised before any provider,
+ * naming the closest routes `mayUse` lets the caller see.
  */
-export function resolveRoute(config: Config, requestedModel: string): ResolvedRoute {
-  const route = Object.hasOwn(config.routes, requestedModel) ? config.routes[requestedModel] : undefined;
-  if (route) return namedRoute(config, requestedModel, route);
+export function resolveRoute(config: Config, requestedModel: string, mayUse: (route: string) => boolean = () => true): ResolvedRoute {
+  const aliases = aliasIndex(config);
+  const routeName = Object.hasOwn(config.routes, requestedModel) ? requestedModel : aliases.exact.get(requestedModel);
+  if (routeName !== undefined) return namedRoute(config, routeName, config.routes[routeName]!);
 
   const slash = requestedModel.indexOf('/');
   // With the direct form off, `connection/model` is a model like any other unknown one.
@@ -62,12 +66,67 @@ export function resolveRoute(config: Config, requestedModel: string): ResolvedRo
       };
     }
   }
-  throw new GatewayError(`The model \`${requestedModel}\` does not exist or you do not have access to it.`, {
-    status: 404,
-    code: 'model_not_found',
-    type: 'invalid_request_error',
-    param: 'model',
-  });
+  const globRoute = routeByAliasGlob(aliases, requestedModel);
+  if (globRoute !== undefined) return namedRoute(config, globRoute, config.routes[globRoute]!);
+  throw unknownModel(config, requestedModel, mayUse);
+}
+
+/**
+ * The route a name resolves to without the direct form (the names `GET /v1/models/{id}` answers):
+ * a route name, an exact alias, or an alias glob; undefined when none.
+ */
+export function routeNamed(config: Config, name: string): string | undefined {
+  if (Object.hasOwn(config.routes, name)) return name;
+  const aliases = aliasIndex(config);
+  return aliases.exact.get(name) ?? routeByAliasGlob(aliases, name);
+}
+
+/** Exact aliases with their routes, in config order (what `GET /v1/models` lists beside route names). */
+export function exactAliases(config: Config): ReadonlyMap<string, string> {
+  return aliasIndex(config).exact;
+}
+
+interface AliasIndex {
+  exact: Map<string, string>;
+  globs: { glob: CompiledGlob; route: string }[];
+}
+
+/** Built once per config snapshot, like the resolved routes. */
+const aliasIndexes = new WeakMap<Config, AliasIndex>();
+
+function aliasIndex(config: Config): AliasIndex {
+  let index = aliasIndexes.get(config);
+  if (!index) {
+    index = { exact: new Map(), globs: [] };
+    for (const [route, { aliases }] of Object.entries(config.routes)) {
+      for (const alias of aliases) {
+        if (isGlob(alias)) index.globs.push({ glob: compileGlob(alias), route });
+        // The config check refuses an exact alias claimed twice; the first would win.
+        else if (!index.exact.has(alias)) index.exact.set(alias, route);
+      }
+    }
+    aliasIndexes.set(config, index);
+  }
+  return index;
+}
+
+function routeByAliasGlob(index: AliasIndex, name: string): string | undefined {
+  if (index.globs.length === 0) return undefined;
+  const characters = Array.from(name);
+  return index.globs.find(({ glob }) => globMatches(glob, characters))?.route;
+}
+
+/** How many of the closest route names a 404 suggests. */
+const SUGGESTED_ROUTES = 3;
+
+/** A 404 that helps: the routes nearest to what was asked for (among those the caller may use), and where the full list is. */
+function unknownModel(config: Config, requestedModel: string, mayUse: (route: string) => boolean): GatewayError {
+  const closest = nearestNames(requestedModel, Object.keys(config.routes).filter(mayUse), SUGGESTED_ROUTES);
+  const suggestion = closest.length > 0 ? ` The closest routes: ${closest.map((name) => `\`${name}\``).join(', ')}.` : '';
+  return new GatewayError(
+    `The model \`${requestedModel}\` does not exist or you do not have access to it.${suggestion} GET /v1/models lists the models you can use.`,
+    { status: 404, code: 'model_not_found', type: 'invalid_request_error', param: 'model' },
+  );
 }
 
 /** Resolved named routes per config snapshot: a reload makes a new snapshot, so no invalidation. */

@@ -9,7 +9,7 @@ import { readJsonBody } from '../http/read-json-body.js';
 import { idempotencyKeyOf, upstreamIdempotencyKey } from '../idempotency/idempotency-key-header.js';
 import { bodyHash, type IdempotencyStore } from '../idempotency/idempotency-store.js';
 import { sendReplay } from '../http/send-replay.js';
-import { authenticateRequest, authorizeRoute, type Principal } from '../keys/authenticate.js';
+import { authenticateRequest, authorizeRoute, mayUseRoute, type Principal } from '../keys/authenticate.js';
 import type { KeyCache } from '../keys/key-cache.js';
 import type { RecordDraft } from '../records/record-draft.js';
 import { resolveRoute } from '../routing/resolve-route.js';
@@ -73,7 +73,7 @@ export async function openRequest<Parsed extends { requestedModel: string }>(
     throw error;
   }
   draft.modelRequested = parsed.requestedModel;
-  const route = resolveRoute(config, parsed.requestedModel);
+  const route = resolveRoute(config, parsed.requestedModel, (name) => mayUseRoute(principal, name));
   draft.route = route.name;
   draft.routeLabel = routeLabel(route);
   authorizeRoute(principal, route);

@@ -97,6 +97,21 @@ routes:
     expect(issuesOf('server: { prot: 4000 }\n')).toEqual(['server.prot: unknown key (did you mean "port"?) (line 1)']);
   });
 
+  it('refuses an alias that is a route name or that another route already claims', () => {
+    expect(
+      issuesOf(`
+connections: { mock: { provider: mock } }
+routes:
+  agents: { aliases: ["claude-*", "opus"], targets: [{ connection: mock, model: a }] }
+  sonnet: { aliases: ["claude-*", "agents", "opus", "sonnet-5"], targets: [{ connection: mock, model: b }] }
+`),
+    ).toEqual([
+      'routes.sonnet.aliases[0]: "claude-*" is already an alias of route "agents" (line 5)',
+      'routes.sonnet.aliases[1]: "agents" is the name of a route; a route name cannot also be an alias (line 5)',
+      'routes.sonnet.aliases[2]: "opus" is already an alias of route "agents" (line 5)',
+    ]);
+  });
+
   it('the shipped demo config is valid', () => {
     expect(issuesOf(readDemo())).toEqual([]);
   });

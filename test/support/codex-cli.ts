@@ -37,12 +37,20 @@ export function locateCodex(): CodexInstall {
 /**
  * The `config.toml` that points Codex at the gateway, as the docs show it, plus what keeps it
  * offline: no update check, no analytics, and no plugins (whose catalogs it would fetch from
- * GitHub and ChatGPT at startup).
+ * GitHub and ChatGPT at startup). With a model: a `model_providers` entry on the Responses API;
+ * without: only `openai_base_url`, the built-in provider keeping its own default model.
  */
-export function codexConfig(baseUrl: string, model: string): string {
+export function codexConfig(baseUrl: string, model?: string): string {
+  const provider =
+    model === undefined
+      ? [`openai_base_url = "${baseUrl}/v1"`]
+      : [`model = "${model}"`, 'model_provider = "switchyard"'];
+  const providerEntry =
+    model === undefined
+      ? []
+      : ['[model_providers.switchyard]', 'name = "Switchyard"', `base_url = "${baseUrl}/v1"`, 'wire_api = "responses"', 'env_key = "SWITCHYARD_API_KEY"', ''];
   return [
-    `model = "${model}"`,
-    'model_provider = "switchyard"',
+    ...provider,
     'check_for_update_on_startup = false',
     '',
     '[analytics]',
@@ -51,17 +59,12 @@ export function codexConfig(baseUrl: string, model: string): string {
     '[features]',
     'plugins = false',
     '',
-    '[model_providers.switchyard]',
-    'name = "Switchyard"',
-    `base_url = "${baseUrl}/v1"`,
-    'wire_api = "responses"',
-    'env_key = "SWITCHYARD_API_KEY"',
-    '',
+    ...providerEntry,
   ].join('\n');
 }
 
-/** `codex exec <prompt>` with the gateway at `baseUrl` serving `model`; killed after `timeoutMs`. */
-export async function runCodex(launcher: string, options: { baseUrl: string; model: string; prompt: string; timeoutMs: number }): Promise<OfflineRun> {
+/** `codex exec <prompt>` with the gateway at `baseUrl` serving `model` (or Codex's default); killed after `timeoutMs`. */
+export async function runCodex(launcher: string, options: { baseUrl: string; model?: string; prompt: string; timeoutMs: number }): Promise<OfflineRun> {
   const home = mkdtempSync(join(tmpdir(), 'switchyard-codex-'));
   const codexHome = join(home, 'codex');
   const workDirectory = join(home, 'work');
@@ -73,7 +76,7 @@ export async function runCodex(launcher: string, options: { baseUrl: string; mod
       command: process.execPath,
       args: [launcher, 'exec', '--skip-git-repo-check', '--sandbox', 'read-only', options.prompt],
       cwd: workDirectory,
-      env: { PATH: process.env.PATH, HOME: home, TMPDIR: home, CODEX_HOME: codexHome, SWITCHYARD_API_KEY: CODEX_API_KEY },
+      env: { PATH: process.env.PATH, HOME: home, TMPDIR: home, CODEX_HOME: codexHome, SWITCHYARD_API_KEY: CODEX_API_KEY, OPENAI_API_KEY: CODEX_API_KEY },
       timeoutMs: options.timeoutMs,
     });
   } finally {
