@@ -28,7 +28,7 @@ export function budgetRefusal(shortfall: BudgetShortfall): GatewayError {
   const whole = shortfall.keptWhole ? '; the route has budget_fit: refuse' : '';
   const message =
     shortfall.availableMicros <= 0
-      ? `The budget is spent: nothing is left of ${budget}.`
+      ? `The budget is spent: nothing is left of ${budget} once requests in flight are counted.`
       : `This request is too large for what is left of ${budget}: ${usd(shortfall.availableMicros)} left, ` +
         `and the request needs at least ${usd(shortfall.minCostMicros)} (its input${output} at the route's dearest price${whole}).`;
   return new GatewayError(message, { status: 429, code: 'budget_exceeded', type: 'insufficient_quota' });
