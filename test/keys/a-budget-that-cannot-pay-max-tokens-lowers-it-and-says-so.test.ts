@@ -19,7 +19,7 @@ routes:
   messages-priced: { targets: [{ connection: mock-anthropic, model: claude-priced, price: ${SONNET_PRICE} }] }
   slow-priced: { targets: [{ connection: mock-openai, model: "gpt-slow?first_token_ms=300", price: ${SONNET_PRICE} }] }
   kept-whole:
-    max_output_tokens: 4096
+    budget_fit: refuse
     targets: [{ connection: mock-openai, model: gpt-whole, price: ${SONNET_PRICE} }]
   overspent:
     targets: [{ connection: mock-openai, model: "gpt-overspent?chunks=20", price: { input_per_mtok: 5000, output_per_mtok: 7000 } }]
