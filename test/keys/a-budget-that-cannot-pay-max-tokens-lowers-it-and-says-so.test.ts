@@ -14,7 +14,9 @@ beforeAll(async () => {
   gateway = await startGateway(`
 ${keysAuth(ADMIN_TOKEN)}
 ${MOCK_CONNECTIONS}
+  mock-responses: { provider: mock, dialect: openai-responses }
 routes:
+  responses-priced: { targets: [{ connection: mock-responses, model: gpt-responses-priced, price: ${SONNET_PRICE} }] }
   chat-priced: { targets: [{ connection: mock-openai, model: gpt-priced, price: ${SONNET_PRICE} }] }
   messages-priced: { targets: [{ connection: mock-anthropic, model: claude-priced, price: ${SONNET_PRICE} }] }
   slow-priced: { targets: [{ connection: mock-openai, model: "gpt-slow?first_token_ms=300", price: ${SONNET_PRICE} }] }
@@ -79,6 +81,21 @@ describe('a $0.05 key asked for 64,000 output tokens', () => {
     expectFittedToFiftyCents(sent);
     const [attempt] = gateway.mock.attemptsFor('claude-priced');
     expect(attempt!.body).toMatchObject({ max_tokens: sent, thinking: { type: 'enabled', budget_tokens: sent - 1 } });
+    expect((await recordOf(response)).max_tokens_clamped).toEqual({ requested: 64_000, sent });
+  });
+
+  it("is served through the Responses endpoint with max_output_tokens lowered in the body a Responses target is sent as it came", async () => {
+    const { auth } = await keyWithBudget('responses-clamped', 0.05);
+    const response = await fetch(`${gateway.url}/v1/responses`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...auth },
+      body: JSON.stringify({ model: 'responses-priced', max_output_tokens: 64_000, input: 'hi', store: false }),
+    });
+    expect(response.status).toBe(200);
+    const sent = Number(response.headers.get('x-switchyard-max-tokens'));
+    expectFittedToFiftyCents(sent);
+    const [attempt] = gateway.mock.attemptsFor('gpt-responses-priced');
+    expect(attempt!.body).toMatchObject({ max_output_tokens: sent });
     expect((await recordOf(response)).max_tokens_clamped).toEqual({ requested: 64_000, sent });
   });
 
