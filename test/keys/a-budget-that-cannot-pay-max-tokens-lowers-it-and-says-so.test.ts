@@ -50,53 +50,39 @@ async function spendOf(keyId: string): Promise<{ usd: number; reserved_usd: numb
   };
 }
 
-/** The lowered cap: what $0.05 pays at $15 per million output tokens once a short prompt is paid. */
-function expectFittedToFiftyCents(sent: number): void {
+/**
+ * Sends `body` to `path` with a fresh $0.05 key; expects it served with its cap lowered to what that
+ * pays, said in the header and the record. The cap it said, and the body the provider was sent.
+ */
+async function servedLowered(path: string, body: Record<string, unknown>, upstreamModel: string): Promise<{ sent: number; upstream: unknown }> {
+  const { auth } = await keyWithBudget(`lowered ${path}`, 0.05);
+  const response = await fetch(`${gateway.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...auth }, body: JSON.stringify(body) });
+  expect(response.status).toBe(200);
+  const sent = Number(response.headers.get('x-switchyard-max-tokens'));
   expect(sent * 15).toBeLessThanOrEqual(50_000);
   expect(sent).toBeGreaterThan(3_300);
+  expect((await recordOf(response)).max_tokens_clamped).toEqual({ requested: 64_000, sent });
+  const [attempt] = gateway.mock.attemptsFor(upstreamModel);
+  return { sent, upstream: attempt!.body };
 }
 
 describe('a $0.05 key asked for 64,000 output tokens', () => {
   it('is served through the OpenAI Chat endpoint with max_tokens lowered to what the budget pays, said in the header and the record', async () => {
-    const { auth } = await keyWithBudget('chat-clamped', 0.05);
-    const response = await postChat(gateway.url, { model: 'chat-priced', max_tokens: 64_000, messages: hi }, auth);
-    expect(response.status).toBe(200);
-    const sent = Number(response.headers.get('x-switchyard-max-tokens'));
-    expectFittedToFiftyCents(sent);
-    const [attempt] = gateway.mock.attemptsFor('gpt-priced');
-    const upstream = attempt!.body as { max_tokens?: number; max_completion_tokens?: number };
-    expect(upstream.max_completion_tokens ?? upstream.max_tokens).toBe(sent);
-    expect((await recordOf(response)).max_tokens_clamped).toEqual({ requested: 64_000, sent });
+    const { sent, upstream } = await servedLowered('/v1/chat/completions', { model: 'chat-priced', max_tokens: 64_000, messages: hi }, 'gpt-priced');
+    const { max_completion_tokens: completionTokens, max_tokens: maxTokens } = upstream as { max_tokens?: number; max_completion_tokens?: number };
+    expect(completionTokens ?? maxTokens).toBe(sent);
   });
 
   it('is served through the Anthropic Messages endpoint the same way, its thinking budget lowered below the new max_tokens', async () => {
-    const { auth } = await keyWithBudget('messages-clamped', 0.05);
-    const response = await fetch(`${gateway.url}/v1/messages`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...auth },
-      body: JSON.stringify({ model: 'messages-priced', max_tokens: 64_000, thinking: { type: 'enabled', budget_tokens: 31_999 }, messages: hi }),
-    });
-    expect(response.status).toBe(200);
-    const sent = Number(response.headers.get('x-switchyard-max-tokens'));
-    expectFittedToFiftyCents(sent);
-    const [attempt] = gateway.mock.attemptsFor('claude-priced');
-    expect(attempt!.body).toMatchObject({ max_tokens: sent, thinking: { type: 'enabled', budget_tokens: sent - 1 } });
-    expect((await recordOf(response)).max_tokens_clamped).toEqual({ requested: 64_000, sent });
+    const body = { model: 'messages-priced', max_tokens: 64_000, thinking: { type: 'enabled', budget_tokens: 31_999 }, messages: hi };
+    const { sent, upstream } = await servedLowered('/v1/messages', body, 'claude-priced');
+    expect(upstream).toMatchObject({ max_tokens: sent, thinking: { type: 'enabled', budget_tokens: sent - 1 } });
   });
 
-  it("is served through the Responses endpoint with max_output_tokens lowered in the body a Responses target is sent as it came", async () => {
-    const { auth } = await keyWithBudget('responses-clamped', 0.05);
-    const response = await fetch(`${gateway.url}/v1/responses`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...auth },
-      body: JSON.stringify({ model: 'responses-priced', max_output_tokens: 64_000, input: 'hi', store: false }),
-    });
-    expect(response.status).toBe(200);
-    const sent = Number(response.headers.get('x-switchyard-max-tokens'));
-    expectFittedToFiftyCents(sent);
-    const [attempt] = gateway.mock.attemptsFor('gpt-responses-priced');
-    expect(attempt!.body).toMatchObject({ max_output_tokens: sent });
-    expect((await recordOf(response)).max_tokens_clamped).toEqual({ requested: 64_000, sent });
+  it('is served through the Responses endpoint with max_output_tokens lowered in the body a Responses target is sent as it came', async () => {
+    const body = { model: 'responses-priced', max_output_tokens: 64_000, input: 'hi', store: false };
+    const { sent, upstream } = await servedLowered('/v1/responses', body, 'gpt-responses-priced');
+    expect(upstream).toMatchObject({ max_output_tokens: sent });
   });
 
   it('without max_tokens the 4,096 a reservation assumes still fits a larger budget: nothing is lowered or said', async () => {
