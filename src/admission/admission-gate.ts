@@ -18,6 +18,8 @@ export interface GateRequest {
     periodStartMs: number;
     /** The most this request can cost (`maxCostMicros`). */
     maxCostMicros: number;
+    /** The least it can be lowered to (`BudgetReservationRequest.minCostMicros`); absent: the maximum or nothing. */
+    minCostMicros?: number;
   };
   nowMs: number;
 }
@@ -32,7 +34,8 @@ export interface AdmissionTicket {
 }
 
 export type GateAdmission =
-  | { ok: true; ticket: AdmissionTicket }
+  /** `reservedMicros`: what the budget reservation holds (less than the maximum cost when only that was left); absent without a budget. */
+  | { ok: true; ticket: AdmissionTicket; reservedMicros?: number }
   | { ok: false; limit: RateLimitName; retryAfterMs: number }
   /** `availableMicros`: what is left once spend and in-flight reservations are counted. */
   | { ok: false; limit: 'budget'; availableMicros: number };
@@ -86,7 +89,7 @@ export class InMemoryAdmissionGate implements AdmissionGate {
         if (reservation) this.#budgetGate.settle(reservation, consumption.costMicros);
       },
     };
-    return { ok: true, ticket };
+    return reservation ? { ok: true, ticket, reservedMicros: reservation.reservedMicros } : { ok: true, ticket };
   }
 
   async reservedMicros(keyId: string): Promise<number> {

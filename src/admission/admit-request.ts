@@ -5,18 +5,20 @@ import { periodStart } from '../keys/budget-period.js';
 import { deploymentPrice } from '../metering/deployment-price.js';
 import type { ResolvedRoute } from '../routing/resolve-route.js';
 import type { AdmissionGate, AdmissionTicket, GateRequest } from './admission-gate.js';
+import { MIN_FITTED_OUTPUT_TOKENS, outputTokensWithin, reservationRange, type ReservationRange } from './budget-fit.js';
+import { budgetRefusal } from './budget-refusal.js';
 import type { Consumption } from './consumption.js';
-import { DEFAULT_OUTPUT_CAP_TOKENS, maxCostMicros } from './max-cost.js';
+import { DEFAULT_OUTPUT_CAP_TOKENS } from './max-cost.js';
 
 export interface AdmissionDeps {
   admission: AdmissionGate;
 }
 
-const PERIOD_WORDS = { day: 'daily', month: 'monthly', total: 'total' } as const;
-
 /** What an admitted request holds until it ends: settled, always, in a `finally`. */
 export interface AdmissionHandle {
   ticket?: AdmissionTicket;
+  /** Set when the key's budget lowered the output cap: the caller's (null: it set none) and the one sent upstream. */
+  maxTokensClamped?: { requested: number | null; sent: number };
 }
 
 /** What a request may consume, as far as the gate can tell before any provider is called. */
@@ -25,6 +27,8 @@ export interface Demand {
   inputTokens(): number;
   /** The caller's output cap; `0` for requests that generate nothing (embeddings). */
   maxOutputTokens?: number;
+  /** Sends a lower output cap upstream; absent where none can be sent (the request is then never lowered). */
+  lowerOutputCap?(tokens: number): void;
 }
 
 /**
@@ -32,7 +36,9 @@ export interface Demand {
  * tokens per minute (input estimated with the tokenizer), then its budget, reserving the most the
  * request can cost — input estimate plus its output cap (`max_tokens`, else the route's
  * `max_output_tokens`, else 4,096) at the priciest target of the route — so
- * concurrent requests cannot overshoot. Refusals are 429s: `rate_limit_exceeded` with
+ * concurrent requests cannot overshoot. When only less is left but enough for the input and 256
+ * output tokens, a route with `budget_fit: clamp` (the default) reserves what is left and lowers
+ * the output cap to what it pays for. Refusals are 429s: `rate_limit_exceeded` with
  * `retry-after`; `budget_exceeded` with `x-should-retry: false` (waiting does not help).
  */
 export async function admitRequest(
@@ -48,24 +54,41 @@ export async function admitRequest(
   if (key.rpm === null && key.tpm === null && budget === null) return {};
   const estimatedTokens = demand.inputTokens();
   const request: GateRequest = { keyId: key.id, rpm: key.rpm, tpm: key.tpm, estimatedTokens, nowMs: options.nowMs };
+  const prices = route.targets.map((target) =>
+    deploymentPrice(options.config, route.name, { connection: target.connectionName, model: target.routedModel }),
+  );
+  const outputCap = demand.maxOutputTokens ?? route.policy.max_output_tokens ?? DEFAULT_OUTPUT_CAP_TOKENS;
+  const lowerable = demand.lowerOutputCap !== undefined && outputCap > MIN_FITTED_OUTPUT_TOKENS;
+  const clamp = lowerable && route.policy.budget_fit === 'clamp';
+  let range: ReservationRange | undefined;
   if (budget !== null) {
-    const prices = route.targets.map((target) =>
-      deploymentPrice(options.config, route.name, { connection: target.connectionName, model: target.routedModel }),
-    );
-    const outputCap = demand.maxOutputTokens ?? route.policy.max_output_tokens ?? DEFAULT_OUTPUT_CAP_TOKENS;
+    range = reservationRange(estimatedTokens, outputCap, prices, clamp);
     request.budget = {
       budgetMicros: budget.usdMicros,
       periodStartMs: Date.parse(periodStart(budget.period, key.createdAt, options.nowMs)),
-      maxCostMicros: maxCostMicros(estimatedTokens, outputCap, prices),
+      maxCostMicros: range.maxCostMicros,
+      minCostMicros: range.minCostMicros,
     };
   }
   const admission = await deps.admission.admit(request);
-  if (admission.ok) return { ticket: admission.ticket };
+  if (admission.ok) {
+    const handle: AdmissionHandle = { ticket: admission.ticket };
+    if (range && admission.reservedMicros !== undefined && admission.reservedMicros < range.maxCostMicros) {
+      const sent = outputTokensWithin(admission.reservedMicros, estimatedTokens, prices);
+      demand.lowerOutputCap?.(sent);
+      handle.maxTokensClamped = { requested: demand.maxOutputTokens ?? null, sent };
+    }
+    return handle;
+  }
   if (admission.limit === 'budget') {
-    throw new GatewayError(`This key's ${PERIOD_WORDS[budget?.period ?? 'total']} budget is spent, or this request could exceed it.`, {
-      status: 429,
-      code: 'budget_exceeded',
-      type: 'insufficient_quota',
+    // Only a request with a budget (and so a range) can be refused by one.
+    throw budgetRefusal({
+      period: budget!.period,
+      budgetMicros: budget!.usdMicros,
+      availableMicros: admission.availableMicros,
+      minCostMicros: range!.minCostMicros,
+      minOutputTokens: range!.minOutputTokens,
+      keptWhole: lowerable && !clamp,
     });
   }
   throw new GatewayError(

@@ -63,6 +63,18 @@ describe('InMemoryBudgetGate', () => {
     expect(gate.reserve({ ...request, maxCostMicros: 30_000 })).toEqual({ ok: false, availableMicros: 25_000 });
   });
 
+  it('reserves what is left for a request whose maximum does not fit but whose minimum does', () => {
+    const gate = new InMemoryBudgetGate();
+    const request = { keyId: 'key_a', budgetMicros: 50_000, periodStartMs: DAY_1, spentMicros: 20_000, maxCostMicros: 960_000, minCostMicros: 4_000 };
+    expect(reservationOf(gate.reserve(request)).reservedMicros).toBe(30_000);
+    // Nothing is left for a second one while the first holds the rest.
+    expect(gate.reserve(request)).toEqual({ ok: false, availableMicros: 0 });
+    expect(gate.reservedMicros('key_a')).toBe(30_000);
+    // Without a minimum it is the maximum or nothing.
+    expect(new InMemoryBudgetGate().reserve({ ...request, minCostMicros: undefined })).toEqual({ ok: false, availableMicros: 30_000 });
+    expect(new InMemoryBudgetGate().reserve({ ...request, minCostMicros: 30_001 })).toEqual({ ok: false, availableMicros: 30_000 });
+  });
+
   it('reads the ledger sum on first sight only, then keeps its own total', () => {
     const gate = new InMemoryBudgetGate();
     expect(gate.spentMicros('key_a', DAY_1)).toBeUndefined();

@@ -3,9 +3,10 @@
  *
  * Admission reserves a request's maximum cost and the request settles it with its real cost when
  * it ends. A request is refused when what the key has spent this period, plus every reservation
- * still in flight, plus its own maximum would pass the budget — so any number of concurrent
- * requests cannot together spend past it (up to how far a request's real cost can exceed its
- * reserved maximum, which is the estimate's error).
+ * still in flight, plus its own minimum would pass the budget; one whose maximum does not fit but
+ * whose minimum does reserves what is left, and is then lowered to what that pays for. So any
+ * number of concurrent requests cannot together spend past it (up to how far a request's real
+ * cost can exceed its reservation, which is the estimate's error).
  *
  * The durable record of spend is the ledger; the gate is its in-memory running total. A key's
  * spend for a period is read from the ledger once, the first time the gate sees the key in that
@@ -25,12 +26,18 @@ export interface BudgetReservationRequest {
   spentMicros: number;
   /** The most this request can cost (`maxCostMicros`). */
   maxCostMicros: number;
+  /**
+   * The least it can be lowered to (a route's `budget_fit: clamp`): when the maximum does not fit,
+   * what is left is reserved if it holds this much. Absent: the maximum or nothing.
+   */
+  minCostMicros?: number;
 }
 
 export interface BudgetReservation {
   readonly id: number;
   readonly keyId: string;
-  readonly maxCostMicros: number;
+  /** What the reservation holds: the maximum cost, or less when only that much was left. */
+  readonly reservedMicros: number;
 }
 
 export type BudgetAdmission =
@@ -81,17 +88,17 @@ export class InMemoryBudgetGate implements BudgetGate {
   }
 
   reserve(request: BudgetReservationRequest): BudgetAdmission {
-    const { keyId, budgetMicros, maxCostMicros } = request;
+    const { keyId, budgetMicros, maxCostMicros, minCostMicros = maxCostMicros } = request;
     const state = this.#stateFor(request);
     const committedMicros = state.spentMicros + state.reservedMicros;
+    const availableMicros = budgetMicros - committedMicros;
     // A spent budget refuses even a request of unknown price (maximum cost 0).
-    if (committedMicros >= budgetMicros || committedMicros + maxCostMicros > budgetMicros) {
-      return { ok: false, availableMicros: Math.max(0, budgetMicros - committedMicros) };
-    }
+    if (availableMicros <= 0 || minCostMicros > availableMicros) return { ok: false, availableMicros: Math.max(0, availableMicros) };
+    const reservedMicros = Math.min(maxCostMicros, availableMicros);
     const id = ++this.#lastReservationId;
-    state.open.set(id, maxCostMicros);
-    state.reservedMicros += maxCostMicros;
-    return { ok: true, reservation: { id, keyId, maxCostMicros } };
+    state.open.set(id, reservedMicros);
+    state.reservedMicros += reservedMicros;
+    return { ok: true, reservation: { id, keyId, reservedMicros } };
   }
 
   settle(reservation: BudgetReservation, actualCostMicros: number): void {

@@ -139,6 +139,8 @@ const routeSchema = z
     retry_after_wait_max_ms: nonNegativeInt.default(3_000),
     /** The output a budget reservation assumes when a request sets no max_tokens. */
     max_output_tokens: positiveInt.optional(),
+    /** A key's budget that cannot pay the output cap: `clamp` lowers it to what is left, `refuse` answers 429. */
+    budget_fit: z.enum(['clamp', 'refuse']).default('clamp'),
     on: z.partialRecord(failureKindSchema, failureRuleSchema).default({}),
     timeouts: timeoutsSchema.default(timeoutsSchema.parse({})),
     commit: commitSchema.default('first_token'),

@@ -103,6 +103,12 @@ export interface RequestRecord {
    * on a translated target), as `x-switchyard-dropped-tools` named them; absent when none were.
    */
   dropped_tools?: string[];
+  /**
+   * The key's budget could not pay the request's output cap and lowered it (a route's
+   * `budget_fit: clamp`): the caller's `max_tokens` (null: it set none) and the one sent upstream,
+   * as `x-switchyard-max-tokens` said; absent when nothing was lowered.
+   */
+  max_tokens_clamped?: { requested: number | null; sent: number };
 }
 
 /** Where finished request records go. `enqueue` never blocks the request path. */

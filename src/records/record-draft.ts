@@ -45,6 +45,8 @@ export class RecordDraft {
   operation: 'embeddings' | 'responses' | undefined;
   /** Tool types the answering target went without. */
   droppedTools: string[] | undefined;
+  /** The output cap the key's budget lowered: the caller's (null: none set) and the one sent. */
+  maxTokensClamped: { requested: number | null; sent: number } | undefined;
   /** Answered from a stored idempotent response: nothing was generated. */
   replayed = false;
   /** Whether a non-primary target of a named route served it; undefined when none did or no route applies. */
@@ -108,6 +110,7 @@ export class RecordDraft {
       ...(this.fallback === undefined ? {} : { fallback: this.fallback }),
       ...(this.operation === undefined ? {} : { operation: this.operation }),
       ...(this.droppedTools === undefined ? {} : { dropped_tools: this.droppedTools }),
+      ...(this.maxTokensClamped === undefined ? {} : { max_tokens_clamped: this.maxTokensClamped }),
     };
   }
 }

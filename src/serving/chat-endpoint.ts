@@ -2,6 +2,7 @@ import { estimateInputTokens } from '../admission/token-estimator.js';
 import { chatOperation, type ChatAnswer } from '../engine/chat-operation.js';
 import type { CallerDialect } from '../dialects/caller-dialect.js';
 import type { ParsedChat } from '../dialects/caller-dialect.js';
+import { lowerOutputCap } from '../dialects/shared/lower-output-cap.js';
 import { headerSafe } from '../http/send.js';
 import type { Endpoint } from './endpoint.js';
 
@@ -13,7 +14,11 @@ export function chatEndpoint(dialect: CallerDialect): Endpoint<ParsedChat, ChatA
     ...(dialect.operation ? { operation: dialect.operation } : {}),
     idempotencyScope: dialect.endpoint,
     parse: dialect.parse,
-    demand: ({ request }) => ({ inputTokens: () => estimateInputTokens(request), maxOutputTokens: request.maxOutputTokens }),
+    demand: ({ request }) => ({
+      inputTokens: () => estimateInputTokens(request),
+      maxOutputTokens: request.maxOutputTokens,
+      lowerOutputCap: (tokens) => lowerOutputCap(request, tokens),
+    }),
     operationOf: ({ request, droppedTools }, route) =>
       chatOperation(request, route.policy.commit, {
         responsesTargetsOnly: route.policy.hosted_tools === 'skip_target' && droppedTools !== undefined,

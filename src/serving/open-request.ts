@@ -35,6 +35,9 @@ export interface OpenedRequest<Parsed> {
  */
 const REFUSED_BODY_READ_BYTES = 64 * 1024;
 
+/** The output cap sent upstream, when the key's budget lowered it. */
+const MAX_TOKENS_HEADER = 'x-switchyard-max-tokens';
+
 /**
  * The synchronous gate, the same for every inference endpoint, before any provider is called:
  * who is asking (settled before the body is read), the body (from then on the request counts
@@ -90,6 +93,10 @@ export async function openRequest<Parsed extends { requestedModel: string }>(
     // A refused request holds nothing: the claim is released for a retry of the same key.
     if (idempotency) deps.idempotency.abandon(idempotency.entry);
     throw error;
+  }
+  if (admission.maxTokensClamped) {
+    draft.maxTokensClamped = admission.maxTokensClamped;
+    response.setHeader(MAX_TOKENS_HEADER, String(admission.maxTokensClamped.sent));
   }
   return { context: { ...start, principal, route, deadlineAtMs, admission, idempotency }, parsed };
 }

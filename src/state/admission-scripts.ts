@@ -42,18 +42,20 @@ end
 /**
  * KEYS: rate, budget, open, holds. ARGV: rpm (0: none), tpm (0: none), estimated tokens, budget
  * micros (-1: no budget), period start ms, maximum cost micros, the ledger's spend (-1: not read),
- * reservation id, lease ms, budget keys' idle TTL ms.
+ * reservation id, lease ms, budget keys' idle TTL ms, minimum cost micros (what is left is
+ * reserved when the maximum does not fit but this does; equal to the maximum: all or nothing).
  *
  * Replies `{'seed'}`, changing nothing, when Redis holds no spend for the key's period and no
  * ledger figure came with the call. Otherwise `{verdict, detail, now, requests level, tokens level,
- * spent, reserved}` ('' for what does not apply): verdict `ok`, `rpm` / `tpm` (detail: the wait in
- * ms; nothing charged) or `budget` (detail: micros available; the request still counts against
- * rpm, no tokens are charged).
+ * spent, reserved}` ('' for what does not apply): verdict `ok` (detail: micros reserved), `rpm` /
+ * `tpm` (detail: the wait in ms; nothing charged) or `budget` (detail: micros available; the
+ * request still counts against rpm, no tokens are charged).
  */
 export const ADMIT_LUA = `${PRELUDE}
 local rpm, tpm, estimated = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 local budget, period, maxCost = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
 local seed, id, leaseMs, budgetTtlMs = tonumber(ARGV[7]), ARGV[8], tonumber(ARGV[9]), tonumber(ARGV[10])
+local minCost = tonumber(ARGV[11])
 
 local spent, reserved = '', ''
 if budget >= 0 then
@@ -93,11 +95,11 @@ if requestsWait > 0 or tokensWait > 0 then
   return levels('rpm', requestsWait)
 end
 
-local admitted = true
+local admitted, hold = true, 0
 if budget >= 0 then
-  local committed = spent + reserved
+  local available = budget - spent - reserved
   -- A spent budget refuses even a request of unknown price (maximum cost 0).
-  if committed >= budget or committed + maxCost > budget then admitted = false end
+  if available <= 0 or minCost > available then admitted = false else hold = math.min(maxCost, available) end
 end
 if requests then
   requests = requests - WINDOW_MS
@@ -112,13 +114,13 @@ if tokens then
 end
 if budget >= 0 then
   redis.call('ZADD', KEYS[3], int(now + leaseMs), id)
-  redis.call('HSET', KEYS[4], id, int(maxCost))
-  reserved = reserved + maxCost
+  redis.call('HSET', KEYS[4], id, int(hold))
+  reserved = reserved + hold
   redis.call('HSET', KEYS[2], 'reserved', int(reserved))
   redis.call('PEXPIRE', KEYS[3], budgetTtlMs)
   redis.call('PEXPIRE', KEYS[4], budgetTtlMs)
 end
-return levels('ok', 0)
+return levels('ok', hold)
 `;
 
 /**

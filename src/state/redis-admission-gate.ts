@@ -120,7 +120,8 @@ export class RedisAdmissionGate implements AdmissionGate {
     const [verdict, detail] = reply;
     if (verdict === 'rpm' || verdict === 'tpm') return { ok: false, limit: verdict, retryAfterMs: Number(detail) };
     if (verdict === 'budget') return { ok: false, limit: 'budget', availableMicros: Number(detail) };
-    return { ok: true, ticket: this.#sharedTicket(request, reservationId) };
+    const ticket = this.#sharedTicket(request, reservationId);
+    return request.budget ? { ok: true, ticket, reservedMicros: Number(detail) } : { ok: true, ticket };
   }
 
   async reservedMicros(keyId: string): Promise<number> {
@@ -211,6 +212,7 @@ export class RedisAdmissionGate implements AdmissionGate {
         reservationId,
         this.#reservationLeaseMs,
         BUDGET_IDLE_TTL_MS,
+        budget ? Math.max(0, Math.ceil(budget.minCostMicros ?? budget.maxCostMicros)) : 0,
       ]);
       return (reply as unknown[]).map(String);
     } catch {
@@ -252,7 +254,7 @@ export class RedisAdmissionGate implements AdmissionGate {
     const { keyId, budget } = request;
     let settled = false;
     return {
-      ok: true,
+      ...admission,
       ticket: {
         settle: (consumption, nowMs) => {
           if (settled) return;

@@ -86,6 +86,25 @@ describe.each(implementations)('the %s admission gate', (_name, available, open)
     expect(under.ledgerReads).toBe(1);
   });
 
+  it.runIf(available)('a request that may be lowered reserves what is left when its maximum does not fit, down to its minimum', async () => {
+    const under = await open(async () => 10_000);
+    const lowerable = (maxCostMicros: number, minCostMicros: number): Partial<GateRequest> => ({
+      budget: { budgetMicros: 100_000, periodStartMs: PERIOD_START_MS, maxCostMicros, minCostMicros },
+    });
+    // Its maximum fits: all of it is reserved.
+    expect(await under.gate.admit(request(lowerable(30_000, 1_000)))).toMatchObject({ ok: true, reservedMicros: 30_000 });
+    // 10,000 spent + 30,000 held leave 60,000: that is reserved, not the 900,000 asked for.
+    const lowered = await under.gate.admit(request(lowerable(900_000, 1_000)));
+    expect(lowered).toMatchObject({ ok: true, reservedMicros: 60_000 });
+    expect(await under.gate.reservedMicros('key_a')).toBe(90_000);
+    expect(await under.gate.admit(request(lowerable(900_000, 1)))).toEqual({ ok: false, limit: 'budget', availableMicros: 0 });
+    ticketOf(lowered).settle({ tokens: 0, costMicros: 59_000 }, Date.now());
+    await under.settled();
+    // 1,000 left: a minimum of 1,001 does not fit, one of 1,000 does.
+    expect(await under.gate.admit(request(lowerable(900_000, 1_001)))).toEqual({ ok: false, limit: 'budget', availableMicros: 1_000 });
+    expect(await under.gate.admit(request(lowerable(900_000, 1_000)))).toMatchObject({ ok: true, reservedMicros: 1_000 });
+  });
+
   it.runIf(available)('a request its budget refuses still counts against rpm, but is charged no tokens', async () => {
     const { gate } = await open(async () => 0);
     const limits = { rpm: 2, tpm: 100, estimatedTokens: 100 };
