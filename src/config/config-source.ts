@@ -4,6 +4,9 @@ import type { Config } from './schema.js';
 import { ConfigError, type ConfigIssue } from './config-issue.js';
 import { parseConfig, type FileCheck } from './parse-config.js';
 
+/** The symlink a Kubernetes ConfigMap (or Secret) volume swaps atomically on every update. */
+const KUBERNETES_DATA_LINK = '..data';
+
 export type ConfigSourceListener =
   | { event: 'reloaded'; config: Config; notes: readonly string[] }
   | { event: 'rejected'; issues: readonly ConfigIssue[] };
@@ -104,13 +107,17 @@ export class ConfigSource {
     return [];
   }
 
-  /** Reloads on SIGHUP and whenever the file changes (editors that replace the file included). */
+  /**
+   * Reloads on SIGHUP and whenever the file changes: editors that replace the file included, and
+   * a Kubernetes ConfigMap volume, where the file is a symlink through `..data` and an update
+   * swaps `..data` to a new directory (the file's own name sees no event then).
+   */
   watch(): void {
     if (this.#watcher) return;
     process.on('SIGHUP', this.#onSighup);
     const name = basename(this.file);
     this.#watcher = watch(dirname(this.file), (_event, changed) => {
-      if (changed !== null && changed !== name) return;
+      if (changed !== null && changed !== name && changed !== KUBERNETES_DATA_LINK) return;
       clearTimeout(this.#debounce);
       this.#debounce = setTimeout(() => this.reload(), 50);
     });
