@@ -18,7 +18,7 @@ afterAll(async () => {
 });
 
 const weatherSchema = {
-  type: 'object',
+  type: 'object' as const,
   properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] } },
   required: ['city', 'unit'],
 };
