@@ -51,9 +51,6 @@ interface Request {
   directives?: string;
 }
 
-function post(path: string, request: Request, body: Record<string, unknown>): Promise<Response> {
-  return postJson(`${mock.url}${path}`, body, { headers: request.directives === undefined ? {} : { 'x-mock': request.directives } });
-}
 
 /** An answer as a caller sees it, whole or assembled from its stream. */
 interface Answer {
@@ -64,13 +61,32 @@ interface Answer {
   finish: string;
 }
 
+/** A wire format: where its request puts each thing, and how a caller reads its answer. */
 interface Dialect {
   name: string;
   choiceField: string;
   toolFinish: string;
   textFinish: string;
-  send(request: Request): Promise<Response>;
+  path(stream: boolean): string;
+  /** Model, stream flag and the like, where the body carries them. */
+  base(stream: boolean): Record<string, unknown>;
+  conversationField: string;
+  question: unknown;
+  /** The turns of a call to get_weather and its result. */
+  callAndResult: unknown[];
+  /** The declared tools and the choice among them. */
+  toolFields(choice: Choice | undefined): Record<string, unknown>;
   read(response: Response, stream: boolean): Promise<Answer>;
+}
+
+function send(dialect: Dialect, request: Request): Promise<Response> {
+  const stream = request.stream ?? false;
+  const body = {
+    ...dialect.base(stream),
+    [dialect.conversationField]: [dialect.question, ...(request.afterToolResult ? dialect.callAndResult : [])],
+    ...dialect.toolFields(request.choice),
+  };
+  return postJson(`${mock.url}${dialect.path(stream)}`, body, { headers: request.directives === undefined ? {} : { 'x-mock': request.directives } });
 }
 
 const question = 'What is the weather in Paris?';
@@ -80,24 +96,18 @@ const openai: Dialect = {
   choiceField: 'tool_choice',
   toolFinish: 'tool_calls',
   textFinish: 'stop',
-  send: (request) => {
-    const { choice, afterToolResult, stream } = request;
-    return post('/v1/chat/completions', request, {
-      model: 'gpt-mock',
-      stream: stream ?? false,
-      messages: [
-        { role: 'user', content: question },
-        ...(afterToolResult
-          ? [
-              { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'get_weather', arguments: '{}' } }] },
-              { role: 'tool', tool_call_id: 'c1', content: 'sunny' },
-            ]
-          : []),
-      ],
-      tools: tools.map((tool) => ({ type: 'function', function: { name: tool.name, parameters: tool.schema } })),
-      ...(choice === undefined ? {} : { tool_choice: typeof choice === 'string' ? choice : { type: 'function', function: { name: choice.name } } }),
-    });
-  },
+  path: () => '/v1/chat/completions',
+  base: (stream) => ({ model: 'gpt-mock', stream }),
+  conversationField: 'messages',
+  question: { role: 'user', content: question },
+  callAndResult: [
+    { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'get_weather', arguments: '{}' } }] },
+    { role: 'tool', tool_call_id: 'c1', content: 'sunny' },
+  ],
+  toolFields: (choice) => ({
+    tools: tools.map((tool) => ({ type: 'function', function: { name: tool.name, parameters: tool.schema } })),
+    ...(choice === undefined ? {} : { tool_choice: typeof choice === 'string' ? choice : { type: 'function', function: { name: choice.name } } }),
+  }),
   async read(response, stream) {
     type Message = { content?: string | null; tool_calls?: { function: { name?: string; arguments: string } }[] };
     if (!stream) {
@@ -127,24 +137,18 @@ const responses: Dialect = {
   choiceField: 'tool_choice',
   toolFinish: 'completed',
   textFinish: 'completed',
-  send: (request) => {
-    const { choice, afterToolResult, stream } = request;
-    return post('/v1/responses', request, {
-      model: 'gpt-mock',
-      stream: stream ?? false,
-      input: [
-        { role: 'user', content: question },
-        ...(afterToolResult
-          ? [
-              { type: 'function_call', call_id: 'c1', name: 'get_weather', arguments: '{}' },
-              { type: 'function_call_output', call_id: 'c1', output: 'sunny' },
-            ]
-          : []),
-      ],
-      tools: tools.map((tool) => ({ type: 'function', name: tool.name, parameters: tool.schema })),
-      ...(choice === undefined ? {} : { tool_choice: typeof choice === 'string' ? choice : { type: 'function', name: choice.name } }),
-    });
-  },
+  path: () => '/v1/responses',
+  base: (stream) => ({ model: 'gpt-mock', stream }),
+  conversationField: 'input',
+  question: { role: 'user', content: question },
+  callAndResult: [
+    { type: 'function_call', call_id: 'c1', name: 'get_weather', arguments: '{}' },
+    { type: 'function_call_output', call_id: 'c1', output: 'sunny' },
+  ],
+  toolFields: (choice) => ({
+    tools: tools.map((tool) => ({ type: 'function', name: tool.name, parameters: tool.schema })),
+    ...(choice === undefined ? {} : { tool_choice: typeof choice === 'string' ? choice : { type: 'function', name: choice.name } }),
+  }),
   async read(response, stream) {
     type Output = { type: string; name?: string; arguments?: string; content?: { text: string }[] };
     type ResponseObject = { status: string; output: Output[] };
@@ -173,27 +177,20 @@ const anthropic: Dialect = {
   choiceField: 'tool_choice',
   toolFinish: 'tool_use',
   textFinish: 'end_turn',
-  send: (request) => {
-    const { choice, afterToolResult, stream } = request;
-    return post('/v1/messages', request, {
-      model: 'claude-mock',
-      max_tokens: 256,
-      stream: stream ?? false,
-      messages: [
-        { role: 'user', content: question },
-        ...(afterToolResult
-          ? [
-              { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'get_weather', input: {} }] },
-              { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'sunny' }] },
-            ]
-          : []),
-      ],
-      tools: tools.map((tool) => ({ name: tool.name, input_schema: tool.schema })),
-      ...(choice === undefined
-        ? {}
-        : { tool_choice: choice === 'required' ? { type: 'any' } : choice === 'none' ? { type: 'none' } : { type: 'tool', name: choice.name } }),
-    });
-  },
+  path: () => '/v1/messages',
+  base: (stream) => ({ model: 'claude-mock', max_tokens: 256, stream }),
+  conversationField: 'messages',
+  question: { role: 'user', content: question },
+  callAndResult: [
+    { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'get_weather', input: {} }] },
+    { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'sunny' }] },
+  ],
+  toolFields: (choice) => ({
+    tools: tools.map((tool) => ({ name: tool.name, input_schema: tool.schema })),
+    ...(choice === undefined
+      ? {}
+      : { tool_choice: choice === 'required' ? { type: 'any' } : choice === 'none' ? { type: 'none' } : { type: 'tool', name: choice.name } }),
+  }),
   async read(response, stream) {
     type Block = { type: string; text?: string; name?: string; input?: unknown };
     if (!stream) {
@@ -221,28 +218,24 @@ const gemini: Dialect = {
   choiceField: 'toolConfig.functionCallingConfig',
   toolFinish: 'STOP',
   textFinish: 'STOP',
-  send: (request) => {
-    const { choice, afterToolResult, stream } = request;
-    return post(geminiPath('gemini-mock', stream ?? false), request, {
-      contents: [
-        { role: 'user', parts: [{ text: question }] },
-        ...(afterToolResult
-          ? [
-              { role: 'model', parts: [{ functionCall: { name: 'get_weather', args: {} } }] },
-              { role: 'user', parts: [{ functionResponse: { name: 'get_weather', response: { result: 'sunny' } } }] },
-            ]
-          : []),
-      ],
-      tools: [{ functionDeclarations: tools.map((tool) => ({ name: tool.name, parametersJsonSchema: tool.schema })) }],
-      ...(choice === undefined
-        ? {}
-        : {
-            toolConfig: {
-              functionCallingConfig: choice === 'required' ? { mode: 'ANY' } : choice === 'none' ? { mode: 'NONE' } : { mode: 'ANY', allowedFunctionNames: [choice.name] },
-            },
-          }),
-    });
-  },
+  path: (stream) => geminiPath('gemini-mock', stream),
+  base: () => ({}),
+  conversationField: 'contents',
+  question: { role: 'user', parts: [{ text: question }] },
+  callAndResult: [
+    { role: 'model', parts: [{ functionCall: { name: 'get_weather', args: {} } }] },
+    { role: 'user', parts: [{ functionResponse: { name: 'get_weather', response: { result: 'sunny' } } }] },
+  ],
+  toolFields: (choice) => ({
+    tools: [{ functionDeclarations: tools.map((tool) => ({ name: tool.name, parametersJsonSchema: tool.schema })) }],
+    ...(choice === undefined
+      ? {}
+      : {
+          toolConfig: {
+            functionCallingConfig: choice === 'required' ? { mode: 'ANY' } : choice === 'none' ? { mode: 'NONE' } : { mode: 'ANY', allowedFunctionNames: [choice.name] },
+          },
+        }),
+  }),
   async read(response, stream) {
     const chunks = stream ? geminiChunks((await readBody(response)).text).map((chunk) => JSON.parse(chunk) as GeminiChunk) : [(await response.json()) as GeminiChunk];
     const answer: Answer = { text: '', finish: '' };
@@ -263,25 +256,21 @@ const bedrock: Dialect = {
   choiceField: 'toolConfig.toolChoice',
   toolFinish: 'tool_use',
   textFinish: 'end_turn',
-  send: (request) => {
-    const { choice, afterToolResult, stream } = request;
-    return post(bedrockPath('bedrock-mock', stream ?? false), request, {
-      messages: [
-        { role: 'user', content: [{ text: question }] },
-        ...(afterToolResult
-          ? [
-              { role: 'assistant', content: [{ toolUse: { toolUseId: 't1', name: 'get_weather', input: {} } }] },
-              { role: 'user', content: [{ toolResult: { toolUseId: 't1', content: [{ text: 'sunny' }] } }] },
-            ]
-          : []),
-      ],
-      toolConfig: {
-        tools: tools.map((tool) => ({ toolSpec: { name: tool.name, inputSchema: { json: tool.schema } } })),
-        // Converse has no `none`: a caller that wants no call sends no tools.
-        ...(choice === undefined || choice === 'none' ? {} : { toolChoice: choice === 'required' ? { any: {} } : { tool: { name: choice.name } } }),
-      },
-    });
-  },
+  path: (stream) => bedrockPath('bedrock-mock', stream),
+  base: () => ({}),
+  conversationField: 'messages',
+  question: { role: 'user', content: [{ text: question }] },
+  callAndResult: [
+    { role: 'assistant', content: [{ toolUse: { toolUseId: 't1', name: 'get_weather', input: {} } }] },
+    { role: 'user', content: [{ toolResult: { toolUseId: 't1', content: [{ text: 'sunny' }] } }] },
+  ],
+  toolFields: (choice) => ({
+    toolConfig: {
+      tools: tools.map((tool) => ({ toolSpec: { name: tool.name, inputSchema: { json: tool.schema } } })),
+      // Converse has no `none`: a caller that wants no call sends no tools.
+      ...(choice === undefined || choice === 'none' ? {} : { toolChoice: choice === 'required' ? { any: {} } : { tool: { name: choice.name } } }),
+    },
+  }),
   async read(response, stream) {
     type Content = { text?: string; toolUse?: { name: string; input: unknown } };
     if (!stream) {
@@ -313,7 +302,7 @@ const dialects = [openai, responses, anthropic, gemini, bedrock];
 
 describe.each(dialects)('$name', (dialect) => {
   const ask = async (request: Request): Promise<Answer> => {
-    const response = await dialect.send(request);
+    const response = await send(dialect, request);
     expect(response.status).toBe(200);
     return dialect.read(response, request.stream ?? false);
   };
@@ -344,7 +333,7 @@ describe.each(dialects)('$name', (dialect) => {
   });
 
   it('a forced tool the request does not declare is a 400 naming the field', async () => {
-    const response = await dialect.send({ choice: { name: 'get_news' } });
+    const response = await send(dialect, { choice: { name: 'get_news' } });
     expect(response.status).toBe(400);
     expect(await response.text()).toContain(`${dialect.choiceField} names \\"get_news\\", which the request's tools do not declare`);
     expect(mock.attempts.at(-1)?.outcome).toBe('invalid_request');
@@ -353,7 +342,7 @@ describe.each(dialects)('$name', (dialect) => {
 
 describe.each([openai, responses, anthropic, gemini])('$name with tool choice none', (dialect) => {
   it('answers text, even with the tool_call directive', async () => {
-    const response = await dialect.send({ choice: 'none', directives: 'tool_call=get_weather' });
+    const response = await send(dialect, { choice: 'none', directives: 'tool_call=get_weather' });
     expect(await dialect.read(response, false)).toEqual({ text: mockAnswerText(8), finish: dialect.textFinish });
   });
 });
