@@ -74,12 +74,6 @@ export function mockChunkJson(index: number): string {
   return json;
 }
 
-export const mockToolInput: Readonly<Record<string, string>> = Object.freeze({ city: 'Paris', unit: 'celsius' });
-export const mockToolArguments = JSON.stringify(mockToolInput);
-
-/** The arguments as streamed: three fragments that only parse once joined. */
-export const mockToolArgumentFragments: readonly string[] = ['{"city":', '"Paris","unit"', ':"celsius"}'];
-
 /**
  * Input tokens are `ceil(characters / 4)` over all text in the request: string contents, `text`
  * fields of content parts (nested tool results included) and the system prompt, in each format's
@@ -122,4 +116,9 @@ function textLength(content: unknown): number {
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The value when it is a JSON object, for reading optional nested fields. */
+export function asRecord(value: unknown): Record<string, unknown> | undefined {
+  return isRecord(value) ? value : undefined;
 }

@@ -1,5 +1,5 @@
 /** Anthropic Messages, shaped like the captures in test/contract/anthropic/__fixtures__. */
-import { mockToolArgumentFragments, mockToolInput, planPieceJson, planText } from './answer.js';
+import { planPieceJson, planText } from './answer.js';
 import type { ErrorName, FinishDirective, InbandErrorKind } from './directives.js';
 import { anthropicErrorBodies, anthropicInbandErrors, anthropicNotFoundBody } from './error-bodies.js';
 import { retryAfterHeaders } from './retry-after-headers.js';
@@ -40,7 +40,7 @@ const stopReasons: Record<FinishDirective, string> = {
 
 function stopReason(plan: AnswerPlan): string {
   if (plan.finish !== undefined) return stopReasons[plan.finish];
-  return plan.toolName === undefined ? 'end_turn' : 'tool_use';
+  return plan.toolCall === undefined ? 'end_turn' : 'tool_use';
 }
 
 function usage(plan: AnswerPlan, outputTokens: number): object {
@@ -62,9 +62,9 @@ function toolUseId(plan: AnswerPlan): string {
 
 function completion(plan: AnswerPlan): string {
   const content =
-    plan.toolName === undefined
+    plan.toolCall === undefined
       ? [{ type: 'text', text: planText(plan) }]
-      : [{ type: 'tool_use', id: toolUseId(plan), name: plan.toolName, input: mockToolInput }];
+      : [{ type: 'tool_use', id: toolUseId(plan), name: plan.toolCall.name, input: plan.toolCall.input }];
   return JSON.stringify({
     model: plan.name,
     id: messageId(plan),
@@ -82,7 +82,7 @@ function event(type: string, data: string): string {
 }
 
 function stream(plan: AnswerPlan): StreamFrames {
-  const toolName = plan.toolName;
+  const toolName = plan.toolCall?.name;
   const message = {
     model: plan.name,
     id: messageId(plan),
@@ -114,7 +114,7 @@ function stream(plan: AnswerPlan): StreamFrames {
           event(
             'content_block_delta',
             `{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":` +
-              `${JSON.stringify(mockToolArgumentFragments[index] ?? '')}}}`,
+              `${planPieceJson(plan, index)}}}`,
           );
 
   const tail = (terminate: boolean): string => {

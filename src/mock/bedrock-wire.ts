@@ -6,7 +6,7 @@
  */
 import { EventStreamCodec } from '@smithy/eventstream-codec';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
-import { mockToolArgumentFragments, mockToolInput, planPieceJson, planText } from './answer.js';
+import { planPieceJson, planText } from './answer.js';
 import { bedrockErrorNamespace, bedrockErrors, bedrockStreamExceptions, type BedrockError } from './bedrock-error-bodies.js';
 import type { ErrorName, FinishDirective, InbandErrorKind } from './directives.js';
 import { retryAfterHeaders } from './retry-after-headers.js';
@@ -81,7 +81,7 @@ const stopReasons: Record<FinishDirective, string> = {
 
 function stopReason(plan: AnswerPlan): string {
   if (plan.finish !== undefined) return stopReasons[plan.finish];
-  return plan.toolName === undefined ? 'end_turn' : 'tool_use';
+  return plan.toolCall === undefined ? 'end_turn' : 'tool_use';
 }
 
 function toolUseId(plan: AnswerPlan): string {
@@ -90,9 +90,9 @@ function toolUseId(plan: AnswerPlan): string {
 
 function completion(plan: AnswerPlan): string {
   const content =
-    plan.toolName === undefined
+    plan.toolCall === undefined
       ? [{ text: planText(plan) }]
-      : [{ toolUse: { toolUseId: toolUseId(plan), name: plan.toolName, input: mockToolInput } }];
+      : [{ toolUse: { toolUseId: toolUseId(plan), name: plan.toolCall.name, input: plan.toolCall.input } }];
   return JSON.stringify({
     metrics: { latencyMs: 0 },
     output: { message: { content, role: 'assistant' } },
@@ -115,7 +115,7 @@ function completion(plan: AnswerPlan): string {
  * messageStop → metadata.
  */
 function stream(plan: AnswerPlan): StreamFrames {
-  const toolName = plan.toolName;
+  const toolName = plan.toolCall?.name;
   const head =
     toolName === undefined
       ? messageStart
@@ -129,7 +129,7 @@ function stream(plan: AnswerPlan): StreamFrames {
   const delta =
     toolName === undefined
       ? (index: number): string => `{"text":${planPieceJson(plan, index)}}`
-      : (index: number): string => `{"toolUse":{"input":${JSON.stringify(mockToolArgumentFragments[index] ?? '')}}}`;
+      : (index: number): string => `{"toolUse":{"input":${planPieceJson(plan, index)}}}`;
   const piece = (index: number): Uint8Array =>
     eventMessage('contentBlockDelta', `{"contentBlockIndex":0,"delta":${delta(index)},"p":"${padding(index)}"}`);
 

@@ -3,7 +3,7 @@
  * test/contract/gemini/__fixtures__. Gemini sends no request-id or rate-limit headers and puts
  * its retry hint in the error body (google.rpc.RetryInfo), so the mock does the same.
  */
-import { mockToolInput, planPieceText, planText } from './answer.js';
+import { planPieceText, planText } from './answer.js';
 import type { ErrorName, FinishDirective, InbandErrorKind } from './directives.js';
 import {
   geminiErrorBodies,
@@ -65,7 +65,7 @@ function response(plan: AnswerPlan, parts: object[], finished: boolean, outputTo
   if (finished) candidate.finishReason = plan.finish === undefined ? 'STOP' : finishReasons[plan.finish];
   candidate.index = 0;
   // Gemini has no tool-call finish reason: a call ends with STOP, and the real API adds this message.
-  if (finished && plan.toolName !== undefined && plan.finish === undefined) {
+  if (finished && plan.toolCall !== undefined && plan.finish === undefined) {
     candidate.finishMessage = 'Model generated function call(s).';
   }
   return {
@@ -77,9 +77,9 @@ function response(plan: AnswerPlan, parts: object[], finished: boolean, outputTo
 }
 
 function answerParts(plan: AnswerPlan): object[] {
-  return plan.toolName === undefined
+  return plan.toolCall === undefined
     ? [{ text: planText(plan) }]
-    : [{ functionCall: { name: plan.toolName, args: mockToolInput } }];
+    : [{ functionCall: { name: plan.toolCall.name, args: plan.toolCall.input } }];
 }
 
 function completion(plan: AnswerPlan): string {
@@ -92,7 +92,7 @@ function completion(plan: AnswerPlan): string {
  * one finishing chunk, as Gemini streams function calls: that stream has no pieces.
  */
 function stream(plan: AnswerPlan): StreamFrames {
-  const isToolCall = plan.toolName !== undefined;
+  const isToolCall = plan.toolCall !== undefined;
   return {
     head: '',
     pieceCount: isToolCall ? 0 : plan.pieceCount,

@@ -10,7 +10,7 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { UpstreamDialect } from '../providers/spec.js';
-import { countInputTokens, isRecord, mockAnswerText, mockDegradedPieces, mockToolArgumentFragments, splitIntoPieces } from './answer.js';
+import { countInputTokens, isRecord, mockAnswerText, mockDegradedPieces, splitIntoPieces } from './answer.js';
 import { anthropicWire } from './anthropic-wire.js';
 import { bedrockWire } from './bedrock-wire.js';
 import { noFaults, parseDirectives, type AnswerShape, type Faults } from './directives.js';
@@ -25,6 +25,7 @@ import { requestedJson } from './requested-json.js';
 import { findRoute, type Route } from './routes.js';
 import { SchemaProblem, schemaValue } from './schema-value.js';
 import { afterDelay, playStream, streamEnding } from './stream-player.js';
+import { mockToolCall, ToolChoiceProblem, type MockToolCall } from './tool-call.js';
 import type { AnswerPlan, ErrorAnswer, WireFormat } from './wire.js';
 
 export { mockAnswerText } from './answer.js';
@@ -211,16 +212,16 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
       return;
     }
 
-    let pieces: string[] | undefined;
+    let content: AnswerContent;
     try {
-      pieces = answerPieces(route.dialect, fields, shape);
+      content = answerContent(route.dialect, fields, shape);
     } catch (error) {
-      if (!(error instanceof SchemaProblem)) throw error;
+      if (!(error instanceof SchemaProblem || error instanceof ToolChoiceProblem)) throw error;
       settle(attempt, 'invalid_request');
       sendError(response, wire.invalidRequest(`mock: ${error.message}`), headers);
       return;
     }
-    const plan = answerPlan(attempt.n, parsed.name, nowMs, fields, shape, pieces);
+    const plan = answerPlan(attempt.n, parsed.name, nowMs, fields, shape, content);
     if (!attempt.stream) {
       afterDelay(response, faults.headersDelayMs + faults.firstTokenMs, () => {
         settle(attempt, 'ok');
@@ -331,19 +332,30 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
   };
 }
 
+/** A tool call's arguments stream in this many fragments (fewer when the JSON is shorter), whatever `chunks` says. */
+const toolArgumentPieces = 3;
+
+interface AnswerContent {
+  toolCall?: MockToolCall;
+  /** Undefined for the standard text. */
+  pieces?: string[];
+}
+
 /**
- * The text pieces when the answer is not the standard text: JSON that fits the requested schema
- * (any JSON object for `json_object`), or the text with a share of its words replaced. A tool call
- * has no text, and JSON is never degraded (it would no longer fit).
+ * A tool call (./tool-call.ts) with its arguments in fragments; or, when the answer is not the
+ * standard text, its pieces: JSON that fits the requested schema (any JSON object for
+ * `json_object`), or the text with a share of its words replaced. A tool call has no text, and
+ * JSON is never degraded (it would no longer fit).
  */
-function answerPieces(dialect: UpstreamDialect, fields: Record<string, unknown>, shape: AnswerShape): string[] | undefined {
-  if (shape.toolCall !== undefined) return undefined;
+function answerContent(dialect: UpstreamDialect, fields: Record<string, unknown>, shape: AnswerShape): AnswerContent {
+  const toolCall = mockToolCall(dialect, fields, shape.toolCall);
+  if (toolCall) return { toolCall, pieces: splitIntoPieces(JSON.stringify(toolCall.input), toolArgumentPieces) };
   const json = requestedJson(dialect, fields);
   if (json) {
     const value = json.schema === undefined ? { answer: mockAnswerText(shape.chunks) } : schemaValue(json.schema);
-    return splitIntoPieces(JSON.stringify(value), shape.chunks);
+    return { pieces: splitIntoPieces(JSON.stringify(value), shape.chunks) };
   }
-  return shape.degrade ? mockDegradedPieces(shape.chunks, shape.degrade) : undefined;
+  return shape.degrade ? { pieces: mockDegradedPieces(shape.chunks, shape.degrade) } : {};
 }
 
 function answerPlan(
@@ -352,7 +364,7 @@ function answerPlan(
   nowMs: number,
   fields: Record<string, unknown>,
   shape: AnswerShape,
-  pieces: readonly string[] | undefined,
+  { toolCall, pieces }: AnswerContent,
 ): AnswerPlan {
   const streamOptions = fields.stream_options;
   return {
@@ -360,9 +372,9 @@ function answerPlan(
     name,
     createdS: Math.floor(nowMs / 1000),
     inputTokens: countInputTokens(fields),
-    pieceCount: pieces?.length ?? (shape.toolCall === undefined ? shape.chunks : mockToolArgumentFragments.length),
+    pieceCount: pieces?.length ?? shape.chunks,
     ...(pieces ? { pieces } : {}),
-    toolName: shape.toolCall,
+    toolCall,
     finish: shape.finish,
     includeUsage: isRecord(streamOptions) && streamOptions.include_usage === true,
   };

@@ -3,7 +3,7 @@
  * test/contract/openai-responses-dialect/__fixtures__: a `response` object, or its event stream
  * (every event named and numbered, no `[DONE]`). Errors over HTTP are OpenAI's.
  */
-import { mockToolArgumentFragments, mockToolArguments, planPieceJson, planText } from './answer.js';
+import { planPieceJson, planPieceText, planText } from './answer.js';
 import type { InbandErrorKind } from './directives.js';
 import { openaiWire } from './openai-wire.js';
 import type { AnswerPlan, StreamFrames, WireFormat } from './wire.js';
@@ -37,14 +37,14 @@ function incompleteReason(plan: AnswerPlan): string | undefined {
 }
 
 function outputItem(plan: AnswerPlan, status: 'in_progress' | 'completed' | 'incomplete'): Record<string, unknown> {
-  if (plan.toolName !== undefined) {
+  if (plan.toolCall !== undefined) {
     return {
       id: callItemId(plan),
       type: 'function_call',
       status,
-      arguments: status === 'in_progress' ? '' : mockToolArguments,
+      arguments: status === 'in_progress' ? '' : planText(plan),
       call_id: `call_mock_${plan.n}`,
-      name: plan.toolName,
+      name: plan.toolCall.name,
     };
   }
   const content = status === 'in_progress' ? [] : [textPart(planText(plan))];
@@ -67,7 +67,7 @@ function responseObject(plan: AnswerPlan, status: 'in_progress' | 'completed' | 
     error: null,
     incomplete_details: reason === undefined ? null : { reason },
     model: plan.name,
-    output: done ? [outputItem(plan, status === 'incomplete' && plan.toolName === undefined ? 'incomplete' : 'completed')] : [],
+    output: done ? [outputItem(plan, status === 'incomplete' && plan.toolCall === undefined ? 'incomplete' : 'completed')] : [],
     parallel_tool_calls: true,
     previous_response_id: null,
     store: false,
@@ -88,7 +88,7 @@ function event(type: string, sequence: number, fields: Record<string, unknown>):
 }
 
 function stream(plan: AnswerPlan): StreamFrames {
-  const tool = plan.toolName !== undefined;
+  const tool = plan.toolCall !== undefined;
   const itemId = tool ? callItemId(plan) : messageId(plan);
   const place = { item_id: itemId, output_index: 0 };
   const textPlace = { ...place, content_index: 0 };
@@ -101,7 +101,7 @@ function stream(plan: AnswerPlan): StreamFrames {
   const headCount = tool ? 3 : 4;
 
   const piece = tool
-    ? (index: number): string => event('response.function_call_arguments.delta', headCount + index, { ...place, delta: mockToolArgumentFragments[index] ?? '' })
+    ? (index: number): string => event('response.function_call_arguments.delta', headCount + index, { ...place, delta: planPieceText(plan, index) })
     : (index: number): string =>
         // The delta is pre-serialised JSON text (the mock serialises each chunk once).
         `event: response.output_text.delta\ndata: {"type":"response.output_text.delta","sequence_number":${headCount + index},` +
@@ -112,7 +112,7 @@ function stream(plan: AnswerPlan): StreamFrames {
     const status = finalStatus(plan);
     const item = outputItem(plan, status === 'incomplete' && !tool ? 'incomplete' : 'completed');
     let text = tool
-      ? event('response.function_call_arguments.done', sequence++, { ...place, arguments: mockToolArguments })
+      ? event('response.function_call_arguments.done', sequence++, { ...place, arguments: planText(plan) })
       : event('response.output_text.done', sequence++, { ...textPlace, text: planText(plan), logprobs: [] }) +
         event('response.content_part.done', sequence++, { ...textPlace, part: textPart(planText(plan)) });
     text += event('response.output_item.done', sequence++, { output_index: 0, item });

@@ -1,5 +1,5 @@
 /** OpenAI Chat Completions, shaped like the captures in test/contract/openai/__fixtures__. */
-import { mockToolArgumentFragments, mockToolArguments, planPieceJson, planText } from './answer.js';
+import { planPieceJson, planText } from './answer.js';
 import type { ErrorName, InbandErrorKind } from './directives.js';
 import { openaiErrorBodies, openaiInbandErrors, openaiModelNotFoundBody } from './error-bodies.js';
 import { retryAfterHeaders } from './retry-after-headers.js';
@@ -35,7 +35,7 @@ const inbandFrames: Record<InbandErrorKind, string> = {
 };
 
 function finishReason(plan: AnswerPlan): string {
-  return plan.finish ?? (plan.toolName === undefined ? 'stop' : 'tool_calls');
+  return plan.finish ?? (plan.toolCall === undefined ? 'stop' : 'tool_calls');
 }
 
 function usage(plan: AnswerPlan): object {
@@ -59,13 +59,13 @@ function toolCallId(plan: AnswerPlan): string {
 
 function completion(plan: AnswerPlan): string {
   const message =
-    plan.toolName === undefined
+    plan.toolCall === undefined
       ? { role: 'assistant', content: planText(plan), refusal: null, annotations: [] }
       : {
           role: 'assistant',
           content: null,
           tool_calls: [
-            { id: toolCallId(plan), type: 'function', function: { name: plan.toolName, arguments: mockToolArguments } },
+            { id: toolCallId(plan), type: 'function', function: { name: plan.toolCall.name, arguments: planText(plan) } },
           ],
           refusal: null,
           annotations: [],
@@ -90,7 +90,7 @@ function stream(plan: AnswerPlan): StreamFrames {
   // With include_usage every chunk carries `"usage":null` until the usage chunk, as in the 2026 capture.
   const usageField = plan.includeUsage ? ',"usage":null' : '';
   const openChoiceEnd = `,"logprobs":null,"finish_reason":null}]${usageField}}\n\n`;
-  const toolName = plan.toolName;
+  const toolName = plan.toolCall?.name;
 
   const head =
     toolName === undefined
@@ -104,7 +104,7 @@ function stream(plan: AnswerPlan): StreamFrames {
       ? (index: number): string => `${deltaStart}{"content":${planPieceJson(plan, index)}}${openChoiceEnd}`
       : (index: number): string =>
           `${deltaStart}{"tool_calls":[{"index":0,"function":{"arguments":` +
-          `${JSON.stringify(mockToolArgumentFragments[index] ?? '')}}}]}${openChoiceEnd}`;
+          `${planPieceJson(plan, index)}}}]}${openChoiceEnd}`;
 
   const tail = (terminate: boolean): string => {
     let text = `${deltaStart}{},"logprobs":null,"finish_reason":"${finishReason(plan)}"}]${usageField}}\n\n`;

@@ -1,5 +1,5 @@
 import type { UpstreamDialect } from '../providers/spec.js';
-import { isRecord } from './answer.js';
+import { asRecord as record } from './answer.js';
 
 /** A request for a JSON answer: with the schema it must fit, or any JSON object (`json_object`). */
 export interface RequestedJson {
@@ -47,10 +47,6 @@ export function requestedJson(dialect: UpstreamDialect, body: Record<string, unk
       return { schema: typeof schema === 'string' ? parseSchemaText(schema) : schema };
     }
   }
-}
-
-function record(value: unknown): Record<string, unknown> | undefined {
-  return isRecord(value) ? value : undefined;
 }
 
 /** Left as the text when it is not JSON: the value generator then refuses it by name. */

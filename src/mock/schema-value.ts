@@ -37,11 +37,11 @@ const FORMATTED_STRINGS: Readonly<Record<string, string>> = {
 };
 
 export function schemaValue(root: unknown): unknown {
-  if (!isSchema(root)) throw new SchemaProblem('the response schema must be a JSON object');
+  if (!isSchema(root)) throw new SchemaProblem('the schema must be a JSON object');
   let strings = 0;
 
   const valueOf = (schema: Schema, depth: number): unknown => {
-    if (depth > MAX_DEPTH) throw new SchemaProblem('the response schema has no finite value (it refers to itself without end)');
+    if (depth > MAX_DEPTH) throw new SchemaProblem('the schema has no finite value (it refers to itself without end)');
     const minimal = depth > MINIMAL_AFTER_DEPTH;
     if (typeof schema.$ref === 'string') return valueOf(resolve(root, schema.$ref), depth + 1);
     if ('const' in schema) return schema.const;

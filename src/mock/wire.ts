@@ -1,5 +1,6 @@
 import type { UpstreamDialect } from '../providers/spec.js';
 import type { FinishDirective, Faults, InbandErrorKind } from './directives.js';
+import type { MockToolCall } from './tool-call.js';
 
 /** Everything a dialect needs to render one successful answer. */
 export interface AnswerPlan {
@@ -9,14 +10,15 @@ export interface AnswerPlan {
   name: string;
   createdS: number;
   inputTokens: number;
-  /** Content pieces: text chunks, or the argument fragments when `toolName` is set; also the output tokens. */
+  /** Content pieces: text chunks, or the argument fragments of a tool call; also the output tokens. */
   pieceCount: number;
   /**
-   * The text pieces when they are not the standard `w0 w1 …` (a degraded answer, or JSON that
-   * fits the request's schema); `pieceCount` is then their number.
+   * The pieces when they are not the standard `w0 w1 …` text (a degraded answer, JSON that fits
+   * the request's schema, or a tool call's argument fragments, which join to its arguments);
+   * `pieceCount` is then their number.
    */
   pieces?: readonly string[];
-  toolName?: string;
+  toolCall?: MockToolCall;
   finish?: FinishDirective;
   /** OpenAI `stream_options.include_usage`; the other formats always report usage. */
   includeUsage: boolean;

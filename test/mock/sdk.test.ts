@@ -17,6 +17,12 @@ afterAll(async () => {
   await mock.close();
 });
 
+const weatherSchema = {
+  type: 'object' as const,
+  properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] } },
+  required: ['city', 'unit'],
+};
+
 describe('the official openai SDK', () => {
   it('parses a non-streamed answer', async () => {
     const completion = await openai.chat.completions.create({
@@ -52,15 +58,12 @@ describe('the official openai SDK', () => {
     const runner = openai.chat.completions.stream({
       model: 'gpt-mock?tool_call=get_weather',
       messages: [{ role: 'user', content: 'weather?' }],
-      tools: [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object' } } }],
+      tools: [{ type: 'function', function: { name: 'get_weather', parameters: weatherSchema } }],
     });
     const completion = await runner.finalChatCompletion();
     const call = completion.choices[0]?.message.tool_calls?.[0];
     expect(call?.type).toBe('function');
-    expect(call?.type === 'function' ? JSON.parse(call.function.arguments) : undefined).toEqual({
-      city: 'Paris',
-      unit: 'celsius',
-    });
+    expect(call?.type === 'function' ? JSON.parse(call.function.arguments) : undefined).toEqual({ city: 'w0', unit: 'celsius' });
     expect(completion.choices[0]?.finish_reason).toBe('tool_calls');
   });
 
@@ -125,10 +128,10 @@ describe('the official @anthropic-ai/sdk', () => {
       model: 'claude-mock?tool_call=get_weather',
       max_tokens: 64,
       messages: [{ role: 'user', content: 'weather?' }],
-      tools: [{ name: 'get_weather', input_schema: { type: 'object' } }],
+      tools: [{ name: 'get_weather', input_schema: weatherSchema }],
     });
     const message = await stream.finalMessage();
-    expect(message.content[0]).toMatchObject({ type: 'tool_use', name: 'get_weather', input: { city: 'Paris', unit: 'celsius' } });
+    expect(message.content[0]).toMatchObject({ type: 'tool_use', name: 'get_weather', input: { city: 'w0', unit: 'celsius' } });
     expect(message.stop_reason).toBe('tool_use');
   });
 

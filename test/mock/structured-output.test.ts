@@ -1,6 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockProvider, type MockProvider } from '../../src/mock/mock-provider.js';
-import { postJson } from './helpers.js';
+import {
+  anthropicText,
+  bedrockPath,
+  decodeEventStream,
+  geminiChunks,
+  geminiPath,
+  geminiText,
+  openaiText,
+  parseFrames,
+  postJson,
+  readBody,
+} from './helpers.js';
 
 let mock: MockProvider;
 
@@ -15,6 +26,83 @@ const schema = {
   required: ['city', 'days'],
   additionalProperties: false,
 };
+
+const question = 'plan a trip';
+
+/** Where each wire format asks for a schema, and where its answer's text is, whole and streamed. */
+const dialects = [
+  {
+    name: 'OpenAI Chat response_format',
+    path: () => '/v1/chat/completions',
+    body: (stream: boolean) => ({
+      model: 'gpt-mock',
+      stream,
+      messages: [{ role: 'user', content: question }],
+      response_format: { type: 'json_schema', json_schema: { name: 'trip', schema, strict: true } },
+    }),
+    textAt: ['choices', 0, 'message', 'content'],
+    streamedText: (text: string) => openaiText(parseFrames(text)),
+  },
+  {
+    name: 'OpenAI Responses text.format',
+    path: () => '/v1/responses',
+    body: (stream: boolean) => ({ model: 'gpt-mock', stream, input: question, text: { format: { type: 'json_schema', name: 'trip', schema, strict: true } } }),
+    textAt: ['output', 0, 'content', 0, 'text'],
+    streamedText: (text: string) =>
+      parseFrames(text)
+        .map((frame) => JSON.parse(frame.data) as { type: string; delta?: string })
+        .flatMap((event) => (event.type === 'response.output_text.delta' ? [event.delta!] : []))
+        .join(''),
+  },
+  {
+    name: 'Anthropic output_config.format',
+    path: () => '/v1/messages',
+    body: (stream: boolean) => ({
+      model: 'claude-mock',
+      max_tokens: 100,
+      stream,
+      messages: [{ role: 'user', content: question }],
+      output_config: { format: { type: 'json_schema', schema } },
+    }),
+    textAt: ['content', 0, 'text'],
+    streamedText: (text: string) => anthropicText(parseFrames(text)),
+  },
+  {
+    name: 'Gemini generationConfig.responseJsonSchema',
+    path: (stream: boolean) => geminiPath('gemini-mock', stream),
+    body: () => ({ contents: [{ role: 'user', parts: [{ text: question }] }], generationConfig: { responseMimeType: 'application/json', responseJsonSchema: schema } }),
+    textAt: ['candidates', 0, 'content', 'parts', 0, 'text'],
+    streamedText: (text: string) => geminiText(geminiChunks(text)),
+  },
+  {
+    name: 'Bedrock outputConfig.textFormat',
+    path: (stream: boolean) => bedrockPath('bedrock-mock', stream),
+    body: () => ({
+      messages: [{ role: 'user', content: [{ text: question }] }],
+      outputConfig: { textFormat: { type: 'json_schema', structure: { jsonSchema: { schema: JSON.stringify(schema), name: 'trip' } } } },
+    }),
+    textAt: ['output', 'message', 'content', 0, 'text'],
+    streamedText: (_text: string, bytes: Uint8Array) =>
+      decodeEventStream(bytes)
+        .map((message) => JSON.parse(message.payload) as { delta?: { text?: string } })
+        .map((event) => event.delta?.text ?? '')
+        .join(''),
+  },
+];
+
+function valueAt(value: unknown, path: readonly (string | number)[]): unknown {
+  return path.reduce<unknown>((inner, key) => (inner as Record<string | number, unknown>)[key], value);
+}
+
+describe.each(dialects)('$name', (dialect) => {
+  it('is answered with JSON that fits the schema, whole and streamed', async () => {
+    const whole = await postJson(`${mock.url}${dialect.path(false)}`, dialect.body(false));
+    expect(JSON.parse(valueAt(await whole.json(), dialect.textAt) as string)).toEqual({ city: 'w0', days: 3 });
+
+    const streamed = await readBody(await postJson(`${mock.url}${dialect.path(true)}`, dialect.body(true)));
+    expect(JSON.parse(dialect.streamedText(streamed.text, streamed.bytes))).toEqual({ city: 'w0', days: 3 });
+  });
+});
 
 describe('the mock answers JSON that fits the schema, in each wire format', () => {
   it('Anthropic output_config.format, streamed in `chunks` pieces', async () => {

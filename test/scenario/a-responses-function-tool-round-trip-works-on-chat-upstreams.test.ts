@@ -41,7 +41,7 @@ describe.each([
     expect(first.output).toHaveLength(1);
     const call = first.output[0] as OpenAI.Responses.ResponseFunctionToolCall;
     expect(call).toMatchObject({ type: 'function_call', status: 'completed', name: 'get_weather', id: expect.stringMatching(/^fc_/) });
-    expect(JSON.parse(call.arguments)).toEqual({ city: 'Paris', unit: 'celsius' });
+    expect(JSON.parse(call.arguments)).toEqual({ city: 'w0', unit: 'w1' });
     expect(call.call_id).toMatch(/^(call|toolu)_mock_/);
 
     const second = await client.responses.create({
@@ -74,7 +74,7 @@ describe.each([
     expect(types).toContain('response.function_call_arguments.done');
     expect(types.filter((type) => type === 'response.function_call_arguments.delta').length).toBeGreaterThan(1);
     expect(types.at(-1)).toBe('response.completed');
-    expect(JSON.parse(argumentsText)).toEqual({ city: 'Paris', unit: 'celsius' });
+    expect(JSON.parse(argumentsText)).toEqual({ city: 'w0', unit: 'w1' });
     expect(final.output).toMatchObject([{ type: 'function_call', name: 'get_weather', status: 'completed', arguments: argumentsText }]);
   });
 });
