@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postChat, startGateway, type TestGateway } from '../support/start-gateway.js';
+import { claudeCodeTurn, weightedOverTwoAccounts } from '../support/agent-sessions.js';
 import { redisForThisFile } from '../support/redis-server.js';
 import { eventually, fetchRecord } from '../scenario/scenario-helpers.js';
 
@@ -14,16 +15,7 @@ beforeAll(async () => {
   const config = `
 state: { kind: redis, url: "${redis.server().url}", key_prefix: "affinity-fleet:" }
 admin: { token: ${ADMIN_TOKEN} }
-connections:
-  account-a: { provider: mock, dialect: anthropic }
-  account-b: { provider: mock, dialect: anthropic }
-routes:
-  sticky:
-    strategy: weighted
-    targets:
-      - { connection: account-a, model: claude-mock }
-      - { connection: account-b, model: claude-mock }
-`;
+${weightedOverTwoAccounts({ sticky: '' })}`;
   gateways = [await startGateway(config)];
   gateways.push(await startGateway(config));
 }, 30_000);
@@ -31,16 +23,10 @@ afterAll(async () => {
   await Promise.all(gateways.map((gateway) => gateway.close()));
 });
 
-/** A Claude Code turn on gateway `index % 2`: the session in `x-claude-code-session-id`. */
-async function claudeCodeTurn(index: number, session: string): Promise<{ servedBy: string; affinity: string | undefined }> {
+/** A Claude Code turn on gateway `index % 2`. */
+async function turnOn(index: number, session: string): Promise<{ servedBy: string; affinity: string | undefined }> {
   const gateway = gateways[index % 2]!;
-  const response = await fetch(`${gateway.url}/v1/messages`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01', 'x-claude-code-session-id': session },
-    body: JSON.stringify({ model: 'sticky', max_tokens: 64, messages: [{ role: 'user', content: `turn ${index}` }] }),
-    signal: AbortSignal.timeout(15_000),
-  });
-  await response.text();
+  const response = await claudeCodeTurn(gateway.url, { route: 'sticky', session, text: `turn ${index}` });
   expect(response.status).toBe(200);
   const record = await fetchRecord(gateway.url, response.headers.get('x-request-id')!);
   return { servedBy: response.headers.get('x-switchyard-served-by')!, affinity: record.affinity };
@@ -49,7 +35,7 @@ async function claudeCodeTurn(index: number, session: string): Promise<{ servedB
 describe.runIf(redis.available)('a session whose turns alternate between two gateways on one Redis', () => {
   it('20 turns sent with x-claude-code-session-id all go to one target: bound on the other gateway from the second turn', async () => {
     const turns = [];
-    for (let index = 0; index < TURNS; index++) turns.push(await claudeCodeTurn(index, '7a1e4c2d-0b9f-4e3a-8c5d-6f2b1a0e9d8c'));
+    for (let index = 0; index < TURNS; index++) turns.push(await turnOn(index, '7a1e4c2d-0b9f-4e3a-8c5d-6f2b1a0e9d8c'));
     expect(new Set(turns.map((turn) => turn.servedBy)).size).toBe(1);
     expect(turns.map((turn) => turn.affinity)).toEqual(['new', ...Array<string>(TURNS - 1).fill('bound')]);
   });
@@ -66,13 +52,13 @@ describe.runIf(redis.available)('a session whose turns alternate between two gat
 
   it('with Redis gone, each gateway keeps the session where it was from its own memory, and answers every turn', async () => {
     const session = 'c4d5e6f7-0a1b-4c2d-9e3f-8a7b6c5d4e3f';
-    const first = await claudeCodeTurn(0, session);
-    expect((await claudeCodeTurn(1, session)).servedBy).toBe(first.servedBy);
+    const first = await turnOn(0, session);
+    expect((await turnOn(1, session)).servedBy).toBe(first.servedBy);
     const server = redis.server();
     await server.stop();
     try {
       await eventually(async () => (await Promise.all(gateways.map((gateway) => readiness(gateway.url)))).every((state) => state === 'degraded'), 5_000, 'both gateways degraded');
-      for (let index = 2; index < 8; index++) expect(await claudeCodeTurn(index, session)).toEqual({ servedBy: first.servedBy, affinity: 'bound' });
+      for (let index = 2; index < 8; index++) expect(await turnOn(index, session)).toEqual({ servedBy: first.servedBy, affinity: 'bound' });
     } finally {
       await server.start();
     }
