@@ -30,6 +30,18 @@ describe('SessionAffinity', () => {
     expect((await affinity.lookup({ ...route, name: 'other' }, 'session-1'))!.bound).toBeUndefined();
   });
 
+  it('counts the idle time again from when a target served, so a turn longer than idle_s keeps its binding', async () => {
+    const route = resolveRoute(configWith({ affinity: { idle_s: 1 } }), 'r');
+    const clock = { nowMs: 0 };
+    const affinity = new SessionAffinity(new LocalSessionBindings({ now: () => clock.nowMs }));
+    affinity.served((await affinity.lookup(route, 'session-1'))!, route.targets[0]!);
+    const longTurn = (await affinity.lookup(route, 'session-1'))!;
+    clock.nowMs = 900;
+    expect(affinity.served(longTurn, route.targets[0]!)).toBe('bound');
+    clock.nowMs = 1_800;
+    expect((await affinity.lookup(route, 'session-1'))!.bound).toBe(route.targets[0]);
+  });
+
   it('keeps the session hash, never the id, in the binding key, and the idle time from the route', async () => {
     const route = resolveRoute(configWith({ affinity: { idle_s: 2.5 } }), 'r');
     const binding = await new SessionAffinity(new LocalSessionBindings()).lookup(route, 'user@example.com');

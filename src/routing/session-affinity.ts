@@ -40,10 +40,13 @@ export class SessionAffinity {
     return { key, idleMs, bound };
   }
 
-  /** `served` answered the session's request: the session is bound to it from now on. */
+  /**
+   * `served` answered the session's request: the session is bound to it from now on. Bound again
+   * even when it was already, so that a request longer than the idle time does not outlive its binding.
+   */
   served(binding: SessionBinding, served: ResolvedTarget): AffinityOutcome {
-    if (binding.bound === served) return 'bound';
     this.#bindings.bind(binding.key, keyOf(served), binding.idleMs);
+    if (binding.bound === served) return 'bound';
     return binding.bound === undefined ? 'new' : 'moved';
   }
 }
