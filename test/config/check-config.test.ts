@@ -97,17 +97,6 @@ routes:
     expect(issuesOf('server: { prot: 4000 }\n')).toEqual(['server.prot: unknown key (did you mean "port"?) (line 1)']);
   });
 
-  it('takes routes.*.affinity as off or { idle_s }, on by default, and says what it expects otherwise', () => {
-    const routes = (affinity: string) => `connections:\n  m: { provider: mock }\nroutes:\n  r: { affinity: ${affinity}, targets: [{ connection: m, model: x }] }\n`;
-    const { config } = parseConfig('connections:\n  m: { provider: mock }\nroutes:\n  r: { targets: [{ connection: m, model: x }] }\n', {});
-    expect(config?.routes.r!.affinity).toEqual({ idle_s: 300 });
-    expect(parseConfig(routes('off'), {}).config?.routes.r!.affinity).toBe('off');
-    expect(parseConfig(routes('{ idle_s: 0.5 }'), {}).config?.routes.r!.affinity).toEqual({ idle_s: 0.5 });
-    expect(issuesOf(routes('false'))).toEqual(['routes.r.affinity: expected off, or { idle_s: N } (got false) (line 4)']);
-    expect(issuesOf(routes('{ idle_s: 0 }'))).toEqual(['routes.r.affinity.idle_s: expected a number of seconds above 0 (got 0) (line 4)']);
-    expect(issuesOf(routes('{ idle: 60 }'))).toEqual(['routes.r.affinity.idle: unknown key (did you mean "idle_s"?) (line 4)']);
-  });
-
   it('the shipped demo config is valid', () => {
     expect(issuesOf(readDemo())).toEqual([]);
   });
