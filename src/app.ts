@@ -94,6 +94,9 @@ import type { GatewayRequestDeps } from './serving/run-gateway-request.js';
 import { DrillRunner } from './drills/drill-runner.js';
 import { LocalLatestDrillRun } from './drills/latest-drill-run.js';
 import { RedisLatestDrillRun } from './state/redis-latest-drill-run.js';
+import { LocalSessionBindings } from './routing/session-bindings.js';
+import { SessionAffinity } from './routing/session-affinity.js';
+import { RedisSessionBindings } from './state/redis-session-bindings.js';
 import { handleLatestDrill, handleRunDrill } from './admin/handle-drills.js';
 
 /** The SQLite file of a file store; undefined for an in-memory one (tests), which keeps refused writes in memory only. */
@@ -284,12 +287,14 @@ export async function createApp(options: AppOptions): Promise<App> {
     storeCall(ledger.flush().then(() => spentMicros(db, { keyId, sinceMs })));
   const admission = shared.link ? new RedisAdmissionGate(shared.link, { ledgerSpentMicros }) : new InMemoryAdmissionGate({ ledgerSpentMicros });
   const inFlight = new InFlightLimit(() => config().server.max_in_flight);
+  const sessionBindings = new LocalSessionBindings({ onEvicted: () => metrics.affinityEvictions.inc() });
   const servingDeps: ServingDeps = {
     config,
     engine,
     metrics,
     keys: keyCache,
     idempotency: shared.link ? new RedisIdempotencyStore(shared.link) : new InMemoryIdempotencyStore(),
+    affinity: new SessionAffinity(shared.link ? new RedisSessionBindings(shared.link, sessionBindings) : sessionBindings),
     admission,
     inFlight,
     logger,

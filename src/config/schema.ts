@@ -125,6 +125,14 @@ export const backoffSchema = z
   .strict()
   .default({ base_ms: 200, max_ms: 2_000, jitter: 'full' });
 
+const IDLE_EXPECTED = 'expected a number of seconds above 0';
+
+/** Session affinity (docs/sessions.md): on unless `off`; a binding lapses after `idle_s` without the session's requests. */
+const affinitySchema = z.union(
+  [z.literal('off'), z.object({ idle_s: z.number({ error: IDLE_EXPECTED }).positive({ error: IDLE_EXPECTED }).default(300) }).strict()],
+  { error: 'expected off, or { idle_s: N }' },
+);
+
 const routeSchema = z
   .object({
     targets: z.array(targetSchema).min(1),
@@ -134,6 +142,7 @@ const routeSchema = z
      */
     aliases: z.array(z.string().min(1).max(256)).default([]),
     strategy: z.enum(['priority', 'weighted', 'least_latency']).default('priority'),
+    affinity: affinitySchema.default({ idle_s: 300 }),
     retries: z.number().int().min(0).max(3).default(1),
     backoff: backoffSchema,
     retry_after_wait_max_ms: nonNegativeInt.default(3_000),

@@ -56,6 +56,13 @@ export interface SkippedTargetEntry {
  */
 export type RequestStatus = 'ok' | 'interrupted' | 'failed' | 'rejected' | 'cancelled';
 
+/**
+ * How the target that served a session's request stands to the session's binding (docs/sessions.md):
+ * `new` (it had none), `bound` (the target it was bound to served), `moved` (another target served,
+ * and the session is bound to that one now).
+ */
+export type AffinityOutcome = 'new' | 'bound' | 'moved';
+
 /** One request with every attempt (docs/operations.md): what `GET /admin/requests/:id` returns. */
 export interface RequestRecord {
   id: string;
@@ -109,6 +116,10 @@ export interface RequestRecord {
    * as `x-switchyard-max-tokens` said; absent when nothing was lowered.
    */
   max_tokens_clamped?: { requested: number | null; sent: number };
+  /** The caller's session as a hash (never the id itself); absent when the request named none (docs/sessions.md). */
+  session?: string;
+  /** Set when a target served a session's request on a route with affinity on. */
+  affinity?: AffinityOutcome;
 }
 
 /** Where finished request records go. `enqueue` never blocks the request path. */

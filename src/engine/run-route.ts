@@ -4,6 +4,7 @@ import { GatewayError } from '../errors/gateway-error.js';
 import type { HealthDoor, Permit } from '../health/health-door.js';
 import { lookupModel } from '../metering/model-catalog.js';
 import type { ProviderAdapter, UpstreamFailure } from '../providers/spec.js';
+import { boundFirst } from '../routing/plan-targets.js';
 import type { ResolvedRoute, ResolvedTarget } from '../routing/resolve-route.js';
 import type { Transport } from '../transport/send-upstream.js';
 import type { AttemptRecord } from '../core/attempt-record.js';
@@ -48,6 +49,8 @@ export interface RouteCall {
    * health hearing of it: the fallback drill's chain walk proves what follows them answers.
    */
   forcedFailures?: ReadonlySet<ResolvedTarget>;
+  /** The target the caller's session is bound to (session affinity): tried first while the plan has it. */
+  boundTarget?: ResolvedTarget | undefined;
 }
 
 /** What a forced failure's attempt says, so its record cannot be mistaken for a provider's error. */
@@ -92,7 +95,7 @@ export async function runRoute<Answer>(call: RouteCall, operation: Operation<Ans
     });
   }
   const loop = new AttemptLoop(call, operation, deps);
-  const planned = deps.health.plan(route);
+  const planned = boundFirst(deps.health.plan(route), call.boundTarget);
   // Only cooling shortens the plan: the targets it left out are named in the record.
   if (planned.length < route.targets.length) {
     for (const target of route.targets) if (!planned.includes(target) && accepts(target)) loop.skip(target, 'cooling', deps.health.coolingUntilMs(target));

@@ -4,7 +4,7 @@ import type { RequestOrigin } from '../core/request-origin.js';
 import { microsToUsd } from '../metering/money.js';
 import type { Usage } from '../core/usage.js';
 import type { ResolvedTarget } from '../routing/resolve-route.js';
-import type { AttemptRecordEntry, RecordUsage, RequestRecord, RequestStatus, SkippedTargetEntry } from '../core/request-record.js';
+import type { AffinityOutcome, AttemptRecordEntry, RecordUsage, RequestRecord, RequestStatus, SkippedTargetEntry } from '../core/request-record.js';
 
 const NO_COSTS: ReadonlyMap<number, number> = new Map();
 
@@ -51,6 +51,10 @@ export class RecordDraft {
   replayed = false;
   /** Whether a non-primary target of a named route served it; undefined when none did or no route applies. */
   fallback: boolean | undefined;
+  /** The hash of the caller's session, when it named one. */
+  session: string | undefined;
+  /** How the target that served the session's request stands to its binding. */
+  affinity: AffinityOutcome | undefined;
 
   constructor(id: string, startedAtMs: number) {
     this.id = id;
@@ -111,6 +115,8 @@ export class RecordDraft {
       ...(this.operation === undefined ? {} : { operation: this.operation }),
       ...(this.droppedTools === undefined ? {} : { dropped_tools: this.droppedTools }),
       ...(this.maxTokensClamped === undefined ? {} : { max_tokens_clamped: this.maxTokensClamped }),
+      ...(this.session === undefined ? {} : { session: this.session }),
+      ...(this.affinity === undefined ? {} : { affinity: this.affinity }),
     };
   }
 }

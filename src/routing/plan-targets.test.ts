@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { configSchema } from '../config/schema.js';
-import { isPrimaryTarget, planTargets } from './plan-targets.js';
+import { boundFirst, isPrimaryTarget, planTargets } from './plan-targets.js';
 import { resolveRoute, type ResolvedTarget } from './resolve-route.js';
 
 /**
@@ -67,5 +67,16 @@ describe('isPrimaryTarget', () => {
     const [a, b, c] = route('priority', targets).targets;
     expect([a, b, c].map((target) => isPrimaryTarget(route('priority', targets).targets, 'priority', target!))).toEqual([true, false, false]);
     expect([a, b, c].map((target) => isPrimaryTarget(route('weighted', targets).targets, 'weighted', target!))).toEqual([true, true, false]);
+  });
+});
+
+describe('boundFirst', () => {
+  it("puts a session's bound target first, whatever tier or strategy placed it, and leaves a plan without it alone", () => {
+    const [a, b, change] = route('priority', [{ model: 'a' }, { model: 'b' }, { model: 'change', model_change: true }]).targets;
+    expect(models(boundFirst([a!, b!, change!], change))).toEqual(['change', 'a', 'b']);
+    expect(models(boundFirst([a!, b!, change!], b))).toEqual(['b', 'a', 'change']);
+    // Cooling left `b` out of the plan: the strategy's order stands.
+    expect(models(boundFirst([a!, change!], b))).toEqual(['a', 'change']);
+    expect(models(boundFirst([a!, b!], undefined))).toEqual(['a', 'b']);
   });
 });

@@ -28,6 +28,16 @@ export function planTargets(targets: readonly ResolvedTarget[], strategy: RouteC
   return planned;
 }
 
+/**
+ * The plan with a session's bound target moved to the front (session affinity, docs/sessions.md),
+ * whatever the strategy put first; unchanged when the plan left it out (cooling). An ejected or
+ * structurally out target stays in the plan and is passed over at admission like any other.
+ */
+export function boundFirst(planned: readonly ResolvedTarget[], bound: ResolvedTarget | undefined): readonly ResolvedTarget[] {
+  if (bound === undefined || planned[0] === bound || !planned.includes(bound)) return planned;
+  return [bound, ...planned.filter((target) => target !== bound)];
+}
+
 function sameTier(a: ResolvedTarget, b: ResolvedTarget): boolean {
   return a.modelChange === b.modelChange && a.config.priority === b.config.priority;
 }

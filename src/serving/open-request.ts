@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { admitRequest, type AdmissionDeps, type AdmissionHandle } from '../admission/admit-request.js';
 import type { Config } from '../config/schema.js';
+import { sessionHash, sessionIdOf } from '../dialects/shared/session-id.js';
 import { deadlineFromHeaders } from '../engine/deadline.js';
 import { routeLabel } from '../engine/run-route.js';
 import { GatewayError } from '../errors/gateway-error.js';
@@ -13,6 +14,7 @@ import { authenticateRequest, authorizeRoute, mayUseRoute, type Principal } from
 import type { KeyCache } from '../keys/key-cache.js';
 import type { RecordDraft } from '../records/record-draft.js';
 import { resolveRoute } from '../routing/resolve-route.js';
+import type { SessionAffinity } from '../routing/session-affinity.js';
 import type { Metrics } from '../telemetry/metrics.js';
 import type { Endpoint } from './endpoint.js';
 import type { IdempotencyClaim, RequestContext, RequestStart } from './request-context.js';
@@ -22,6 +24,7 @@ export interface OpenDeps extends AdmissionDeps {
   metrics: Metrics;
   inFlight: InFlightLimit;
   idempotency: IdempotencyStore;
+  affinity: SessionAffinity;
 }
 
 export interface OpenedRequest<Parsed> {
@@ -67,6 +70,8 @@ export async function openRequest<Parsed extends { requestedModel: string }>(
   const body = await readJsonBody(request, { maxBytes: config.server.max_body_bytes, timeoutMs: config.server.body_timeout_ms });
   deps.inFlight.enter(request);
   draft.noteAskedFor(body.json);
+  const sessionId = sessionIdOf(request.headers, body.json);
+  if (sessionId !== undefined) draft.session = sessionHash(sessionId);
   let parsed: Parsed;
   try {
     const prepared = endpoint.prepareBody ? await endpoint.prepareBody(body.json, principal) : body.json;
@@ -83,6 +88,8 @@ export async function openRequest<Parsed extends { requestedModel: string }>(
   const deadlineAtMs = deadlineFromHeaders(request.headers, route.policy.timeouts.total_ms, draft.startedAtMs);
   draft.deadlineAtMs = deadlineAtMs;
   if (Number(request.headers['x-stainless-retry-count']) > 0) deps.metrics.callerRetries.inc({ route: draft.routeLabel });
+  // Read beside the gate, so that with Redis the binding costs no round trip of its own.
+  const sessionBinding = deps.affinity.lookup(route, sessionId);
 
   const idempotency = endpoint.idempotencyScope === undefined ? undefined : await claimIdempotencyKey(request, response, body.text, principal, endpoint.idempotencyScope, draft, deps);
   if (idempotency === 'replayed') return 'replayed';
@@ -98,7 +105,7 @@ export async function openRequest<Parsed extends { requestedModel: string }>(
     draft.maxTokensClamped = admission.maxTokensClamped;
     response.setHeader(MAX_TOKENS_HEADER, String(admission.maxTokensClamped.sent));
   }
-  return { context: { ...start, principal, route, deadlineAtMs, admission, idempotency }, parsed };
+  return { context: { ...start, principal, route, deadlineAtMs, admission, idempotency, sessionId, sessionBinding: await sessionBinding }, parsed };
 }
 
 /**

@@ -5,6 +5,7 @@ import type { IdempotencyEntry } from '../idempotency/idempotency-store.js';
 import type { Principal } from '../keys/authenticate.js';
 import type { RecordDraft } from '../records/record-draft.js';
 import type { ResolvedRoute } from '../routing/resolve-route.js';
+import type { SessionBinding } from '../routing/session-affinity.js';
 
 /** What is known of a request from the moment it arrives, whatever becomes of it. */
 export interface RequestStart {
@@ -35,4 +36,13 @@ export interface RequestContext extends RequestStart {
   /** Settled, always, by `finishRequest`. */
   readonly admission: AdmissionHandle;
   readonly idempotency: IdempotencyClaim | undefined;
+  /**
+   * The caller's session as it sent it (`x-switchyard-session`, `x-claude-code-session-id`,
+   * `session-id`, `prompt_cache_key` or Claude Code's `metadata.user_id`; docs/sessions.md);
+   * undefined when it named none. It may be a user's id: records, logs and shared state keep only
+   * its hash.
+   */
+  readonly sessionId: string | undefined;
+  /** The session's binding on the route; undefined without a session or with `affinity: off`. */
+  readonly sessionBinding: SessionBinding | undefined;
 }

@@ -79,6 +79,7 @@ async function answer<Parsed extends { requestedModel: string }, Answer>(
         deadlineAtMs: context.deadlineAtMs,
         waited: draft.waited,
         ...(idempotency ? { upstreamIdempotencyKey: idempotency.upstreamKey } : {}),
+        boundTarget: context.sessionBinding?.bound,
       },
       endpoint.operationOf(parsed, route),
       deps.engine,
@@ -93,6 +94,8 @@ async function answer<Parsed extends { requestedModel: string }, Answer>(
   draft.attempts = outcome.attempts;
   draft.skipped = outcome.skipped;
   draft.served = outcome.served;
+  // Bound before the answer goes out, so the session's next turn finds it on any replica.
+  if (context.sessionBinding) draft.affinity = deps.affinity.served(context.sessionBinding, outcome.served);
   const redact = secretRedactor(knownSecrets(context.config));
   const headers = servedHeaders(outcome.served, outcome.attempts.length, redact);
   const rendered = endpoint.render(outcome.answer, { parsed, served: outcome.served, draft });

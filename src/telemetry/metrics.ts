@@ -198,6 +198,11 @@ export class Metrics {
     labelNames: ['route', 'target', 'kind'] as const,
     registers: [this.registry],
   });
+  readonly affinityEvictions = new Counter({
+    name: 'switchyard_affinity_evictions_total',
+    help: "Session bindings dropped from this replica's memory, before their idle time was up, to keep within its bound",
+    registers: [this.registry],
+  });
 
   constructor(options: { processMetrics?: boolean } = {}) {
     if (options.processMetrics) collectDefaultMetrics({ register: this.registry, prefix: 'switchyard_process_' });
