@@ -14,6 +14,11 @@ export class GatewayResponse extends ServerResponse<IncomingMessage> {
   requestIdHeaders: readonly string[] = ['x-request-id'];
   /** Set when a shutdown's drain time ran out while this request was still being handled, and its connection was cut. */
   cutAtShutdown = false;
+  /**
+   * Ends a stream under way when a shutdown's drain time runs out: its dialect's error event, then
+   * the end, instead of a cut connection. Set by the pipeline for a streamed answer.
+   */
+  endCutStream: (() => void) | undefined;
 
   override writeHead(statusCode: number, statusMessage?: string, headers?: OutgoingHttpHeaders | OutgoingHttpHeader[]): this;
   override writeHead(statusCode: number, headers?: OutgoingHttpHeaders | OutgoingHttpHeader[]): this;
