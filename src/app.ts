@@ -366,6 +366,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     registry: health,
     adapterFor: engine.adapterFor,
     latest: shared.link ? new RedisLatestDrillRun(shared.link) : new LocalLatestDrillRun(),
+    leases: runLeases,
     alert: (alert) => alerts.send(alert),
     metrics,
     logger,

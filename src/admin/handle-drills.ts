@@ -17,14 +17,15 @@ const BODY_TIMEOUT_MS = 10_000;
 
 /**
  * `POST /admin/drills` with an optional `{"route": NAME}`: runs the drill and answers 200 with the
- * run once it has finished; 409 `drill_running` (with the running run's id) while one runs here.
+ * run once it has finished; 409 `drill_running` (with the running run's id) while one runs here or,
+ * with Redis, on another replica.
  */
 export async function handleRunDrill(request: IncomingMessage, response: ServerResponse, deps: AdminDrillsDeps): Promise<void> {
   checkAdminToken(request, deps.adminToken());
   const route = await routeAskedFor(request);
-  let started: ReturnType<DrillRunner['start']>;
+  let started: Awaited<ReturnType<DrillRunner['start']>>;
   try {
-    started = deps.drills.start(route === undefined ? {} : { route });
+    started = await deps.drills.start(route === undefined ? {} : { route });
   } catch (error) {
     if (!(error instanceof DrillRunningError)) throw error;
     sendJson(response, 409, { error: { message: error.message, type: 'invalid_request_error', param: null, code: 'drill_running', run_id: error.runId } }, noStore());

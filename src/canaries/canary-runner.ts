@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Config } from '../config/schema.js';
 import { Cancellation } from '../core/cancellation.js';
+import { holdRun } from '../schedules/run-hold.js';
 import type { RunLeases } from '../schedules/run-leases.js';
 import { Schedule, SHUTTING_DOWN } from '../schedules/schedule.js';
 import type { CanaryRun } from './canary-run.js';
@@ -41,13 +42,15 @@ function newRunId(): string {
  * The gateway's quality canaries: one schedule per canary route (lease `canary:<route>`, so one
  * replica of a fleet runs it per interval), kept in step with the config on every reload, and
  * runs asked for through the admin API. A route's canary runs at most once at a time on this
- * gateway, whoever asked.
+ * gateway, whoever asked, and with Redis once at a time fleet-wide (held under the run's id).
  */
 export class CanaryRunner {
   readonly #options: CanaryRunnerOptions;
   readonly #byRoute = new Map<string, Schedule>();
   /** Routes whose canary is running, with the run's id and how to cut it short. */
   readonly #running = new Map<string, { runId: string; cancellation: Cancellation; done: Promise<unknown> }>();
+  /** Runs start one after another: a second looks for running routes only once the first holds its own, or not. */
+  #starting: Promise<unknown> = Promise.resolve();
 
   /** Builds the schedules of the config in force; the gateway starts them with its others. */
   constructor(options: CanaryRunnerOptions) {
@@ -88,15 +91,14 @@ export class CanaryRunner {
   }
 
   async #scheduledRun(route: string, cancellation: Cancellation): Promise<void> {
-    const running = this.#running.get(route);
-    if (running) {
-      this.#options.logger.info({ route, run_id: running.runId }, 'scheduled canary run skipped: one is running');
-      return;
-    }
     let run;
     try {
       run = await this.#track([route], cancellation, (runIds) => runCanary(route, runIds.get(route)!, cancellation, this.#options));
     } catch (error) {
+      if (error instanceof CanaryRunningError) {
+        this.#options.logger.info({ route, run_id: error.runId }, 'scheduled canary run skipped: one is running');
+        return;
+      }
       // Shutting down is no failure of the canary's.
       if (error !== SHUTTING_DOWN) throw error;
       this.#options.logger.info({ route }, 'canary run cut short: the gateway is shutting down');
@@ -107,7 +109,8 @@ export class CanaryRunner {
 
   /**
    * Runs the canaries of `routes` now, one route after another, and resolves with their runs.
-   * Throws `CanaryRunningError` (starting none) when one of them is running already.
+   * Throws `CanaryRunningError` (starting none) when one of them is running already, here or
+   * (with Redis) on another replica.
    */
   async runNow(routes: readonly string[]): Promise<CanaryRun[]> {
     const cancellation = new Cancellation();
@@ -118,21 +121,42 @@ export class CanaryRunner {
     });
   }
 
-  /** Marks the routes running (with a run id each) while `work` runs. */
+  /** Marks the routes running (with a run id each) while `work` runs: here, and with Redis fleet-wide. */
   async #track<T>(routes: readonly string[], cancellation: Cancellation, work: (runIds: ReadonlyMap<string, string>) => Promise<T>): Promise<T> {
-    for (const route of routes) {
-      const running = this.#running.get(route);
-      if (running) throw new CanaryRunningError(route, running.runId);
-    }
-    const runIds = new Map(routes.map((route) => [route, newRunId()]));
+    const held = this.#starting.then(() => this.#hold(routes));
+    this.#starting = held.catch(() => undefined);
+    const { runIds, releases } = await held;
     // Started once the routes are marked, so nothing it does can see them free.
     const done = Promise.resolve().then(() => work(runIds));
     for (const route of routes) this.#running.set(route, { runId: runIds.get(route)!, cancellation, done: done.catch(() => undefined) });
     try {
       return await done;
     } finally {
+      await Promise.all(releases.map((release) => release()));
       for (const route of routes) if (this.#running.get(route)?.runId === runIds.get(route)) this.#running.delete(route);
     }
+  }
+
+  /**
+   * A run id per route, each route held under it fleet-wide (`canary:<route>`); throws
+   * `CanaryRunningError`, holding none, when one of them is running here or elsewhere.
+   */
+  async #hold(routes: readonly string[]): Promise<{ runIds: ReadonlyMap<string, string>; releases: (() => Promise<void>)[] }> {
+    for (const route of routes) {
+      const running = this.#running.get(route);
+      if (running) throw new CanaryRunningError(route, running.runId);
+    }
+    const runIds = new Map(routes.map((route) => [route, newRunId()]));
+    const releases: (() => Promise<void>)[] = [];
+    for (const route of routes) {
+      const hold = await holdRun(this.#options.leases, `canary:${route}`, runIds.get(route)!);
+      if ('heldBy' in hold) {
+        await Promise.all(releases.map((release) => release()));
+        throw new CanaryRunningError(route, hold.heldBy);
+      }
+      releases.push(hold.release);
+    }
+    return { runIds, releases };
   }
 
   /** The id of the route's run in progress, if one is. */

@@ -44,3 +44,9 @@ export const ANSWERED_ELSEWHERE = new Error('another attempt of this request ans
 
 /** The reason a request's work stops when its caller closes the connection before the answer is done. */
 export const CALLER_LEFT = new Error('the caller closed the connection');
+
+/**
+ * The reason a request's work stops when the gateway shuts down and `server.drain_ms` has run out
+ * before its answer ended; a stream under way is told this in its dialect's error event.
+ */
+export const DRAIN_TIME_UP = new Error('the gateway is shutting down and server.drain_ms ran out before this answer ended; send the request again');

@@ -5,6 +5,8 @@ import type { Config } from '../config/schema.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { routeAllowed } from '../keys/route-globs.js';
 import { resolveRoute, type ResolvedRoute } from '../routing/resolve-route.js';
+import { holdRun } from '../schedules/run-hold.js';
+import type { RunLeases } from '../schedules/run-leases.js';
 import { SHUTTING_DOWN } from '../schedules/schedule.js';
 import type { Alert } from '../telemetry/alert-sender.js';
 import type { Metrics } from '../telemetry/metrics.js';
@@ -15,29 +17,34 @@ import { runDrillStep, type DrillStepDeps } from './run-drill-step.js';
 
 export interface DrillRunnerDeps extends DrillStepDeps {
   latest: LatestDrillRun;
+  /** With Redis, where the fleet's running drill is held (`drill`), so one runs at a time fleet-wide. */
+  leases: RunLeases;
   alert(alert: Alert): void;
   metrics: Metrics;
   logger: Logger;
 }
 
-/** A drill was asked for while this gateway runs one. */
+/** A drill was asked for while one runs (on this gateway, or with Redis on any replica). */
 export class DrillRunningError extends Error {
   readonly runId: string;
 
   constructor(runId: string) {
-    super(`A drill is already running on this gateway (${runId}); wait for it to finish, or read its progress with GET /admin/drills.`);
+    super(`A drill is already running (${runId}); wait for it to finish, or read its progress with GET /admin/drills.`);
     this.runId = runId;
   }
 }
 
 /**
- * The fallback drill (docs/drills-and-canaries.md): one at a time per gateway, one request at a
- * time, over the routes `drills.routes` matches in config order (or the one route asked for).
- * A failed step is a finding — a `drill_failed` alert and `switchyard_drill_failures_total`.
+ * The fallback drill (docs/drills-and-canaries.md): one at a time per gateway — and with Redis
+ * per fleet, held under the run's id — one request at a time, over the routes `drills.routes`
+ * matches in config order (or the one route asked for). A failed step is a finding — a
+ * `drill_failed` alert and `switchyard_drill_failures_total`.
  */
 export class DrillRunner {
   readonly #deps: DrillRunnerDeps;
   #running: { run: DrillRun; cancellation: Cancellation; done: Promise<DrillRun> } | undefined;
+  /** Starts take turns: a second one looks for a running drill only once the first has claimed its hold, or not. */
+  #starting: Promise<unknown> = Promise.resolve();
 
   constructor(deps: DrillRunnerDeps) {
     this.#deps = deps;
@@ -45,17 +52,26 @@ export class DrillRunner {
 
   /**
    * Starts a drill over `route` (even one `drills.routes` leaves out) or over every route it
-   * matches. Throws `DrillRunningError` while one runs and a 404 for a route the config does
-   * not have; `cancellation` (the schedule's) cuts it short.
+   * matches. Throws `DrillRunningError` while one runs here or, with Redis, on another replica,
+   * and a 404 for a route the config does not have; `cancellation` (the schedule's) cuts it short.
    */
-  start(options: { route?: string; cancellation?: Cancellation } = {}): { run: DrillRun; done: Promise<DrillRun> } {
+  start(options: { route?: string; cancellation?: Cancellation } = {}): Promise<{ run: DrillRun; done: Promise<DrillRun> }> {
+    const started = this.#starting.then(() => this.#start(options));
+    this.#starting = started.catch(() => undefined);
+    return started;
+  }
+
+  async #start(options: { route?: string; cancellation?: Cancellation }): Promise<{ run: DrillRun; done: Promise<DrillRun> }> {
     if (this.#running) throw new DrillRunningError(this.#running.run.id);
     const routes = drillRoutes(this.#deps.config(), options.route);
     const run: DrillRun = { id: `drill_${randomUUID()}`, started_at: new Date().toISOString(), finished_at: null, steps: [] };
+    const hold = await holdRun(this.#deps.leases, 'drill', run.id);
+    if ('heldBy' in hold) throw new DrillRunningError(hold.heldBy);
     const cancellation = new Cancellation();
     options.cancellation?.onAbort((reason) => cancellation.abort(reason));
     if (options.cancellation?.aborted) cancellation.abort(options.cancellation.reason);
-    const done = this.#run(run, routes, cancellation).finally(() => {
+    const done = this.#run(run, routes, cancellation).finally(async () => {
+      await hold.release();
       this.#running = undefined;
     });
     this.#running = { run, cancellation, done };
@@ -67,13 +83,17 @@ export class DrillRunner {
     return this.#running?.run ?? (await this.#deps.latest.load());
   }
 
-  /** The scheduled drill; passed over while an asked-for one runs. */
+  /** The scheduled drill; passed over while an asked-for one runs (here, or with Redis anywhere). */
   async runScheduled(cancellation: Cancellation): Promise<void> {
-    if (this.#running) {
-      this.#deps.logger.info({ run_id: this.#running.run.id }, 'scheduled drill passed over: a drill is already running');
+    let started;
+    try {
+      started = await this.start({ cancellation });
+    } catch (error) {
+      if (!(error instanceof DrillRunningError)) throw error;
+      this.#deps.logger.info({ run_id: error.runId }, 'scheduled drill passed over: a drill is already running');
       return;
     }
-    await this.start({ cancellation }).done;
+    await started.done;
   }
 
   /** Cuts a run in progress short and waits for it (the gateway is shutting down). */

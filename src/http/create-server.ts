@@ -7,6 +7,9 @@ import { newRequestId } from './request-id.js';
 import type { CallerDialect } from '../dialects/caller-dialect.js';
 import { sendGatewayError } from './send.js';
 
+/** How long a stream cut at the end of a drain has to write its error event before its socket is closed regardless. */
+const CUT_STREAM_GRACE_MS = 1_000;
+
 /**
  * The gateway's HTTP server: its responses are `GatewayResponse`s, and it knows which requests
  * are still being handled, so that it can drain (see `drain`).
@@ -35,8 +38,9 @@ export class GatewayServer extends Server<typeof IncomingMessage, typeof Gateway
    * not yet begun (and every request still to come on an open socket) says `Connection: close`;
    * a socket whose answer was already under way with keep-alive is closed as soon as that answer
    * ends. Resolves when no request is being handled and every socket is closed — at the latest
-   * `drainMs` after the call, when the sockets still open are cut and the requests on them end
-   * with `cutAtShutdown` set.
+   * `drainMs` after the call, when what is still being handled ends with `cutAtShutdown` set: a
+   * stream under way with its dialect's error event (then its socket closes), anything else by
+   * closing its socket.
    */
   async drain(drainMs: number): Promise<void> {
     this.#draining = true;
@@ -46,9 +50,22 @@ export class GatewayServer extends Server<typeof IncomingMessage, typeof Gateway
       if (!response.headersSent) response.setHeader('connection', 'close');
       else response.once('finish', () => setImmediate(() => this.closeIdleConnections()));
     }
+    let lastCut: NodeJS.Timeout | undefined;
     const cut = setTimeout(() => {
-      for (const response of this.#handling) response.cutAtShutdown = true;
-      this.closeAllConnections();
+      const streams: Promise<void>[] = [];
+      for (const response of this.#handling) {
+        response.cutAtShutdown = true;
+        if (!response.headersSent || response.writableEnded || !response.endCutStream) {
+          response.destroy();
+          continue;
+        }
+        streams.push(new Promise((resolve) => response.once('close', () => resolve())));
+        response.endCutStream();
+      }
+      // The rest (a request whose head is still arriving) once the streams have written their error
+      // event, or after a grace for a caller that does not read it.
+      void Promise.all(streams).then(() => this.closeAllConnections());
+      if (streams.length > 0) lastCut = setTimeout(() => this.closeAllConnections(), CUT_STREAM_GRACE_MS);
     }, drainMs);
     try {
       // Once every socket is closed no request can arrive; a handler may still be finishing.
@@ -56,6 +73,7 @@ export class GatewayServer extends Server<typeof IncomingMessage, typeof Gateway
       while (this.#handling.size > 0) await new Promise<void>((resolve) => (this.#handledAll = resolve));
     } finally {
       clearTimeout(cut);
+      clearTimeout(lastCut);
     }
   }
 }

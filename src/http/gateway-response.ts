@@ -12,8 +12,13 @@ export class GatewayResponse extends ServerResponse<IncomingMessage> {
   requestId = '';
   /** The headers that carry the id: the Anthropic dialect adds `request-id`, which its SDKs read. */
   requestIdHeaders: readonly string[] = ['x-request-id'];
-  /** Set when a shutdown's drain time ran out while this request was still being handled, and its connection was cut. */
+  /** Set when a shutdown's drain time ran out while this request was still being handled: its stream was ended, or its connection cut. */
   cutAtShutdown = false;
+  /**
+   * Ends a stream under way when a shutdown's drain time runs out: its dialect's error event, then
+   * the end, instead of a cut connection. Set by the pipeline for a streamed answer.
+   */
+  endCutStream: (() => void) | undefined;
 
   override writeHead(statusCode: number, statusMessage?: string, headers?: OutgoingHttpHeaders | OutgoingHttpHeader[]): this;
   override writeHead(statusCode: number, headers?: OutgoingHttpHeaders | OutgoingHttpHeader[]): this;

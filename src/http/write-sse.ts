@@ -11,13 +11,15 @@ import { SSE_HEADERS } from './heartbeat.js';
  * slow caller slows the upstream read). A stream that ends with a provider-error is closed without
  * the normal ending; that error's message, often the provider's own words, is redacted on its way
  * out. `beforeEnd` runs before a complete stream's last frame is written, which waits for it.
+ * A stream the gateway itself cut short (`cutShort` says why: a shutdown) ends with that error
+ * event instead of its normal ending.
  */
 export async function writeSse(
   response: ServerResponse,
   headers: Record<string, string>,
   batches: AsyncIterable<StreamEvent[]>,
   renderer: SseRenderer,
-  options: { onFirstWrite: () => void; redact: Redact; beforeEnd?: () => Promise<void> },
+  options: { onFirstWrite: () => void; redact: Redact; beforeEnd?: () => Promise<void>; cutShort?: () => string | undefined },
 ): Promise<'complete' | 'interrupted' | 'cancelled'> {
   const { onFirstWrite, redact } = options;
   // Headers may already be out: a heartbeat sent them while the first content was awaited.
@@ -44,6 +46,11 @@ export async function writeSse(
   }
   if (response.destroyed) return 'cancelled';
   if (!wrote) onFirstWrite();
+  const cutShort = failed ? undefined : options.cutShort?.();
+  if (cutShort !== undefined) {
+    response.end(renderer.write({ type: 'provider-error', error: { kind: 'stream_interrupted', message: cutShort } }));
+    return 'interrupted';
+  }
   if (!failed) await options.beforeEnd?.();
   response.end(failed ? '' : renderer.end());
   return failed ? 'interrupted' : 'complete';

@@ -85,7 +85,7 @@ describe('a schedule', () => {
   it('runs only when it holds the lease, and a lost claim waits a whole interval', async () => {
     const claims: number[] = [];
     let granted = false;
-    const leases: RunLeases = { claim: async (_name, forMs) => (claims.push(forMs), granted), renew: async () => undefined };
+    const leases: RunLeases = { ...LOCAL_RUN_LEASES, claim: async (_name, forMs) => (claims.push(forMs), granted) };
     const { schedule, runs, advance } = scheduleOf({ intervalMs: () => 3_000, leases });
     advance(3_000);
     await schedule.tick();

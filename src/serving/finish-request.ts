@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { settleAdmission } from '../admission/admit-request.js';
 import { consumptionOf } from '../admission/consumption.js';
 import { knownSecrets } from '../config/known-secrets.js';
-import { CALLER_LEFT } from '../core/cancellation.js';
+import { CALLER_LEFT, DRAIN_TIME_UP } from '../core/cancellation.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { FallbackShare } from '../health/fallback-share.js';
 import type { GatewayResponse } from '../http/gateway-response.js';
@@ -51,7 +51,7 @@ export function finishRequest(end: RequestEnd, deps: FinishDeps): void {
   if (end.thrown) noteThrown(draft, end.thrown.error, deps.metrics);
   deps.inFlight.leave(request);
   // No status line reached a caller cut before its answer began: 503 is what it would have said.
-  if (response.cutAtShutdown) draft.fail('interrupted', response.headersSent ? response.statusCode : 503, 'shutdown');
+  if (response.cutAtShutdown) draft.fail('interrupted', response.headersSent ? response.statusCode : 503, 'shutdown', DRAIN_TIME_UP.message);
   const rows = priceAttempts(draft, config);
   if (context) {
     settleAdmission(context.admission, consumptionOf(rows), Date.now());

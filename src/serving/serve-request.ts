@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Config } from '../config/schema.js';
 import { knownSecrets } from '../config/known-secrets.js';
 import { runRoute, type EngineDeps, type Served } from '../engine/run-route.js';
+import { DRAIN_TIME_UP } from '../core/cancellation.js';
 import { AllAttemptsFailedError } from '../errors/all-attempts-failed-error.js';
 import { callerCancellation } from '../http/caller-cancellation.js';
 import type { GatewayResponse } from '../http/gateway-response.js';
@@ -69,6 +70,8 @@ async function answer<Parsed extends { requestedModel: string }, Answer>(
   const streamRenderer = endpoint.streamRenderer(parsed, draft);
   // A stream waiting long for its first content keeps the caller's connection alive meanwhile.
   const heartbeat = streamRenderer ? new Heartbeat(response, route.policy.timeouts.heartbeat_ms) : undefined;
+  // A shutdown that outlasts its drain time stops the upstream; the caller is told in its dialect (below, and writeSse).
+  if (streamRenderer) response.endCutStream = () => context.caller.abort(DRAIN_TIME_UP);
   let outcome: Served<Answer>;
   try {
     outcome = await runRoute(
@@ -118,6 +121,7 @@ async function answer<Parsed extends { requestedModel: string }, Answer>(
       draft.firstTokenAtMs ??= Date.now();
     },
     redact,
+    cutShort: () => (context.caller.reason === DRAIN_TIME_UP ? DRAIN_TIME_UP.message : undefined),
     ...(keep && streamRenderer.finalAnswer ? { beforeEnd: () => keep(streamRenderer.finalAnswer!(), keepContext) } : {}),
   });
   if (ended === 'interrupted') draft.fail('interrupted', 200, 'stream_interrupted', draft.attempts.at(-1)?.message ?? null);
@@ -141,6 +145,10 @@ function answerFailure<Parsed extends { requestedModel: string }>(
   draft.attempts = error.attempts;
   draft.skipped = error.skipped;
   if (context.caller.aborted) {
+    // Cut by a shutdown after a heartbeat: the caller, still there, gets its dialect's error event.
+    if (context.caller.reason === DRAIN_TIME_UP && response.headersSent && streamRenderer) {
+      response.end(streamRenderer.error({ kind: 'stream_interrupted', message: DRAIN_TIME_UP.message, requestId: draft.id }));
+    }
     draft.fail('cancelled', 499, 'cancelled');
     return;
   }

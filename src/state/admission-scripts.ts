@@ -173,6 +173,31 @@ redis.call('HINCRBY', KEYS[1], 'spent', string.format('%.0f', cost))
 return 1
 `;
 
+/**
+ * KEYS: rate, the merge's marker. ARGV: rpm, marker TTL ms, then how long ago (ms, oldest first)
+ * each request counted locally while Redis was out of reach was admitted. Charges them to the
+ * key's request bucket as if each had been charged when it was admitted (one later than the
+ * bucket's last charge counts from then), once per merge id whatever the retries. A bucket is
+ * never taken below empty: past a full minute's worth the outage's overshoot is not carried over,
+ * and a request older than a minute has no effect (its minute has refilled the bucket).
+ */
+export const RATE_MERGE_LUA = `${PRELUDE}
+local rpm, markerTtlMs = tonumber(ARGV[1]), tonumber(ARGV[2])
+if not redis.call('SET', KEYS[2], '1', 'NX', 'PX', markerTtlMs) then return 0 end
+local rate = redis.call('HMGET', KEYS[1], 'requests', 'requests_at')
+local level, at = tonumber(rate[1]), tonumber(rate[2])
+if level == nil or at == nil then level, at = rpm * WINDOW_MS, 0 end
+for i = 3, #ARGV do
+  local admittedAt = math.max(at, now - tonumber(ARGV[i]))
+  level = math.max(0, math.min(rpm * WINDOW_MS, level + (admittedAt - at) * rpm) - WINDOW_MS)
+  at = admittedAt
+end
+level = refilled(level, at, rpm)
+redis.call('HSET', KEYS[1], 'requests', int(level), 'requests_at', int(now))
+keepRateUntilFull(KEYS[1], level, rpm)
+return 1
+`;
+
 /** KEYS: budget, open, holds. What the key's open reservations hold, lapsed leases swept first. */
 export const RESERVED_LUA = `${PRELUDE}
 local reserved = tonumber(redis.call('HGET', KEYS[1], 'reserved'))

@@ -7,8 +7,8 @@ import {
   type LedgerSpent,
 } from '../admission/admission-gate.js';
 import type { Consumption } from '../admission/consumption.js';
-import { wholeTokens, type BucketLevels } from '../admission/rate-limiter.js';
-import { ADMIT_LUA, MERGE_LUA, RESERVED_LUA, SETTLE_LUA } from './admission-scripts.js';
+import { WINDOW_MS, wholeTokens, type BucketLevels } from '../admission/rate-limiter.js';
+import { ADMIT_LUA, MERGE_LUA, RATE_MERGE_LUA, RESERVED_LUA, SETTLE_LUA } from './admission-scripts.js';
 import type { RedisLink } from './redis-link.js';
 import { redisScript, type RedisScript } from './redis-script.js';
 
@@ -16,7 +16,7 @@ import { redisScript, type RedisScript } from './redis-script.js';
 const DEFAULT_RESERVATION_LEASE_MS = 30 * 60 * 1000;
 /** A key idle this long is forgotten by Redis and seeded from the ledger again when it returns. */
 const BUDGET_IDLE_TTL_MS = 24 * 60 * 60 * 1000;
-/** How long Redis remembers that a merge of outage spend was applied, so a resend of it is not. */
+/** How long Redis remembers that a merge of outage spend or requests was applied, so a resend of it is not. */
 const MERGE_MARKER_TTL_MS = 24 * 60 * 60 * 1000;
 /** The last figures Redis gave are kept for this many keys, the least recently seen forgotten first. */
 const MAX_KNOWN_KEYS = 100_000;
@@ -46,10 +46,18 @@ interface KnownFigures {
   budget?: { periodStartMs: number; committedMicros: number };
 }
 
-/** A settlement Redis has not confirmed: a shared reservation's, or spend counted locally. */
+/** Requests of one key counted against its rpm by the local gate: when each was admitted (epoch ms, oldest first). */
+interface LocalRequests {
+  keyId: string;
+  rpm: number;
+  admittedAtMs: number[];
+}
+
+/** A settlement Redis has not confirmed: a shared reservation's, or spend or requests counted locally. */
 type Pending =
   | { kind: 'settle'; keyId: string; reservationId: string; periodStartMs: number; costMicros: number }
-  | { kind: 'merge'; keyId: string; mergeId: string; periodStartMs: number; costMicros: number };
+  | { kind: 'merge'; keyId: string; mergeId: string; periodStartMs: number; costMicros: number }
+  | ({ kind: 'rate-merge'; mergeId: string } & LocalRequests);
 
 /**
  * The admission gate shared by every replica (docs/keys-and-budgets.md, "Across replicas"): one
@@ -58,9 +66,9 @@ type Pending =
  * script asks for the ledger's sum. Settlement is one script call after the answer.
  *
  * While Redis is out of reach (the link is down, or a call fails) requests are admitted by a local
- * gate starting from the last figures Redis gave for each key; what they spend is added to the
- * shared counters once Redis answers again, exactly once (each merge carries an id Redis
- * remembers), before admission is shared again.
+ * gate starting from the last figures Redis gave for each key; what they spend, and the requests
+ * they were against the key's rpm, are added to the shared counters once Redis answers again,
+ * exactly once (each merge carries an id Redis remembers), before admission is shared again.
  */
 export class RedisAdmissionGate implements AdmissionGate {
   readonly #link: RedisLink;
@@ -68,10 +76,13 @@ export class RedisAdmissionGate implements AdmissionGate {
   readonly #admitScript: RedisScript;
   readonly #settleScript: RedisScript;
   readonly #mergeScript: RedisScript;
+  readonly #rateMergeScript: RedisScript;
   readonly #reservedScript: RedisScript;
   readonly #known = new Map<string, KnownFigures>();
   /** Spend admitted locally and not yet sent to Redis, per key and period. */
   readonly #unmerged = new Map<string, { keyId: string; periodStartMs: number; costMicros: number }>();
+  /** Requests admitted locally against a key's rpm and not yet sent to Redis, per key. */
+  readonly #unmergedRequests = new Map<string, LocalRequests>();
   readonly #pending: Pending[] = [];
   /** Settlement calls on their way to Redis (`flush` waits for them). */
   readonly #settling = new Set<Promise<unknown>>();
@@ -91,6 +102,7 @@ export class RedisAdmissionGate implements AdmissionGate {
     this.#admitScript = redisScript(link, 'gate_admit', 4, ADMIT_LUA);
     this.#settleScript = redisScript(link, 'gate_settle', 4, SETTLE_LUA);
     this.#mergeScript = redisScript(link, 'gate_merge', 2, MERGE_LUA);
+    this.#rateMergeScript = redisScript(link, 'gate_rate_merge', 2, RATE_MERGE_LUA);
     this.#reservedScript = redisScript(link, 'gate_reserved', 3, RESERVED_LUA);
     this.#local = this.#newLocalGate();
     link.onResync(async () => {
@@ -111,12 +123,13 @@ export class RedisAdmissionGate implements AdmissionGate {
       reply = await this.#callAdmit(request, reservationId, seedMicros);
     }
     if (!reply || reply[0] === 'seed') {
-      // The script may have run before its reply was lost: release what it may have reserved.
+      // The script may have run before its reply was lost: release what it may have reserved, and
+      // leave the request out of the rpm merge (Redis may have counted it).
       if (request.budget) this.#queue({ kind: 'settle', keyId: request.keyId, reservationId, periodStartMs: request.budget.periodStartMs, costMicros: 0 });
-      return this.#admitLocally(request);
+      return this.#admitLocally(request, { countedInRedis: 'maybe' });
     }
     this.#remember(request, reply);
-    if (this.#pending.length > 0 || this.#unmerged.size > 0) void this.flush().catch(() => undefined);
+    if (this.#pending.length > 0 || this.#unmerged.size > 0 || this.#unmergedRequests.size > 0) void this.flush().catch(() => undefined);
     const [verdict, detail] = reply;
     if (verdict === 'rpm' || verdict === 'tpm') return { ok: false, limit: verdict, retryAfterMs: Number(detail) };
     if (verdict === 'budget') return { ok: false, limit: 'budget', availableMicros: Number(detail) };
@@ -148,6 +161,8 @@ export class RedisAdmissionGate implements AdmissionGate {
     await Promise.allSettled([...this.#settling]);
     for (const spend of this.#unmerged.values()) this.#queue({ kind: 'merge', mergeId: this.#nextId(), ...spend });
     this.#unmerged.clear();
+    for (const requests of this.#unmergedRequests.values()) this.#queue({ kind: 'rate-merge', mergeId: this.#nextId(), ...requests });
+    this.#unmergedRequests.clear();
     const sending = this.#pending.splice(0);
     const results = await Promise.allSettled(sending.map((pending) => this.#send(pending)));
     const failed = sending.filter((_, index) => results[index]?.status === 'rejected');
@@ -158,6 +173,13 @@ export class RedisAdmissionGate implements AdmissionGate {
 
   #send(pending: Pending): Promise<unknown> {
     const keys = this.#keysOf(pending.keyId);
+    if (pending.kind === 'rate-merge') {
+      // Ages, not times: the fleet's clock is Redis's. A request past its minute counts for nothing.
+      const nowMs = Date.now();
+      const agesMs = pending.admittedAtMs.map((atMs) => Math.max(0, nowMs - atMs)).filter((ageMs) => ageMs < WINDOW_MS);
+      if (agesMs.length === 0) return Promise.resolve();
+      return this.#rateMergeScript([keys[0], this.#link.key(`gate:{${pending.keyId}}:merged:${pending.mergeId}`)], [pending.rpm, MERGE_MARKER_TTL_MS, ...agesMs]);
+    }
     if (pending.kind === 'merge') {
       return this.#mergeScript([keys[1], this.#link.key(`gate:{${pending.keyId}}:merged:${pending.mergeId}`)], [
         pending.periodStartMs,
@@ -242,7 +264,7 @@ export class RedisAdmissionGate implements AdmissionGate {
     };
   }
 
-  async #admitLocally(request: GateRequest): Promise<GateAdmission> {
+  async #admitLocally(request: GateRequest, options: { countedInRedis?: 'maybe' } = {}): Promise<GateAdmission> {
     const local = this.#local;
     const known = this.#known.get(request.keyId);
     if (known && !this.#restored.has(request.keyId)) {
@@ -250,6 +272,9 @@ export class RedisAdmissionGate implements AdmissionGate {
       local.rateLimiter.restore(request.keyId, known.levels);
     }
     const admission = await local.admit(request);
+    // A request refused for its budget still took its place in the key's minute.
+    const tookRpm = request.rpm !== null && (admission.ok || admission.limit === 'budget');
+    if (tookRpm && options.countedInRedis === undefined) this.#countLocalRequest(request.keyId, request.rpm!, request.nowMs);
     if (!admission.ok) return admission;
     const { keyId, budget } = request;
     let settled = false;
@@ -269,6 +294,19 @@ export class RedisAdmissionGate implements AdmissionGate {
         },
       },
     };
+  }
+
+  /** Keeps the admission for the rpm merge; only the last minute's are kept (older ones count for nothing). */
+  #countLocalRequest(keyId: string, rpm: number, nowMs: number): void {
+    const requests = this.#unmergedRequests.get(keyId) ?? { keyId, rpm, admittedAtMs: [] };
+    requests.rpm = rpm;
+    requests.admittedAtMs.push(nowMs);
+    const fresh = requests.admittedAtMs.findIndex((atMs) => nowMs - atMs < WINDOW_MS);
+    if (fresh > 0) requests.admittedAtMs.splice(0, fresh);
+    // Most recently counted last, so the bound forgets the key idle longest.
+    this.#unmergedRequests.delete(keyId);
+    this.#unmergedRequests.set(keyId, requests);
+    if (this.#unmergedRequests.size > MAX_KNOWN_KEYS) this.#unmergedRequests.delete(this.#unmergedRequests.keys().next().value as string);
   }
 
   #newLocalGate(): InMemoryAdmissionGate {

@@ -97,4 +97,29 @@ describe.runIf(redis.available)('admission while Redis is out of reach', () => {
     expect(await sharedFigures(links.prefix())).toEqual({ spent: 90_000, reserved: 0 });
     expect(await b.admit(request())).toEqual({ ok: false, limit: 'budget', availableMicros: 10_000 });
   });
+
+  it('Redis stalls: a request admitted locally against rpm counts once against the shared bucket, though its merge is sent again', async () => {
+    const server = redis.server();
+    const ledgerSpentMicros = async () => 0;
+    const a = new RedisAdmissionGate(await links.open(server.url), { ledgerSpentMicros });
+    const b = new RedisAdmissionGate(await links.open(server.url), { ledgerSpentMicros });
+    const limited = () => request({ keyId: 'key_r', rpm: 3, budget: undefined, nowMs: Date.now() });
+    const admin = new Redis(server.url, { maxRetriesPerRequest: 0 });
+    try {
+      await admin.call('CLIENT', 'PAUSE', '20000', 'WRITE');
+      // Another key's call times out (Redis runs it later): local state until Redis takes writes,
+      // since the release of its reservation waits for them.
+      expect((await a.admit(request())).ok).toBe(true);
+      expect((await a.admit(limited())).ok).toBe(true);
+      await expect(a.flush()).rejects.toThrow(/kept for the next try/);
+    } finally {
+      await admin.call('CLIENT', 'UNPAUSE');
+      admin.disconnect();
+    }
+    // The merge that timed out ran after all; this resend of it is not counted again.
+    await a.flush();
+    expect((await b.admit(limited())).ok).toBe(true);
+    expect((await b.admit(limited())).ok).toBe(true);
+    expect(await b.admit(limited())).toMatchObject({ ok: false, limit: 'rpm' });
+  });
 });

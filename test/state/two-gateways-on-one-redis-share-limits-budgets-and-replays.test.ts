@@ -81,4 +81,27 @@ describe.runIf(redis.available)('two gateways on one Redis', () => {
     expect(other.status).toBe(422);
     expect(attemptsFor('gpt-once')).toBe(1);
   });
+
+  it('a request one admitted while Redis hung counts once against the key’s shared rpm once Redis answers', async () => {
+    // rpm 2, one place back every 30 s: what follows fits in the minute.
+    const { key } = await createKey(one().url, ADMIN_TOKEN, { name: 'rpm-2-outage', limits: { rpm: 2 } });
+    const ask = (gateway: TestGateway) => postChat(gateway.url, { model: 'limited', messages: [{ role: 'user', content: 'hi' }] }, { authorization: `Bearer ${key}` });
+    const stateOf = async (gateway: TestGateway) => ((await (await fetch(`${gateway.url}/readyz`)).json()) as { state: string }).state;
+    const bothAre = async (state: string) => (await stateOf(one())) === state && (await stateOf(two())) === state;
+
+    redis.server().freeze();
+    try {
+      // Both find the hang on their own, so no request here waits on Redis: the one admitted is the local gate's alone.
+      await eventually(() => bothAre('degraded'), 10_000, 'both degraded');
+      expect((await ask(one())).status).toBe(200);
+    } finally {
+      redis.server().thaw();
+    }
+    await eventually(() => bothAre('shared'), 10_000, 'both shared again');
+    // The fleet's minute holds two, one of them taken during the outage: the other gateway has one left, not two (or none).
+    expect((await ask(two())).status).toBe(200);
+    const refused = await ask(two());
+    expect(refused.status).toBe(429);
+    expect(await errorCode(refused)).toBe('rate_limit_exceeded');
+  });
 });
