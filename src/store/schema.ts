@@ -96,6 +96,8 @@ export interface SpendTable {
   output_tokens: number;
   cache_read_tokens: number;
   cache_write_tokens: number;
+  /** Of `cache_write_tokens`, those written to the 1-hour cache (priced at more than 5-minute writes). */
+  cache_write_1h_tokens: number;
   cost_micros: number;
   /** 1 when the gateway counted the tokens itself (a stream that died before usage arrived). */
   estimated: number;

@@ -52,9 +52,9 @@ export class SqliteInserts {
     );
     this.#insertSpend = database.prepare(
       `INSERT INTO spend (request_id, attempt_n, key_id, key_name, route, connection, provider, model, input_tokens, output_tokens,
-         cache_read_tokens, cache_write_tokens, cost_micros, estimated, priced, probe, origin, created_ms)
+         cache_read_tokens, cache_write_tokens, cache_write_1h_tokens, cost_micros, estimated, priced, probe, origin, created_ms)
        VALUES (@request_id, @attempt_n, @key_id, @key_name, @route, @connection, @provider, @model, @input_tokens, @output_tokens,
-         @cache_read_tokens, @cache_write_tokens, @cost_micros, @estimated, @priced, @probe, @origin, @created_ms)
+         @cache_read_tokens, @cache_write_tokens, @cache_write_1h_tokens, @cost_micros, @estimated, @priced, @probe, @origin, @created_ms)
        ON CONFLICT (request_id, attempt_n) DO NOTHING`,
     );
     this.#upsertRequestMinute = database.prepare(ROLLUP_UPSERTS.requestMinute);

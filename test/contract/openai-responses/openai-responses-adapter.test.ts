@@ -10,7 +10,7 @@ import { failureOf, minimalRequest, userText } from '../../support/adapter-calls
 const FIXTURES = 'openai-responses-dialect';
 const TARGET = { baseUrl: 'https://api.openai.com/v1', routedModel: 'gpt-5-nano' };
 const NOW_MS = Date.parse('2026-03-01T12:00:00Z');
-const adapter = createOpenAiResponsesAdapter({ origin: 'openai', path: '/responses' });
+const adapter = createOpenAiResponsesAdapter({ origin: 'openai', path: '/responses', promptCacheKey: true });
 
 function bodyOf(request: ChatRequest, target = TARGET): Record<string, unknown> {
   return JSON.parse(adapter.buildRequest(request, target).body) as Record<string, unknown>;
