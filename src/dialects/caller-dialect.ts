@@ -10,6 +10,8 @@ export interface ParsedChat {
   droppedTools?: string[];
   /** The request's settings the dialect's answer repeats (a Responses object echoes them). */
   echo?: Readonly<Record<string, unknown>>;
+  /** The caller's session (§6 session affinity), which keys OpenAI's prompt cache when the caller sent no `prompt_cache_key`. */
+  session?: string;
 }
 
 /** Turns a committed stream's events into the caller's SSE frames. */

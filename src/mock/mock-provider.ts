@@ -360,6 +360,7 @@ function answerPlan(
     name,
     createdS: Math.floor(nowMs / 1000),
     inputTokens: countInputTokens(fields),
+    cache: shape.cache,
     pieceCount: pieces?.length ?? (shape.toolCall === undefined ? shape.chunks : mockToolArgumentFragments.length),
     ...(pieces ? { pieces } : {}),
     toolName: shape.toolCall,

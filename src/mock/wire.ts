@@ -1,5 +1,5 @@
 import type { UpstreamDialect } from '../providers/spec.js';
-import type { FinishDirective, Faults, InbandErrorKind } from './directives.js';
+import type { CacheUsage, FinishDirective, Faults, InbandErrorKind } from './directives.js';
 
 /** Everything a dialect needs to render one successful answer. */
 export interface AnswerPlan {
@@ -8,7 +8,9 @@ export interface AnswerPlan {
   /** The model to report: the requested model without its directives. */
   name: string;
   createdS: number;
+  /** Prompt tokens counted from the request's text; the cached ones (`cache`) come on top. */
   inputTokens: number;
+  cache: CacheUsage;
   /** Content pieces: text chunks, or the argument fragments when `toolName` is set; also the output tokens. */
   pieceCount: number;
   /**

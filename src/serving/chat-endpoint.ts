@@ -4,6 +4,7 @@ import type { CallerDialect } from '../dialects/caller-dialect.js';
 import type { ParsedChat } from '../dialects/caller-dialect.js';
 import { headerSafe } from '../http/send.js';
 import type { Endpoint } from './endpoint.js';
+import { withSessionCacheKey } from './session-cache-key.js';
 
 const DROPPED_TOOLS_HEADER = 'x-switchyard-dropped-tools';
 
@@ -14,8 +15,8 @@ export function chatEndpoint(dialect: CallerDialect): Endpoint<ParsedChat, ChatA
     idempotencyScope: dialect.endpoint,
     parse: dialect.parse,
     demand: ({ request }) => ({ inputTokens: () => estimateInputTokens(request), maxOutputTokens: request.maxOutputTokens }),
-    operationOf: ({ request, droppedTools }, route) =>
-      chatOperation(request, route.policy.commit, {
+    operationOf: ({ request, droppedTools, session }, route) =>
+      chatOperation(withSessionCacheKey(request, session), route.policy.commit, {
         responsesTargetsOnly: route.policy.hosted_tools === 'skip_target' && droppedTools !== undefined,
       }),
     errorBody: dialect.errorBody,

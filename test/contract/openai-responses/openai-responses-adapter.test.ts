@@ -30,7 +30,8 @@ function beforeCommit(events: readonly StreamEvent[], shown: ChatRequest['shownR
 describe('OpenAI Responses adapter: requests', () => {
   it('sends a Responses caller’s body as it came, with the target’s model, to {base_url}/responses', () => {
     const sent = { model: 'route', input: 'hi', tools: [{ type: 'web_search' }], prompt_cache_key: 'k', include: ['reasoning.encrypted_content'] };
-    const upstream = adapter.buildRequest({ ...minimalRequest({ stream: true }), responsesBody: sent }, TARGET);
+    // The parser reads `prompt_cache_key` into the canonical request, which the target is sent.
+    const upstream = adapter.buildRequest({ ...minimalRequest({ stream: true, promptCacheKey: 'k' }), responsesBody: sent }, TARGET);
     expect(upstream.url).toBe('https://api.openai.com/v1/responses');
     expect(JSON.parse(upstream.body)).toEqual({ ...sent, model: 'gpt-5-nano', stream: true });
     expect(upstream.headers).toEqual({ 'content-type': 'application/json' });
