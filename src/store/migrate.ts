@@ -141,6 +141,17 @@ export async function migrate(db: Kysely<DatabaseSchema>, options: MigrateOption
       .addColumn('cost_micros', 'bigint', (column) => column.notNull())
       .execute();
     await schema
+      .createTable('cache_minutes')
+      .ifNotExists()
+      .addColumn('minute', 'bigint', (column) => column.notNull())
+      .addColumn('connection', 'text', (column) => column.notNull())
+      .addColumn('model', 'text', (column) => column.notNull())
+      .addColumn('input_tokens', 'bigint', (column) => column.notNull())
+      .addColumn('cache_read_tokens', 'bigint', (column) => column.notNull())
+      .addColumn('cache_write_tokens', 'bigint', (column) => column.notNull())
+      .addPrimaryKeyConstraint('cache_minutes_primary_key', ['minute', 'connection', 'model'])
+      .execute();
+    await schema
       .createTable('stored_responses')
       .ifNotExists()
       .addColumn('id', 'text', (column) => column.primaryKey())

@@ -13,6 +13,7 @@ export interface DatabaseSchema {
   request_minutes: RequestMinutesTable;
   latency_minutes: LatencyMinutesTable;
   spend_minutes: SpendMinutesTable;
+  cache_minutes: CacheMinutesTable;
 }
 
 /** One row per request; `record_json` is the whole `RequestRecord`, the rest are filterable copies. */
@@ -187,4 +188,15 @@ export interface LatencyMinutesTable {
 export interface SpendMinutesTable {
   minute: number;
   cost_micros: number;
+}
+
+/** Callers' prompt tokens per minute and deployment, and how many of them the provider's cache held; pruned with the records. */
+export interface CacheMinutesTable {
+  minute: number;
+  connection: string;
+  model: string;
+  /** All prompt tokens, cached ones included. */
+  input_tokens: number;
+  cache_read_tokens: number;
+  cache_write_tokens: number;
 }

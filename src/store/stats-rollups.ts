@@ -27,6 +27,16 @@ export interface LatencyMinuteRow {
   count: number;
 }
 
+/** One minute's prompt tokens on one deployment (the `cache_minutes` table), and the cache's share of them. */
+export interface CacheMinuteRow {
+  minute: number;
+  connection: string;
+  model: string;
+  input_tokens: number;
+  cache_read_tokens: number;
+  cache_write_tokens: number;
+}
+
 /** One minute's ledger total (the `spend_minutes` table), by the minute the requests started in. */
 export interface SpendMinuteRow {
   minute: number;
@@ -94,4 +104,24 @@ export function spendRollups(rows: readonly SpendRow[]): SpendMinuteRow[] {
     minutes.set(minute, row);
   }
   return [...minutes.values()].sort((a, b) => a.minute - b.minute);
+}
+
+/**
+ * The per-minute, per-deployment prompt tokens of newly stored callers' spend rows, for each
+ * deployment's cache hit ratio: the gateway's own traffic (short, never cached) is kept out, as
+ * from the other dashboard figures. Sorted by key, so concurrent writers lock rows in one order.
+ */
+export function cacheRollups(rows: readonly SpendRow[]): CacheMinuteRow[] {
+  const minutes = new Map<string, CacheMinuteRow>();
+  for (const spend of rows) {
+    if (storedOrigin(spend) !== 'caller') continue;
+    const minute = Math.floor(spend.createdMs / MINUTE_MS);
+    const key = JSON.stringify([minute, spend.connection, spend.model]);
+    const row = minutes.get(key) ?? { minute, connection: spend.connection, model: spend.model, input_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0 };
+    row.input_tokens += spend.inputTokens;
+    row.cache_read_tokens += spend.cacheReadTokens;
+    row.cache_write_tokens += spend.cacheWriteTokens;
+    minutes.set(key, row);
+  }
+  return [...minutes.values()].sort((a, b) => a.minute - b.minute || a.connection.localeCompare(b.connection) || a.model.localeCompare(b.model));
 }

@@ -5,7 +5,7 @@ import { parseAnthropicMessages } from '../../src/dialects/anthropic-messages/pa
 import { parseOpenAiChat } from '../../src/dialects/openai-chat/parse-openai-chat.js';
 import { parseOpenAiResponses } from '../../src/dialects/openai-responses/parse-openai-responses.js';
 import { adapterFor } from '../../src/providers/registry.js';
-import type { ChatRequest } from '../../src/providers/spec.js';
+import type { CacheControl, ChatRequest } from '../../src/providers/spec.js';
 import { readFixtureJson } from '../support/fixtures.js';
 
 type Json = Record<string, unknown>;
@@ -88,14 +88,26 @@ function holders(value: unknown, name: string): Json[] {
   return [...Object.values(record).flatMap((item) => holders(item, name)), ...(name in record ? [record] : [])];
 }
 
-function markersOf(request: ChatRequest): { ttl?: string }[] {
-  const parts = request.messages.flatMap((message) => {
-    const own = 'cacheControl' in message && message.cacheControl ? [message.cacheControl] : [];
-    const content = message.role === 'system' ? (message.parts ?? []) : message.content;
-    const calls = message.role === 'assistant' ? (message.toolCalls ?? []) : [];
-    return [...content, ...calls].flatMap((part) => (part.cacheControl ? [part.cacheControl] : [])).concat(own);
-  });
-  return [...(request.tools ?? []).flatMap((tool) => (tool.cacheControl ? [tool.cacheControl] : [])), ...parts];
+/** The markers of a canonical request, wherever they are. */
+function markersOf(request: ChatRequest): CacheControl[] {
+  const marked: { cacheControl?: CacheControl | undefined }[] = [...(request.tools ?? [])];
+  for (const message of request.messages) {
+    switch (message.role) {
+      case 'system':
+      case 'developer':
+        marked.push(...(message.parts ?? []));
+        break;
+      case 'assistant':
+        marked.push(...message.content, ...(message.toolCalls ?? []));
+        break;
+      case 'tool':
+        marked.push(...message.content, message);
+        break;
+      case 'user':
+        marked.push(...message.content);
+    }
+  }
+  return marked.flatMap((item) => (item.cacheControl ? [item.cacheControl] : []));
 }
 
 const MARKERS_SENT: Record<string, number> = { 'Anthropic Messages': 4, 'OpenAI Chat': 3, 'OpenAI Responses': 0 };
