@@ -1,5 +1,6 @@
 import type { RequestRecord } from '../core/request-record.js';
 import type { SpendRow } from '../core/spend-row.js';
+import type { CacheMinutesTable } from './schema.js';
 import { createdMsOf, storedOrigin } from './table-rows.js';
 
 export const MINUTE_MS = 60_000;
@@ -27,15 +28,8 @@ export interface LatencyMinuteRow {
   count: number;
 }
 
-/** One minute's prompt tokens on one deployment (the `cache_minutes` table), and the cache's share of them. */
-export interface CacheMinuteRow {
-  minute: number;
-  connection: string;
-  model: string;
-  input_tokens: number;
-  cache_read_tokens: number;
-  cache_write_tokens: number;
-}
+/** One minute's prompt tokens on one deployment, and the cache's share of them: a `cache_minutes` row. */
+export type CacheMinuteRow = CacheMinutesTable;
 
 /** One minute's ledger total (the `spend_minutes` table), by the minute the requests started in. */
 export interface SpendMinuteRow {
