@@ -144,6 +144,15 @@ describe.each(Object.keys(CALLERS))('a %s caller', (caller) => {
   });
 });
 
+describe('a cache marker on an OpenAI Chat content part that Anthropic would not take', () => {
+  it('is left out, not refused', () => {
+    const body = { model: 'm', messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi', cache_control: { type: 'persistent' } }, { type: 'text', text: 'there', cache_control: { type: 'ephemeral', ttl: '10m' } }] }] };
+    const request = parseOpenAiChat(body).request;
+    expect(markersOf(request)).toEqual([]);
+    expect(holders(outbound(request, TARGETS.Anthropic!), 'cache_control')).toEqual([]);
+  });
+});
+
 describe('more cache markers than a provider takes', () => {
   const marked = (text: string) => ({ type: 'text', text, cache_control: EPHEMERAL });
   const sentEntry = { role: 'system', content: [marked('Mid-conversation reminder.')] };
