@@ -156,6 +156,7 @@ function spendOf(record: RequestRecord): SpendRow {
     outputTokens: 64,
     cacheReadTokens: 0,
     cacheWriteTokens: 0,
+    cacheWrite1hTokens: 0,
     costMicros: 76,
     estimated: false,
     priced: true,

@@ -3,6 +3,8 @@ import type { Kysely } from 'kysely';
 import { noStore, sendJson } from '../http/send.js';
 import { microsToUsd } from '../metering/money.js';
 import { sinceToEpochMs } from '../records/record-store.js';
+import { cacheStats, type DeploymentCacheStats } from '../store/cache-stats.js';
+import { deploymentKey } from '../core/deployment-key.js';
 import { requestStats, type StatsBucket } from '../store/request-stats.js';
 import type { DatabaseSchema } from '../store/schema.js';
 import { storeCall } from '../store/store-call.js';
@@ -24,8 +26,9 @@ const DEFAULT_SPAN_MS = 3_600_000;
 const QUERY_PARAMETERS = ['since', 'bucket_s'] as const;
 
 /**
- * `GET /admin/stats?since=<ISO 8601>&bucket_s=<seconds>` → `{since, until, bucket_s, data: [bucket]}`:
- * every bucket from `since` (rounded down to a whole bucket, so successive calls line up) to now.
+ * `GET /admin/stats?since=<ISO 8601>&bucket_s=<seconds>` → `{since, until, bucket_s, data: [bucket], cache: [deployment]}`:
+ * every bucket from `since` (rounded down to a whole bucket, so successive calls line up) to now,
+ * and each deployment's prompt-cache figures over the whole range.
  */
 export async function handleStats(request: IncomingMessage, response: ServerResponse, deps: AdminStatsDeps): Promise<void> {
   checkAdminToken(request, deps.adminToken());
@@ -37,18 +40,39 @@ export async function handleStats(request: IncomingMessage, response: ServerResp
   if (bucketCount > MAX_BUCKETS) {
     throw badParameter('bucket_s', `From "since" to now at bucket_s=${bucketS} is ${bucketCount} buckets; at most ${MAX_BUCKETS} are served: raise "bucket_s" or move "since" later.`);
   }
-  const buckets = await storeCall(deps.flush().then(() => requestStats(deps.db, { sinceMs: alignedSinceMs, bucketMs, bucketCount })));
+  const untilMs = alignedSinceMs + bucketCount * bucketMs;
+  // One after the other: on SQLite each call queues on the store thread.
+  const { buckets, cache } = await storeCall(
+    deps.flush().then(async () => ({
+      buckets: await requestStats(deps.db, { sinceMs: alignedSinceMs, bucketMs, bucketCount }),
+      cache: await cacheStats(deps.db, { sinceMs: alignedSinceMs, untilMs }),
+    })),
+  );
   sendJson(
     response,
     200,
     {
       since: new Date(alignedSinceMs).toISOString(),
-      until: new Date(alignedSinceMs + bucketCount * bucketMs).toISOString(),
+      until: new Date(untilMs).toISOString(),
       bucket_s: bucketS,
       data: buckets.map(toBody),
+      cache: cache.map(toCacheBody),
     },
     noStore(),
   );
+}
+
+/** `hit_ratio`: the share of the deployment's prompt tokens read from the provider's cache (null without any). */
+function toCacheBody(stats: DeploymentCacheStats): Record<string, unknown> {
+  return {
+    deployment: deploymentKey(stats.connection, stats.model),
+    connection: stats.connection,
+    model: stats.model,
+    input_tokens: stats.inputTokens,
+    cache_read_tokens: stats.cacheReadTokens,
+    cache_write_tokens: stats.cacheWriteTokens,
+    hit_ratio: stats.inputTokens === 0 ? null : stats.cacheReadTokens / stats.inputTokens,
+  };
 }
 
 function toBody(bucket: StatsBucket): Record<string, unknown> {

@@ -52,7 +52,7 @@ function formatTimeline(record: RequestRecord): string {
     record.attempts.length === 0
       ? '(no attempts: the gateway answered without calling a provider)'
       : formatTable(
-          ['#', 'start', 'target', 'kind', 'http', 'latency', 'first token', 'committed', 'message'],
+          ['#', 'start', 'target', 'kind', 'http', 'latency', 'first token', 'committed', 'usage', 'cost', 'message'],
           record.attempts.map(attemptRow),
         );
   return `${lines.join('\n')}\n\n${attempts}`;
@@ -68,6 +68,9 @@ function attemptRow(attempt: AttemptRecordEntry): string[] {
     milliseconds(attempt.latency_ms),
     milliseconds(attempt.first_token_ms),
     attempt.committed ? 'yes' : 'no',
+    // Each attempt's own: a fallback that had to write the cache its primary held shows it here.
+    usage(attempt.usage),
+    dollars(attempt.cost_usd),
     oneLine(attempt.message),
   ];
 }
@@ -84,7 +87,10 @@ function usage(value: RecordUsage | null): string {
   if (!value) return '-';
   const parts = [`${value.input_tokens} in`, `${value.output_tokens} out`];
   if (value.cache_read_tokens) parts.push(`${value.cache_read_tokens} cache read`);
-  if (value.cache_write_tokens) parts.push(`${value.cache_write_tokens} cache write`);
+  if (value.cache_write_tokens) {
+    const hour = value.cache_write_1h_tokens ? ` (${value.cache_write_1h_tokens} for 1 h)` : '';
+    parts.push(`${value.cache_write_tokens} cache write${hour}`);
+  }
   if (value.reasoning_tokens) parts.push(`${value.reasoning_tokens} reasoning`);
   return `${parts.join(' / ')}${value.estimated ? ' (estimated)' : ''}`;
 }

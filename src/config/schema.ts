@@ -48,7 +48,13 @@ export const connectionSchema = z
   .strict();
 
 const priceSchema = z
-  .object({ input_per_mtok: z.number().nonnegative(), output_per_mtok: z.number().nonnegative() })
+  .object({
+    input_per_mtok: z.number().nonnegative(),
+    output_per_mtok: z.number().nonnegative(),
+    /** Cache reads and (5-minute) writes; unset, those tokens cost `input_per_mtok`. */
+    cache_read_per_mtok: z.number().nonnegative().optional(),
+    cache_write_per_mtok: z.number().nonnegative().optional(),
+  })
   .strict();
 
 const targetSchema = z

@@ -9,6 +9,8 @@ export interface RecordUsage {
   output_tokens: number;
   cache_read_tokens?: number;
   cache_write_tokens?: number;
+  /** Of `cache_write_tokens`, those written to the 1-hour cache (billed above 5-minute writes). */
+  cache_write_1h_tokens?: number;
   reasoning_tokens?: number;
   /** Counted by the gateway because the stream died before the provider reported usage. */
   estimated?: boolean;

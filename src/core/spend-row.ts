@@ -20,6 +20,8 @@ export interface SpendRow {
   outputTokens: number;
   cacheReadTokens: number;
   cacheWriteTokens: number;
+  /** Of `cacheWriteTokens`, those written to the 1-hour cache, priced apart. */
+  cacheWrite1hTokens: number;
   /** Integer micro-dollars; 0 when `priced` is false. */
   costMicros: number;
   /** The gateway counted the tokens (the stream died before the provider reported usage). */

@@ -6,6 +6,8 @@ export interface Usage {
   outputTokens: number;
   cacheReadTokens?: number;
   cacheWriteTokens?: number;
+  /** Of `cacheWriteTokens`, those written to the 1-hour cache (Anthropic, Claude on Bedrock), billed above 5-minute writes. */
+  cacheWrite1hTokens?: number;
   reasoningTokens?: number;
   /** Counted by the gateway (the stream died before the provider reported usage). */
   estimated?: boolean;

@@ -1,4 +1,6 @@
 import type { Config } from '../config/schema.js';
+import { deploymentKey } from '../core/deployment-key.js';
+import { configuredDeployments } from '../health/configured-deployments.js';
 import type { RecordDraft } from '../records/record-draft.js';
 import { BoundedLabels } from '../telemetry/bounded-labels.js';
 import type { Metrics } from '../telemetry/metrics.js';
@@ -10,12 +12,15 @@ const MAX_KEY_LABELS = 100;
 
 /**
  * Queues a finished request's ledger rows for the batched writer (off the request path), counts
- * the spend metric, and tells the record what each attempt cost.
+ * the spend and cache metrics, and tells the record what each attempt cost.
  */
 export class SpendAccounting {
   readonly #ledger: LedgerWriter;
   readonly #metrics: Metrics;
   readonly #keyLabels = new BoundedLabels(MAX_KEY_LABELS);
+  /** The latest snapshot's `direct.max_deployments`: unconfigured deployments past it share `other`, as in the health metrics. */
+  #maxDirectDeployments = 0;
+  readonly #directDeploymentLabels = new BoundedLabels(() => this.#maxDirectDeployments, 'other');
 
   constructor(deps: { ledger: LedgerWriter; metrics: Metrics }) {
     this.#ledger = deps.ledger;
@@ -31,6 +36,7 @@ export class SpendAccounting {
     const key = trace.origin !== 'caller' ? `(${trace.origin})` : trace.keyName === null ? '(none)' : this.#keyLabels.label(trace.keyName);
     const configuredTargets = trace.route === null ? undefined : config.routes[trace.route]?.targets;
     for (const row of rows) {
+      this.#countCacheTokens(row, config);
       if (!row.priced) continue;
       costs.set(row.attemptN, row.costMicros);
       // A target label only for configured targets: direct requests cannot mint new series.
@@ -39,5 +45,14 @@ export class SpendAccounting {
       this.#metrics.spend.inc({ route, target, key }, row.costMicros / 1_000_000);
     }
     return costs;
+  }
+
+  #countCacheTokens(row: SpendRow, config: Config): void {
+    if (row.cacheReadTokens === 0 && row.cacheWriteTokens === 0) return;
+    this.#maxDirectDeployments = config.direct.max_deployments;
+    const key = deploymentKey(row.connection, row.model);
+    const deployment = configuredDeployments(config).has(key) ? key : this.#directDeploymentLabels.label(key);
+    if (row.cacheReadTokens > 0) this.#metrics.cacheTokens.inc({ deployment, kind: 'read' }, row.cacheReadTokens);
+    if (row.cacheWriteTokens > 0) this.#metrics.cacheTokens.inc({ deployment, kind: 'write' }, row.cacheWriteTokens);
   }
 }

@@ -48,6 +48,7 @@ describe('spendRowsOf', () => {
         outputTokens: 5_000,
         cacheReadTokens: 0,
         cacheWriteTokens: 0,
+        cacheWrite1hTokens: 0,
         costMicros: 105_000,
         estimated: false,
         priced: true,
@@ -82,7 +83,10 @@ describe('spendRowsOf', () => {
 
   it('keeps the cache counts and prices them at their rates', () => {
     const [row] = rowsOf([attempt({ n: 1, usage: { inputTokens: 10_000, outputTokens: 1_000, cacheReadTokens: 6_000, cacheWriteTokens: 2_000 } })]);
-    expect(row).toMatchObject({ cacheReadTokens: 6_000, cacheWriteTokens: 2_000, costMicros: 30_300 });
+    expect(row).toMatchObject({ cacheReadTokens: 6_000, cacheWriteTokens: 2_000, cacheWrite1hTokens: 0, costMicros: 30_300 });
+    // The same writes to the 1-hour cache: 2,000 × 6 instead of 2,000 × 3.75.
+    const [hour] = rowsOf([attempt({ n: 1, usage: { inputTokens: 10_000, outputTokens: 1_000, cacheReadTokens: 6_000, cacheWriteTokens: 2_000, cacheWrite1hTokens: 2_000 } })]);
+    expect(hour).toMatchObject({ cacheWriteTokens: 2_000, cacheWrite1hTokens: 2_000, costMicros: 34_800 });
   });
 
   it('records an unknown model at zero cost, marked unpriced rather than passing as free', () => {

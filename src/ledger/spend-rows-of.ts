@@ -41,6 +41,7 @@ export function spendRowsOf(input: SpendRowsInput): SpendRow[] {
       outputTokens: tokenCount(usage.outputTokens),
       cacheReadTokens: tokenCount(usage.cacheReadTokens),
       cacheWriteTokens: tokenCount(usage.cacheWriteTokens),
+      cacheWrite1hTokens: tokenCount(usage.cacheWrite1hTokens),
       costMicros: price ? costMicros(usage, price) : 0,
       estimated: usage.estimated === true,
       priced: price !== undefined,

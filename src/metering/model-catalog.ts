@@ -3,17 +3,18 @@
  * list price (USD per million tokens). A target's own `context_window` and `price` override it.
  * Prices change: this table is dated, and a wrong entry costs an estimate, never a request.
  *
- * Cache prices, where listed, are the providers' published rates as of the table's date:
+ * Cache prices, where listed, are the providers' published rates (checked again in 2026):
  * - Anthropic bills prompt-cache reads at 0.1× and 5-minute cache writes at 1.25× the input
- *   price (1-hour writes cost 2×, but usage does not say which TTL was written, so writes are
- *   priced at the default 5-minute rate).
+ *   price; 1-hour writes cost 2×, which usage reports apart (`ONE_HOUR_WRITE_FACTOR` prices them
+ *   from the 5-minute rate listed here). Claude on Bedrock is billed the same.
  * - OpenAI bills cached input at a discount that depends on the family (GPT-5: 90 %, GPT-4.1,
  *   o3 and o4-mini: 75 %, GPT-4o: 50 %) and charges nothing extra for writing the cache, so no
  *   write price is listed and written tokens cost the input price.
- * - Gemini is left without cache prices: Google changed its 2.5 context-cache discount during
- *   2025, and the Gemini adapter does not report cached tokens yet. Unlisted cache rates bill
- *   those tokens at the full input price, which over-counts rather than under-counts.
- * Tiered prices (Gemini 2.5 Pro above 200k prompt tokens, long-context Sonnet) are not modelled:
+ * - Gemini 2.5 bills cached input (`cachedContentTokenCount`, implicit caching or a cached
+ *   content) at 10 % of the input price; the storage of an explicit cache is billed by the hour,
+ *   outside any request, and is not counted here.
+ * Unlisted cache rates bill those tokens at the full input price, which over-counts rather than
+ * under-counts. Tiered prices (Gemini 2.5 Pro above 200k prompt tokens, long-context Sonnet) are not modelled:
  * the table carries the standard tier.
  */
 export const MODEL_CATALOG_DATE = '2025-11-01';
@@ -22,9 +23,9 @@ export interface ModelFacts {
   contextWindow: number;
   inputPerMtok: number;
   outputPerMtok: number;
-  /** Cached input tokens read back (OpenAI `cached_tokens`, Anthropic `cache_read_input_tokens`). */
+  /** Cached input tokens read back (OpenAI `cached_tokens`, Anthropic `cache_read_input_tokens`, Gemini `cachedContentTokenCount`). */
   cacheReadPerMtok?: number;
-  /** Input tokens written to the cache (Anthropic `cache_creation_input_tokens`). */
+  /** Input tokens written to the 5-minute cache (Anthropic `cache_creation_input_tokens`). */
   cacheWritePerMtok?: number;
   /**
    * The model reasons before it answers unless told not to (OpenAI's GPT-5 and o-series, Gemini
@@ -49,9 +50,9 @@ const CATALOG: Readonly<Record<string, ModelFacts>> = {
   'claude-sonnet-4': { contextWindow: 200_000, inputPerMtok: 3, outputPerMtok: 15, cacheReadPerMtok: 0.3, cacheWritePerMtok: 3.75 },
   'claude-haiku-4-5': { contextWindow: 200_000, inputPerMtok: 1, outputPerMtok: 5, cacheReadPerMtok: 0.1, cacheWritePerMtok: 1.25 },
   'claude-3-5-haiku': { contextWindow: 200_000, inputPerMtok: 0.8, outputPerMtok: 4, cacheReadPerMtok: 0.08, cacheWritePerMtok: 1 },
-  'gemini-2.5-pro': { contextWindow: 1_048_576, inputPerMtok: 1.25, outputPerMtok: 10, reasoning: true },
-  'gemini-2.5-flash': { contextWindow: 1_048_576, inputPerMtok: 0.3, outputPerMtok: 2.5, reasoning: true },
-  'gemini-2.5-flash-lite': { contextWindow: 1_048_576, inputPerMtok: 0.1, outputPerMtok: 0.4 },
+  'gemini-2.5-pro': { contextWindow: 1_048_576, inputPerMtok: 1.25, outputPerMtok: 10, cacheReadPerMtok: 0.125, reasoning: true },
+  'gemini-2.5-flash': { contextWindow: 1_048_576, inputPerMtok: 0.3, outputPerMtok: 2.5, cacheReadPerMtok: 0.03, reasoning: true },
+  'gemini-2.5-flash-lite': { contextWindow: 1_048_576, inputPerMtok: 0.1, outputPerMtok: 0.4, cacheReadPerMtok: 0.01 },
 };
 
 const NAMES_LONGEST_FIRST = Object.keys(CATALOG).sort((a, b) => b.length - a.length);

@@ -10,23 +10,39 @@ export interface Price {
   outputPerMtok: number;
   /** Without it, cached input tokens cost the full input price. */
   cacheReadPerMtok?: number;
-  /** Without it, tokens written to the cache cost the full input price. */
+  /**
+   * Without it, tokens written to the cache cost the full input price. It is the 5-minute write
+   * price; a 1-hour write costs `ONE_HOUR_WRITE_FACTOR` times it.
+   */
   cacheWritePerMtok?: number;
 }
+
+/**
+ * What a 1-hour cache write costs next to a 5-minute one: Anthropic and Claude on Bedrock bill
+ * 2× the input price for the one and 1.25× for the other. Only they report 1-hour writes.
+ */
+export const ONE_HOUR_WRITE_FACTOR = 2 / 1.25;
 
 /** The part of a target's config that decides its price (`TargetConfig` fits). */
 export interface PricedTarget {
   model: string;
-  price?: { input_per_mtok: number; output_per_mtok: number };
+  price?: { input_per_mtok: number; output_per_mtok: number; cache_read_per_mtok?: number | undefined; cache_write_per_mtok?: number | undefined };
 }
 
 /**
  * A target's price: its own `price` when set, else the shipped catalog's entry for its model,
  * else undefined (unknown model). An override replaces the whole price: the catalog's cache
- * rates belong to the list price, so with an override cached tokens cost its input price.
+ * rates belong to the list price, so with an override cached tokens cost the override's own
+ * cache rates, or its input price where it names none.
  */
 export function priceFor(target: PricedTarget): Price | undefined {
-  if (target.price) return { inputPerMtok: target.price.input_per_mtok, outputPerMtok: target.price.output_per_mtok };
+  if (target.price) {
+    const { input_per_mtok, output_per_mtok, cache_read_per_mtok, cache_write_per_mtok } = target.price;
+    const price: Price = { inputPerMtok: input_per_mtok, outputPerMtok: output_per_mtok };
+    if (cache_read_per_mtok !== undefined) price.cacheReadPerMtok = cache_read_per_mtok;
+    if (cache_write_per_mtok !== undefined) price.cacheWritePerMtok = cache_write_per_mtok;
+    return price;
+  }
   const facts = lookupModel(target.model);
   if (!facts) return undefined;
   const price: Price = { inputPerMtok: facts.inputPerMtok, outputPerMtok: facts.outputPerMtok };
@@ -48,7 +64,8 @@ const PRICE_SCALE = 1_000_000n;
  * there, and those add up across a ledger.
  *
  * `inputTokens` includes cached tokens, so the ones billed at a cache rate are taken out of the
- * full-rate count; tokens whose class has no rate stay at the input price. Counts that are not
+ * full-rate count; tokens whose class has no rate stay at the input price. Of the cache writes,
+ * the 1-hour ones cost `ONE_HOUR_WRITE_FACTOR` times the write rate. Counts that are not
  * whole non-negative numbers (a provider bug, an estimate) are rounded and floored at zero
  * rather than thrown on: the ledger must not fail on a bad count.
  */
@@ -56,11 +73,14 @@ export function costMicros(usage: Usage, price: Price): number {
   const inputTokens = wholeTokens(usage.inputTokens);
   const cacheReadTokens = price.cacheReadPerMtok === undefined ? 0n : wholeTokens(usage.cacheReadTokens);
   const cacheWriteTokens = price.cacheWritePerMtok === undefined ? 0n : wholeTokens(usage.cacheWriteTokens);
+  const hourWriteTokens = bigMin(cacheWriteTokens, wholeTokens(usage.cacheWrite1hTokens));
   const fullRateTokens = bigMax(0n, inputTokens - cacheReadTokens - cacheWriteTokens);
+  const hourWritePerMtok = price.cacheWritePerMtok === undefined ? undefined : price.cacheWritePerMtok * ONE_HOUR_WRITE_FACTOR;
   const scaled =
     fullRateTokens * scaledPrice(price.inputPerMtok) +
     cacheReadTokens * scaledPrice(price.cacheReadPerMtok) +
-    cacheWriteTokens * scaledPrice(price.cacheWritePerMtok) +
+    (cacheWriteTokens - hourWriteTokens) * scaledPrice(price.cacheWritePerMtok) +
+    hourWriteTokens * scaledPrice(hourWritePerMtok) +
     wholeTokens(usage.outputTokens) * scaledPrice(price.outputPerMtok);
   return Number((scaled + PRICE_SCALE / 2n) / PRICE_SCALE);
 }
@@ -77,4 +97,8 @@ function scaledPrice(perMtok: number | undefined): bigint {
 
 function bigMax(a: bigint, b: bigint): bigint {
   return a > b ? a : b;
+}
+
+function bigMin(a: bigint, b: bigint): bigint {
+  return a < b ? a : b;
 }

@@ -22,12 +22,13 @@ export interface TokenEstimate {
  * not turn a cost into Infinity, which no budget, ledger or metric could hold again.
  */
 export function trustedUsage(reported: Usage, estimate: () => TokenEstimate): Usage {
-  const { inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens, reasoningTokens } = reported;
+  const { inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens, cacheWrite1hTokens, reasoningTokens } = reported;
   if (
     isTokenCount(inputTokens) &&
     isTokenCount(outputTokens) &&
     isOptionalTokenCount(cacheReadTokens) &&
     isOptionalTokenCount(cacheWriteTokens) &&
+    isOptionalTokenCount(cacheWrite1hTokens) &&
     isOptionalTokenCount(reasoningTokens)
   ) {
     return reported;
@@ -40,6 +41,7 @@ export function trustedUsage(reported: Usage, estimate: () => TokenEstimate): Us
   };
   if (cacheReadTokens !== undefined && isTokenCount(cacheReadTokens)) usage.cacheReadTokens = cacheReadTokens;
   if (cacheWriteTokens !== undefined && isTokenCount(cacheWriteTokens)) usage.cacheWriteTokens = cacheWriteTokens;
+  if (cacheWrite1hTokens !== undefined && isTokenCount(cacheWrite1hTokens)) usage.cacheWrite1hTokens = cacheWrite1hTokens;
   if (reasoningTokens !== undefined && isTokenCount(reasoningTokens)) usage.reasoningTokens = reasoningTokens;
   return usage;
 }

@@ -47,6 +47,11 @@ export function splitIntoPieces(text: string, count: number): string[] {
   return pieces;
 }
 
+/** Every prompt token, the cached ones (read and written) included, as OpenAI and Gemini count them. */
+export function promptTokens(plan: AnswerPlan): number {
+  return plan.inputTokens + plan.cache.readTokens + plan.cache.writeTokens;
+}
+
 /** The whole text of a plan's answer. */
 export function planText(plan: AnswerPlan): string {
   return plan.pieces ? plan.pieces.join('') : mockAnswerText(plan.pieceCount);

@@ -43,11 +43,17 @@ function stopReason(plan: AnswerPlan): string {
   return plan.toolCall === undefined ? 'end_turn' : 'tool_use';
 }
 
+/** Anthropic's `input_tokens` leaves out cache reads and writes, which it counts apart (writes by TTL too). */
 function usage(plan: AnswerPlan, outputTokens: number): object {
+  const { readTokens, writeTokens, writeTtl } = plan.cache;
   return {
     input_tokens: plan.inputTokens,
-    cache_creation_input_tokens: 0,
-    cache_read_input_tokens: 0,
+    cache_creation_input_tokens: writeTokens,
+    cache_read_input_tokens: readTokens,
+    cache_creation: {
+      ephemeral_5m_input_tokens: writeTtl === '5m' ? writeTokens : 0,
+      ephemeral_1h_input_tokens: writeTtl === '1h' ? writeTokens : 0,
+    },
     output_tokens: outputTokens,
   };
 }

@@ -98,16 +98,29 @@ function completion(plan: AnswerPlan): string {
     output: { message: { content, role: 'assistant' } },
     stopReason: stopReason(plan),
     usage: {
-      cacheReadInputTokenCount: 0,
-      cacheReadInputTokens: 0,
-      cacheWriteInputTokenCount: 0,
-      cacheWriteInputTokens: 0,
-      inputTokens: plan.inputTokens,
-      outputTokens: plan.pieceCount,
-      serverToolUsage: {},
-      totalTokens: plan.inputTokens + plan.pieceCount,
+      cacheReadInputTokenCount: plan.cache.readTokens,
+      cacheReadInputTokens: plan.cache.readTokens,
+      cacheWriteInputTokenCount: plan.cache.writeTokens,
+      cacheWriteInputTokens: plan.cache.writeTokens,
+      ...usage(plan),
     },
   });
+}
+
+/**
+ * Converse's `inputTokens` leaves out cache reads and writes, counted apart (a stream's `metadata`
+ * names them only when there are some); `cacheDetails` breaks the writes down by TTL.
+ */
+function usage(plan: AnswerPlan): object {
+  const { readTokens, writeTokens, writeTtl } = plan.cache;
+  return {
+    ...(readTokens > 0 || writeTokens > 0 ? { cacheReadInputTokens: readTokens, cacheWriteInputTokens: writeTokens } : {}),
+    ...(writeTokens > 0 ? { cacheDetails: [{ inputTokens: writeTokens, ttl: writeTtl }] } : {}),
+    inputTokens: plan.inputTokens,
+    outputTokens: plan.pieceCount,
+    serverToolUsage: {},
+    totalTokens: plan.inputTokens + readTokens + writeTokens + plan.pieceCount,
+  };
 }
 
 /**
@@ -136,15 +149,7 @@ function stream(plan: AnswerPlan): StreamFrames {
   const tail = (terminate: boolean): Uint8Array => {
     const frames = [contentBlockStop, eventMessage('messageStop', JSON.stringify({ stopReason: stopReason(plan) }))];
     // Usage comes only in this last event, after messageStop.
-    if (terminate) {
-      const usage = {
-        inputTokens: plan.inputTokens,
-        outputTokens: plan.pieceCount,
-        serverToolUsage: {},
-        totalTokens: plan.inputTokens + plan.pieceCount,
-      };
-      frames.push(eventMessage('metadata', JSON.stringify({ usage, metrics: { latencyMs: 0 } })));
-    }
+    if (terminate) frames.push(eventMessage('metadata', JSON.stringify({ usage: usage(plan), metrics: { latencyMs: 0 } })));
     return Buffer.concat(frames);
   };
   return { head, pieceCount: plan.pieceCount, piece, tail };

@@ -22,6 +22,16 @@ export type InbandErrorKind = (typeof inbandErrorKinds)[number];
 export const finishDirectives = ['stop', 'length', 'content_filter'] as const;
 export type FinishDirective = (typeof finishDirectives)[number];
 
+export const cacheTtls = ['5m', '1h'] as const;
+
+/** Prompt tokens the answer reports as read from and written to the provider's prompt cache. */
+export interface CacheUsage {
+  readTokens: number;
+  writeTokens: number;
+  /** Which cache the writes went to (Anthropic and Bedrock report writes by TTL). */
+  writeTtl: (typeof cacheTtls)[number];
+}
+
 /** What the answer looks like when it is served; applies whether or not a fault is active. */
 export interface AnswerShape {
   chunks: number;
@@ -32,6 +42,7 @@ export interface AnswerShape {
   degrade?: number;
   /** `limitAfterWindow`: the limit reported once the fault window (`times`, `flap_down_s`) has passed. */
   rateLimit?: { limit: number; remaining: number; resetS: number; limitAfterWindow?: number };
+  cache: CacheUsage;
 }
 
 /** Misbehaviour, subject to the fault window (`times`, `flap_down_s`). */
@@ -105,6 +116,9 @@ const knownKeys = new Set([
   'ratelimit_reset_s',
   'ratelimit_after',
   'degrade',
+  'cached',
+  'cache_write',
+  'cache_ttl',
 ]);
 
 class DirectiveProblem extends Error {}
@@ -138,6 +152,11 @@ function interpret(raw: Record<string, string>): Directives {
     toolCall: raw.tool_call || undefined,
     finish: oneOf(raw, 'finish', finishDirectives),
     degrade: share(raw, 'degrade'),
+    cache: {
+      readTokens: integer(raw, 'cached') ?? 0,
+      writeTokens: integer(raw, 'cache_write') ?? 0,
+      writeTtl: oneOf(raw, 'cache_ttl', cacheTtls) ?? '5m',
+    },
   };
   const limit = integer(raw, 'ratelimit');
   if (limit !== undefined) {

@@ -3,7 +3,7 @@
  * test/contract/gemini/__fixtures__. Gemini sends no request-id or rate-limit headers and puts
  * its retry hint in the error body (google.rpc.RetryInfo), so the mock does the same.
  */
-import { planPieceText, planText } from './answer.js';
+import { planPieceText, planText, promptTokens } from './answer.js';
 import type { ErrorName, FinishDirective, InbandErrorKind } from './directives.js';
 import {
   geminiErrorBodies,
@@ -51,11 +51,14 @@ function chunk(json: object): string {
 
 /** Running totals: every stream chunk reports the usage so far. */
 function usageMetadata(plan: AnswerPlan, outputTokens: number): object {
+  // Gemini counts cached tokens in the prompt and names them apart only when there are some; it reports no writes.
+  const cached = plan.cache.readTokens > 0 ? { cachedContentTokenCount: plan.cache.readTokens } : {};
   return {
-    promptTokenCount: plan.inputTokens,
+    promptTokenCount: promptTokens(plan),
     candidatesTokenCount: outputTokens,
-    totalTokenCount: plan.inputTokens + outputTokens,
-    promptTokensDetails: [{ modality: 'TEXT', tokenCount: plan.inputTokens }],
+    totalTokenCount: promptTokens(plan) + outputTokens,
+    ...cached,
+    promptTokensDetails: [{ modality: 'TEXT', tokenCount: promptTokens(plan) }],
   };
 }
 

@@ -372,6 +372,7 @@ function answerPlan(
     name,
     createdS: Math.floor(nowMs / 1000),
     inputTokens: countInputTokens(fields),
+    cache: shape.cache,
     pieceCount: pieces?.length ?? shape.chunks,
     ...(pieces ? { pieces } : {}),
     toolCall,

@@ -3,7 +3,7 @@
  * test/contract/openai-responses-dialect/__fixtures__: a `response` object, or its event stream
  * (every event named and numbered, no `[DONE]`). Errors over HTTP are OpenAI's.
  */
-import { planPieceJson, planPieceText, planText } from './answer.js';
+import { planPieceJson, planPieceText, planText, promptTokens } from './answer.js';
 import type { InbandErrorKind } from './directives.js';
 import { openaiWire } from './openai-wire.js';
 import type { AnswerPlan, StreamFrames, WireFormat } from './wire.js';
@@ -22,11 +22,11 @@ function callItemId(plan: AnswerPlan): string {
 
 function usage(plan: AnswerPlan): object {
   return {
-    input_tokens: plan.inputTokens,
-    input_tokens_details: { cached_tokens: 0 },
+    input_tokens: promptTokens(plan),
+    input_tokens_details: { cached_tokens: plan.cache.readTokens },
     output_tokens: plan.pieceCount,
     output_tokens_details: { reasoning_tokens: 0 },
-    total_tokens: plan.inputTokens + plan.pieceCount,
+    total_tokens: promptTokens(plan) + plan.pieceCount,
   };
 }
 

@@ -1,5 +1,5 @@
 /** OpenAI Chat Completions, shaped like the captures in test/contract/openai/__fixtures__. */
-import { planPieceJson, planText } from './answer.js';
+import { planPieceJson, planText, promptTokens } from './answer.js';
 import type { ErrorName, InbandErrorKind } from './directives.js';
 import { openaiErrorBodies, openaiInbandErrors, openaiModelNotFoundBody } from './error-bodies.js';
 import { retryAfterHeaders } from './retry-after-headers.js';
@@ -38,12 +38,13 @@ function finishReason(plan: AnswerPlan): string {
   return plan.finish ?? (plan.toolCall === undefined ? 'stop' : 'tool_calls');
 }
 
+/** OpenAI reports cache reads (`cached_tokens`), not writes: written tokens are plain prompt tokens. */
 function usage(plan: AnswerPlan): object {
   return {
-    prompt_tokens: plan.inputTokens,
+    prompt_tokens: promptTokens(plan),
     completion_tokens: plan.pieceCount,
-    total_tokens: plan.inputTokens + plan.pieceCount,
-    prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+    total_tokens: promptTokens(plan) + plan.pieceCount,
+    prompt_tokens_details: { cached_tokens: plan.cache.readTokens, audio_tokens: 0 },
     completion_tokens_details: {
       reasoning_tokens: 0,
       audio_tokens: 0,

@@ -1,5 +1,5 @@
 import type { UpstreamDialect } from '../providers/spec.js';
-import type { FinishDirective, Faults, InbandErrorKind } from './directives.js';
+import type { CacheUsage, FinishDirective, Faults, InbandErrorKind } from './directives.js';
 import type { MockToolCall } from './tool-call.js';
 
 /** Everything a dialect needs to render one successful answer. */
@@ -9,7 +9,9 @@ export interface AnswerPlan {
   /** The model to report: the requested model without its directives. */
   name: string;
   createdS: number;
+  /** Prompt tokens counted from the request's text; the cached ones (`cache`) come on top. */
   inputTokens: number;
+  cache: CacheUsage;
   /** Content pieces: text chunks, or the argument fragments of a tool call; also the output tokens. */
   pieceCount: number;
   /**

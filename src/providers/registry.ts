@@ -3,7 +3,7 @@ import { anthropicAdapter } from './anthropic/adapter.js';
 import { AZURE_DEFAULT_API_VERSION, createAzureOpenAiAdapter } from './azure-openai/adapter.js';
 import { bedrockAdapter } from './bedrock/adapter.js';
 import { geminiAdapter } from './gemini/adapter.js';
-import { openAiAdapter } from './openai/adapter.js';
+import { createOpenAiAdapter, openAiAdapter } from './openai/adapter.js';
 import { createCompatibleAdapter } from './openai-compatible/adapter.js';
 import { createOpenAiResponsesAdapter } from './openai-responses/adapter.js';
 import type { UpstreamDialect, ProviderAdapter } from './spec.js';
@@ -16,16 +16,20 @@ const DEFAULT_BASE_URLS: Partial<Record<ProviderName, string>> = {
 };
 
 const ADAPTERS_BY_DIALECT: Readonly<Record<UpstreamDialect, ProviderAdapter>> = {
-  openai: openAiAdapter,
+  // The mock's OpenAI wire, as a generic host's: api.openai.com's rules without its `prompt_cache_key`.
+  openai: createOpenAiAdapter({ dropParams: ['max_tokens'] }),
   // The mock speaking the Responses API, to every caller.
-  'openai-responses': createOpenAiResponsesAdapter({ origin: 'mock', path: '/responses' }),
+  'openai-responses': createOpenAiResponsesAdapter({ origin: 'mock', path: '/responses', promptCacheKey: false }),
   anthropic: anthropicAdapter,
   gemini: geminiAdapter,
   bedrock: bedrockAdapter,
 };
 
 /** api.openai.com: Chat Completions, and its own Responses API for Responses callers. */
-const openAiWithResponses: ProviderAdapter = { ...openAiAdapter, responses: createOpenAiResponsesAdapter({ origin: 'openai', path: '/responses' }) };
+const openAiWithResponses: ProviderAdapter = {
+  ...openAiAdapter,
+  responses: createOpenAiResponsesAdapter({ origin: 'openai', path: '/responses', promptCacheKey: true }),
+};
 
 /** Adapters that depend on a connection setting, made once per distinct setting. */
 const configuredAdapters = new Map<string, ProviderAdapter>();

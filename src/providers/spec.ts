@@ -149,6 +149,11 @@ export interface ChatRequest {
   /** The caller's `anthropic-beta` flags, for Anthropic and Claude-on-Bedrock targets. */
   anthropicBetas?: string[];
   /**
+   * OpenAI `prompt_cache_key`: which of OpenAI's cache machines a request's prefix is routed to.
+   * Sent only to OpenAI and Azure OpenAI targets; other providers have no such field.
+   */
+  promptCacheKey?: string;
+  /**
    * Inbound fields the canonical model does not carry (e.g. OpenAI `seed`, `logprobs`). Passed on
    * only to a target that speaks the same dialect; other adapters ignore them.
    */

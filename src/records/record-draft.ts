@@ -158,6 +158,7 @@ export function toRecordUsage(usage: Usage): RecordUsage {
   const record: RecordUsage = { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens };
   if (usage.cacheReadTokens !== undefined) record.cache_read_tokens = usage.cacheReadTokens;
   if (usage.cacheWriteTokens !== undefined) record.cache_write_tokens = usage.cacheWriteTokens;
+  if (usage.cacheWrite1hTokens !== undefined) record.cache_write_1h_tokens = usage.cacheWrite1hTokens;
   if (usage.reasoningTokens !== undefined) record.reasoning_tokens = usage.reasoningTokens;
   if (usage.estimated) record.estimated = true;
   return record;

@@ -5,6 +5,7 @@ import type { ParsedChat } from '../dialects/caller-dialect.js';
 import { lowerOutputCap } from '../dialects/shared/lower-output-cap.js';
 import { headerSafe } from '../http/send.js';
 import type { Endpoint } from './endpoint.js';
+import { withSessionCacheKey } from './session-cache-key.js';
 
 const DROPPED_TOOLS_HEADER = 'x-switchyard-dropped-tools';
 
@@ -19,8 +20,8 @@ export function chatEndpoint(dialect: CallerDialect): Endpoint<ParsedChat, ChatA
       maxOutputTokens: request.maxOutputTokens,
       lowerOutputCap: (tokens) => lowerOutputCap(request, tokens),
     }),
-    operationOf: ({ request, droppedTools }, route) =>
-      chatOperation(request, route.policy.commit, {
+    operationOf: ({ request, droppedTools }, route, sessionId) =>
+      chatOperation(withSessionCacheKey(request, sessionId), route.policy.commit, {
         responsesTargetsOnly: route.policy.hosted_tools === 'skip_target' && droppedTools !== undefined,
       }),
     errorBody: dialect.errorBody,

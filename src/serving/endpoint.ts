@@ -26,7 +26,8 @@ export interface Endpoint<Parsed extends { requestedModel: string }, Answer> {
   prepareBody?(body: unknown, principal: Principal): Promise<unknown>;
   parse(body: unknown, headers: IncomingHttpHeaders): Parsed;
   demand(parsed: Parsed): Demand;
-  operationOf(parsed: Parsed, route: ResolvedRoute): Operation<Answer>;
+  /** `sessionId`: the request's session (docs/sessions.md), which may key a provider's prompt cache. */
+  operationOf(parsed: Parsed, route: ResolvedRoute, sessionId: string | undefined): Operation<Answer>;
   errorBody(error: ErrorEnvelope): unknown;
   /** Headers every answer past the gate carries, a final error included. */
   responseHeaders?(parsed: Parsed): Record<string, string>;

@@ -84,7 +84,7 @@ async function answer<Parsed extends { requestedModel: string }, Answer>(
         ...(idempotency ? { upstreamIdempotencyKey: idempotency.upstreamKey } : {}),
         boundTarget: context.sessionBinding?.bound,
       },
-      endpoint.operationOf(parsed, route),
+      endpoint.operationOf(parsed, route, context.sessionId),
       deps.engine,
     );
   } catch (error) {

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DatabaseSchema } from './schema.js';
-import { MINUTE_MS, requestRollups, spendRollups } from './stats-rollups.js';
+import { cacheRollups, MINUTE_MS, requestRollups, spendRollups } from './stats-rollups.js';
 import type { StoreWrites } from './store-writes.js';
 import { attemptRows, requestRow, spendTableRow } from './table-rows.js';
 
@@ -40,12 +40,26 @@ export function kyselyWrites(db: Kysely<DatabaseSchema>): Omit<StoreWrites, 'clo
           .returning(['request_id', 'attempt_n'])
           .execute();
         const storedKeys = new Set(inserted.map((row) => `${row.request_id}/${row.attempt_n}`));
-        const minutes = spendRollups(rows.filter((row) => storedKeys.has(`${row.requestId}/${row.attemptN}`)));
+        const stored = rows.filter((row) => storedKeys.has(`${row.requestId}/${row.attemptN}`));
+        const minutes = spendRollups(stored);
         if (minutes.length === 0) return;
         await transaction
           .insertInto('spend_minutes')
           .values(minutes)
           .onConflict((conflict) => conflict.column('minute').doUpdateSet({ cost_micros: sql`spend_minutes.cost_micros + excluded.cost_micros` }))
+          .execute();
+        const cacheMinutes = cacheRollups(stored);
+        if (cacheMinutes.length === 0) return;
+        await transaction
+          .insertInto('cache_minutes')
+          .values(cacheMinutes)
+          .onConflict((conflict) =>
+            conflict.columns(['minute', 'connection', 'model']).doUpdateSet({
+              input_tokens: sql`cache_minutes.input_tokens + excluded.input_tokens`,
+              cache_read_tokens: sql`cache_minutes.cache_read_tokens + excluded.cache_read_tokens`,
+              cache_write_tokens: sql`cache_minutes.cache_write_tokens + excluded.cache_write_tokens`,
+            }),
+          )
           .execute();
       });
     },
@@ -59,6 +73,7 @@ export function kyselyWrites(db: Kysely<DatabaseSchema>): Omit<StoreWrites, 'clo
         const cutoffMinute = Math.floor(olderThanMs / MINUTE_MS);
         await transaction.deleteFrom('request_minutes').where('minute', '<', cutoffMinute).execute();
         await transaction.deleteFrom('latency_minutes').where('minute', '<', cutoffMinute).execute();
+        await transaction.deleteFrom('cache_minutes').where('minute', '<', cutoffMinute).execute();
         return Number(deleted.numDeletedRows);
       });
     },

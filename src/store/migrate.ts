@@ -107,6 +107,11 @@ export async function migrate(db: Kysely<DatabaseSchema>, options: MigrateOption
       .addPrimaryKeyConstraint('spend_primary_key', ['request_id', 'attempt_n'])
       .execute();
     await addOriginColumns(transaction, 'spend');
+    // Added after spend rows were first stored: older rows wrote no 1-hour cache (as far as they know).
+    const spendColumns = (await transaction.introspection.getTables()).find((table) => table.name === 'spend')?.columns ?? [];
+    if (!spendColumns.some((column) => column.name === 'cache_write_1h_tokens')) {
+      await schema.alterTable('spend').addColumn('cache_write_1h_tokens', 'integer', (column) => column.notNull().defaultTo(0)).execute();
+    }
     // Budget checks and the key spend endpoint sum one key's rows since a time.
     await schema.createIndex('spend_key_id_created_ms').ifNotExists().on('spend').columns(['key_id', 'created_ms']).execute();
     // The dashboard's per-minute rollups (stats-rollups.ts): a store made before starts them empty.
@@ -134,6 +139,17 @@ export async function migrate(db: Kysely<DatabaseSchema>, options: MigrateOption
       .ifNotExists()
       .addColumn('minute', 'bigint', (column) => column.primaryKey())
       .addColumn('cost_micros', 'bigint', (column) => column.notNull())
+      .execute();
+    await schema
+      .createTable('cache_minutes')
+      .ifNotExists()
+      .addColumn('minute', 'bigint', (column) => column.notNull())
+      .addColumn('connection', 'text', (column) => column.notNull())
+      .addColumn('model', 'text', (column) => column.notNull())
+      .addColumn('input_tokens', 'bigint', (column) => column.notNull())
+      .addColumn('cache_read_tokens', 'bigint', (column) => column.notNull())
+      .addColumn('cache_write_tokens', 'bigint', (column) => column.notNull())
+      .addPrimaryKeyConstraint('cache_minutes_primary_key', ['minute', 'connection', 'model'])
       .execute();
     await schema
       .createTable('stored_responses')

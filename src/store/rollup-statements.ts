@@ -13,10 +13,16 @@ export const ROLLUP_UPSERTS = {
     ON CONFLICT (minute, metric, bin) DO UPDATE SET count = latency_minutes.count + excluded.count`,
   spendMinute: `INSERT INTO spend_minutes (minute, cost_micros) VALUES (@minute, @cost_micros)
     ON CONFLICT (minute) DO UPDATE SET cost_micros = spend_minutes.cost_micros + excluded.cost_micros`,
+  cacheMinute: `INSERT INTO cache_minutes (minute, connection, model, input_tokens, cache_read_tokens, cache_write_tokens)
+    VALUES (@minute, @connection, @model, @input_tokens, @cache_read_tokens, @cache_write_tokens)
+    ON CONFLICT (minute, connection, model) DO UPDATE SET input_tokens = cache_minutes.input_tokens + excluded.input_tokens,
+      cache_read_tokens = cache_minutes.cache_read_tokens + excluded.cache_read_tokens,
+      cache_write_tokens = cache_minutes.cache_write_tokens + excluded.cache_write_tokens`,
 } as const;
 
 /** Rollups of minutes before a cutoff (epoch minutes), pruned with the records; spend's are kept like the ledger. */
 export const ROLLUP_PRUNES = {
   requestMinutes: 'DELETE FROM request_minutes WHERE minute < ?',
   latencyMinutes: 'DELETE FROM latency_minutes WHERE minute < ?',
+  cacheMinutes: 'DELETE FROM cache_minutes WHERE minute < ?',
 } as const;

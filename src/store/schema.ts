@@ -13,6 +13,7 @@ export interface DatabaseSchema {
   request_minutes: RequestMinutesTable;
   latency_minutes: LatencyMinutesTable;
   spend_minutes: SpendMinutesTable;
+  cache_minutes: CacheMinutesTable;
 }
 
 /** One row per request; `record_json` is the whole `RequestRecord`, the rest are filterable copies. */
@@ -96,6 +97,8 @@ export interface SpendTable {
   output_tokens: number;
   cache_read_tokens: number;
   cache_write_tokens: number;
+  /** Of `cache_write_tokens`, those written to the 1-hour cache (priced at more than 5-minute writes). */
+  cache_write_1h_tokens: number;
   cost_micros: number;
   /** 1 when the gateway counted the tokens itself (a stream that died before usage arrived). */
   estimated: number;
@@ -185,4 +188,15 @@ export interface LatencyMinutesTable {
 export interface SpendMinutesTable {
   minute: number;
   cost_micros: number;
+}
+
+/** Callers' prompt tokens per minute and deployment, and how many of them the provider's cache held; pruned with the records. */
+export interface CacheMinutesTable {
+  minute: number;
+  connection: string;
+  model: string;
+  /** All prompt tokens, cached ones included. */
+  input_tokens: number;
+  cache_read_tokens: number;
+  cache_write_tokens: number;
 }

@@ -3,7 +3,7 @@ import type { SpendRow } from '../core/spend-row.js';
 import type { RequestRecord } from '../core/request-record.js';
 import { pruneRecords } from './prune-records.js';
 import { ROLLUP_PRUNES, ROLLUP_UPSERTS } from './rollup-statements.js';
-import { MINUTE_MS, requestRollups, spendRollups } from './stats-rollups.js';
+import { cacheRollups, MINUTE_MS, requestRollups, spendRollups } from './stats-rollups.js';
 import { attemptRows, requestRow, spendTableRow } from './table-rows.js';
 
 /**
@@ -32,6 +32,7 @@ export class SqliteInserts {
   readonly #upsertRequestMinute: Statement;
   readonly #upsertLatencyMinute: Statement;
   readonly #upsertSpendMinute: Statement;
+  readonly #upsertCacheMinute: Statement;
   /** Returns the record count after the batch, applied only once the transaction has committed. */
   readonly #writeRecords: (batch: readonly RequestRecord[]) => number;
   readonly #writeSpend: (rows: readonly SpendRow[]) => void;
@@ -52,14 +53,15 @@ export class SqliteInserts {
     );
     this.#insertSpend = database.prepare(
       `INSERT INTO spend (request_id, attempt_n, key_id, key_name, route, connection, provider, model, input_tokens, output_tokens,
-         cache_read_tokens, cache_write_tokens, cost_micros, estimated, priced, probe, origin, created_ms)
+         cache_read_tokens, cache_write_tokens, cache_write_1h_tokens, cost_micros, estimated, priced, probe, origin, created_ms)
        VALUES (@request_id, @attempt_n, @key_id, @key_name, @route, @connection, @provider, @model, @input_tokens, @output_tokens,
-         @cache_read_tokens, @cache_write_tokens, @cost_micros, @estimated, @priced, @probe, @origin, @created_ms)
+         @cache_read_tokens, @cache_write_tokens, @cache_write_1h_tokens, @cost_micros, @estimated, @priced, @probe, @origin, @created_ms)
        ON CONFLICT (request_id, attempt_n) DO NOTHING`,
     );
     this.#upsertRequestMinute = database.prepare(ROLLUP_UPSERTS.requestMinute);
     this.#upsertLatencyMinute = database.prepare(ROLLUP_UPSERTS.latencyMinute);
     this.#upsertSpendMinute = database.prepare(ROLLUP_UPSERTS.spendMinute);
+    this.#upsertCacheMinute = database.prepare(ROLLUP_UPSERTS.cacheMinute);
     this.#writeRecords = database.transaction((batch: readonly RequestRecord[]) => {
       let count = this.#recordCount;
       const stored = batch.filter((record) => this.#storeRecord(record) === 1);
@@ -75,6 +77,7 @@ export class SqliteInserts {
     this.#writeSpend = database.transaction((rows: readonly SpendRow[]) => {
       const stored = rows.filter((row) => this.#insertSpend.run(spendTableRow(row)).changes === 1);
       for (const row of spendRollups(stored)) this.#upsertSpendMinute.run(row);
+      for (const row of cacheRollups(stored)) this.#upsertCacheMinute.run(row);
     });
   }
 
@@ -91,6 +94,7 @@ export class SqliteInserts {
     const pruned = pruneRecords(this.#database, options);
     this.#database.prepare(ROLLUP_PRUNES.requestMinutes).run(Math.floor(options.olderThanMs / MINUTE_MS));
     this.#database.prepare(ROLLUP_PRUNES.latencyMinutes).run(Math.floor(options.olderThanMs / MINUTE_MS));
+    this.#database.prepare(ROLLUP_PRUNES.cacheMinutes).run(Math.floor(options.olderThanMs / MINUTE_MS));
     this.#recordCount -= pruned;
     return pruned;
   }

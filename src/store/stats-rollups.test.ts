@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { latencyBin, requestRollups, spendRollups } from './stats-rollups.js';
+import { cacheRollups, latencyBin, requestRollups, spendRollups } from './stats-rollups.js';
 import type { RequestRecord } from '../core/request-record.js';
 import type { SpendRow } from '../core/spend-row.js';
 
@@ -42,6 +42,19 @@ describe('spendRollups', () => {
     expect(spendRollups([row(61_000, 5), row(60_000, 7), row(1_000, 1)])).toEqual([
       { minute: 0, cost_micros: 1 },
       { minute: 1, cost_micros: 12 },
+    ]);
+  });
+});
+
+describe('cacheRollups', () => {
+  it("sums callers' prompt and cache tokens per minute and deployment, leaving the gateway's own traffic out", () => {
+    const row = (createdMs: number, model: string, tokens: [number, number, number], origin: SpendRow['origin'] = 'caller') =>
+      ({ createdMs, connection: 'c', model, inputTokens: tokens[0], cacheReadTokens: tokens[1], cacheWriteTokens: tokens[2], origin }) as SpendRow;
+    expect(
+      cacheRollups([row(61_000, 'b', [10, 8, 0]), row(1_000, 'a', [100, 60, 20]), row(2_000, 'a', [50, 40, 0]), row(3_000, 'a', [9, 0, 0], 'probe')]),
+    ).toEqual([
+      { minute: 0, connection: 'c', model: 'a', input_tokens: 150, cache_read_tokens: 100, cache_write_tokens: 20 },
+      { minute: 1, connection: 'c', model: 'b', input_tokens: 10, cache_read_tokens: 8, cache_write_tokens: 0 },
     ]);
   });
 });

@@ -1,5 +1,6 @@
 import type { RequestRecord } from '../core/request-record.js';
 import type { SpendRow } from '../core/spend-row.js';
+import type { CacheMinutesTable } from './schema.js';
 import { createdMsOf, storedOrigin } from './table-rows.js';
 
 export const MINUTE_MS = 60_000;
@@ -26,6 +27,9 @@ export interface LatencyMinuteRow {
   bin: number;
   count: number;
 }
+
+/** One minute's prompt tokens on one deployment, and the cache's share of them: a `cache_minutes` row. */
+export type CacheMinuteRow = CacheMinutesTable;
 
 /** One minute's ledger total (the `spend_minutes` table), by the minute the requests started in. */
 export interface SpendMinuteRow {
@@ -94,4 +98,24 @@ export function spendRollups(rows: readonly SpendRow[]): SpendMinuteRow[] {
     minutes.set(minute, row);
   }
   return [...minutes.values()].sort((a, b) => a.minute - b.minute);
+}
+
+/**
+ * The per-minute, per-deployment prompt tokens of newly stored callers' spend rows, for each
+ * deployment's cache hit ratio: the gateway's own traffic (short, never cached) is kept out, as
+ * from the other dashboard figures. Sorted by key, so concurrent writers lock rows in one order.
+ */
+export function cacheRollups(rows: readonly SpendRow[]): CacheMinuteRow[] {
+  const minutes = new Map<string, CacheMinuteRow>();
+  for (const spend of rows) {
+    if (storedOrigin(spend) !== 'caller') continue;
+    const minute = Math.floor(spend.createdMs / MINUTE_MS);
+    const key = JSON.stringify([minute, spend.connection, spend.model]);
+    const row = minutes.get(key) ?? { minute, connection: spend.connection, model: spend.model, input_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0 };
+    row.input_tokens += spend.inputTokens;
+    row.cache_read_tokens += spend.cacheReadTokens;
+    row.cache_write_tokens += spend.cacheWriteTokens;
+    minutes.set(key, row);
+  }
+  return [...minutes.values()].sort((a, b) => a.minute - b.minute || a.connection.localeCompare(b.connection) || a.model.localeCompare(b.model));
 }

@@ -61,6 +61,8 @@ export function spendTableRow(row: SpendRow): Insertable<SpendTable> {
     output_tokens: row.outputTokens,
     cache_read_tokens: row.cacheReadTokens,
     cache_write_tokens: row.cacheWriteTokens,
+    // A spill file written by a build from before 1-hour writes were counted has rows without it.
+    cache_write_1h_tokens: row.cacheWrite1hTokens ?? 0,
     cost_micros: row.costMicros,
     estimated: row.estimated ? 1 : 0,
     priced: row.priced ? 1 : 0,

@@ -130,6 +130,12 @@ export class Metrics {
     labelNames: ['route', 'target', 'key'] as const,
     registers: [this.registry],
   });
+  readonly cacheTokens = new Counter({
+    name: 'switchyard_cache_tokens_total',
+    help: 'Prompt tokens read from (kind="read") and written to (kind="write") providers\' prompt caches, by deployment (connection/model)',
+    labelNames: ['deployment', 'kind'] as const,
+    registers: [this.registry],
+  });
   readonly idempotentReplays = new Counter({
     name: 'switchyard_idempotent_replays_total',
     help: 'Requests answered from a stored response under their Idempotency-Key (no new generation)',

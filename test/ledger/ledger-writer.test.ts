@@ -91,6 +91,7 @@ describe('LedgerWriter', () => {
         output_tokens: 5_000,
         cache_read_tokens: 6_000,
         cache_write_tokens: 2_000,
+        cache_write_1h_tokens: 0,
         cost_micros: 30_300,
         estimated: 1,
         priced: 1,

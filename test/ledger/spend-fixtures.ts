@@ -15,6 +15,7 @@ export function spendRow(overrides: Partial<SpendRow> = {}): SpendRow {
     outputTokens: 5_000,
     cacheReadTokens: 0,
     cacheWriteTokens: 0,
+    cacheWrite1hTokens: 0,
     costMicros: 105_000,
     estimated: false,
     priced: true,

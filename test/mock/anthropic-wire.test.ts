@@ -3,6 +3,8 @@ import { mockAnswerText, startMockProvider, type MockProvider } from '../../src/
 import { anthropicText, messagesBody, messagesPath, parseFrames, postJson, readBody } from './helpers.js';
 
 let mock: MockProvider;
+/** Anthropic breaks its cache writes down by TTL, zeros included. */
+const NO_CACHE_WRITES = { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 };
 
 beforeAll(async () => {
   mock = await startMockProvider();
@@ -28,7 +30,7 @@ describe('Anthropic messages', () => {
       content: [{ type: 'text', text: mockAnswerText(4) }],
       stop_reason: 'end_turn',
       stop_sequence: null,
-      usage: { input_tokens: 8, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 4 },
+      usage: { input_tokens: 8, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, cache_creation: NO_CACHE_WRITES, output_tokens: 4 },
     });
   });
 
@@ -78,7 +80,7 @@ describe('Anthropic messages', () => {
     expect(events[7]).toEqual({
       type: 'message_delta',
       delta: { stop_reason: 'end_turn', stop_sequence: null },
-      usage: { input_tokens: 6, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 3 },
+      usage: { input_tokens: 6, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, cache_creation: NO_CACHE_WRITES, output_tokens: 3 },
     });
     expect(anthropicText(frames)).toBe(mockAnswerText(3));
   });

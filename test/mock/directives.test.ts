@@ -17,7 +17,7 @@ describe('parseDirectives', () => {
       'm?status=503&retry_after=1.5&retry_after_ms=20&times=2&flap_down_s=0.25&reset&silence=false' +
         '&headers_delay_ms=5&first_token_ms=6&chunks=3&chunk_ms=7&cut_after=1&stall_after=2' +
         '&inband_error=overloaded&error_after=1&malformed_after=0&no_done&finish=length&tool_call=f' +
-        '&ratelimit=9&remaining=4&ratelimit_reset_s=2&error=spend_cap',
+        '&ratelimit=9&remaining=4&ratelimit_reset_s=2&error=spend_cap&cached=40&cache_write=8&cache_ttl=1h',
       undefined,
     );
     expect(parsed.ok).toBe(true);
@@ -29,6 +29,7 @@ describe('parseDirectives', () => {
         toolCall: 'f',
         finish: 'length',
         rateLimit: { limit: 9, remaining: 4, resetS: 2 },
+        cache: { readTokens: 40, writeTokens: 8, writeTtl: '1h' },
       },
       faults: {
         status: 503,

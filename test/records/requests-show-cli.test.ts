@@ -58,10 +58,20 @@ describe('switchyard requests show', () => {
     const lines = stdout.split('\n');
     const first = lines.find((line) => line.startsWith('#1 '));
     const second = lines.find((line) => line.startsWith('#2 '));
-    expect(first).toMatch(/^#1 +\+0 ms +mock-openai\/gpt-4o-mini +server_error +503 +41 ms +- +no +The upstream is overloaded\.$/);
-    expect(second).toMatch(/^#2 +\+230 ms +mock-anthropic\/claude-haiku +ok +200 +120 ms +35 ms +yes$/);
+    expect(first).toMatch(/^#1 +\+0 ms +mock-openai\/gpt-4o-mini +server_error +503 +41 ms +- +no +- +- +The upstream is overloaded\.$/);
+    expect(second).toMatch(/^#2 +\+230 ms +mock-anthropic\/claude-haiku +ok +200 +120 ms +35 ms +yes +12 in \/ 34 out +\$0\.000123$/);
     // Aligned: every column starts at the same offset in both rows.
     expect(first!.indexOf('mock-openai')).toBe(second!.indexOf('mock-anthropic'));
+  });
+
+  it("shows each attempt's cache reads and writes, and what it cost", async () => {
+    const [failed, served] = sampleRecord().attempts;
+    const usage = { input_tokens: 1_200, output_tokens: 34, cache_read_tokens: 0, cache_write_tokens: 1_000, cache_write_1h_tokens: 1_000 };
+    admin.records.add(sampleRecord({ id: 'req_cache_loss', attempts: [failed!, { ...served!, usage, cost_usd: 0.006_7 }], usage, cost_usd: 0.006_7 }));
+    const { code, stdout } = await show('req_cache_loss', { url: admin.url, token: TOKEN });
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^usage +1200 in \/ 34 out \/ 1000 cache write \(1000 for 1 h\)$/m);
+    expect(stdout.split('\n').find((line) => line.startsWith('#2 '))).toMatch(/ 1200 in \/ 34 out \/ 1000 cache write \(1000 for 1 h\) +\$0\.006700$/);
   });
 
   it('takes the token from SWITCHYARD_ADMIN_TOKEN when --token is not given', async () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { cacheControlSchema } from '../shared/cache-control.js';
 import { modelNameSchema } from '../shared/model-name.js';
 
 /**
@@ -7,7 +8,7 @@ import { modelNameSchema } from '../shared/model-name.js';
  * dropped, since the canonical model has nowhere to keep them. Block types the canonical model
  * cannot express (documents, server tools, …) are rejected rather than dropped.
  */
-const cacheControl = z.object({ type: z.literal('ephemeral'), ttl: z.enum(['5m', '1h']).optional() }).nullish();
+const cacheControl = cacheControlSchema.nullish();
 
 const textBlock = z.object({ type: z.literal('text'), text: z.string(), cache_control: cacheControl });
 

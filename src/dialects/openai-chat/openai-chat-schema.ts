@@ -1,11 +1,18 @@
 import { z } from 'zod';
 import { modelNameSchema } from '../shared/model-name.js';
 
-/** The OpenAI Chat Completions request body as the gateway accepts it (unknown fields pass through). */
-const textPart = z.object({ type: z.literal('text'), text: z.string() });
+/**
+ * The OpenAI Chat Completions request body as the gateway accepts it (unknown fields pass through).
+ * Content parts may carry Anthropic's `cache_control`, as clients that reach Claude through
+ * OpenAI-wire gateways send it: kept for targets that cache on markers; one the gateway cannot
+ * read is left out rather than refused, since OpenAI itself has no such field.
+ */
+const cacheControl = z.unknown().optional();
+const textPart = z.object({ type: z.literal('text'), text: z.string(), cache_control: cacheControl });
 const imagePart = z.object({
   type: z.literal('image_url'),
   image_url: z.object({ url: z.string().min(1), detail: z.enum(['auto', 'low', 'high']).optional() }),
+  cache_control: cacheControl,
 });
 const userPart = z.discriminatedUnion('type', [textPart, imagePart]);
 const textContent = z.union([z.string(), z.array(textPart)]);
@@ -74,6 +81,7 @@ export const openAiChatBodySchema = z.looseObject({
   stream: z.boolean().nullish(),
   stream_options: z.object({ include_usage: z.boolean().optional() }).nullish(),
   user: z.string().optional(),
+  prompt_cache_key: z.string().min(1).nullish(),
   n: z.literal(1, { error: 'only n = 1 is supported: the gateway fails over one answer at a time' }).nullish(),
 });
 
@@ -82,5 +90,5 @@ export type OpenAiChatBody = z.infer<typeof openAiChatBodySchema>;
 /** Fields mapped onto the canonical request; everything else is passthrough for OpenAI targets. */
 export const MODELED_FIELDS = new Set([
   'model', 'messages', 'tools', 'tool_choice', 'parallel_tool_calls', 'max_tokens', 'max_completion_tokens',
-  'temperature', 'top_p', 'stop', 'response_format', 'stream', 'stream_options', 'user', 'n',
+  'temperature', 'top_p', 'stop', 'response_format', 'stream', 'stream_options', 'user', 'prompt_cache_key', 'n',
 ]);

@@ -1,6 +1,7 @@
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { ParsedChat } from '../caller-dialect.js';
 import type { ChatMessage, ChatRequest, ContentPart, TextPart } from '../../providers/spec.js';
+import { readCacheControl } from '../shared/cache-control.js';
 import { validateBody } from '../shared/validate-body.js';
 import { MODELED_FIELDS, openAiChatBodySchema, type OpenAiChatBody } from './openai-chat-schema.js';
 
@@ -55,6 +56,7 @@ export function parseOpenAiChat(body: unknown): ParsedChat {
         : { type: format.type };
   }
   if (chat.user !== undefined) request.user = chat.user;
+  if (chat.prompt_cache_key != null) request.promptCacheKey = chat.prompt_cache_key;
   if (Object.keys(passthrough).length > 0) request.passthrough = { dialect: 'openai', fields: passthrough };
   return { requestedModel: chat.model, request };
 }
@@ -64,8 +66,12 @@ type InboundMessage = OpenAiChatBody['messages'][number];
 function toCanonicalMessage(message: InboundMessage): ChatMessage {
   switch (message.role) {
     case 'system':
-    case 'developer':
-      return { role: message.role, content: joinText(message.content) };
+    case 'developer': {
+      const parts = textParts(message.content);
+      const content = parts.map((part) => part.text).join('\n');
+      // The parts themselves only when they carry cache markers, as from the Anthropic dialect.
+      return { role: message.role, content, ...(parts.some((part) => part.cacheControl) ? { parts } : {}) };
+    }
     case 'user':
       return {
         role: 'user',
@@ -87,19 +93,23 @@ function toCanonicalMessage(message: InboundMessage): ChatMessage {
   }
 }
 
-function toCanonicalPart(part: { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string; detail?: 'auto' | 'low' | 'high' | undefined } }): ContentPart {
-  if (part.type === 'text') return text(part.text);
-  return { type: 'image', url: part.image_url.url, ...(part.image_url.detail ? { detail: part.image_url.detail } : {}) };
+type InboundUserPart = Exclude<Extract<InboundMessage, { role: 'user' }>['content'], string>[number];
+
+function toCanonicalPart(part: InboundUserPart): ContentPart {
+  if (part.type === 'text') return marked(text(part.text), part.cache_control);
+  return marked({ type: 'image', url: part.image_url.url, ...(part.image_url.detail ? { detail: part.image_url.detail } : {}) }, part.cache_control);
 }
 
-function textParts(content: string | { text: string }[]): TextPart[] {
-  return typeof content === 'string' ? [text(content)] : content.map((part) => text(part.text));
-}
-
-function joinText(content: string | { text: string }[]): string {
-  return typeof content === 'string' ? content : content.map((part) => part.text).join('\n');
+function textParts(content: string | { text: string; cache_control?: unknown }[]): TextPart[] {
+  return typeof content === 'string' ? [text(content)] : content.map((part) => marked(text(part.text), part.cache_control));
 }
 
 function text(value: string): TextPart {
   return { type: 'text', text: value };
+}
+
+/** The part with the caller's cache marker, when it sent one Anthropic would take. */
+function marked<T extends ContentPart>(part: T, cacheControl: unknown): T {
+  const marker = readCacheControl(cacheControl);
+  return marker ? { ...part, cacheControl: marker } : part;
 }

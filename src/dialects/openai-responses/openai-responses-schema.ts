@@ -124,6 +124,7 @@ export const openAiResponsesBodySchema = z.looseObject({
   include: z.array(z.string()).nullish(),
   previous_response_id: z.string().nullish(),
   user: z.string().nullish(),
+  prompt_cache_key: z.string().min(1).nullish(),
 });
 
 export type OpenAiResponsesBody = z.infer<typeof openAiResponsesBodySchema>;

@@ -66,6 +66,7 @@ export function parseOpenAiResponses(body: unknown): ParsedChat {
         : { type: format.type };
   }
   if (responses.user != null) request.user = responses.user;
+  if (responses.prompt_cache_key != null) request.promptCacheKey = responses.prompt_cache_key;
   // Chat Completions spells the effort `reasoning_effort`; OpenAI-dialect targets get it so.
   if (responses.reasoning?.effort != null) request.passthrough = { dialect: 'openai', fields: { reasoning_effort: responses.reasoning.effort } };
 

@@ -9,6 +9,7 @@ import type {
 import type { JsonRecord } from '../shared/json-fields.js';
 import { joinUrl } from '../shared/join-url.js';
 import { mergePassthrough } from '../shared/merge-passthrough.js';
+import { keepLastCacheBreakpoints } from './cache-breakpoints.js';
 import { toAnthropicConversation } from './to-anthropic-messages.js';
 
 /** Sent when the caller gave no output limit: Anthropic requires `max_tokens`. */
@@ -38,6 +39,7 @@ export function buildAnthropicRequest(request: ChatRequest, target: TargetContex
   if (request.stream) body.stream = true;
 
   mergePassthrough(body, request, 'anthropic');
+  keepLastCacheBreakpoints(body);
 
   const headers: Record<string, string> = { 'content-type': 'application/json', 'anthropic-version': ANTHROPIC_VERSION };
   // Body fields such as `context_management` only work with the beta that enables them.

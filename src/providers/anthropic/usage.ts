@@ -7,16 +7,20 @@ export interface AnthropicUsageCounts {
   outputTokens?: number;
   cacheReadTokens?: number;
   cacheWriteTokens?: number;
+  cacheWrite1hTokens?: number;
   reasoningTokens?: number;
 }
 
 export function readAnthropicUsageCounts(usage: JsonRecord): AnthropicUsageCounts {
   const outputDetails = readRecord(usage, 'output_tokens_details');
+  const cacheCreation = readRecord(usage, 'cache_creation');
   const entries: [keyof AnthropicUsageCounts, number | undefined][] = [
     ['inputTokens', readNumber(usage, 'input_tokens')],
     ['outputTokens', readNumber(usage, 'output_tokens')],
     ['cacheReadTokens', readNumber(usage, 'cache_read_input_tokens')],
     ['cacheWriteTokens', readNumber(usage, 'cache_creation_input_tokens')],
+    // The writes by TTL: a 1-hour write costs 2× input, a 5-minute one 1.25×.
+    ['cacheWrite1hTokens', cacheCreation && readNumber(cacheCreation, 'ephemeral_1h_input_tokens')],
     ['reasoningTokens', outputDetails && readNumber(outputDetails, 'thinking_tokens')],
   ];
   // Absent counts stay absent, so a later partial report can be merged over an earlier one.
@@ -31,6 +35,7 @@ export function toCanonicalUsage(counts: AnthropicUsageCounts): Usage {
     outputTokens: counts.outputTokens ?? 0,
     cacheReadTokens,
     cacheWriteTokens,
+    cacheWrite1hTokens: counts.cacheWrite1hTokens || undefined,
     reasoningTokens: counts.reasoningTokens,
   };
 }

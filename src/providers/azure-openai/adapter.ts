@@ -14,7 +14,7 @@ export const AZURE_DEFAULT_API_VERSION = '2024-10-21';
  */
 export function createAzureOpenAiAdapter(apiVersion: string = AZURE_DEFAULT_API_VERSION): ProviderAdapter {
   // Azure accepts both output-limit names; which one the caller used is kept (see outputLimitParam).
-  const openAi = createOpenAiAdapter();
+  const openAi = createOpenAiAdapter({ promptCacheKey: true });
   const deploymentTarget = (target: TargetContext): TargetContext => ({
     ...target,
     baseUrl: joinUrl(target.baseUrl, `/openai/deployments/${encodeURIComponent(target.routedModel)}`),
@@ -36,6 +36,6 @@ export function createAzureOpenAiAdapter(apiVersion: string = AZURE_DEFAULT_API_
       parseResponse: openAi.embeddings!.parseResponse,
     },
     // The v1 Responses API takes the deployment as `model` and needs no `api-version`.
-    responses: createOpenAiResponsesAdapter({ origin: 'azure-openai', path: '/openai/v1/responses' }),
+    responses: createOpenAiResponsesAdapter({ origin: 'azure-openai', path: '/openai/v1/responses', promptCacheKey: true }),
   };
 }

@@ -8,6 +8,7 @@ import type {
 } from '../spec.js';
 import type { JsonRecord } from '../shared/json-fields.js';
 import { joinUrl } from '../shared/join-url.js';
+import { fitCachePoints } from './cache-points.js';
 import { hasToolBlocks, toBedrockConversation, toCachePoint } from './to-bedrock-messages.js';
 
 /**
@@ -37,6 +38,7 @@ export function buildBedrockRequest(request: ChatRequest, target: TargetContext)
   if (request.anthropicBetas !== undefined && CLAUDE_MODEL.test(target.routedModel)) {
     body.additionalModelRequestFields = { anthropic_beta: request.anthropicBetas };
   }
+  if (claudeBlocks) fitCachePoints(body, target.routedModel);
 
   const operation = request.stream ? 'converse-stream' : 'converse';
   return {

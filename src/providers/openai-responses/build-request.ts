@@ -1,12 +1,15 @@
 import type { ChatMessage, ChatRequest, ResponseFormat, TargetContext, ToolChoice, UpstreamRequest } from '../spec.js';
 import { isRecord, type JsonRecord } from '../shared/json-fields.js';
 import { joinUrl } from '../shared/join-url.js';
+import { promptCacheKeyOf } from '../shared/prompt-cache-key.js';
 
 export interface ResponsesRequestOptions {
   /** The provider this adapter calls (`connections.*.provider`): encrypted reasoning of another never reaches it. */
   origin: string;
   /** The Responses path under the target's base URL. */
   path: string;
+  /** Whether the target takes `prompt_cache_key` (OpenAI and Azure OpenAI; not the mock). */
+  promptCacheKey: boolean;
 }
 
 /**
@@ -18,6 +21,8 @@ export function buildOpenAiResponsesRequest(request: ChatRequest, target: Target
   const body = request.responsesBody === undefined ? translated(request) : callerBody(request.responsesBody, options.origin);
   body.model = target.routedModel;
   body.stream = request.stream;
+  // The caller's key, or its session's, bounded to what OpenAI takes; none for a target without the field.
+  body.prompt_cache_key = options.promptCacheKey ? promptCacheKeyOf(request) : undefined;
   return {
     url: joinUrl(target.baseUrl, options.path),
     method: 'POST',

@@ -11,16 +11,19 @@ export interface OpenAiAdapterOptions {
   dropParams?: readonly string[];
   /** The tool-call ids the target accepts (OpenAI's rule unless the host has its own). */
   toolCallIds?: ToolCallIdRule;
+  /** Whether the target takes `prompt_cache_key` (OpenAI and Azure OpenAI; other hosts may refuse it). */
+  promptCacheKey?: boolean;
 }
 
 /** The Chat Completions adapter, shared by OpenAI itself and every OpenAI-compatible host. */
 export function createOpenAiAdapter(options: OpenAiAdapterOptions = {}): ProviderAdapter {
   const dropParams = options.dropParams ?? [];
   const toolCallIds = options.toolCallIds ?? OPENAI_TOOL_CALL_IDS;
+  const promptCacheKey = options.promptCacheKey === true;
   return {
     dialect: 'openai',
     framing: 'sse',
-    buildRequest: (request, target) => buildOpenAiRequest(request, target, { dropParams, toolCallIds }),
+    buildRequest: (request, target) => buildOpenAiRequest(request, target, { dropParams, toolCallIds, promptCacheKey }),
     parseResponse: parseOpenAiResponse,
     createStreamParser: () => new OpenAiStreamParser(),
     parseError: parseOpenAiError,
@@ -33,4 +36,4 @@ export function createOpenAiAdapter(options: OpenAiAdapterOptions = {}): Provide
  * accepts `max_completion_tokens`, so dropping `max_tokens` makes the output limit always go
  * under the newer name (see `outputLimitParam`).
  */
-export const openAiAdapter: ProviderAdapter = createOpenAiAdapter({ dropParams: ['max_tokens'] });
+export const openAiAdapter: ProviderAdapter = createOpenAiAdapter({ dropParams: ['max_tokens'], promptCacheKey: true });

@@ -9,6 +9,7 @@ import type {
 import type { JsonRecord } from '../shared/json-fields.js';
 import { joinUrl } from '../shared/join-url.js';
 import { mergePassthrough } from '../shared/merge-passthrough.js';
+import { promptCacheKeyOf } from '../shared/prompt-cache-key.js';
 import type { ToolCallIdRule } from '../shared/tool-call-ids.js';
 import { toOpenAiMessages } from './to-openai-messages.js';
 
@@ -17,12 +18,14 @@ export interface OpenAiRequestOptions {
   dropParams: readonly string[];
   /** The tool-call ids the target accepts. */
   toolCallIds: ToolCallIdRule;
+  /** Whether the target takes `prompt_cache_key`; for one that does not, it is left out even when the caller sent it. */
+  promptCacheKey: boolean;
 }
 
 // Decided by the canonical request, so a passthrough copy must not bring them back:
-// the two output-limit synonyms must never both be sent, and `stream_options` is only
-// valid (and always set) when streaming.
-const DECIDED_BY_ADAPTER = new Set(['max_tokens', 'max_completion_tokens', 'stream_options']);
+// the two output-limit synonyms must never both be sent, `stream_options` is only
+// valid (and always set) when streaming, and `prompt_cache_key` goes only where it is taken.
+const DECIDED_BY_ADAPTER = new Set(['max_tokens', 'max_completion_tokens', 'stream_options', 'prompt_cache_key']);
 
 export function buildOpenAiRequest(
   request: ChatRequest,
@@ -47,6 +50,7 @@ export function buildOpenAiRequest(
   if (request.stop !== undefined && request.stop.length > 0) body.stop = request.stop;
   if (request.responseFormat !== undefined) body.response_format = toOpenAiResponseFormat(request.responseFormat);
   if (request.user !== undefined) body.user = request.user;
+  if (options.promptCacheKey) body.prompt_cache_key = promptCacheKeyOf(request);
   body.stream = request.stream;
   // Usage is always requested upstream (metering needs it); whether the caller sees the
   // usage chunk is `includeUsage`, decided by the caller dialect's renderer.

@@ -10,7 +10,7 @@ import { failureOf, minimalRequest, userText } from '../../support/adapter-calls
 const FIXTURES = 'openai-responses-dialect';
 const TARGET = { baseUrl: 'https://api.openai.com/v1', routedModel: 'gpt-5-nano' };
 const NOW_MS = Date.parse('2026-03-01T12:00:00Z');
-const adapter = createOpenAiResponsesAdapter({ origin: 'openai', path: '/responses' });
+const adapter = createOpenAiResponsesAdapter({ origin: 'openai', path: '/responses', promptCacheKey: true });
 
 function bodyOf(request: ChatRequest, target = TARGET): Record<string, unknown> {
   return JSON.parse(adapter.buildRequest(request, target).body) as Record<string, unknown>;
@@ -30,7 +30,8 @@ function beforeCommit(events: readonly StreamEvent[], shown: ChatRequest['shownR
 describe('OpenAI Responses adapter: requests', () => {
   it('sends a Responses caller’s body as it came, with the target’s model, to {base_url}/responses', () => {
     const sent = { model: 'route', input: 'hi', tools: [{ type: 'web_search' }], prompt_cache_key: 'k', include: ['reasoning.encrypted_content'] };
-    const upstream = adapter.buildRequest({ ...minimalRequest({ stream: true }), responsesBody: sent }, TARGET);
+    // The parser reads `prompt_cache_key` into the canonical request, which the target is sent.
+    const upstream = adapter.buildRequest({ ...minimalRequest({ stream: true, promptCacheKey: 'k' }), responsesBody: sent }, TARGET);
     expect(upstream.url).toBe('https://api.openai.com/v1/responses');
     expect(JSON.parse(upstream.body)).toEqual({ ...sent, model: 'gpt-5-nano', stream: true });
     expect(upstream.headers).toEqual({ 'content-type': 'application/json' });

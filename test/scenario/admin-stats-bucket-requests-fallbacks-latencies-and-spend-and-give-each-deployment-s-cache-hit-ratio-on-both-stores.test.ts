@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { latencyBin } from '../../src/store/stats-rollups.js';
 import { postgresForThisFile } from '../support/postgres-server.js';
 import { postChat, startGateway, type TestGateway } from '../support/start-gateway.js';
-import { ADMIN_TOKEN, hello } from './scenario-helpers.js';
+import { ADMIN_TOKEN, hello, metricsText, metricValue } from './scenario-helpers.js';
 
 interface StatsBody {
   since: string;
@@ -21,6 +21,16 @@ interface StatsBody {
     first_token_ms: { p50: number | null };
     spend_usd: number;
   }[];
+}
+
+interface CacheEntry {
+  deployment: string;
+  connection: string;
+  model: string;
+  input_tokens: number;
+  cache_read_tokens: number;
+  cache_write_tokens: number;
+  hit_ratio: number | null;
 }
 
 interface StoredRecord {
@@ -41,11 +51,16 @@ const { available: postgresAvailable, server } = postgresForThisFile();
 const directory = mkdtempSync(join(tmpdir(), 'switchyard-stats-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
+/** Each answer from the `cached` route reads 300 prompt tokens from the cache and writes 100 (docs/mock.md). */
+const CACHED = 'claude-mock?cached=300&cache_write=100';
 const routes = `
 admin: { token: ${ADMIN_TOKEN} }
 connections:
   mock-openai: { provider: mock, dialect: openai }
+  mock-anthropic: { provider: mock, dialect: anthropic }
 routes:
+  cached: { targets: [{ connection: mock-anthropic, model: "${CACHED}" }] }
+  uncached: { targets: [{ connection: mock-openai, model: plain }] }
   steady:
     retries: 0
     targets: [{ connection: mock-openai, model: "steady?first_token_ms=40", price: { input_per_mtok: 1000, output_per_mtok: 1000 } }]
@@ -143,5 +158,33 @@ describe.each(stores)('GET /admin/stats on a $name store', ({ skip, store }) => 
     const byDefault = (await (await stats('')).json()) as StatsBody;
     expect(byDefault.bucket_s).toBe(60);
     expect(byDefault.data.length).toBeGreaterThanOrEqual(60);
+  });
+
+  it.skipIf(skip)("gives each deployment's cache hit ratio over the range, and the metric counts the cached tokens", async () => {
+    for (const model of ['cached', 'cached', 'uncached']) {
+      const response = await postChat(gateway!.url, { model, messages: hello });
+      expect(response.status).toBe(200);
+      await response.text();
+    }
+    const response = await stats(`?since=${new Date(Date.now() - 60_000).toISOString()}&bucket_s=3600`);
+    expect(response.status).toBe(200);
+    const { cache } = (await response.json()) as { cache: CacheEntry[] };
+    // "hi" is 1 prompt token counted from the text; the cached route's answers add 400 cached ones each.
+    expect(cache.find((entry) => entry.connection === 'mock-anthropic')).toEqual({
+      deployment: `mock-anthropic/${CACHED}`,
+      connection: 'mock-anthropic',
+      model: CACHED,
+      input_tokens: 802,
+      cache_read_tokens: 600,
+      cache_write_tokens: 200,
+      hit_ratio: 600 / 802,
+    });
+    expect(cache.find((entry) => entry.model === 'plain')).toMatchObject({ deployment: 'mock-openai/plain', input_tokens: 1, cache_read_tokens: 0, hit_ratio: 0 });
+    expect(cache.map((entry) => entry.deployment)).toEqual(cache.map((entry) => entry.deployment).sort());
+
+    const metrics = await metricsText(gateway!.url);
+    expect(metricValue(metrics, 'switchyard_cache_tokens_total', { deployment: `mock-anthropic/${CACHED}`, kind: 'read' })).toBe(600);
+    expect(metricValue(metrics, 'switchyard_cache_tokens_total', { deployment: `mock-anthropic/${CACHED}`, kind: 'write' })).toBe(200);
+    expect(metricValue(metrics, 'switchyard_cache_tokens_total', { deployment: 'mock-openai/plain' })).toBeUndefined();
   });
 });
