@@ -2,12 +2,13 @@ import type { Config } from './schema.js';
 
 const bySnapshot = new WeakMap<Config, ReadonlySet<string>>();
 
-/** Every secret a config holds (provider keys, the admin token): never to appear in output. */
+/** Every secret a config holds (provider keys, the admin token, the Redis password): never to appear in output. */
 export function knownSecrets(config: Config): ReadonlySet<string> {
   let secrets = bySnapshot.get(config);
   if (!secrets) {
     const found = new Set<string>();
     if (config.admin.token) found.add(config.admin.token);
+    if (config.state.kind === 'redis' && config.state.password) found.add(config.state.password);
     for (const connection of Object.values(config.connections)) {
       for (const secret of [connection.api_key, connection.aws_secret_access_key, connection.aws_session_token]) if (secret) found.add(secret);
     }

@@ -9,6 +9,7 @@ const SECRET_KEYS: ReadonlySet<PropertyKey> = new Set([
   'aws_session_token',
   'webhook_url',
   'url',
+  'password',
 ]);
 
 export type QuotedValue = { shown: true; json: string } | { shown: false; why: string };

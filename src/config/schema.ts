@@ -9,6 +9,29 @@ export type ProviderName = (typeof PROVIDERS)[number];
 const positiveInt = z.number().int().positive();
 const nonNegativeInt = z.number().int().nonnegative();
 
+/** `host:port` of a sentinel; a bracketed IPv6 host too (`[::1]:26379`). */
+const SENTINEL_ADDRESS = /^(?:\[[0-9A-Fa-f:.]+\]|[^\s:[\]]+):(?:6553[0-5]|655[0-2]\d|65[0-4]\d{2}|6[0-4]\d{3}|[1-5]\d{4}|[1-9]\d{0,3})$/;
+
+/** One Redis (`url`) or the primary a set of sentinels names (`sentinels` + `master`): exactly one of the two. */
+const redisStateSchema = z
+  .object({
+    kind: z.literal('redis'),
+    url: z.url({ protocol: /^rediss?$/, error: 'a redis:// or rediss:// URL' }).optional(),
+    sentinels: z.array(z.string().regex(SENTINEL_ADDRESS, 'a sentinel as host:port')).min(1).optional(),
+    master: z.string().min(1).optional(),
+    password: z.string().min(1).optional(),
+    key_prefix: z.string().min(1).default('switchyard:'),
+  })
+  .strict()
+  .superRefine((state, context) => {
+    const issue = (path: string, message: string) => context.addIssue({ code: 'custom', path: [path], message });
+    if (state.url !== undefined && state.sentinels !== undefined) issue('sentinels', 'give url (one Redis) or sentinels (Redis Sentinel), not both');
+    else if (state.url === undefined && state.sentinels === undefined) context.addIssue({ code: 'custom', path: [], message: 'needs url (one Redis) or sentinels with master (Redis Sentinel)' });
+    if (state.sentinels !== undefined && state.master === undefined) issue('master', 'required with sentinels: the name the sentinels monitor the primary under');
+    if (state.sentinels === undefined && state.master !== undefined) issue('master', 'only with sentinels');
+    if (state.url !== undefined && state.password !== undefined && new URL(state.url).password !== '') issue('password', 'the url holds a password already: give it in one place');
+  });
+
 const serverSchema = z
   .object({
     host: z.string().min(1).default('127.0.0.1'),
@@ -229,9 +252,7 @@ export const configSchema = z
     state: z
       .discriminatedUnion('kind', [
         z.object({ kind: z.literal('memory') }).strict(),
-        z
-          .object({ kind: z.literal('redis'), url: z.url({ protocol: /^rediss?$/, error: 'a redis:// or rediss:// URL' }), key_prefix: z.string().min(1).default('switchyard:') })
-          .strict(),
+        redisStateSchema,
       ])
       .default({ kind: 'memory' }),
     health: z

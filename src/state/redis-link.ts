@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Redis, type RedisOptions } from 'ioredis';
+import type { Redis, RedisOptions } from 'ioredis';
+import { connectRedis, type RedisTarget } from './redis-target.js';
 
 /**
  * Every Redis call is bounded: a Redis that stops answering costs a request at most this long
@@ -22,13 +23,12 @@ const HEALTH_PING_MS = 500;
 /** What ioredis rejects a command with once `commandTimeout` has passed without an answer. */
 const COMMAND_TIMED_OUT = 'Command timed out';
 
-export interface RedisLinkOptions {
-  url: string;
+export type RedisLinkOptions = RedisTarget & {
   /** Prepended to every key and channel, so several gateways (or tests) can share one Redis. */
   keyPrefix: string;
   /** Hears every change between shared (Redis answers) and local (it does not). */
   onStatus?: (status: LinkStatus) => void;
-}
+};
 
 export type LinkStatus = { up: true } | { up: false; reason: string };
 
@@ -73,8 +73,8 @@ export class RedisLink {
       // Never let a reconnection read a command twice (ioredis would resend unanswered ones).
       autoResendUnfulfilledCommands: false,
     };
-    this.commands = new Redis(options.url, { ...connection, connectionName: `switchyard:${this.replicaId}` });
-    this.#subscriber = new Redis(options.url, { ...connection, enableOfflineQueue: true, autoResubscribe: true });
+    this.commands = connectRedis(options, { ...connection, connectionName: `switchyard:${this.replicaId}` });
+    this.#subscriber = connectRedis(options, { ...connection, enableOfflineQueue: true, autoResubscribe: true });
     // Shared state is back only once both connections are: a resync that ran before this replica
     // was subscribed again could miss what another replica published meanwhile.
     this.commands.on('ready', () => void this.#resync());

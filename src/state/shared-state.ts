@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/schema.js';
 import type { Alert } from '../telemetry/alert-sender.js';
 import { RedisLink } from './redis-link.js';
+import type { RedisTarget } from './redis-target.js';
 
 /** What `/readyz` says of state: kept in this process by design, shared through Redis, or local for want of Redis. */
 export type StateReadiness = 'memory' | 'shared' | 'degraded';
@@ -35,7 +36,7 @@ export function openSharedState(state: Config['state'], deps: SharedStateDeps): 
   }
   let unavailableSinceMs: number | undefined;
   const link = new RedisLink({
-    url: state.url,
+    ...redisTargetOf(state),
     keyPrefix: state.key_prefix,
     onStatus(status) {
       deps.onDegraded(!status.up);
@@ -62,4 +63,11 @@ export function openSharedState(state: Config['state'], deps: SharedStateDeps): 
 /** Waits (bounded) for Redis to answer at start; the gateway serves either way. */
 export async function awaitSharedState(shared: SharedState): Promise<void> {
   await shared.link?.ready(START_WAIT_MS);
+}
+
+/** The server or sentinels `state` names; the schema has made sure it names exactly one. */
+function redisTargetOf(state: Extract<Config['state'], { kind: 'redis' }>): RedisTarget {
+  if (state.sentinels && state.master) return { sentinels: state.sentinels, master: state.master, password: state.password };
+  if (state.url) return { url: state.url, password: state.password };
+  throw new Error('state.kind redis needs url or sentinels with master');
 }

@@ -40,44 +40,21 @@ export interface RedisServer {
 
 const START_TIMEOUT_MS = 10_000;
 
-export async function startRedisServer(): Promise<RedisServer> {
-  if (!REDIS_SERVER) throw new Error('redis-server is not installed (see redisAvailable)');
-  const binary = REDIS_SERVER;
+/** `args` are added to the server's own (e.g. `--replicaof 127.0.0.1 PORT`). */
+export async function startRedisServer(options: { args?: readonly string[] } = {}): Promise<RedisServer> {
   const directory = mkdtempSync(join(tmpdir(), 'switchyard-redis-'));
   const port = await freePort();
   const url = `redis://127.0.0.1:${port}`;
   let child: ChildProcess | undefined;
 
   const start = async () => {
-    const started = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', directory, '--protected-mode', 'no'], {
-      stdio: 'ignore',
-    });
-    child = started;
-    const deadline = Date.now() + START_TIMEOUT_MS;
-    for (;;) {
-      const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null });
-      probe.on('error', () => undefined);
-      try {
-        await probe.connect();
-        await probe.ping();
-        return;
-      } catch (error) {
-        if (started.exitCode !== null || Date.now() > deadline) throw new Error(`redis-server did not start on ${url}: ${String(error)}`);
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      } finally {
-        probe.disconnect();
-      }
-    }
+    child = await spawnRedis(['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', directory, '--protected-mode', 'no', ...(options.args ?? [])], url);
   };
 
   const stop = async () => {
     const running = child;
     child = undefined;
-    if (!running || running.exitCode !== null) return;
-    await new Promise<void>((resolve) => {
-      running.once('exit', () => resolve());
-      running.kill('SIGKILL');
-    });
+    if (running) await killRedis(running);
   };
 
   await start();
@@ -105,4 +82,37 @@ export async function startRedisServer(): Promise<RedisServer> {
       rmSync(directory, { recursive: true, force: true });
     },
   };
+}
+
+/** Starts redis-server with `args` (a sentinel too: a config file, then `--sentinel`), resolved once it answers a PING at `url`. */
+export async function spawnRedis(args: readonly string[], url: string): Promise<ChildProcess> {
+  if (!REDIS_SERVER) throw new Error('redis-server is not installed (see redisAvailable)');
+  const started = spawn(REDIS_SERVER, args, { stdio: 'ignore' });
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  for (;;) {
+    const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null });
+    probe.on('error', () => undefined);
+    try {
+      await probe.connect();
+      await probe.ping();
+      return started;
+    } catch (error) {
+      if (started.exitCode !== null || Date.now() > deadline) {
+        started.kill('SIGKILL');
+        throw new Error(`redis-server did not start on ${url}: ${String(error)}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    } finally {
+      probe.disconnect();
+    }
+  }
+}
+
+/** SIGKILL (an outage, not a shutdown), resolved once it has exited. */
+export async function killRedis(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  await new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });
 }
