@@ -35,6 +35,18 @@ describe('a Redis state', () => {
     expect(stdout).toMatch(/: ok/);
   });
 
+  it('through sentinels is accepted by check-config, and one naming no master is refused without its password', async () => {
+    const file = join(directory, 'redis-sentinel.yaml');
+    const sentinels = 'kind: redis, sentinels: ["127.0.0.1:26379", "127.0.0.1:26380"], password: "sentinel-set-password"';
+    writeFileSync(file, `${REST}state: { ${sentinels}, master: switchyard }\n`);
+    expect(await runCli(['check-config', file])).toMatchObject({ code: 0, stderr: '' });
+    writeFileSync(file, `${REST}state: { ${sentinels} }\n`);
+    const { code, stdout, stderr } = await runCli(['check-config', file]);
+    expect(code).toBe(1);
+    expect(stderr).toContain('state.master: required with sentinels: the name the sentinels monitor the primary under (line 6)');
+    expect(stdout + stderr).not.toContain('sentinel-set-password');
+  });
+
   it('of an unknown kind is refused, not replaced by memory', async () => {
     const file = join(directory, 'state-unknown-kind.yaml');
     writeFileSync(file, `${REST}state: { kind: memcached, url: "memcached://127.0.0.1:11211" }\n`);
