@@ -30,6 +30,8 @@ export interface RedisSentinelSet {
   primaryPort(): Promise<number>;
   /** SIGKILLs the primary the set started with (a crash, not a shutdown). */
   killPrimary(): Promise<void>;
+  /** SIGSTOPs the primary the set started with: its connections stay open and nothing is answered. */
+  freezePrimary(): void;
   /** Resolves once the sentinels agree on a primary other than `port` (bounded). */
   promotedFrom(port: number, timeoutMs: number): Promise<number>;
   close(): Promise<void>;
@@ -92,6 +94,7 @@ export async function startRedisSentinelSet(): Promise<RedisSentinelSet> {
       master: MASTER_NAME,
       primaryPort,
       killPrimary: () => primary.stop(),
+      freezePrimary: () => primary.freeze(),
       async promotedFrom(port, timeoutMs) {
         await eventually(async () => (await primaryPort()) !== port, timeoutMs, `the sentinels promoting a replica over ${port}`);
         return primaryPort();
