@@ -7,9 +7,9 @@ import { kyselyWrites } from '../../src/store/kysely-writes.js';
 import { migratePostgres, postgresDatabase } from '../../src/store/postgres-store.js';
 import { sampleRecord } from '../records/sample-record.js';
 import { pgbouncerForThisFile } from '../support/pgbouncer-server.js';
-import { startGateway, type TestGateway } from '../support/start-gateway.js';
-import { createKey, keysAuth } from '../support/virtual-keys.js';
-import { admin, askPaid, queryPostgres } from './postgres-helpers.js';
+import type { TestGateway } from '../support/start-gateway.js';
+import { createKey } from '../support/virtual-keys.js';
+import { admin, askPaid, queryPostgres, startGatewayOnPostgres } from './postgres-helpers.js';
 import { ADMIN_TOKEN } from './scenario-helpers.js';
 
 const DAY_MS = 86_400_000;
@@ -36,16 +36,7 @@ beforeAll(async () => {
   directUrl = await postgres().createDatabase('pooled');
   const pooledUrl = pgbouncer().url('pooled');
   await seedExpiredRecords(pooledUrl);
-  gateway = await startGateway(`
-store: { kind: postgres, url: "${pooledUrl}", retention_days: 30, spill_dir: "${spillDirectory}" }
-${keysAuth(ADMIN_TOKEN)}
-connections:
-  mock-openai: { provider: mock, dialect: openai }
-routes:
-  paid:
-    retries: 0
-    targets: [{ connection: mock-openai, model: gpt-paid, price: { input_per_mtok: 1000, output_per_mtok: 1000 } }]
-`);
+  gateway = await startGatewayOnPostgres(pooledUrl, spillDirectory, 'retention_days: 30');
 }, 60_000);
 afterAll(async () => {
   await gateway?.close();
