@@ -10,9 +10,10 @@ import { ADMIN_TOKEN } from './scenario-helpers.js';
 
 export const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
 
-export function startGatewayOnPostgres(url: string, spillDirectory: string): Promise<TestGateway> {
+/** `storeFields` are more `store` settings, as YAML flow-mapping entries (`retention_days: 30`). */
+export function startGatewayOnPostgres(url: string, spillDirectory: string, storeFields = ''): Promise<TestGateway> {
   return startGateway(`
-store: { kind: postgres, url: "${url}", spill_dir: "${spillDirectory}" }
+store: { kind: postgres, url: "${url}", spill_dir: "${spillDirectory}"${storeFields === '' ? '' : `, ${storeFields}`} }
 ${keysAuth(ADMIN_TOKEN)}
 connections:
   mock-openai: { provider: mock, dialect: openai }
