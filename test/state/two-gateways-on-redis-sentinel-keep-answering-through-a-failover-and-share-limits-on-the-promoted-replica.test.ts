@@ -1,45 +1,18 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { chat, keepAsking, stateOf } from '../fleet/fleet-helpers.js';
+import { expect, it } from 'vitest';
+import { chat, keepAsking } from '../fleet/fleet-helpers.js';
 import { eventually } from '../scenario/scenario-helpers.js';
-import { redisSentinelsForThisFile } from '../support/redis-sentinel.js';
-import { startGateway, type TestGateway } from '../support/start-gateway.js';
-import { createKey, keysAuth } from '../support/virtual-keys.js';
+import { gatewaysOnSentinelsForThisFile, redisSentinelsForThisFile } from '../support/redis-sentinel.js';
+import { createKey } from '../support/virtual-keys.js';
 
 const sentinel = redisSentinelsForThisFile();
 const ADMIN_TOKEN = 'sentinel-admin-token';
-let directory: string;
-let gateways: TestGateway[] = [];
-
 // Two replicas that know Redis only through its sentinels; one database for keys and the ledger.
-beforeAll(async () => {
-  if (!sentinel.available) return;
-  directory = mkdtempSync(join(tmpdir(), 'switchyard-sentinel-gateways-'));
-  const config = `
-state: { kind: redis, sentinels: ${JSON.stringify(sentinel.set().sentinels)}, master: ${sentinel.set().master}, key_prefix: "sentinel:" }
-store: { kind: sqlite, path: "${join(directory, 'shared.db')}" }
-${keysAuth(ADMIN_TOKEN)}
-connections:
-  mock: { provider: mock }
-routes:
-  r: { targets: [{ connection: mock, model: gpt-steady, price: { input_per_mtok: 1, output_per_mtok: 1 } }] }
-`;
-  gateways = [await startGateway(config)];
-  gateways.push(await startGateway(config));
-}, 60_000);
-afterAll(async () => {
-  await Promise.all(gateways.map((gateway) => gateway.close()));
-  if (directory) rmSync(directory, { recursive: true, force: true });
-});
-
-const bothAre = async (state: string) => (await Promise.all(gateways.map((gateway) => stateOf(gateway.url)))).every((each) => each === state);
+const { gateways, bothAre } = gatewaysOnSentinelsForThisFile(sentinel, { keyPrefix: 'sentinel', adminToken: ADMIN_TOKEN, target: '{ connection: mock, model: gpt-steady, price: { input_per_mtok: 1, output_per_mtok: 1 } }' });
 
 it.skipIf(!sentinel.available)('with the primary killed mid-traffic both gateways keep answering 200, follow the promoted replica, and an rpm limit holds across them again', async () => {
-  const { key } = await createKey(gateways[0]!.url, ADMIN_TOKEN, { name: 'through-failover', limits: { rpm: 100_000 }, budget: { usd: 1_000, period: 'day' } });
+  const { key } = await createKey(gateways()[0]!.url, ADMIN_TOKEN, { name: 'through-failover', limits: { rpm: 100_000 }, budget: { usd: 1_000, period: 'day' } });
   await eventually(() => bothAre('shared'), 10_000, 'both gateways sharing state through the sentinels');
-  const traffic = gateways.map((gateway) => keepAsking(gateway.url, key));
+  const traffic = gateways().map((gateway) => keepAsking(gateway.url, key));
   await eventually(() => traffic.every((loop) => loop.answers.length >= 3), 10_000, 'traffic on both gateways');
 
   const primaryPort = await sentinel.set().primaryPort();
@@ -54,10 +27,10 @@ it.skipIf(!sentinel.available)('with the primary killed mid-traffic both gateway
   expect(answers.filter((answer) => answer.status !== 200)).toEqual([]);
 
   // Shared again, on the promoted replica: rpm 2 across both gateways, the third is refused on either.
-  const limited = await createKey(gateways[1]!.url, ADMIN_TOKEN, { name: 'rpm-2-after-failover', limits: { rpm: 2 } });
-  expect((await chat(gateways[0]!.url, limited.key)).status).toBe(200);
-  expect((await chat(gateways[1]!.url, limited.key)).status).toBe(200);
-  const refused = await chat(gateways[0]!.url, limited.key);
+  const limited = await createKey(gateways()[1]!.url, ADMIN_TOKEN, { name: 'rpm-2-after-failover', limits: { rpm: 2 } });
+  expect((await chat(gateways()[0]!.url, limited.key)).status).toBe(200);
+  expect((await chat(gateways()[1]!.url, limited.key)).status).toBe(200);
+  const refused = await chat(gateways()[0]!.url, limited.key);
   expect(refused.status).toBe(429);
   expect(refused.body.error?.code).toBe('rate_limit_exceeded');
 }, 120_000);
