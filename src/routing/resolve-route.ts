@@ -42,9 +42,10 @@ const DEFAULT_ROUTE_POLICY: Omit<RouteConfig, 'targets'> = (() => {
  * naming the closest routes `mayUse` lets the caller see.
  */
 export function resolveRoute(config: Config, requestedModel: string, mayUse: (route: string) => boolean = () => true): ResolvedRoute {
+  if (Object.hasOwn(config.routes, requestedModel)) return namedRoute(config, requestedModel, config.routes[requestedModel]!);
   const aliases = aliasIndex(config);
-  const routeName = Object.hasOwn(config.routes, requestedModel) ? requestedModel : aliases.exact.get(requestedModel);
-  if (routeName !== undefined) return namedRoute(config, routeName, config.routes[routeName]!);
+  const aliasedRoute = aliases.exact.get(requestedModel);
+  if (aliasedRoute !== undefined) return namedRoute(config, aliasedRoute, config.routes[aliasedRoute]!);
 
   const slash = requestedModel.indexOf('/');
   // With the direct form off, `connection/model` is a model like any other unknown one.

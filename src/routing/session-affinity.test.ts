@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { configSchema } from '../config/schema.js';
+import { sessionHash } from '../dialects/shared/session-id.js';
 import { resolveRoute } from './resolve-route.js';
 import { SessionAffinity } from './session-affinity.js';
 import { LocalSessionBindings } from './session-bindings.js';
@@ -44,7 +45,7 @@ describe('SessionAffinity', () => {
 
   it('keeps the session hash, never the id, in the binding key, and the idle time from the route', async () => {
     const route = resolveRoute(configWith({ affinity: { idle_s: 2.5 } }), 'r');
-    const binding = await new SessionAffinity(new LocalSessionBindings()).lookup(route, 'user@example.com');
+    const binding = await new SessionAffinity(new LocalSessionBindings()).lookup(route, sessionHash('user@example.com'));
     expect(binding!.key).toMatch(/^r:[0-9a-f]{32}$/);
     expect(binding!.idleMs).toBe(2_500);
   });

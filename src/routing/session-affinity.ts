@@ -1,6 +1,5 @@
 import { deploymentKey } from '../core/deployment-key.js';
 import type { AffinityOutcome } from '../core/request-record.js';
-import { sessionHash } from '../dialects/shared/session-id.js';
 import type { ResolvedRoute, ResolvedTarget } from './resolve-route.js';
 import type { SessionBindings } from './session-bindings.js';
 
@@ -28,12 +27,13 @@ export class SessionAffinity {
 
   /**
    * Where the session stands on `route`, its idle time started again (every request counts, even
-   * one no target will serve); undefined without a session or with `affinity: off`.
+   * one no target will serve); undefined without a session or with `affinity: off`. `session` is
+   * the session's hash (`sessionHash`, as the record keeps it): the id itself is never a key.
    */
-  async lookup(route: ResolvedRoute, sessionId: string | undefined): Promise<SessionBinding | undefined> {
+  async lookup(route: ResolvedRoute, session: string | undefined): Promise<SessionBinding | undefined> {
     const { affinity } = route.policy;
-    if (sessionId === undefined || affinity === 'off') return undefined;
-    const key = `${route.name}:${sessionHash(sessionId)}`;
+    if (session === undefined || affinity === 'off') return undefined;
+    const key = `${route.name}:${session}`;
     const idleMs = affinity.idle_s * 1000;
     const boundTo = await this.#bindings.renew(key, idleMs);
     const bound = boundTo === undefined ? undefined : route.targets.find((target) => keyOf(target) === boundTo);

@@ -89,7 +89,7 @@ export async function openRequest<Parsed extends { requestedModel: string }>(
   draft.deadlineAtMs = deadlineAtMs;
   if (Number(request.headers['x-stainless-retry-count']) > 0) deps.metrics.callerRetries.inc({ route: draft.routeLabel });
   // Read beside the gate, so that with Redis the binding costs no round trip of its own.
-  const sessionBinding = deps.affinity.lookup(route, sessionId);
+  const sessionBinding = deps.affinity.lookup(route, draft.session);
 
   const idempotency = endpoint.idempotencyScope === undefined ? undefined : await claimIdempotencyKey(request, response, body.text, principal, endpoint.idempotencyScope, draft, deps);
   if (idempotency === 'replayed') return 'replayed';
