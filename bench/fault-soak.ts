@@ -35,6 +35,11 @@ const sharedStateTimeoutMs = 30_000;
 /** What the soak started, stopped last-started first. */
 const cleanups: (() => Promise<unknown>)[] = [];
 let stopLoad: (() => void) | undefined;
+/**
+ * Ctrl-C (or SIGTERM): the load stops at once; whatever step is starting something finishes, so
+ * that it is tracked, then every process is stopped. A second Ctrl-C exits without waiting.
+ */
+const interruption = new AbortController();
 
 async function main(): Promise<boolean> {
   const parsed = parseSoakOptions(process.argv.slice(2));
@@ -50,12 +55,12 @@ async function main(): Promise<boolean> {
 
   log(`starting PostgreSQL, a Redis primary + replica + 3 sentinels, the mock provider and ${options.replicas} replica${options.replicas === 1 ? '' : 's'}…`);
   const postgres = await startPostgresServer();
-  cleanups.push(() => postgres.close());
+  track(() => postgres.close());
   const databaseUrl = await postgres.createDatabase('soak');
   const sentinels = await startRedisSentinelSet();
-  cleanups.push(() => sentinels.close());
+  track(() => sentinels.close());
   const mock = await startChildServer('mock provider', 'mock-server.js');
-  cleanups.push(() => mock.stop());
+  track(() => mock.stop());
   const fleet = await startGatewayFleet({
     redis: { sentinels: sentinels.sentinels, master: sentinels.master },
     postgresUrl: databaseUrl,
@@ -68,7 +73,7 @@ routes:
     retries: 0
     targets: [{ connection: mock, model: "${upstreamModel}", price: { input_per_mtok: 1, output_per_mtok: 1 } }]`,
   });
-  cleanups.push(() => fleet.stop());
+  track(() => fleet.stop());
   const urls = fleet.replicas.map((replica) => replica.url);
 
   // Limits far above the load: every request passes the whole gate (rpm, budget reservation) in Redis, none is refused.
@@ -77,6 +82,7 @@ routes:
   await waitForSharedState(urls);
   await verifyEveryReplica(urls, (await createKey(urls[0]!, FLEET_ADMIN_TOKEN, { name: 'soak-verify', ...keyFields })).key);
 
+  interruption.signal.throwIfAborted();
   const schedule = faultSchedule(options.durationS, options.faults);
   const phases = phasesOf(options.durationS, schedule);
   log(`load: ${options.rps} requests/s for ${options.durationS} s over ${urls.length} replicas; faults: ${describeSchedule(schedule)}`);
@@ -95,23 +101,24 @@ routes:
   const load = startOpenLoopLoad({ urls, key: key.key, route, rps: options.rps, durationS: options.durationS, onOutcome });
   stopLoad = load.abort;
   const loadStartedAtMs = Date.now();
-  const phaseTimers = phases.map((phase, index) =>
-    setTimeout(() => log(phaseLine(phase, tallies[index]!, dueIn(phase, options.rps) - tallies[index]!.sent)), phase.toS * 1_000),
-  );
+  const phaseLineOf = (index: number) => phaseLine(phases[index]!, tallies[index]!, dueIn(phases[index]!, options.rps) - tallies[index]!.sent);
+  // The last phase's line comes once the load has settled (it may settle before the phase's end, its last request being due earlier).
+  const phaseTimers = phases.slice(0, -1).map((phase, index) => setTimeout(() => log(phaseLineOf(index)), phase.toS * 1_000));
   const faults = faultActions({ sentinels, postgres, log } satisfies FaultTargets);
+  let summary: LoadSummary;
   try {
     await runSchedule(schedule, loadStartedAtMs, faults.of);
-  } catch (error) {
+    summary = await load.finished;
+    interruption.signal.throwIfAborted();
+    log(phaseLineOf(phases.length - 1));
+    log(loadLine(summary, options));
+    await faults.watched();
+  } finally {
+    stopLoad = undefined;
     load.abort();
     phaseTimers.forEach(clearTimeout);
-    throw error;
+    await states.stop();
   }
-  const summary = await load.finished;
-  phaseTimers.forEach(clearTimeout);
-  stopLoad = undefined;
-  log(loadLine(summary, options));
-  await faults.watched();
-  await states.stop();
 
   log(`waiting for the replicas to drain their spill files (at most ${drainBoundMs / 1_000} s)…`);
   const drain = await waitForDrain(urls, databaseUrl, { id: key.id, name: 'soak' }, drainBoundMs);
@@ -168,7 +175,7 @@ async function verifyEveryReplica(urls: readonly string[], verifyKey: string): P
 }
 
 async function runSchedule(schedule: readonly ScheduledFault[], loadStartedAtMs: number, actionsOf: ReturnType<typeof faultActions>['of']): Promise<void> {
-  const until = (atS: number) => sleep(Math.max(0, loadStartedAtMs + atS * 1_000 - Date.now()));
+  const until = (atS: number) => sleep(Math.max(0, loadStartedAtMs + atS * 1_000 - Date.now()), undefined, { signal: interruption.signal });
   for (const fault of schedule) {
     const actions = actionsOf(fault.name);
     await until(fault.startS);
@@ -199,29 +206,37 @@ function worstPhases(phases: readonly Phase[], tallies: readonly Tally[]): { lat
   return { latency: `in ${argmax((tally) => tally.maxLatencyMs)}`, gap: `in ${argmax((tally) => tally.maxGapMs)}` };
 }
 
+/** Registers what was just started for the cleanup; past a Ctrl-C, goes no further. */
+function track(stop: () => Promise<unknown>): void {
+  cleanups.push(stop);
+  interruption.signal.throwIfAborted();
+}
+
 async function cleanUp(): Promise<void> {
   stopLoad?.();
   while (cleanups.length > 0) await cleanups.pop()!().catch((error: unknown) => console.error(`cleanup: ${error instanceof Error ? error.message : String(error)}`));
 }
 
-let interrupted = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
-    interrupted = true;
-    console.error(`\n${signal}: stopping the load and every process the soak started`);
-    void cleanUp().finally(() => process.exit(130));
+    console.error(`\n${signal}: stopping the load and every process the soak started (again to exit at once)`);
+    interruption.abort();
+    stopLoad?.();
+    process.once(signal, () => process.exit(130));
   });
 }
 
 main()
   .then(
     (passed) => {
-      if (!interrupted) process.exitCode = passed ? 0 : 1;
+      process.exitCode = passed ? 0 : 1;
     },
     (error: unknown) => {
-      if (interrupted) return;
-      console.error(error instanceof SoakAbort ? `\nsoak aborted: ${error.message}` : error);
+      if (!interruption.signal.aborted) console.error(error instanceof SoakAbort ? `\nsoak aborted: ${error.message}` : error);
       process.exitCode = 1;
     },
   )
-  .finally(() => (interrupted ? undefined : cleanUp()));
+  .finally(async () => {
+    await cleanUp();
+    if (interruption.signal.aborted) process.exitCode = 130;
+  });
