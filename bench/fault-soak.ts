@@ -101,16 +101,20 @@ routes:
   const load = startOpenLoopLoad({ urls, key: key.key, route, rps: options.rps, durationS: options.durationS, onOutcome });
   stopLoad = load.abort;
   const loadStartedAtMs = Date.now();
-  const phaseLineOf = (index: number) => phaseLine(phases[index]!, tallies[index]!, dueIn(phases[index]!, options.rps) - tallies[index]!.sent);
+  // With what the spill files hold as the phase ends: a store fault shows there.
+  const logPhase = async (index: number) => {
+    const spilled = await sumOverReplicas(urls, 'switchyard_spill_depth').then(String, () => 'unknown');
+    log(`${phaseLine(phases[index]!, tallies[index]!, dueIn(phases[index]!, options.rps) - tallies[index]!.sent)}; in spill files: ${spilled}`);
+  };
   // The last phase's line comes once the load has settled (it may settle before the phase's end, its last request being due earlier).
-  const phaseTimers = phases.slice(0, -1).map((phase, index) => setTimeout(() => log(phaseLineOf(index)), phase.toS * 1_000));
+  const phaseTimers = phases.slice(0, -1).map((phase, index) => setTimeout(() => void logPhase(index), phase.toS * 1_000));
   const faults = faultActions({ sentinels, postgres, log } satisfies FaultTargets);
   let summary: LoadSummary;
   try {
     await runSchedule(schedule, loadStartedAtMs, faults.of);
     summary = await load.finished;
     interruption.signal.throwIfAborted();
-    log(phaseLineOf(phases.length - 1));
+    await logPhase(phases.length - 1);
     log(loadLine(summary, options));
     await faults.watched();
   } finally {
@@ -238,5 +242,6 @@ main()
   )
   .finally(async () => {
     await cleanUp();
-    if (interruption.signal.aborted) process.exitCode = 130;
+    // Everything started is stopped: nothing left half-started may keep an interrupted soak alive.
+    if (interruption.signal.aborted) process.exit(130);
   });

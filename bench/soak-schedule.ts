@@ -6,8 +6,11 @@ export type FaultName = (typeof faultNames)[number];
 /** How long each fault holds at full length; the kill holds until the killed primary is restarted. */
 const fullHoldS: Record<FaultName, number> = { 'redis-hang': 10, 'redis-kill': 15, 'postgres-stop': 20, 'postgres-hang': 10 };
 
-/** The share of the run before the first fault: the baseline every fault phase is read against. */
+/** The share of the run before the first fault: the warm-up, then the baseline every fault phase is read against. */
 const baselineShare = 0.1;
+
+/** The first seconds meet cold replicas (JIT, connection pools): their own phase, so the baseline is steady state. */
+const warmUpS = 5;
 
 /** A fault holds at most this share of its slot, so most of the slot shows the recovery. */
 const holdShareOfSlot = 0.3;
@@ -20,7 +23,7 @@ export interface ScheduledFault {
 }
 
 export interface Phase {
-  /** `baseline`, a fault's name while it holds, `after <fault>` until the next one. */
+  /** `warm-up`, `baseline`, a fault's name while it holds, `after <fault>` until the next one. */
   name: string;
   fromS: number;
   toS: number;
@@ -37,7 +40,12 @@ export function faultSchedule(durationS: number, faults: readonly FaultName[]): 
 }
 
 export function phasesOf(durationS: number, schedule: readonly ScheduledFault[]): Phase[] {
-  const phases: Phase[] = [{ name: 'baseline', fromS: 0, toS: schedule[0]?.startS ?? durationS }];
+  const baselineEndS = schedule[0]?.startS ?? durationS;
+  const warmUpEndS = Math.min(warmUpS, baselineEndS / 2);
+  const phases: Phase[] = [
+    { name: 'warm-up', fromS: 0, toS: warmUpEndS },
+    { name: 'baseline', fromS: warmUpEndS, toS: baselineEndS },
+  ];
   schedule.forEach((fault, index) => {
     phases.push({ name: fault.name, fromS: fault.startS, toS: fault.endS });
     phases.push({ name: `after ${fault.name}`, fromS: fault.endS, toS: schedule[index + 1]?.startS ?? durationS });

@@ -19,7 +19,7 @@ it.skipIf(!available)(
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);
 
     const number = '\\d+(\\.\\d+)? (ms|s)|–';
-    for (const phase of ['baseline', 'postgres-stop', 'after postgres-stop']) {
+    for (const phase of ['warm-up', 'baseline', 'postgres-stop', 'after postgres-stop']) {
       expect(stdout).toMatch(new RegExp(`^${phase} +\\d+\\.\\d–\\d+\\.\\d +\\d+ +\\d+ +\\d+( +(${number})){6}$`, 'm'));
     }
     const whole = /^whole run +(\d+) +(\d+) +(\d+) /m.exec(stdout);
