@@ -79,10 +79,12 @@ export function startOpenLoopLoad(spec: LoadSpec): { finished: Promise<LoadSumma
   const sendOne = async (url: string, body: string, stream: boolean): Promise<Omit<RequestOutcome, 'dueS' | 'stream'>> => {
     const sentAtMs = performance.now();
     let requestId: string | undefined;
+    let status: number | undefined;
     let maxGapMs = 0;
     try {
       const signal = AbortSignal.any([AbortSignal.timeout(requestTimeoutMs), aborted.signal]);
       const response = await request(url, { method: 'POST', headers, body, dispatcher, signal });
+      status = response.statusCode;
       const id = response.headers['x-request-id'];
       requestId = typeof id === 'string' ? id : undefined;
       let text = '';
@@ -96,7 +98,9 @@ export function startOpenLoopLoad(spec: LoadSpec): { finished: Promise<LoadSumma
       const error = response.statusCode === 200 ? incompleteAnswer(text, stream) : statusError(response.statusCode, text);
       return { latencyMs: performance.now() - sentAtMs, maxGapMs: stream ? maxGapMs : 0, requestId, error };
     } catch (error) {
-      return { latencyMs: performance.now() - sentAtMs, maxGapMs: stream ? maxGapMs : 0, requestId, error: failure(error) };
+      // After the head, a failure is a body cut short: for a stream, an answer the caller saw break off.
+      const what = status === undefined ? failure(error) : `body cut after a ${status} head: ${failure(error)}`;
+      return { latencyMs: performance.now() - sentAtMs, maxGapMs: stream ? maxGapMs : 0, requestId, error: what };
     }
   };
 
