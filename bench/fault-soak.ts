@@ -48,7 +48,7 @@ async function main(): Promise<boolean> {
     return true;
   }
   const options = parsed;
-  if (!REDIS_SERVER) throw new SoakAbort('redis-server is not installed (apt-get install -y redis-server redis-sentinel)');
+  if (!REDIS_SERVER) throw new SoakAbort('redis-server is not installed (apt-get install -y redis-server; the sentinels run as redis-server --sentinel)');
   if (!POSTGRES_BIN_DIRECTORY) throw new SoakAbort('PostgreSQL is not installed (apt-get install -y postgresql)');
   const startedAtMs = Date.now();
   const log = (line: string) => console.log(`[${((Date.now() - startedAtMs) / 1_000).toFixed(1).padStart(6)} s] ${line}`);
