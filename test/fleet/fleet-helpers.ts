@@ -38,7 +38,7 @@ export function fleetForThisFile(options: { yaml: (mockUrl: string) => string; r
     mock = await startMockProvider();
     databaseUrl = await postgres.server().createDatabase('fleet');
     fleet = await startGatewayFleet({
-      redisUrl: redis.server().url,
+      redis: { url: redis.server().url },
       postgresUrl: databaseUrl,
       yaml: options.yaml(mock.url),
       ...(options.replicas === undefined ? {} : { replicas: options.replicas }),
