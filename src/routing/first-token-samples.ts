@@ -40,6 +40,11 @@ export class FirstTokenSamples {
   readonly #atMs = new Float64Array(FIRST_TOKEN_SAMPLES_KEPT);
   #next = 0;
   #count = 0;
+  /**
+   * The last figures read, until a sample is added or one of theirs ages out: every attempt reads
+   * them (often more than once), and sorting the ring each time was a measurable share of a request.
+   */
+  #read: { figures: RecentFirstTokens; validBeforeMs: number } | undefined;
 
   observe(sample: FirstTokenSample, nowMs: number): void {
     this.#firstTokenMs[this.#next] = sample.firstTokenMs;
@@ -47,24 +52,35 @@ export class FirstTokenSamples {
     this.#atMs[this.#next] = nowMs;
     this.#next = (this.#next + 1) % FIRST_TOKEN_SAMPLES_KEPT;
     this.#count = Math.min(this.#count + 1, FIRST_TOKEN_SAMPLES_KEPT);
+    this.#read = undefined;
   }
 
   recent(nowMs: number): RecentFirstTokens {
+    if (this.#read !== undefined && nowMs < this.#read.validBeforeMs) return this.#read.figures;
     const oldestMs = nowMs - FIRST_TOKEN_HORIZON_MS;
-    const times: number[] = [];
-    const inputs: number[] = [];
+    const times = new Float64Array(this.#count);
+    const inputs = new Float64Array(this.#count);
+    let kept = 0;
+    let firstAgeOutMs = Number.POSITIVE_INFINITY;
     for (let index = 0; index < this.#count; index++) {
-      if (this.#atMs[index]! <= oldestMs) continue;
-      times.push(this.#firstTokenMs[index]!);
-      inputs.push(this.#inputTokens[index]!);
+      const atMs = this.#atMs[index]!;
+      if (atMs <= oldestMs) continue;
+      times[kept] = this.#firstTokenMs[index]!;
+      inputs[kept] = this.#inputTokens[index]!;
+      kept += 1;
+      firstAgeOutMs = Math.min(firstAgeOutMs, atMs + FIRST_TOKEN_HORIZON_MS);
     }
-    if (times.length === 0) return NO_FIRST_TOKENS;
-    const sortedTimes = Float64Array.from(times).sort();
-    const sortedInputs = Float64Array.from(inputs).sort();
-    return {
-      samples: sortedTimes.length,
-      quantileMs: (q) => sortedTimes[Math.max(0, Math.ceil(q * sortedTimes.length) - 1)],
-      typicalInputTokens: sortedInputs[Math.floor((sortedInputs.length - 1) / 2)],
-    };
+    let figures = NO_FIRST_TOKENS;
+    if (kept > 0) {
+      const sortedTimes = times.subarray(0, kept).sort();
+      const sortedInputs = inputs.subarray(0, kept).sort();
+      figures = {
+        samples: kept,
+        quantileMs: (q) => sortedTimes[Math.max(0, Math.ceil(q * kept) - 1)],
+        typicalInputTokens: sortedInputs[Math.floor((kept - 1) / 2)],
+      };
+    }
+    this.#read = { figures, validBeforeMs: firstAgeOutMs };
+    return figures;
   }
 }
