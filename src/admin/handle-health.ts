@@ -69,7 +69,7 @@ function firstTokenOf(deployment: { key: string; connection: string; model: stri
   const reasoning = isReasoningModel(deployment.model);
   for (const [name, route] of Object.entries(config.routes)) {
     if (!route.targets.some((target) => deploymentKey(target.connection, target.model) === deployment.key)) continue;
-    const evidence = firstTokenEvidenceFor(state, deployment, route.targets, reasoning);
+    const evidence = firstTokenEvidenceFor(state, deployment, () => route.targets, reasoning);
     const streamedInputTokens = evidence?.recent.typicalInputTokens ?? recent.typicalInputTokens ?? 0;
     // A route's only target is its last option, which waits the maximum.
     const timeout = firstTokenTimeout(route.timeouts, evidence, { streamedInputTokens, lastOption: route.targets.length === 1, reasoning });

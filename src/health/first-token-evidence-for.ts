@@ -11,7 +11,7 @@ import type { HealthState } from './health-registry.js';
 export function firstTokenEvidenceFor(
   state: { registry: Pick<HealthState, 'find'>; latency: Pick<LatencyTracker, 'measuredDeployments' | 'recentFirstTokens'> },
   target: { connection: string; model: string },
-  routeTargets: readonly { connection: string; model: string }[],
+  routeTargets: () => readonly { connection: string; model: string }[],
   reasoning: boolean,
 ): FirstTokenEvidence | undefined {
   const measured = (): EvidenceDeployment[] => {
@@ -25,7 +25,7 @@ export function firstTokenEvidenceFor(
   const withKey = (deployment: { connection: string; model: string }): EvidenceDeployment => ({ ...deployment, key: deploymentKey(deployment.connection, deployment.model) });
   return firstTokenEvidence({
     target: withKey(target),
-    routeTargets: routeTargets.map(withKey),
+    routeTargets: () => routeTargets().map(withKey),
     measured,
     reasoning,
     recentOf: (key, reasoningSamples) => state.latency.recentFirstTokens(key, reasoningSamples),

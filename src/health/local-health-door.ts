@@ -129,7 +129,12 @@ class DeploymentPermit implements Permit {
     // Searching the evidence sorts samples: only `auto` needs it.
     const evidence =
       timeouts.first_token_ms === 'auto'
-        ? firstTokenEvidenceFor(this.#deps, this.#deployment, this.#route.targets.map((target) => ({ connection: target.connectionName, model: target.routedModel })), attempt.reasoning)
+        ? firstTokenEvidenceFor(
+            this.#deps,
+            this.#deployment,
+            () => this.#route.targets.map((target) => ({ connection: target.connectionName, model: target.routedModel })),
+            attempt.reasoning,
+          )
         : undefined;
     return firstTokenTimeout(timeouts, evidence, attempt);
   }

@@ -14,7 +14,7 @@ function searchOver(samples: Record<string, { count: number; firstTokenMs: numbe
   }
   const measured = Object.keys(samples).map((key) => at(key.slice(0, key.indexOf('/')), key.slice(key.indexOf('/') + 1)));
   return {
-    routeTargets: [],
+    routeTargets: () => [],
     measured: () => measured,
     reasoning: false,
     recentOf: (key, reasoning) => recent.get(`${key}|${reasoning}`) ?? NO_FIRST_TOKENS,
@@ -41,7 +41,7 @@ describe('firstTokenEvidence', () => {
     const { 'bedrock/anthropic.claude': _sameModel, ...withoutSameModel } = samples;
     expect(firstTokenEvidence(searchOver(withoutSameModel, { target }))?.source).toBe('connection');
     const { 'east/other': _connection, ...routeOnly } = withoutSameModel;
-    expect(firstTokenEvidence(searchOver(routeOnly, { target, routeTargets: [target, at('far', 'standby')] }))).toMatchObject({ source: 'route' });
+    expect(firstTokenEvidence(searchOver(routeOnly, { target, routeTargets: () => [target, at('far', 'standby')] }))).toMatchObject({ source: 'route' });
     expect(firstTokenEvidence(searchOver(routeOnly, { target }))).toBeUndefined();
   });
 

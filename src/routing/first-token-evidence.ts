@@ -24,7 +24,8 @@ export interface FirstTokenEvidence {
 
 export interface EvidenceSearch {
   target: EvidenceDeployment;
-  routeTargets: readonly EvidenceDeployment[];
+  /** The route's targets; asked, like `measured`, only when nearer evidence is too thin. */
+  routeTargets(): readonly EvidenceDeployment[];
   /** Deployments this process has first-token times for; asked only when the target's own samples are too few. */
   measured(): readonly EvidenceDeployment[];
   /** Reasoning requests are timed by reasoning samples only: thinking first makes their first token late. */
@@ -50,7 +51,7 @@ export function firstTokenEvidence(search: EvidenceSearch): FirstTokenEvidence |
   const steps: [EvidenceSource, readonly EvidenceDeployment[]][] = [
     ['same_model', others.filter((other) => other.connection !== target.connection && search.sameModel(other.model, target.model))],
     ['connection', others.filter((other) => other.connection === target.connection)],
-    ['route', search.routeTargets.filter((other) => other.key !== target.key)],
+    ['route', search.routeTargets().filter((other) => other.key !== target.key)],
   ];
   for (const [source, candidates] of steps) {
     let best: RecentFirstTokens | undefined;
