@@ -116,3 +116,14 @@ export async function killRedis(child: ChildProcess): Promise<void> {
     child.kill('SIGKILL');
   });
 }
+
+/** One question to the Redis at `url` on a connection of its own, closed after. */
+export async function askRedis<T>(url: string, question: (redis: Redis) => Promise<T>): Promise<T> {
+  const redis = new Redis(url, { maxRetriesPerRequest: 0, retryStrategy: () => null });
+  redis.on('error', () => undefined);
+  try {
+    return await question(redis);
+  } finally {
+    redis.disconnect();
+  }
+}
