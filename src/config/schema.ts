@@ -57,6 +57,8 @@ const redisClusterStateSchema = z
   .strict()
   .superRefine((state, context) => {
     const issue = (path: (string | number)[], message: string) => context.addIssue({ code: 'custom', path, message });
+    // A node that is no URL has its issue already.
+    if (!state.nodes.every((node) => URL.canParse(node))) return;
     const accesses = state.nodes.map(clusterAccess);
     const first = accesses[0];
     accesses.forEach((access, index) => {
