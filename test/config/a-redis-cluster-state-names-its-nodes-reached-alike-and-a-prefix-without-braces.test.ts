@@ -1,10 +1,7 @@
 import { expect, it } from 'vitest';
-import { formatIssue } from '../../src/config/config-issue.js';
 import { knownSecrets } from '../../src/config/known-secrets.js';
 import { parseConfig } from '../../src/config/parse-config.js';
-
-const withState = (state: string) => `connections:\n  m: { provider: mock }\nroutes:\n  r: { targets: [{ connection: m, model: x }] }\nstate: ${state}\n`;
-const issuesOf = (state: string, env: NodeJS.ProcessEnv = {}) => parseConfig(withState(state), env).issues.map(formatIssue);
+import { issuesOf, withState } from './state-config.js';
 
 it('takes node URLs, with the password in their userinfo or from the environment', () => {
   const parsed = parseConfig(withState('{ kind: redis-cluster, nodes: ["redis://10.0.0.5:7000", "redis://10.0.0.6:7000"], password: "${env:REDIS_PASSWORD}" }'), {

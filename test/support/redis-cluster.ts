@@ -7,11 +7,10 @@
  * `NODE_TIMEOUT_MS` without an answer, so a killed primary is replaced within seconds. Same skip /
  * fail-under-CI rule as `redis-server.ts`.
  */
-import { afterAll, beforeAll } from 'vitest';
 import { eventually } from '../scenario/scenario-helpers.js';
 import { freePort } from './free-port.js';
 import { askRedis, startRedisServer, type RedisServer } from './redis-process.js';
-import { redisAvailable } from './redis-server.js';
+import { startedForThisFile } from './redis-server.js';
 
 const HASH_SLOTS = 16_384;
 const PRIMARIES = 3;
@@ -119,21 +118,8 @@ export async function startRedisCluster(options: { replicas?: boolean } = {}): P
 
 /** One cluster for the calling test file, when this machine has redis-server; always stopped afterwards. */
 export function redisClusterForThisFile(options: { replicas?: boolean } = {}): { available: boolean; cluster(): RedisCluster } {
-  const available = redisAvailable();
-  let cluster: RedisCluster | undefined;
-  beforeAll(async () => {
-    if (available) cluster = await startRedisCluster(options);
-  }, 60_000);
-  afterAll(async () => {
-    await cluster?.close();
-  });
-  return {
-    available,
-    cluster() {
-      if (!cluster) throw new Error('the Redis Cluster is not running for this file');
-      return cluster;
-    },
-  };
+  const { available, started } = startedForThisFile(() => startRedisCluster(options), 60_000, 'the Redis Cluster');
+  return { available, cluster: started };
 }
 
 /** A node of its own: the cluster bus on a free port too (the default, port + 10000, may be out of range or taken). */

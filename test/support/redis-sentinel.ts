@@ -13,7 +13,7 @@ import { stateOf } from '../fleet/fleet-helpers.js';
 import { eventually } from '../scenario/scenario-helpers.js';
 import { freePort } from './free-port.js';
 import { askRedis, killRedis, spawnRedis, startRedisServer, type RedisServer } from './redis-process.js';
-import { redisAvailable } from './redis-server.js';
+import { startedForThisFile } from './redis-server.js';
 import { startGateway, type TestGateway } from './start-gateway.js';
 import { keysAuth } from './virtual-keys.js';
 
@@ -111,21 +111,8 @@ export async function startRedisSentinelSet(): Promise<RedisSentinelSet> {
 
 /** One sentinel set for the calling test file, when this machine has redis-server; always stopped afterwards. */
 export function redisSentinelsForThisFile(): { available: boolean; set(): RedisSentinelSet } {
-  const available = redisAvailable();
-  let set: RedisSentinelSet | undefined;
-  beforeAll(async () => {
-    if (available) set = await startRedisSentinelSet();
-  }, 60_000);
-  afterAll(async () => {
-    await set?.close();
-  });
-  return {
-    available,
-    set() {
-      if (!set) throw new Error('the Redis Sentinel set is not running for this file');
-      return set;
-    },
-  };
+  const { available, started } = startedForThisFile(startRedisSentinelSet, 60_000, 'the Redis Sentinel set');
+  return { available, set: started };
 }
 
 /**
