@@ -1,6 +1,6 @@
 /**
  * A fleet for the tests: 2–3 real `switchyard serve` processes (the built CLI: `npm run build`
- * first) on one config file, sharing the test file's Redis (`state.kind: redis`) and PostgreSQL
+ * first) on one config file, sharing the test file's Redis (`state.kind: redis`, or a Redis Cluster) and PostgreSQL
  * (`store.kind: postgres`), gated by virtual keys with an admin token, and sending to upstreams
  * the test itself runs, so a deployment that fails fails for every replica. Each replica has its
  * own working directory (its spill file) and picks its own port; `stop` ends them all.
@@ -13,7 +13,8 @@ import { startCli, type CliProcess } from './cli-process.js';
 export const FLEET_ADMIN_TOKEN = 'fleet-admin-token';
 
 export interface FleetOptions {
-  redisUrl: string;
+  /** One Redis by URL, or a Redis Cluster by its nodes. */
+  redis: { url: string } | { clusterNodes: readonly string[] };
   postgresUrl: string;
   /** Connections, routes and anything else the behaviour needs, as YAML top-level keys. */
   yaml: string;
@@ -46,7 +47,7 @@ export function fleetConfig(options: FleetOptions): string {
   return `server: { host: 127.0.0.1 }
 auth: { mode: keys }
 admin: { token: ${FLEET_ADMIN_TOKEN} }
-state: { kind: redis, url: "${options.redisUrl}", key_prefix: "${options.keyPrefix ?? 'fleet:'}" }
+state: { ${'url' in options.redis ? `kind: redis, url: "${options.redis.url}"` : `kind: redis-cluster, nodes: ${JSON.stringify(options.redis.clusterNodes)}`}, key_prefix: "${options.keyPrefix ?? 'fleet:'}" }
 store: { kind: postgres, url: "${options.postgresUrl}" }
 ${options.yaml}
 `;
