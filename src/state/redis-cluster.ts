@@ -56,8 +56,9 @@ export function connectClusterSubscriber(target: RedisClusterTarget, options: Re
 
 /**
  * Resolves once every primary holding hash slots answers a PING; throws `PrimaryUnanswered` when
- * a slot has no primary or one does not answer. A primary the client has lost (it died) makes it
- * read the slots again, so a promoted replica is found without waiting for the next refresh.
+ * a slot has no primary or one does not answer. A primary that is gone or hangs makes the client
+ * read the slots again, so a replica promoted in its place is found by the next ping rather than
+ * the next periodic refresh (a hung primary's connection never closes to say it is gone).
  */
 export async function pingClusterPrimaries(cluster: Cluster): Promise<void> {
   const owners = new Set<string>();
@@ -79,6 +80,7 @@ export async function pingClusterPrimaries(cluster: Cluster): Promise<void> {
       try {
         await primary.ping();
       } catch (error) {
+        cluster.refreshSlotsCache();
         if (timedOut(error)) throw new PrimaryUnanswered(`Redis Cluster primary ${owner} did not answer within ${primary.options.commandTimeout} ms (hung)`);
         throw new PrimaryUnanswered(`Redis Cluster primary ${owner} unreachable: ${error instanceof Error ? error.message : String(error)}`);
       }

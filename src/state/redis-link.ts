@@ -11,6 +11,12 @@ import { timedOut } from './redis-timeout.js';
  */
 export const REDIS_COMMAND_TIMEOUT_MS = 500;
 const CONNECT_TIMEOUT_MS = 1_000;
+/**
+ * How long a connection being dropped may take to close politely before it is cut: one dropped
+ * because its server hangs (a cluster's pub/sub node) would never close, and its reconnection
+ * waits for the close.
+ */
+const DISCONNECT_TIMEOUT_MS = 200;
 /** Reconnect attempts back off to this and stay there, forever: Redis coming back is the normal case. */
 const MAX_RECONNECT_DELAY_MS = 1_000;
 /** A resync that failed with both connections still up is tried again after this. */
@@ -80,7 +86,7 @@ export class RedisLink {
     };
     const connections = connectRedis(options, {
       commands: { ...connection, connectionName: `switchyard:${this.replicaId}` },
-      subscriber: { ...connection, enableOfflineQueue: true, autoResubscribe: true },
+      subscriber: { ...connection, enableOfflineQueue: true, autoResubscribe: true, disconnectTimeout: DISCONNECT_TIMEOUT_MS },
     });
     this.commands = connections.commands;
     this.#subscriber = connections.subscriber;

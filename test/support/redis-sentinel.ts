@@ -8,14 +8,11 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
-import { stateOf } from '../fleet/fleet-helpers.js';
 import { eventually } from '../scenario/scenario-helpers.js';
 import { freePort } from './free-port.js';
 import { askRedis, killRedis, spawnRedis, startRedisServer, type RedisServer } from './redis-process.js';
 import { startedForThisFile } from './redis-server.js';
-import { startGateway, type TestGateway } from './start-gateway.js';
-import { keysAuth } from './virtual-keys.js';
+import { twoGatewaysForThisFile, type TwoGateways, type TwoGatewaysOptions } from './two-gateways.js';
 
 export const MASTER_NAME = 'switchyard-test';
 const DOWN_AFTER_MS = 500;
@@ -115,38 +112,7 @@ export function redisSentinelsForThisFile(): { available: boolean; set(): RedisS
   return { available, set: started };
 }
 
-/**
- * Two gateways (registered for the calling file, after its sentinel set starts) that know Redis
- * only through these sentinels, with one SQLite file for keys and the ledger; `bothAre` reads
- * each one's `/readyz` state.
- */
-export function gatewaysOnSentinelsForThisFile(
-  sentinel: { available: boolean; set(): RedisSentinelSet },
-  options: { keyPrefix: string; adminToken: string; target: string },
-): { gateways(): TestGateway[]; bothAre(state: string): Promise<boolean> } {
-  let directory: string | undefined;
-  let gateways: TestGateway[] = [];
-  beforeAll(async () => {
-    if (!sentinel.available) return;
-    directory = mkdtempSync(join(tmpdir(), `switchyard-${options.keyPrefix}-gateways-`));
-    const config = `
-state: { kind: redis, sentinels: ${JSON.stringify(sentinel.set().sentinels)}, master: ${sentinel.set().master}, key_prefix: "${options.keyPrefix}:" }
-store: { kind: sqlite, path: "${join(directory, 'shared.db')}" }
-${keysAuth(options.adminToken)}
-connections:
-  mock: { provider: mock }
-routes:
-  r: { targets: [${options.target}] }
-`;
-    gateways = [await startGateway(config)];
-    gateways.push(await startGateway(config));
-  }, 60_000);
-  afterAll(async () => {
-    await Promise.all(gateways.map((gateway) => gateway.close()));
-    if (directory) rmSync(directory, { recursive: true, force: true });
-  });
-  return {
-    gateways: () => gateways,
-    bothAre: async (state) => (await Promise.all(gateways.map((gateway) => stateOf(gateway.url)))).every((each) => each === state),
-  };
+/** Two gateways that know Redis only through these sentinels (see `twoGatewaysForThisFile`). */
+export function gatewaysOnSentinelsForThisFile(sentinel: { available: boolean; set(): RedisSentinelSet }, options: TwoGatewaysOptions): TwoGateways {
+  return twoGatewaysForThisFile(sentinel.available, () => `kind: redis, sentinels: ${JSON.stringify(sentinel.set().sentinels)}, master: ${sentinel.set().master}`, options);
 }
