@@ -44,13 +44,13 @@ export type ResyncHook = () => Promise<void>;
 
 /**
  * The gateway's connection to Redis (`state.kind: redis` or `redis-cluster`): one connection for
- * commands and scripts, one for pub/sub (a subscribed connection can do nothing else). On a
- * cluster, shared state is up only while every primary holding hash slots answers: a primary
- * that died or hangs is an outage like a lost Redis, until its replica is promoted. Never queues a command
- * while disconnected and never retries one: a call either answers within
+ * commands and scripts, one for pub/sub (a subscribed connection can do nothing else). Never
+ * queues a command while disconnected and never retries one: a call either answers within
  * `REDIS_COMMAND_TIMEOUT_MS` or fails at once, and the store that made it falls back to local
- * state. `up` says which it is; the link reconnects on its own, and once it does, the resync hooks
- * run before `up` is reported.
+ * state. On a cluster shared state is up only while every primary holding hash slots answers: a
+ * primary that died or hangs is an outage like a lost Redis, until it answers or its replica is
+ * promoted. `up` says which it is; the link reconnects on its own, and once it does, the resync
+ * hooks run before `up` is reported.
  */
 export class RedisLink {
   readonly keyPrefix: string;
@@ -58,7 +58,7 @@ export class RedisLink {
   readonly replicaId = randomUUID();
   readonly commands: RedisCommands;
   readonly #subscriber: Redis;
-  /** On a cluster the pub/sub connection's node is none of the command connection's business: it is pinged too. */
+  /** On a cluster the pub/sub node may be one the command connection never talks to: the ping checks it too. */
   readonly #onCluster: boolean;
   readonly #handlers = new Map<string, ((message: string) => void)[]>();
   readonly #resyncHooks: ResyncHook[] = [];
