@@ -16,6 +16,6 @@ export function taggedKey(link: { key(name: string): string }, family: 'gate' | 
  * the same tag; only an empty tag would not count (Redis then hashes each whole key): an id that
  * would leave it empty gets a character in front.
  */
-export function hashTag(id: string): string {
+function hashTag(id: string): string {
   return id === '' || id.startsWith('}') ? `{_${id}}` : `{${id}}`;
 }

@@ -30,8 +30,6 @@ export interface RedisCluster {
   primaryPortOf(slot: number): Promise<number>;
   /** Resolves once a node other than `port` serves the slots `port` served, and the cluster is ok again (bounded). */
   promotedFrom(port: number, timeoutMs: number): Promise<number>;
-  /** Deletes every key on every primary, between tests. */
-  flush(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -68,17 +66,8 @@ export async function startRedisCluster(options: { replicas?: boolean } = {}): P
       await eventually(async () => (await askRedis(replica.url, (redis) => redis.info('replication'))).includes('master_link_status:up'), SETTLE_MS, `replica ${replica.port} in sync`);
     }
 
-    const askAny = async <T>(question: (url: string) => Promise<T>): Promise<T> => {
-      let lastError: unknown;
-      for (const node of everyNode) {
-        try {
-          return await question(node.url);
-        } catch (error) {
-          lastError = error;
-        }
-      }
-      throw lastError;
-    };
+    // Every node at once, the first answer taken: a node that is down or frozen does not hold the question up.
+    const askAny = <T>(question: (url: string) => Promise<T>): Promise<T> => Promise.any(everyNode.map((node) => question(node.url)));
     const primaryPortOf = (slot: number) =>
       askAny(async (url) => {
         const owner = (await clusterNodes(url)).find((node) => node.flags.includes('master') && !node.flags.includes('fail') && node.slots.some(([first, last]) => slot >= first && slot <= last));
@@ -103,10 +92,6 @@ export async function startRedisCluster(options: { replicas?: boolean } = {}): P
           `a replica promoted over ${port}`,
         );
         return promoted;
-      },
-      async flush() {
-        // Whoever is primary now: a replica that was promoted is one too.
-        await Promise.all(everyNode.map((node) => askRedis(node.url, (redis) => redis.flushall()).catch(() => undefined)));
       },
       close,
     };
