@@ -36,7 +36,7 @@ export function connectCluster(target: RedisClusterTarget, options: RedisOptions
     retryDelayOnFailover: 0,
     retryDelayOnClusterDown: 0,
     redisOptions: { ...nodeOptions, ...access, ...(tls ? { tls: {} } : {}) },
-    // A certificate names a host, not its address: with TLS the nodes are reached by the names given.
+    // A certificate names a host, not its address: with TLS the configured nodes are reached by their names, not resolved first.
     ...(tls ? { dnsLookup: (address: string, callback: (error: null, address: string) => void) => callback(null, address) } : {}),
   });
 }
