@@ -72,6 +72,16 @@ describe('estimateInputTokens', () => {
     expect(estimateInputTokens(chat([{ role: 'system', content: prose }]))).toBe(7 + countTokens(prose));
   });
 
+  it('counts a system prompt seen before the same, and the new turn that follows it by its own text', () => {
+    const system = 'You are a coding agent. Use the tools to read and edit files. '.repeat(200);
+    const first = estimateInputTokens(chat([{ role: 'system', content: system }, { role: 'user', content: [text('hello world')] }]));
+    const again = estimateInputTokens(chat([{ role: 'system', content: system }, { role: 'user', content: [text('hello world')] }]));
+    const longer = estimateInputTokens(chat([{ role: 'system', content: system }, { role: 'user', content: [text('hello world, and goodbye')] }]));
+    expect(again).toBe(first);
+    expect(first).toBe(3 + 3 + countTokens('system') + countTokens(system) + 3 + countTokens('user') + countTokens('hello world'));
+    expect(longer - first).toBe(countTokens('hello world, and goodbye') - countTokens('hello world'));
+  });
+
   it('stays fast and close on long runs without spaces', () => {
     // Unsliced, 180,000 characters of emoji take the encoder over a minute.
     const emoji = '😀🎉🚀'.repeat(30_000);

@@ -128,7 +128,7 @@ class TextCounter {
     this.#uncountedChars += text.length - exact.length;
     this.#exactCharsLeft -= exact.length;
     this.#countedChars += exact.length;
-    this.#countedTokens += countSliced(exact);
+    this.#countedTokens += rememberedCount(exact);
   }
 
   tokens(): number {
@@ -136,6 +136,30 @@ class TextCounter {
     // Text goes uncounted only once the whole (non-zero) allowance has been counted.
     return this.#countedTokens + Math.ceil((this.#uncountedChars * this.#countedTokens) / this.#countedChars);
   }
+}
+
+/**
+ * Most of what a request's tokens are counted from was in the last request too: a coding agent
+ * sends the same system prompt and tool definitions (tens of thousands of characters) every turn,
+ * and every request names the same roles. Counts are kept by text, the oldest dropped first once
+ * the texts held pass this many characters (a few MB).
+ */
+const REMEMBERED_CHARS = 2_000_000;
+const rememberedCounts = new Map<string, number>();
+let rememberedChars = 0;
+
+function rememberedCount(text: string): number {
+  const known = rememberedCounts.get(text);
+  if (known !== undefined) return known;
+  const tokens = countSliced(text);
+  rememberedCounts.set(text, tokens);
+  rememberedChars += text.length;
+  for (const oldest of rememberedCounts.keys()) {
+    if (rememberedChars <= REMEMBERED_CHARS) break;
+    rememberedCounts.delete(oldest);
+    rememberedChars -= oldest.length;
+  }
+  return tokens;
 }
 
 function countSliced(text: string): number {

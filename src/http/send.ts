@@ -43,10 +43,21 @@ export function sendGatewayError(response: ServerResponse, error: GatewayError, 
  * name passes the same redaction as every string the gateway sends.
  */
 export function servedHeaders(served: ResolvedTarget, attempts: number, redact: Redact): Record<string, string> {
-  return {
-    'x-switchyard-served-by': headerSafe(redact(`${served.connectionName}/${served.routedModel}`)),
-    'x-switchyard-attempts': String(attempts),
-  };
+  return { 'x-switchyard-served-by': servedByValue(served, redact), 'x-switchyard-attempts': String(attempts) };
+}
+
+/**
+ * A named route's targets live as long as their config snapshot, and so does its redactor: the
+ * header value is worked out once per target, not on every answer.
+ */
+const servedByValues = new WeakMap<ResolvedTarget, { redact: Redact; value: string }>();
+
+function servedByValue(served: ResolvedTarget, redact: Redact): string {
+  const known = servedByValues.get(served);
+  if (known?.redact === redact) return known.value;
+  const value = headerSafe(redact(`${served.connectionName}/${served.routedModel}`));
+  servedByValues.set(served, { redact, value });
+  return value;
 }
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;

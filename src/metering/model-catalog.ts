@@ -71,11 +71,23 @@ const VERSION_SUFFIX = /^(?:-\d{8}|@\d{8}|-\d{4}-\d{2}-\d{2}|-\d{3}|-v\d+(?::\d+
  * after a provider prefix (`anthropic.claude-sonnet-4-5…`, `models/gemini-2.5-pro`).
  */
 export function lookupModel(model: string): ModelFacts | undefined {
+  if (lookups.has(model)) return lookups.get(model);
   const name = withoutProviderPrefix(model);
-  if (Object.hasOwn(CATALOG, name)) return CATALOG[name];
-  const base = NAMES_LONGEST_FIRST.find((candidate) => name.startsWith(`${candidate}-`));
-  return base === undefined ? undefined : CATALOG[base];
+  let facts: ModelFacts | undefined;
+  if (Object.hasOwn(CATALOG, name)) facts = CATALOG[name];
+  else {
+    const base = NAMES_LONGEST_FIRST.find((candidate) => name.startsWith(`${candidate}-`));
+    facts = base === undefined ? undefined : CATALOG[base];
+  }
+  // Every request prices its target and checks its context window by model name; the names are
+  // the config's (and direct requests'), so the answers are kept, a bounded number of them.
+  if (lookups.size >= MAX_REMEMBERED_LOOKUPS) lookups.clear();
+  lookups.set(model, facts);
+  return facts;
 }
+
+const MAX_REMEMBERED_LOOKUPS = 1_000;
+const lookups = new Map<string, ModelFacts | undefined>();
 
 /**
  * What a model name means across providers, so two targets can be told to be the same model: the

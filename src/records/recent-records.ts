@@ -4,8 +4,8 @@ import type { RequestRecord } from '../core/request-record.js';
 export const DEFAULT_RECENT_LIMIT = 10_000;
 
 /**
- * The newest records by id, bounded, so a record is readable the moment its response ends even
- * while its batched write is pending (docs/operations.md). A Map keeps insertion order, so the first key is
+ * Records whose batched write has not landed (pending, or spilled while the store is out), newest
+ * kept when bounded, so a record is readable the moment its response ends (docs/operations.md). A Map keeps insertion order, so the first key is
  * always the oldest and eviction is O(1).
  */
 export class RecentRecords {
@@ -27,6 +27,10 @@ export class RecentRecords {
       const oldest = this.records.keys().next();
       if (!oldest.done) this.records.delete(oldest.value);
     }
+  }
+
+  delete(id: string): void {
+    this.records.delete(id);
   }
 
   get(id: string): RequestRecord | undefined {

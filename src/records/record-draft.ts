@@ -86,7 +86,7 @@ export class RecordDraft {
     const latencyMs = endedAtMs - this.startedAtMs;
     const upstreamMs = this.attempts.reduce((sum, attempt) => sum + attempt.latencyMs, 0);
     const servedAttempt = this.served ? this.attempts.at(-1) : undefined;
-    return {
+    const record: RequestRecord = {
       id: this.id,
       created_at: new Date(this.startedAtMs).toISOString(),
       origin: this.origin,
@@ -99,7 +99,6 @@ export class RecordDraft {
         ? { connection: this.served.connectionName, provider: this.served.connection.provider, model: this.served.routedModel }
         : null,
       attempts: this.attempts.map((attempt) => toEntry(attempt, costMicrosByAttempt.get(attempt.n))),
-      ...(this.skipped === undefined ? {} : { skipped: this.skipped.map(toSkippedEntry) }),
       usage: servedAttempt?.usage ? toRecordUsage(servedAttempt.usage) : null,
       cost_usd: costMicrosByAttempt.size === 0 ? null : microsToUsd([...costMicrosByAttempt.values()].reduce((sum, micros) => sum + micros, 0)),
       first_token_ms: this.firstTokenAtMs === undefined ? null : this.firstTokenAtMs - this.startedAtMs,
@@ -110,20 +109,23 @@ export class RecordDraft {
       stream: this.stream,
       error_code: this.errorCode,
       error_message: this.errorMessage,
-      ...(this.origin === 'probe' ? { probe: true as const } : {}),
-      ...(this.fallback === undefined ? {} : { fallback: this.fallback }),
-      ...(this.operation === undefined ? {} : { operation: this.operation }),
-      ...(this.droppedTools === undefined ? {} : { dropped_tools: this.droppedTools }),
-      ...(this.maxTokensClamped === undefined ? {} : { max_tokens_clamped: this.maxTokensClamped }),
-      ...(this.session === undefined ? {} : { session: this.session }),
-      ...(this.affinity === undefined ? {} : { affinity: this.affinity }),
     };
+    // Assigned rather than spread in: this runs once per request, and each spread is an object made and copied.
+    if (this.skipped !== undefined) record.skipped = this.skipped.map(toSkippedEntry);
+    if (this.origin === 'probe') record.probe = true;
+    if (this.fallback !== undefined) record.fallback = this.fallback;
+    if (this.operation !== undefined) record.operation = this.operation;
+    if (this.droppedTools !== undefined) record.dropped_tools = this.droppedTools;
+    if (this.maxTokensClamped !== undefined) record.max_tokens_clamped = this.maxTokensClamped;
+    if (this.session !== undefined) record.session = this.session;
+    if (this.affinity !== undefined) record.affinity = this.affinity;
+    return record;
   }
 }
 
 /** Messages are stored as the provider wrote them here; the record store redacts secrets. */
 function toEntry(attempt: AttemptRecord, costMicros: number | undefined): AttemptRecordEntry {
-  return {
+  const entry: AttemptRecordEntry = {
     n: attempt.n,
     connection: attempt.connection,
     provider: attempt.provider,
@@ -137,12 +139,13 @@ function toEntry(attempt: AttemptRecord, costMicros: number | undefined): Attemp
     latency_ms: attempt.latencyMs,
     first_token_ms: attempt.firstTokenMs ?? null,
     first_token_timeout_ms: attempt.firstTokenTimeoutMs ?? null,
-    ...(attempt.firstTokenSource === undefined ? {} : { first_token_source: attempt.firstTokenSource }),
-    ...(attempt.hedge ? { hedge: true as const } : {}),
     committed: attempt.committed,
     usage: attempt.usage ? toRecordUsage(attempt.usage) : null,
     cost_usd: costMicros === undefined ? null : microsToUsd(costMicros),
   };
+  if (attempt.firstTokenSource !== undefined) entry.first_token_source = attempt.firstTokenSource;
+  if (attempt.hedge) entry.hedge = true;
+  return entry;
 }
 
 function toSkippedEntry(skip: SkippedTarget): SkippedTargetEntry {

@@ -55,8 +55,18 @@ export class RecordStore {
 
   constructor(options: RecordStoreOptions) {
     this.db = options.db;
-    this.writer = new RecordWriter(options.writer);
-    this.recent = new RecentRecords(options.recentLimit);
+    const recent = new RecentRecords(options.recentLimit);
+    this.recent = recent;
+    const { insert } = options.writer;
+    // A record stays in memory only until its write lands; from then on it is read from the store.
+    // Holding thousands of answered records for longer made every garbage collection slower.
+    this.writer = new RecordWriter({
+      ...options.writer,
+      insert: async (batch) => {
+        await insert(batch);
+        for (const record of batch) recent.delete(record.id);
+      },
+    });
     this.knownSecrets = options.knownSecrets ?? (() => NO_SECRETS);
   }
 

@@ -89,7 +89,7 @@ export async function openRequest<Parsed extends { requestedModel: string }>(
   draft.deadlineAtMs = deadlineAtMs;
   if (Number(request.headers['x-stainless-retry-count']) > 0) deps.metrics.callerRetries.inc({ route: draft.routeLabel });
   // Read beside the gate, so that with Redis the binding costs no round trip of its own.
-  const sessionBinding = deps.affinity.lookup(route, draft.session);
+  const sessionBinding = draft.session === undefined ? undefined : deps.affinity.lookup(route, draft.session);
 
   const idempotency = endpoint.idempotencyScope === undefined ? undefined : await claimIdempotencyKey(request, response, body.text, principal, endpoint.idempotencyScope, draft, deps);
   if (idempotency === 'replayed') return 'replayed';
@@ -105,7 +105,19 @@ export async function openRequest<Parsed extends { requestedModel: string }>(
     draft.maxTokensClamped = admission.maxTokensClamped;
     response.setHeader(MAX_TOKENS_HEADER, String(admission.maxTokensClamped.sent));
   }
-  return { context: { ...start, principal, route, deadlineAtMs, admission, idempotency, sessionId, sessionBinding: await sessionBinding }, parsed };
+  const context: RequestContext = {
+    config,
+    draft,
+    caller: start.caller,
+    principal,
+    route,
+    deadlineAtMs,
+    admission,
+    idempotency,
+    sessionId,
+    sessionBinding: sessionBinding === undefined ? undefined : await sessionBinding,
+  };
+  return { context, parsed };
 }
 
 /**

@@ -19,7 +19,7 @@ export function kyselyWrites(db: Kysely<DatabaseSchema>): Omit<StoreWrites, 'clo
       await db.transaction().execute(async (transaction) => {
         const inserted = await transaction
           .insertInto('requests')
-          .values(batch.map(requestRow))
+          .values(batch.map((record) => requestRow(record)))
           .onConflict((conflict) => conflict.column('id').doNothing())
           .returning('id')
           .execute();

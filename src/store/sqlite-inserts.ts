@@ -34,7 +34,7 @@ export class SqliteInserts {
   readonly #upsertSpendMinute: Statement;
   readonly #upsertCacheMinute: Statement;
   /** Returns the record count after the batch, applied only once the transaction has committed. */
-  readonly #writeRecords: (batch: readonly RequestRecord[]) => number;
+  readonly #writeRecords: (batch: readonly RequestRecord[], texts: readonly string[] | undefined) => number;
   readonly #writeSpend: (rows: readonly SpendRow[]) => void;
 
   constructor(database: Database, options: { maxRecords?: number } = {}) {
@@ -62,9 +62,9 @@ export class SqliteInserts {
     this.#upsertLatencyMinute = database.prepare(ROLLUP_UPSERTS.latencyMinute);
     this.#upsertSpendMinute = database.prepare(ROLLUP_UPSERTS.spendMinute);
     this.#upsertCacheMinute = database.prepare(ROLLUP_UPSERTS.cacheMinute);
-    this.#writeRecords = database.transaction((batch: readonly RequestRecord[]) => {
+    this.#writeRecords = database.transaction((batch: readonly RequestRecord[], texts: readonly string[] | undefined) => {
       let count = this.#recordCount;
-      const stored = batch.filter((record) => this.#storeRecord(record) === 1);
+      const stored = batch.filter((record, index) => this.#storeRecord(record, texts?.[index]) === 1);
       count += stored.length;
       const rollups = requestRollups(stored);
       for (const row of rollups.minutes) this.#upsertRequestMinute.run(row);
@@ -81,8 +81,9 @@ export class SqliteInserts {
     });
   }
 
-  records(batch: readonly RequestRecord[]): void {
-    this.#recordCount = this.#writeRecords(batch);
+  /** `texts`: each record as JSON already, when it came that way (it is stored as that text). */
+  records(batch: readonly RequestRecord[], texts?: readonly string[]): void {
+    this.#recordCount = this.#writeRecords(batch, texts);
   }
 
   spend(rows: readonly SpendRow[]): void {
@@ -100,8 +101,8 @@ export class SqliteInserts {
   }
 
   /** Returns 1 when the record is new, 0 when it was stored already. */
-  #storeRecord(record: RequestRecord): number {
-    const stored = this.#insertRequest.run(requestRow(record)).changes;
+  #storeRecord(record: RequestRecord, text: string | undefined): number {
+    const stored = this.#insertRequest.run(requestRow(record, text)).changes;
     for (const attempt of attemptRows(record)) this.#insertAttempt.run(attempt);
     return stored;
   }

@@ -39,7 +39,7 @@ export class StoreThread implements StoreWrites {
   }
 
   async records(batch: readonly RequestRecord[]): Promise<void> {
-    await this.#call({ kind: 'records', batch });
+    await this.#call({ kind: 'records', texts: batch.map((record) => JSON.stringify(record)) });
   }
 
   async spend(rows: readonly SpendRow[]): Promise<void> {

@@ -1,11 +1,16 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openSqlite } from './open-database.js';
+import type { RequestRecord } from '../core/request-record.js';
 import { SqliteInserts } from './sqlite-inserts.js';
 
 /** One thing the store thread is asked to do. */
 export type StoreCall =
-  | { kind: 'records'; batch: Parameters<SqliteInserts['records']>[0] }
+  /**
+   * Records cross as JSON text, the form they are stored in: one string each is cheaper to hand
+   * over than a deep structured clone, and the text is stored as it came instead of made again.
+   */
+  | { kind: 'records'; texts: readonly string[] }
   | { kind: 'spend'; batch: Parameters<SqliteInserts['spend']>[0] }
   | { kind: 'prune'; olderThanMs: number; limit: number }
   | { kind: 'query'; sql: string; parameters: readonly unknown[] };
@@ -70,7 +75,7 @@ port.on('message', (request: StoreRequest) => {
 function run(request: StoreRequest): QueryAnswer | number | undefined {
   switch (request.kind) {
     case 'records':
-      inserts.records(request.batch);
+      inserts.records(request.texts.map((text) => JSON.parse(text) as RequestRecord), request.texts);
       return undefined;
     case 'spend':
       inserts.spend(request.batch);

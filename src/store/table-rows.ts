@@ -8,7 +8,7 @@ import type { AttemptsTable, RequestsTable, SpendTable } from './schema.js';
  * The rows a record and a spend row are stored as, the same for every store kind: what the
  * columns hold (0/1 for booleans, whole milliseconds) is decided here once.
  */
-export function requestRow(record: RequestRecord): Insertable<RequestsTable> {
+export function requestRow(record: RequestRecord, recordJson: string = JSON.stringify(record)): Insertable<RequestsTable> {
   return {
     id: record.id,
     created_at: record.created_at,
@@ -22,7 +22,7 @@ export function requestRow(record: RequestRecord): Insertable<RequestsTable> {
     stream: record.stream ? 1 : 0,
     // Integer columns; the exact value stays in record_json.
     latency_ms: Math.round(record.latency_ms),
-    record_json: JSON.stringify(record),
+    record_json: recordJson,
   };
 }
 
