@@ -9,6 +9,8 @@ const SECRET_KEYS: ReadonlySet<PropertyKey> = new Set([
   'aws_session_token',
   'webhook_url',
   'url',
+  // A Redis Cluster's node URLs, which can carry its password.
+  'nodes',
   'password',
 ]);
 

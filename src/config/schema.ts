@@ -32,6 +32,44 @@ const redisStateSchema = z
     if (state.url !== undefined && state.password !== undefined && new URL(state.url).password !== '') issue('password', 'the url holds a password already: give it in one place');
   });
 
+/** How a node URL reaches the cluster; every node is reached alike (one scheme, one user and password). */
+function clusterAccess(url: string): { tls: boolean; user: string; password: string; database: string } {
+  const parsed = new URL(url);
+  return { tls: parsed.protocol === 'rediss:', user: parsed.username, password: parsed.password, database: parsed.pathname.replace(/^\//, '') };
+}
+
+/**
+ * A Redis Cluster, by one or more of its nodes (the client finds the others from them). The key
+ * prefix takes no braces: the gateway's keys carry hash tags of their own, and a brace in front
+ * of them would change which part of a key Redis hashes to place it.
+ */
+const redisClusterStateSchema = z
+  .object({
+    kind: z.literal('redis-cluster'),
+    nodes: z.array(z.url({ protocol: /^rediss?$/, error: 'a redis:// or rediss:// URL' })).min(1, 'at least one node of the cluster, as redis://host:port'),
+    password: z.string().min(1).optional(),
+    key_prefix: z
+      .string()
+      .min(1)
+      .regex(/^[^{}]*$/, "no { or } in a cluster's key prefix: the keys carry hash tags of their own")
+      .default('switchyard:'),
+  })
+  .strict()
+  .superRefine((state, context) => {
+    const issue = (path: (string | number)[], message: string) => context.addIssue({ code: 'custom', path, message });
+    // A node that is no URL has its issue already.
+    if (!state.nodes.every((node) => URL.canParse(node))) return;
+    const accesses = state.nodes.map(clusterAccess);
+    const first = accesses[0];
+    accesses.forEach((access, index) => {
+      if (access.database !== '' && access.database !== '0') issue(['nodes', index], 'a cluster has database 0 only: no /N after host:port');
+      if (!first || index === 0) return;
+      if (access.tls !== first.tls) issue(['nodes', index], 'the same scheme as the first node: the cluster is reached with TLS (rediss://) or without, as a whole');
+      else if (access.user !== first.user || access.password !== first.password) issue(['nodes', index], 'the same user and password as the first node (or none): every node of a cluster takes the same');
+    });
+    if (state.password !== undefined && first?.password) issue(['password'], 'the node urls hold a password already: give it in one place');
+  });
+
 const serverSchema = z
   .object({
     host: z.string().min(1).default('127.0.0.1'),
@@ -253,6 +291,7 @@ export const configSchema = z
       .discriminatedUnion('kind', [
         z.object({ kind: z.literal('memory') }).strict(),
         redisStateSchema,
+        redisClusterStateSchema,
       ])
       .default({ kind: 'memory' }),
     health: z

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisCommands } from './redis-target.js';
 
 /**
  * The Lua scripts behind shared health: every change to a shared record is decided inside Redis
@@ -193,7 +193,7 @@ const SCRIPTS: Record<keyof HealthScripts, { numberOfKeys: number; lua: string }
   fallbackCounts: { numberOfKeys: 1, lua: FALLBACK_COUNTS },
 };
 
-export function healthScripts(redis: Redis): HealthScripts {
+export function healthScripts(redis: RedisCommands): HealthScripts {
   for (const [name, script] of Object.entries(SCRIPTS)) {
     if (!(name in redis)) redis.defineCommand(name, script);
   }

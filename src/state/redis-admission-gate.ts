@@ -11,6 +11,7 @@ import { WINDOW_MS, wholeTokens, type BucketLevels } from '../admission/rate-lim
 import { ADMIT_LUA, MERGE_LUA, RATE_MERGE_LUA, RESERVED_LUA, SETTLE_LUA } from './admission-scripts.js';
 import type { RedisLink } from './redis-link.js';
 import { redisScript, type RedisScript } from './redis-script.js';
+import { taggedKey } from './tagged-key.js';
 
 /** Longer than any request may last: a reservation still open after this was held by a replica that died. */
 const DEFAULT_RESERVATION_LEASE_MS = 30 * 60 * 1000;
@@ -178,14 +179,10 @@ export class RedisAdmissionGate implements AdmissionGate {
       const nowMs = Date.now();
       const agesMs = pending.admittedAtMs.map((atMs) => Math.max(0, nowMs - atMs)).filter((ageMs) => ageMs < WINDOW_MS);
       if (agesMs.length === 0) return Promise.resolve();
-      return this.#rateMergeScript([keys[0], this.#link.key(`gate:{${pending.keyId}}:merged:${pending.mergeId}`)], [pending.rpm, MERGE_MARKER_TTL_MS, ...agesMs]);
+      return this.#rateMergeScript([keys[0], this.#mergeMarker(pending)], [pending.rpm, MERGE_MARKER_TTL_MS, ...agesMs]);
     }
     if (pending.kind === 'merge') {
-      return this.#mergeScript([keys[1], this.#link.key(`gate:{${pending.keyId}}:merged:${pending.mergeId}`)], [
-        pending.periodStartMs,
-        pending.costMicros,
-        MERGE_MARKER_TTL_MS,
-      ]);
+      return this.#mergeScript([keys[1], this.#mergeMarker(pending)], [pending.periodStartMs, pending.costMicros, MERGE_MARKER_TTL_MS]);
     }
     return this.#settleScript(keys, [BUDGET_IDLE_TTL_MS, 0, 0, pending.reservationId, pending.periodStartMs, pending.costMicros]);
   }
@@ -342,9 +339,15 @@ export class RedisAdmissionGate implements AdmissionGate {
     if (this.#pending.length > MAX_PENDING_SETTLEMENTS) this.#pending.shift();
   }
 
+  /** The key's four, under one hash tag (the scripts take them together). */
   #keysOf(keyId: string): [rate: string, budget: string, open: string, holds: string] {
-    const tag = `gate:{${keyId}}`;
-    return [this.#link.key(`${tag}:rate`), this.#link.key(`${tag}:budget`), this.#link.key(`${tag}:open`), this.#link.key(`${tag}:holds`)];
+    const key = (part: string) => taggedKey(this.#link, 'gate', keyId, part);
+    return [key('rate'), key('budget'), key('open'), key('holds')];
+  }
+
+  /** Redis remembers a merge was applied here, under the key's tag: the merge scripts take it with the key's counters. */
+  #mergeMarker(merge: { keyId: string; mergeId: string }): string {
+    return taggedKey(this.#link, 'gate', merge.keyId, `merged:${merge.mergeId}`);
   }
 
   #nextId(): string {

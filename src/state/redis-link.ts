@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis, RedisOptions } from 'ioredis';
-import { connectRedis, type RedisTarget } from './redis-target.js';
+import { Cluster, type Command, type Redis, type RedisOptions } from 'ioredis';
+import { PrimaryUnanswered } from './redis-cluster.js';
+import { connectRedis, pingPrimaries, type RedisCommands, type RedisTarget } from './redis-target.js';
+import { timedOut } from './redis-timeout.js';
 
 /**
  * Every Redis call is bounded: a Redis that stops answering costs a request at most this long
@@ -9,6 +11,12 @@ import { connectRedis, type RedisTarget } from './redis-target.js';
  */
 export const REDIS_COMMAND_TIMEOUT_MS = 500;
 const CONNECT_TIMEOUT_MS = 1_000;
+/**
+ * How long a connection being dropped may take to close politely before it is cut: one dropped
+ * because its server hangs (a cluster's pub/sub node) would never close, and its reconnection
+ * waits for the close.
+ */
+const DISCONNECT_TIMEOUT_MS = 200;
 /** Reconnect attempts back off to this and stay there, forever: Redis coming back is the normal case. */
 const MAX_RECONNECT_DELAY_MS = 1_000;
 /** A resync that failed with both connections still up is tried again after this. */
@@ -17,11 +25,10 @@ const RESYNC_RETRY_MS = 200;
  * How often the link pings Redis on its command connection: a Redis that hangs (stopped, stuck in
  * a fork, behind a full network buffer) keeps its connections open, so only an unanswered call
  * tells. The ping notices a hang nobody's traffic has met yet, and ends a hang's degraded state
- * once Redis answers again. One tiny command every half second per replica.
+ * once Redis answers again. One tiny command every half second per replica (on a cluster, one per
+ * primary, and one on the pub/sub connection).
  */
 const HEALTH_PING_MS = 500;
-/** What ioredis rejects a command with once `commandTimeout` has passed without an answer. */
-const COMMAND_TIMED_OUT = 'Command timed out';
 
 export type RedisLinkOptions = RedisTarget & {
   /** Prepended to every key and channel, so several gateways (or tests) can share one Redis. */
@@ -36,19 +43,23 @@ export type LinkStatus = { up: true } | { up: false; reason: string };
 export type ResyncHook = () => Promise<void>;
 
 /**
- * The gateway's connection to Redis (`state.kind: redis`): one connection for commands and
- * scripts, one for pub/sub (a subscribed connection can do nothing else). Never queues a command
- * while disconnected and never retries one: a call either answers within
+ * The gateway's connection to Redis (`state.kind: redis` or `redis-cluster`): one connection for
+ * commands and scripts, one for pub/sub (a subscribed connection can do nothing else). Never
+ * queues a command while disconnected and never retries one: a call either answers within
  * `REDIS_COMMAND_TIMEOUT_MS` or fails at once, and the store that made it falls back to local
- * state. `up` says which it is; the link reconnects on its own, and once it does, the resync hooks
- * run before `up` is reported.
+ * state. On a cluster shared state is up only while every primary holding hash slots answers: a
+ * primary that died or hangs is an outage like a lost Redis, until it answers or its replica is
+ * promoted. `up` says which it is; the link reconnects on its own, and once it does, the resync
+ * hooks run before `up` is reported.
  */
 export class RedisLink {
   readonly keyPrefix: string;
   /** Who this process is, fleet-wide: names a lease's holder (the half-open trial, the probe). */
   readonly replicaId = randomUUID();
-  readonly commands: Redis;
+  readonly commands: RedisCommands;
   readonly #subscriber: Redis;
+  /** On a cluster the pub/sub node may be one the command connection never talks to: the ping checks it too. */
+  readonly #onCluster: boolean;
   readonly #handlers = new Map<string, ((message: string) => void)[]>();
   readonly #resyncHooks: ResyncHook[] = [];
   readonly #onStatus: ((status: LinkStatus) => void) | undefined;
@@ -73,13 +84,22 @@ export class RedisLink {
       // Never let a reconnection read a command twice (ioredis would resend unanswered ones).
       autoResendUnfulfilledCommands: false,
     };
-    this.commands = connectRedis(options, { ...connection, connectionName: `switchyard:${this.replicaId}` });
-    this.#subscriber = connectRedis(options, { ...connection, enableOfflineQueue: true, autoResubscribe: true });
+    const connections = connectRedis(options, {
+      commands: { ...connection, connectionName: `switchyard:${this.replicaId}` },
+      subscriber: { ...connection, enableOfflineQueue: true, autoResubscribe: true, disconnectTimeout: DISCONNECT_TIMEOUT_MS },
+    });
+    this.commands = connections.commands;
+    this.#subscriber = connections.subscriber;
+    this.#onCluster = this.commands instanceof Cluster;
     // Shared state is back only once both connections are: a resync that ran before this replica
     // was subscribed again could miss what another replica published meanwhile.
     this.commands.on('ready', () => void this.#resync());
     this.#subscriber.on('ready', () => void this.#resync());
     this.commands.on('error', (error: Error) => {
+      this.#lastError = error.message;
+    });
+    // A cluster's client reports its nodes' connection errors apart.
+    this.commands.on('node error', (error: Error) => {
       this.#lastError = error.message;
     });
     this.commands.on('close', () => this.#setDown(`Redis unreachable: ${this.#lastError}`));
@@ -158,6 +178,8 @@ export class RedisLink {
       // ioredis announces `ready` before it resubscribes, in the same turn.
       await new Promise((resolve) => setImmediate(resolve));
       await this.#subscriber.ping();
+      // A cluster is ready once it knows its slots, with a primary perhaps still gone.
+      await pingPrimaries(this.commands);
       for (const hook of this.#resyncHooks) await hook();
     } catch (error) {
       // Redis went away again, or did not answer in time: stay local and try again shortly.
@@ -180,13 +202,14 @@ export class RedisLink {
    * has to report its own timeouts.
    */
   #downOnTimeouts(): void {
-    const send = this.commands.sendCommand.bind(this.commands);
-    this.commands.sendCommand = ((command: Parameters<Redis['sendCommand']>[0], ...rest: unknown[]) => {
+    const commands = this.commands as unknown as { sendCommand: (command: Command, ...rest: unknown[]) => unknown };
+    const send = commands.sendCommand.bind(commands);
+    commands.sendCommand = (command, ...rest) => {
       command.promise.catch((error: unknown) => {
-        if (error instanceof Error && error.message === COMMAND_TIMED_OUT) this.#setDown(`Redis did not answer within ${REDIS_COMMAND_TIMEOUT_MS} ms (hung)`);
+        if (timedOut(error)) this.#setDown(`Redis did not answer within ${REDIS_COMMAND_TIMEOUT_MS} ms (hung)`);
       });
-      return (send as (...args: unknown[]) => unknown)(command, ...rest);
-    }) as Redis['sendCommand'];
+      return send(command, ...rest);
+    };
   }
 
   /** While up, notices a hang; while down after one (the connections never closed), brings shared state back once Redis answers. */
@@ -194,12 +217,31 @@ export class RedisLink {
     if (this.#pinging || this.#closed || this.commands.status !== 'ready') return;
     this.#pinging = true;
     try {
-      await this.commands.ping();
+      await pingPrimaries(this.commands);
+      if (this.#onCluster) await this.#pingSubscriber();
       if (!this.#up) await this.#resync();
-    } catch {
-      // A timeout marks the link down where it is sent; anything else is a connection the reconnection handles.
+    } catch (error) {
+      // A cluster's primaries answer on connections of their own, which nothing else watches.
+      if (error instanceof PrimaryUnanswered) this.#setDown(error.message);
+      // On the command connection a timeout marks the link down where it is sent; anything else is a connection the reconnection handles.
     } finally {
       this.#pinging = false;
+    }
+  }
+
+  /**
+   * A cluster's pub/sub node can hang while every primary answers (it may be a replica, or a
+   * primary already replaced): nothing published would be heard. Then the link is down, and the
+   * connection is dropped for another node; its reconnection resyncs.
+   */
+  async #pingSubscriber(): Promise<void> {
+    if (this.#subscriber.status !== 'ready') return;
+    try {
+      await this.#subscriber.ping();
+    } catch (error) {
+      if (!timedOut(error)) return;
+      this.#setDown(`the Redis pub/sub connection did not answer within ${REDIS_COMMAND_TIMEOUT_MS} ms (hung): moving it to another node`);
+      this.#subscriber.disconnect(true);
     }
   }
 

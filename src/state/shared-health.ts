@@ -9,6 +9,7 @@ import type { SharedStructuralState, StructuralTransition } from '../health/stru
 import { FAILURE_POLICY, type StructuralKind } from '../core/failure-policy.js';
 import { healthScripts, type HealthScripts } from './health-scripts.js';
 import type { RedisLink } from './redis-link.js';
+import { taggedKey } from './tagged-key.js';
 
 const CHANNEL = 'health';
 /** Records of deployments nobody uses any more go after a day; every change renews them. */
@@ -18,7 +19,7 @@ const RECORD_TTL_S = 86_400;
  * replica died): then another replica may send the trial. Longer than a trial request should take.
  */
 export const TRIAL_LEASE_MS = 30_000;
-/** The key of each kind of probe lease (`health:<name>:<deployment>`). */
+/** The key of each kind of probe lease (`health:{<deployment>}:<name>`). */
 const PROBE_LEASES: Readonly<Record<ProbePurpose, string>> = { structural: 'probe', recovery: 'recovery-probe' };
 /** How often a changed quota snapshot is shared: what `/admin/health` shows of another replica's view is at most this old. */
 const QUOTA_SHARE_MS = 1_000;
@@ -94,8 +95,8 @@ export class SharedHealth implements HealthEvents, TrialClaims {
     const settings = deployment.breaker.settings;
     this.#scripts
       .breakerTransition(
-        this.#link.key(`health:${recordKey}`),
-        this.#link.key(`health:trial:${deployment.key}`),
+        this.#keyOf(deployment.key, 'breaker'),
+        this.#keyOf(deployment.key, 'trial'),
         change.to === 'ejected' ? 'trip' : change.byProbe ? 'readmit' : 'close',
         this.#generations.get(recordKey) ?? 0,
         change.reason,
@@ -122,7 +123,7 @@ export class SharedHealth implements HealthEvents, TrialClaims {
     if (!this.#link.up) return this.#keptLocally(recordKey, () => this.#deps.events.onStructural(deployment, change));
     this.#scripts
       .structuralTransition(
-        this.#link.key(`health:${recordKey}`),
+        this.#keyOf(deployment.key, 'structural'),
         change.to === 'structural' ? 'enter' : 'clear',
         change.cause,
         change.reason,
@@ -165,17 +166,21 @@ export class SharedHealth implements HealthEvents, TrialClaims {
     this.#quotaTimer ??= setTimeout(() => this.#shareQuotas(), QUOTA_SHARE_MS).unref();
   }
 
+  /** One transaction per deployment: on a cluster each deployment's keys live in a slot of their own. */
   #shareQuotas(): void {
     this.#quotaTimer = undefined;
     if (!this.#link.up) return this.#quotaToShare.clear();
-    const steps = this.#link.commands.multi();
     for (const deployment of this.#quotaToShare.values()) {
       if (!deployment.quota) continue;
       const message: Message = { kind: 'quota', key: deployment.key, snapshot: deployment.quota, from: this.#link.replicaId };
-      steps.set(this.#link.key(`health:quota:${deployment.key}`), JSON.stringify(deployment.quota), 'EX', RECORD_TTL_S).publish(this.#link.key(CHANNEL), JSON.stringify(message));
+      this.#link.commands
+        .multi()
+        .set(this.#keyOf(deployment.key, 'quota'), JSON.stringify(deployment.quota), 'EX', RECORD_TTL_S)
+        .publish(this.#link.key(CHANNEL), JSON.stringify(message))
+        .exec()
+        .catch(() => undefined);
     }
     this.#quotaToShare.clear();
-    steps.exec().catch(() => undefined);
   }
 
   // ---- The half-open trial and the probe: leases ----
@@ -185,8 +190,8 @@ export class SharedHealth implements HealthEvents, TrialClaims {
     if ((this.#trialHeldElsewhereUntilMs.get(deployment.key) ?? 0) > Date.now()) return false;
     return this.#scripts
       .claimTrial(
-        this.#link.key(`health:breaker:${deployment.key}`),
-        this.#link.key(`health:trial:${deployment.key}`),
+        this.#keyOf(deployment.key, 'breaker'),
+        this.#keyOf(deployment.key, 'trial'),
         this.#link.replicaId,
         TRIAL_LEASE_MS,
         RECORD_TTL_S,
@@ -203,7 +208,7 @@ export class SharedHealth implements HealthEvents, TrialClaims {
 
   release(deployment: DeploymentHealth): void {
     if (!this.#link.up) return;
-    this.#scripts.releaseTrial(this.#link.key(`health:trial:${deployment.key}`), this.#link.replicaId, this.#link.key(CHANNEL), deployment.key).catch(() => undefined);
+    this.#scripts.releaseTrial(this.#keyOf(deployment.key, 'trial'), this.#link.replicaId, this.#link.key(CHANNEL), deployment.key).catch(() => undefined);
   }
 
   /**
@@ -214,7 +219,7 @@ export class SharedHealth implements HealthEvents, TrialClaims {
   async probeLease(deployment: DeploymentHealth, leaseMs: number, purpose: ProbePurpose): Promise<boolean> {
     if (!this.#link.up) return true;
     try {
-      const set = await this.#link.commands.set(this.#link.key(`health:${PROBE_LEASES[purpose]}:${deployment.key}`), this.#link.replicaId, 'PX', wholeMs(leaseMs), 'NX');
+      const set = await this.#link.commands.set(this.#keyOf(deployment.key, PROBE_LEASES[purpose]), this.#link.replicaId, 'PX', wholeMs(leaseMs), 'NX');
       return set === 'OK';
     } catch {
       return true;
@@ -228,7 +233,7 @@ export class SharedHealth implements HealthEvents, TrialClaims {
     if (!this.#link.up) return;
     const coolingMs = wholeMs(shared.coolingMs);
     this.#scripts
-      .cool(this.#link.key(`health:cooling:${key}`), coolingMs, this.#link.key(CHANNEL), key, this.#link.replicaId, JSON.stringify({ ...shared, coolingMs }))
+      .cool(this.#keyOf(key, 'cooling'), coolingMs, this.#link.key(CHANNEL), key, this.#link.replicaId, JSON.stringify({ ...shared, coolingMs }))
       .catch(() => undefined);
   }
 
@@ -312,29 +317,31 @@ export class SharedHealth implements HealthEvents, TrialClaims {
 
   // ---- Loading and reconciling ----
 
+  /** A key of one deployment's shared health: all of them under its hash tag. */
+  #keyOf(deployment: string, record: 'breaker' | 'trial' | 'structural' | 'cooling' | 'quota' | (typeof PROBE_LEASES)[ProbePurpose]): string {
+    return taggedKey(this.#link, 'health', deployment, record);
+  }
+
   /** Takes over the shared records of these deployments (and their connections' faults, cooling and quotas). */
   async #load(deployments: readonly DeploymentHealth[], afterOutage = false): Promise<void> {
     if (deployments.length === 0) return;
-    const link = this.#link;
-    /** Reads per deployment, in the order they are queued. */
-    const READS = 6;
-    const reads = link.commands.pipeline();
-    for (const deployment of deployments) {
-      reads
-        .get(link.key(`health:breaker:${deployment.key}`))
-        .get(link.key(`health:structural:${deployment.key}`))
-        .get(link.key(`health:connection:${deployment.connection}`))
-        .pttl(link.key(`health:cooling:${deployment.key}`))
-        .get(link.key(`health:cooling:${deployment.key}`))
-        .get(link.key(`health:quota:${deployment.key}`));
-    }
-    const results = (await reads.exec()) ?? [];
+    const commands = this.#link.commands;
+    // One call per key, not one pipeline: on a cluster they live in different slots (and nodes).
+    const reads = await Promise.all(
+      deployments.map((deployment) =>
+        Promise.all([
+          commands.get(this.#keyOf(deployment.key, 'breaker')),
+          commands.get(this.#keyOf(deployment.key, 'structural')),
+          commands.get(this.#link.key(`health:connection:${deployment.connection}`)),
+          commands.pttl(this.#keyOf(deployment.key, 'cooling')),
+          commands.get(this.#keyOf(deployment.key, 'cooling')),
+          commands.get(this.#keyOf(deployment.key, 'quota')),
+        ]),
+      ),
+    );
     const registry = this.#deps.registry();
     deployments.forEach((deployment, index) => {
-      const [breaker, structural, connection, coolingLeftMs, cooling, quota] = results.slice(index * READS, index * READS + READS).map(([error, value]) => {
-        if (error) throw error;
-        return value;
-      });
+      const [breaker, structural, connection, coolingLeftMs, cooling, quota] = reads[index]!;
       if (afterOutage) {
         // Generations may have started again (an emptied Redis): what Redis holds now is the reference.
         this.#generations.delete(`breaker:${deployment.key}`);
@@ -371,7 +378,7 @@ export class SharedHealth implements HealthEvents, TrialClaims {
         ['structural', deployment.structural.snapshot(), deployment.structural.state !== 'clear'],
       ] as const) {
         const recordKey = `${kind}:${deployment.key}`;
-        const key = this.#link.key(`health:${recordKey}`);
+        const key = this.#keyOf(deployment.key, kind);
         // A Redis that came back empty must not forget an ejection or fault still in force here.
         const push = this.#changedLocally.has(recordKey) || (outOfDefault && (await this.#link.commands.exists(key)) === 0);
         if (!push) continue;

@@ -65,8 +65,9 @@ export async function awaitSharedState(shared: SharedState): Promise<void> {
   await shared.link?.ready(START_WAIT_MS);
 }
 
-/** The server or sentinels `state` names; the schema has made sure it names exactly one. */
-function redisTargetOf(state: Extract<Config['state'], { kind: 'redis' }>): RedisTarget {
+/** The server, sentinels or cluster `state` names; the schema has made sure it names exactly one. */
+function redisTargetOf(state: Exclude<Config['state'], { kind: 'memory' }>): RedisTarget {
+  if (state.kind === 'redis-cluster') return { nodes: state.nodes, password: state.password };
   if (state.sentinels && state.master) return { sentinels: state.sentinels, master: state.master, password: state.password };
   if (state.url) return { url: state.url, password: state.password };
   throw new Error('state.kind redis needs url or sentinels with master');

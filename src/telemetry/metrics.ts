@@ -189,7 +189,7 @@ export class Metrics {
   });
   readonly stateDegraded = new Gauge({
     name: 'switchyard_state_degraded',
-    help: 'With state.kind redis: 1 while Redis does not answer and this replica serves on local state, else 0',
+    help: 'With state.kind redis or redis-cluster: 1 while Redis (on a cluster: any primary) does not answer and this replica serves on local state, else 0',
     registers: [this.registry],
   });
   readonly fallbackShare = new Gauge({

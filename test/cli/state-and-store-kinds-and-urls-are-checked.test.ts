@@ -47,6 +47,17 @@ describe('a Redis state', () => {
     expect(stdout + stderr).not.toContain('sentinel-set-password');
   });
 
+  it('on a Redis Cluster is accepted by check-config, and nodes with two passwords are refused without showing either', async () => {
+    const file = join(directory, 'redis-cluster.yaml');
+    writeFileSync(file, `${REST}state: { kind: redis-cluster, nodes: ["redis://:cluster-pass@127.0.0.1:7000", "redis://:cluster-pass@127.0.0.1:7001"] }\n`);
+    expect(await runCli(['check-config', file])).toMatchObject({ code: 0, stderr: '' });
+    writeFileSync(file, `${REST}state: { kind: redis-cluster, nodes: ["redis://:cluster-pass@127.0.0.1:7000", "redis://:other-pass@127.0.0.1:7001"] }\n`);
+    const { code, stdout, stderr } = await runCli(['check-config', file]);
+    expect(code).toBe(1);
+    expect(stderr).toContain('state.nodes[1]: the same user and password as the first node (or none): every node of a cluster takes the same (not shown: a secret) (line 6)');
+    expect(stdout + stderr).not.toMatch(/cluster-pass|other-pass/);
+  });
+
   it('of an unknown kind is refused, not replaced by memory', async () => {
     const file = join(directory, 'state-unknown-kind.yaml');
     writeFileSync(file, `${REST}state: { kind: memcached, url: "memcached://127.0.0.1:11211" }\n`);

@@ -1,9 +1,6 @@
 import { expect, it } from 'vitest';
-import { formatIssue } from '../../src/config/config-issue.js';
 import { parseConfig } from '../../src/config/parse-config.js';
-
-const withState = (state: string) => `connections:\n  m: { provider: mock }\nroutes:\n  r: { targets: [{ connection: m, model: x }] }\nstate: ${state}\n`;
-const issuesOf = (state: string, env: NodeJS.ProcessEnv = {}) => parseConfig(withState(state), env).issues.map(formatIssue);
+import { issuesOf, withState } from './state-config.js';
 
 it('takes sentinels with the master they monitor, and a password from the environment', () => {
   const parsed = parseConfig(withState('{ kind: redis, sentinels: ["10.0.0.5:26379", "[::1]:26380"], master: switchyard, password: "${env:REDIS_PASSWORD}" }'), {

@@ -6,6 +6,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { startMockProvider, type MockProvider } from '../../src/mock/mock-provider.js';
 import { FLEET_ADMIN_TOKEN, startGatewayFleet, type GatewayFleet } from '../support/gateway-fleet.js';
 import { postgresForThisFile, type PostgresServer } from '../support/postgres-server.js';
+import { redisClusterForThisFile, type RedisCluster } from '../support/redis-cluster.js';
 import { redisForThisFile, type RedisServer } from '../support/redis-server.js';
 import { hello } from '../scenario/scenario-helpers.js';
 
@@ -15,7 +16,10 @@ export interface FleetForThisFile {
   fleet(): GatewayFleet;
   /** The one upstream every replica sends to: what the provider saw, fleet-wide. */
   mock(): MockProvider;
+  /** The fleet's Redis (not on a cluster). */
   redis(): RedisServer;
+  /** The fleet's Redis Cluster (`onCluster` only). */
+  cluster(): RedisCluster;
   postgres(): PostgresServer;
   /** The fleet's database, for reading its tables directly. */
   databaseUrl(): string;
@@ -24,12 +28,14 @@ export interface FleetForThisFile {
 /**
  * A fleet for the calling test file, started before its tests and stopped after them (before the
  * Redis and PostgreSQL under it). `yaml` gets the mock provider's URL and returns the connections
- * and routes (and anything else) of the config.
+ * and routes (and anything else) of the config. `onCluster`: state on a 3-primary Redis Cluster
+ * instead of one Redis.
  */
-export function fleetForThisFile(options: { yaml: (mockUrl: string) => string; replicas?: number }): FleetForThisFile {
-  const redis = redisForThisFile();
+export function fleetForThisFile(options: { yaml: (mockUrl: string) => string; replicas?: number; onCluster?: boolean }): FleetForThisFile {
+  const redis = options.onCluster ? undefined : redisForThisFile();
+  const cluster = options.onCluster ? redisClusterForThisFile() : undefined;
   const postgres = postgresForThisFile();
-  const available = redis.available && postgres.available;
+  const available = (redis ?? cluster)!.available && postgres.available;
   let mock: MockProvider | undefined;
   let fleet: GatewayFleet | undefined;
   let databaseUrl: string | undefined;
@@ -38,7 +44,7 @@ export function fleetForThisFile(options: { yaml: (mockUrl: string) => string; r
     mock = await startMockProvider();
     databaseUrl = await postgres.server().createDatabase('fleet');
     fleet = await startGatewayFleet({
-      redis: { url: redis.server().url },
+      redis: redis ? { url: redis.server().url } : { clusterNodes: cluster!.cluster().nodes },
       postgresUrl: databaseUrl,
       yaml: options.yaml(mock.url),
       ...(options.replicas === undefined ? {} : { replicas: options.replicas }),
@@ -52,7 +58,8 @@ export function fleetForThisFile(options: { yaml: (mockUrl: string) => string; r
     available,
     fleet: () => fleet!,
     mock: () => mock!,
-    redis: () => redis.server(),
+    redis: () => redis!.server(),
+    cluster: () => cluster!.cluster(),
     postgres: () => postgres.server(),
     databaseUrl: () => databaseUrl!,
   };

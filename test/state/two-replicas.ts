@@ -5,11 +5,13 @@
  */
 import { afterEach } from 'vitest';
 import { RedisLink } from '../../src/state/redis-link.js';
+import type { RedisTarget } from '../../src/state/redis-target.js';
 
 const LINK_READY_MS = 5_000;
 let prefixes = 0;
 
-export function replicaLinks(): { open(url: string, keyPrefix?: string): Promise<RedisLink>; prefix(): string } {
+/** `open` takes a Redis's URL, or any target (a cluster's nodes). */
+export function replicaLinks(): { open(target: string | RedisTarget, keyPrefix?: string): Promise<RedisLink>; prefix(): string } {
   const links: RedisLink[] = [];
   let prefix = `test-${process.pid}-${++prefixes}:`;
   afterEach(async () => {
@@ -17,10 +19,10 @@ export function replicaLinks(): { open(url: string, keyPrefix?: string): Promise
     prefix = `test-${process.pid}-${++prefixes}:`;
   });
   return {
-    async open(url, keyPrefix = prefix) {
-      const link = new RedisLink({ url, keyPrefix });
+    async open(target, keyPrefix = prefix) {
+      const link = new RedisLink({ ...(typeof target === 'string' ? { url: target } : target), keyPrefix });
       links.push(link);
-      if (!(await link.ready(LINK_READY_MS))) throw new Error(`Redis at ${url} did not answer`);
+      if (!(await link.ready(LINK_READY_MS))) throw new Error(`Redis at ${JSON.stringify(target)} did not answer`);
       return link;
     },
     prefix: () => prefix,

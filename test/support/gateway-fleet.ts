@@ -1,7 +1,7 @@
 /**
  * A fleet for the tests: 2–3 real `switchyard serve` processes (the built CLI: `npm run build`
  * first) on one config file, sharing the test file's Redis (`state.kind: redis`, one server or a
- * Sentinel set) and PostgreSQL (`store.kind: postgres`), gated by virtual keys with an admin
+ * Sentinel set; or `redis-cluster`) and PostgreSQL (`store.kind: postgres`), gated by virtual keys with an admin
  * token, and sending to upstreams the test itself runs, so a deployment that fails fails for
  * every replica. Each replica has its own working directory (its spill file) and picks its own
  * port; `stop` ends them all. The fault soak (bench/fault-soak.ts) runs its fleet with it too.
@@ -13,8 +13,8 @@ import { startCli, type CliProcess } from './cli-process.js';
 
 export const FLEET_ADMIN_TOKEN = 'fleet-admin-token';
 
-/** One Redis server, or the sentinels that name the primary of `master`. */
-export type FleetRedis = { url: string } | { sentinels: readonly string[]; master: string };
+/** One Redis server, the sentinels that name the primary of `master`, or a Redis Cluster by its nodes. */
+export type FleetRedis = { url: string } | { sentinels: readonly string[]; master: string } | { clusterNodes: readonly string[] };
 
 export interface FleetOptions {
   redis: FleetRedis;
@@ -50,14 +50,15 @@ export function fleetConfig(options: FleetOptions): string {
   return `server: { host: 127.0.0.1 }
 auth: { mode: keys }
 admin: { token: ${FLEET_ADMIN_TOKEN} }
-state: { kind: redis, ${redisFields(options.redis)}, key_prefix: "${options.keyPrefix ?? 'fleet:'}" }
+state: { ${stateFields(options.redis)}, key_prefix: "${options.keyPrefix ?? 'fleet:'}" }
 store: { kind: postgres, url: "${options.postgresUrl}" }
 ${options.yaml}
 `;
 }
 
-function redisFields(redis: FleetRedis): string {
-  return 'url' in redis ? `url: "${redis.url}"` : `sentinels: ${JSON.stringify(redis.sentinels)}, master: ${redis.master}`;
+function stateFields(redis: FleetRedis): string {
+  if ('clusterNodes' in redis) return `kind: redis-cluster, nodes: ${JSON.stringify(redis.clusterNodes)}`;
+  return 'url' in redis ? `kind: redis, url: "${redis.url}"` : `kind: redis, sentinels: ${JSON.stringify(redis.sentinels)}, master: ${redis.master}`;
 }
 
 export async function startGatewayFleet(options: FleetOptions): Promise<GatewayFleet> {

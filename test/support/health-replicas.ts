@@ -19,7 +19,7 @@ import { LatencyTracker } from '../../src/routing/latency-tracker.js';
 import { resolveRoute, type ResolvedRoute, type ResolvedTarget } from '../../src/routing/resolve-route.js';
 import { FleetFallbackShare } from '../../src/state/fleet-fallback-share.js';
 import { FleetRetryBuckets } from '../../src/state/fleet-retry-buckets.js';
-import { RedisLink } from '../../src/state/redis-link.js';
+import { RedisLink, type RedisLinkOptions } from '../../src/state/redis-link.js';
 import { SharedHealth } from '../../src/state/shared-health.js';
 import type { Alert } from '../../src/telemetry/alert-sender.js';
 import { Metrics } from '../../src/telemetry/metrics.js';
@@ -53,12 +53,12 @@ export function healthConfig(yaml: object): Config {
   return configSchema.parse(yaml);
 }
 
-/** One replica; `redisUrl` and `keyPrefix` put it on shared state. */
-export async function startReplica(config: Config, redis?: { url: string; keyPrefix: string }): Promise<HealthReplica> {
+/** One replica; a Redis (or cluster) and a key prefix put it on shared state. */
+export async function startReplica(config: Config, redis?: RedisLinkOptions): Promise<HealthReplica> {
   const cooling = new Cooling();
   const fallbackShare = new FallbackShare();
   const metrics = new Metrics();
-  const link = redis && new RedisLink({ url: redis.url, keyPrefix: redis.keyPrefix });
+  const link = redis && new RedisLink(redis);
   const alerts: Alert[] = [];
   const probes: string[] = [];
   // eslint-disable-next-line prefer-const -- assigned once the monitor that reads it exists

@@ -116,3 +116,14 @@ export async function killRedis(child: ChildProcess): Promise<void> {
     child.kill('SIGKILL');
   });
 }
+
+/** One question to the Redis at `url` on a connection of its own, closed after; a server that hangs (frozen) fails it within 2 s. */
+export async function askRedis<T>(url: string, question: (redis: Redis) => Promise<T>): Promise<T> {
+  const redis = new Redis(url, { maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 2_000, commandTimeout: 2_000 });
+  redis.on('error', () => undefined);
+  try {
+    return await question(redis);
+  } finally {
+    redis.disconnect();
+  }
+}

@@ -9,10 +9,9 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
 import { eventually } from '../scenario/scenario-helpers.js';
 import { freePort } from './free-port.js';
-import { killRedis, spawnRedis, startRedisServer, type RedisServer } from './redis-process.js';
+import { askRedis, killRedis, spawnRedis, startRedisServer, type RedisServer } from './redis-process.js';
 
 export const MASTER_NAME = 'switchyard-test';
 const DOWN_AFTER_MS = 500;
@@ -73,11 +72,11 @@ export async function startRedisSentinelSet(): Promise<RedisSentinelSet> {
       sentinels.push(`127.0.0.1:${port}`);
     }
     // A failover needs a replica in sync that every sentinel knows, and sentinels that know each other (to elect a leader).
-    await eventually(async () => (await ask(replica.url, (redis) => redis.info('replication'))).includes('master_link_status:up'), SETTLE_MS, 'the replica in sync');
+    await eventually(async () => (await askRedis(replica.url, (redis) => redis.info('replication'))).includes('master_link_status:up'), SETTLE_MS, 'the replica in sync');
     for (const sentinel of sentinels) {
       await eventually(
         async () => {
-          const [replicas, peers] = await ask(`redis://${sentinel}`, (redis) =>
+          const [replicas, peers] = await askRedis(`redis://${sentinel}`, (redis) =>
             Promise.all([redis.call('SENTINEL', 'REPLICAS', MASTER_NAME), redis.call('SENTINEL', 'SENTINELS', MASTER_NAME)]),
           );
           return (replicas as unknown[]).length === 1 && (peers as unknown[]).length === SENTINELS - 1;
@@ -87,7 +86,7 @@ export async function startRedisSentinelSet(): Promise<RedisSentinelSet> {
       );
     }
     const primaryPort = async () => {
-      const [, port] = (await ask(`redis://${sentinels[0]}`, (redis) => redis.call('SENTINEL', 'GET-MASTER-ADDR-BY-NAME', MASTER_NAME))) as [string, string];
+      const [, port] = (await askRedis(`redis://${sentinels[0]}`, (redis) => redis.call('SENTINEL', 'GET-MASTER-ADDR-BY-NAME', MASTER_NAME))) as [string, string];
       return Number(port);
     };
     return {
@@ -106,15 +105,5 @@ export async function startRedisSentinelSet(): Promise<RedisSentinelSet> {
   } catch (error) {
     await close();
     throw error;
-  }
-}
-
-async function ask<T>(url: string, question: (redis: Redis) => Promise<T>): Promise<T> {
-  const redis = new Redis(url, { maxRetriesPerRequest: 0, retryStrategy: () => null });
-  redis.on('error', () => undefined);
-  try {
-    return await question(redis);
-  } finally {
-    redis.disconnect();
   }
 }

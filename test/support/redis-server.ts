@@ -19,19 +19,28 @@ export function redisAvailable(): boolean {
 
 /** One Redis for the calling test file, when this machine has one (see `postgresForThisFile`). */
 export function redisForThisFile(): { available: boolean; server(): RedisServer } {
+  const { available, started } = startedForThisFile(() => startRedisServer(), 30_000, 'Redis');
+  return { available, server: started };
+}
+
+/**
+ * Whatever the calling test file starts from Debian's redis-server (a server, a sentinel set, a
+ * cluster): started before its tests when this machine has redis-server, always stopped after.
+ */
+export function startedForThisFile<T extends { close(): Promise<void> }>(start: () => Promise<T>, timeoutMs: number, what: string): { available: boolean; started(): T } {
   const available = redisAvailable();
-  let server: RedisServer | undefined;
+  let started: T | undefined;
   beforeAll(async () => {
-    if (available) server = await startRedisServer();
-  }, 30_000);
+    if (available) started = await start();
+  }, timeoutMs);
   afterAll(async () => {
-    await server?.close();
+    await started?.close();
   });
   return {
     available,
-    server() {
-      if (!server) throw new Error('Redis is not running for this file');
-      return server;
+    started() {
+      if (!started) throw new Error(`${what} is not running for this file`);
+      return started;
     },
   };
 }
