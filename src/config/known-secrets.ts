@@ -9,11 +9,10 @@ export function knownSecrets(config: Config): ReadonlySet<string> {
     const found = new Set<string>();
     if (config.admin.token) found.add(config.admin.token);
     if (config.state.kind !== 'memory' && config.state.password) found.add(config.state.password);
-    if (config.state.kind === 'redis-cluster') {
-      for (const node of config.state.nodes) {
-        const password = decodeURIComponent(new URL(node).password);
-        if (password) found.add(password);
-      }
+    const redisUrls = config.state.kind === 'redis-cluster' ? config.state.nodes : config.state.kind === 'redis' && config.state.url ? [config.state.url] : [];
+    for (const url of redisUrls) {
+      const password = decodeURIComponent(new URL(url).password);
+      if (password) found.add(password);
     }
     for (const connection of Object.values(config.connections)) {
       for (const secret of [connection.api_key, connection.aws_secret_access_key, connection.aws_session_token]) if (secret) found.add(secret);

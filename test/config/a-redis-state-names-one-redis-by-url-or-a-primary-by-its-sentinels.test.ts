@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import { knownSecrets } from '../../src/config/known-secrets.js';
 import { parseConfig } from '../../src/config/parse-config.js';
 import { issuesOf, withState } from './state-config.js';
 
@@ -13,6 +14,10 @@ it('takes sentinels with the master they monitor, and a password from the enviro
 it('takes a password beside a url without one, as well as in its userinfo', () => {
   expect(issuesOf('{ kind: redis, url: "redis://10.0.0.5:6379", password: s3cret-pass }')).toEqual([]);
   expect(issuesOf('{ kind: redis, url: "redis://:s3cret-pass@10.0.0.5:6379" }')).toEqual([]);
+  // Either way the password is a secret that no log line, record or error body may show.
+  for (const state of ['{ kind: redis, url: "redis://10.0.0.5:6379", password: s3cret-pass }', '{ kind: redis, url: "redis://app:s3cret%2Dpass@10.0.0.5:6379" }']) {
+    expect(knownSecrets(parseConfig(withState(state), {}).config!)).toContain('s3cret-pass');
+  }
 });
 
 it('refuses anything but exactly one of url and sentinels (with master), naming the field', () => {
