@@ -1,0 +1,138 @@
+/**
+ * The streams mode's load generator: N streaming requests held open at once, each on a
+ * connection of its own (an undici Agent allowed N connections to the origin), started evenly
+ * over a ramp so their chunks do not all fall on the same millisecond. It times each stream's
+ * first byte and the gap between successive reads of its body, and says when the plateau — every
+ * stream open — begins and ends, so the caller can read CPU over exactly that window.
+ */
+import { performance } from 'node:perf_hooks';
+import { Agent, request } from 'undici';
+import { LatencyRecorder } from './latency-recorder.js';
+
+export interface StreamLoadSpec {
+  url: string;
+  body: string;
+  headers: Record<string, string>;
+  streams: number;
+  /** The requests are started evenly over this long. */
+  rampMs: number;
+  /** Whatever is still open this long after the first request started is given up on (counted as errors). */
+  giveUpMs: number;
+  /** Called when every stream has had its first byte: the plateau begins. */
+  onPlateauStart(): void;
+  /** Called when the first stream ends, well or not, after the plateau began. */
+  onPlateauEnd(): void;
+}
+
+export interface StreamLoadResult {
+  streams: number;
+  completed: number;
+  errors: number;
+  /** The first few errors' messages, to say what went wrong. */
+  firstErrors: string[];
+  ttfbP50Ms: number;
+  ttfbP99Ms: number;
+  /** Time between successive reads of one stream's body (one read carries one chunk unless they queued up). */
+  gapP50Ms: number;
+  gapP99Ms: number;
+  /** SSE events received in all (`data:` lines). */
+  events: number;
+  /** SSE events received during the plateau; undefined when there was none. */
+  plateauEvents?: number;
+}
+
+const keptErrors = 3;
+const eventMarker = Buffer.from('data:');
+const doneMarker = Buffer.from('[DONE]');
+
+export async function runStreamLoad(spec: StreamLoadSpec): Promise<StreamLoadResult> {
+  const agent = new Agent({ connections: spec.streams, pipelining: 1, headersTimeout: spec.giveUpMs, bodyTimeout: spec.giveUpMs });
+  const ttfb = new LatencyRecorder();
+  const gaps = new LatencyRecorder();
+  const firstErrors: string[] = [];
+  let completed = 0;
+  let errors = 0;
+  let events = 0;
+  let opened = 0;
+  let ended = 0;
+  let plateauStartEvents: number | undefined;
+  let plateauEvents: number | undefined;
+
+  const streamEnded = (): void => {
+    ended += 1;
+    if (ended === 1 && plateauStartEvents !== undefined) {
+      plateauEvents = events - plateauStartEvents;
+      spec.onPlateauEnd();
+    }
+  };
+
+  const oneStream = async (): Promise<void> => {
+    const sentAt = performance.now();
+    let lastReadAt: number | undefined;
+    let sawDone = false;
+    try {
+      const response = await request(spec.url, { method: 'POST', headers: { 'content-type': 'application/json', ...spec.headers }, body: spec.body, dispatcher: agent });
+      if (response.statusCode !== 200) throw new Error(`status ${response.statusCode}: ${(await response.body.text()).slice(0, 200)}`);
+      await new Promise<void>((resolve, reject) => {
+        response.body.on('data', (chunk: Buffer) => {
+          const now = performance.now();
+          if (lastReadAt === undefined) {
+            ttfb.record(now - sentAt);
+            opened += 1;
+            if (opened === spec.streams && ended === 0) {
+              plateauStartEvents = events;
+              spec.onPlateauStart();
+            }
+          } else {
+            gaps.record(now - lastReadAt);
+          }
+          lastReadAt = now;
+          events += countOccurrences(chunk, eventMarker);
+          if (chunk.includes(doneMarker)) sawDone = true;
+        });
+        response.body.once('end', resolve);
+        response.body.once('error', reject);
+      });
+      if (!sawDone) throw new Error('the stream ended without data: [DONE]');
+      completed += 1;
+    } catch (error) {
+      errors += 1;
+      if (firstErrors.length < keptErrors) firstErrors.push(error instanceof Error ? error.message : String(error));
+    } finally {
+      streamEnded();
+    }
+  };
+
+  const running: Promise<void>[] = [];
+  const giveUp = setTimeout(() => void agent.destroy(new Error(`still open ${spec.giveUpMs} ms after the first request`)), spec.giveUpMs);
+  try {
+    for (let index = 0; index < spec.streams; index++) {
+      const dueMs = (index * spec.rampMs) / spec.streams;
+      running.push(new Promise<void>((resolve) => setTimeout(() => void oneStream().then(resolve), dueMs)));
+    }
+    await Promise.all(running);
+  } finally {
+    clearTimeout(giveUp);
+    await agent.destroy();
+  }
+  const ttfbFigures = ttfb.summarise([0.5, 0.99]).percentilesMs;
+  const gapFigures = gaps.summarise([0.5, 0.99]).percentilesMs;
+  return {
+    streams: spec.streams,
+    completed,
+    errors,
+    firstErrors,
+    ttfbP50Ms: ttfbFigures[0]!,
+    ttfbP99Ms: ttfbFigures[1]!,
+    gapP50Ms: gapFigures[0]!,
+    gapP99Ms: gapFigures[1]!,
+    events,
+    ...(plateauEvents === undefined ? {} : { plateauEvents }),
+  };
+}
+
+function countOccurrences(buffer: Buffer, marker: Buffer): number {
+  let count = 0;
+  for (let at = buffer.indexOf(marker); at !== -1; at = buffer.indexOf(marker, at + marker.length)) count += 1;
+  return count;
+}
