@@ -44,6 +44,10 @@ export interface StreamsRun {
 }
 
 const rssSampleMs = 200;
+// Opening a connection costs the load generator ~0.5 ms of CPU here (and the hop and the mock
+// theirs): open them no faster than this, or the first bytes measure the load side's queue.
+const rampMsPerStream = 1;
+const minRampMs = 1_000;
 const settleMs = 500;
 // File descriptors per stream on the busiest process (the bare proxy: one socket in, one out), plus headroom.
 const descriptorsPerStream = 2;
@@ -116,7 +120,7 @@ async function measureStreams(path: BenchPath, streams: number, answer: Answer, 
   };
   let plateauStart: ReturnType<typeof readCpu> | undefined;
   let plateauEnd: ReturnType<typeof readCpu> | undefined;
-  const rampMs = Math.min(2_000, (options.streamS * 1000) / 4);
+  const rampMs = rampFor(streams, options.streamS);
   console.log(`  ${path.name}: ${streams} streams over ${(rampMs / 1000).toFixed(2)} s, each ${answer.chunks} chunks ${answer.chunkMs} ms apart…`);
   let result;
   try {
@@ -162,4 +166,9 @@ async function measureStreams(path: BenchPath, streams: number, answer: Answer, 
     otherWorkCores: Math.max(0, (end.machineBusyUs - start.machineBusyUs - hopUs - loadSideUs) / wallUs),
     ...(duringPlateau.length === 0 ? {} : { rssPerStreamBytes: (Math.max(...duringPlateau) - idleRssBytes) / streams }),
   };
+}
+
+/** How long to spread the streams' start over: a millisecond each (a second at least), at most a third of a stream, so two thirds are plateau. */
+function rampFor(streams: number, streamS: number): number {
+  return Math.min((streamS * 1000) / 3, Math.max(minRampMs, streams * rampMsPerStream));
 }
