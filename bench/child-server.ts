@@ -15,7 +15,8 @@ export interface ChildServer {
 }
 
 const startTimeoutMs = 15_000;
-const stopGraceMs = 5_000;
+// Beyond a gateway's default drain (10 s) and the time a loaded machine takes to write a CPU profile.
+const stopGraceMs = 15_000;
 const healthPollMs = 100;
 // A port taken between picking it and the gateway binding it: try another, a few times.
 const serveAttempts = 3;

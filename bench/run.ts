@@ -184,8 +184,9 @@ async function machineBusyShare(): Promise<number> {
 
 function summariseProfile(profileDirectory: string): HotFunction[] {
   // CPU.<date>.<time>.<pid>.<thread id>.<n>.cpuprofile: the serving thread is 0; the store thread writes its own.
-  const file = readdirSync(profileDirectory).find((name) => /\.\d+\.0\.\d+\.cpuprofile$/.test(name));
-  if (file === undefined) throw new BenchAbort('the gateway wrote no CPU profile (did it exit cleanly?)');
+  const files = readdirSync(profileDirectory);
+  const file = files.find((name) => /\.\d+\.0\.\d+\.cpuprofile$/.test(name));
+  if (file === undefined) throw new BenchAbort(`the gateway wrote no CPU profile of its serving thread (did it exit cleanly?); found: ${files.join(', ') || 'nothing'}`);
   mkdirSync(resultsDirectory, { recursive: true });
   copyFileSync(join(profileDirectory, file), join(resultsDirectory, 'gateway.cpuprofile'));
   return hottestFunctions(join(profileDirectory, file), hotFunctionCount);
