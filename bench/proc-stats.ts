@@ -21,9 +21,6 @@ function readTicksPerSecond(): number {
   return 100;
 }
 
-/** The resolution of every CPU figure read here, in µs (10 000 at 100 ticks a second). */
-export const cpuResolutionUs = microsPerTick;
-
 /** User + system CPU time a process has used since it started, over all its threads, in µs. */
 export function processCpuUs(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');

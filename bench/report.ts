@@ -31,6 +31,8 @@ export interface ThroughputResults {
   /** SSE events of each streamed answer, `data: [DONE]` included, as the mock sends them. */
   events: Partial<Record<ScenarioName, number>>;
   runs: ThroughputRun[];
+  /** Runs that failed (errors, non-2xx, no response) and were measured again. */
+  discarded: { round: number; scenario: ScenarioName; path: string; problem: string }[];
 }
 
 export const floorPath = 'bare-proxy';
@@ -39,7 +41,7 @@ export const floorPath = 'bare-proxy';
 export type RoundFigure = (round: number) => number | undefined;
 const mib = 1024 * 1024;
 
-export function runOf(results: ThroughputResults, round: number, scenario: ScenarioName, path: string): PathMeasurement | undefined {
+function runOf(results: ThroughputResults, round: number, scenario: ScenarioName, path: string): PathMeasurement | undefined {
   return results.runs.find((run) => run.round === round && run.scenario === scenario && run.path === path)?.measurement;
 }
 
@@ -76,7 +78,7 @@ export function cpuPerEvent(results: ThroughputResults, scenario: ScenarioName, 
 }
 
 /** CPU per event added by the longer stream: (64-event CPU − 20-event CPU) ÷ (64 − 20 events), i.e. without the per-request part. */
-export function marginalCpuPerEvent(results: ThroughputResults, short: PathMeasurement, long: PathMeasurement): number | undefined {
+function marginalCpuPerEvent(results: ThroughputResults, short: PathMeasurement, long: PathMeasurement): number | undefined {
   const { 'streaming-20': shortEvents, 'streaming-64': longEvents } = results.events;
   if (shortEvents === undefined || longEvents === undefined) return undefined;
   return (long.cpuUsPerRequest - short.cpuUsPerRequest) / (longEvents - shortEvents);
@@ -87,16 +89,17 @@ export interface SummaryRow {
   scenario: ScenarioName;
   path: string;
   requestsPerSecond: number;
-  latencyP50Ms?: number;
-  latencyP99Ms?: number;
-  cpuUsPerRequest?: number;
-  cpuCores?: number;
+  latencyP50Ms: number;
+  latencyP99Ms: number;
+  cpuUsPerRequest: number;
+  cpuCores: number;
   /** Streaming scenarios only. */
   cpuUsPerEvent?: number;
+  /** Not for `direct`, where the mock is the hop. */
   mockCpuUsPerRequest?: number;
   redisCpuUsPerRequest?: number;
-  loadGeneratorCores?: number;
-  otherWorkCores?: number;
+  loadGeneratorCores: number;
+  otherWorkCores: number;
 }
 
 export function summarise(results: ThroughputResults): SummaryRow[] {
@@ -104,23 +107,23 @@ export function summarise(results: ThroughputResults): SummaryRow[] {
   for (const scenario of scenarios) {
     for (const path of results.paths) {
       const figure = (read: (run: PathMeasurement) => number | undefined) => medianOverRounds(results, perRound(results, scenario.name, [path.name], read));
-      const requestsPerSecond = figure((run) => run.requestsPerSecond);
-      if (requestsPerSecond === undefined) continue;
+      // A figure every measurement carries has a median as soon as the path has a run in this scenario.
+      const always = (read: (run: PathMeasurement) => number) => figure(read)!;
+      if (figure((run) => run.requestsPerSecond) === undefined) continue;
       const optional = (name: keyof SummaryRow, value: number | undefined) => (value === undefined ? {} : { [name]: value });
       rows.push({
         scenario: scenario.name,
         path: path.name,
-        requestsPerSecond,
-        ...optional('latencyP50Ms', figure((run) => run.latencyP50Ms)),
-        ...optional('latencyP99Ms', figure((run) => run.latencyP99Ms)),
-        ...optional('cpuUsPerRequest', figure((run) => run.cpuUsPerRequest)),
-        ...optional('cpuCores', figure((run) => run.cpuCores)),
+        requestsPerSecond: always((run) => run.requestsPerSecond),
+        latencyP50Ms: always((run) => run.latencyP50Ms),
+        latencyP99Ms: always((run) => run.latencyP99Ms),
+        cpuUsPerRequest: always((run) => run.cpuUsPerRequest),
+        cpuCores: always((run) => run.cpuCores),
         ...optional('cpuUsPerEvent', scenario.stream ? figure((run) => cpuPerEvent(results, scenario.name, run)) : undefined),
-        // For direct the mock is the hop: its own column says it.
         ...optional('mockCpuUsPerRequest', path.kind === 'direct' ? undefined : figure((run) => run.mockCpuUsPerRequest)),
         ...optional('redisCpuUsPerRequest', figure((run) => run.redisCpuUsPerRequest)),
-        ...optional('loadGeneratorCores', figure((run) => run.loadGeneratorCores)),
-        ...optional('otherWorkCores', figure((run) => run.otherWorkCores)),
+        loadGeneratorCores: always((run) => run.loadGeneratorCores),
+        otherWorkCores: always((run) => run.otherWorkCores),
       });
     }
   }
@@ -164,7 +167,7 @@ export function memoryTable(results: ThroughputResults): string {
 }
 
 /** The server's resident memory once its first measurement's warm-up was over. */
-export function rssAfterFirstWarmup(results: ThroughputResults, path: string): number | undefined {
+function rssAfterFirstWarmup(results: ThroughputResults, path: string): number | undefined {
   return results.runs.find((run) => run.path === path)?.measurement.rssAfterWarmupBytes;
 }
 

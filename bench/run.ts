@@ -111,6 +111,7 @@ function reportThroughput(context: RunContext, results: ThroughputResults, hotFu
   const others = results.runs.map((run) => run.measurement.otherWorkCores);
   const machine = `machine: ${cpuCount} CPUs; ${context.layout.description}; other work used ${(context.busyShareAtStart * 100).toFixed(0)}% of the machine before the start, and during the runs a median ${median(others).toFixed(2)} cores (most ${Math.max(...others).toFixed(2)})`;
   printSections(sections, machine);
+  if (results.discarded.length > 0) console.log(`*** ${results.discarded.length} run(s) failed and were measured again: ${results.discarded.map((run) => `${run.scenario} via ${run.path} in round ${run.round}`).join('; ')} (the problems are in the JSON)`);
   if (pruned !== undefined) console.log(`pruning: ${options.pruneBacklog} expired records seeded, ${pruned} pruned while the load ran, ${options.pruneBacklog - pruned} left`);
   writeResults(options.jsonFile ?? join(resultsDirectory, 'latest.json'), {
     ...resultsHeader(context),

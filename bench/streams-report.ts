@@ -3,9 +3,9 @@ import { floorPath, formatNumber, formatSigned, formatTimes } from './report.js'
 import type { StreamsRun } from './streams-mode.js';
 import type { TargetFigure, TargetRow } from './targets.js';
 
-export const streamCpuGoal = 2;
-export const streamRssGoalBytes = 150 * 1024;
-export const streamAddedGapGoalMs = 5;
+const streamCpuGoal = 2;
+const streamRssGoalBytes = 150 * 1024;
+const streamAddedGapGoalMs = 5;
 
 const mib = 1024 * 1024;
 
