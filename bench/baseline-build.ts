@@ -6,7 +6,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { atCleanup } from './cleanup.js';
 
 export interface BaselineBuild {
@@ -70,11 +70,13 @@ async function provideNodeModules(commit: string, label: string, repositoryRoot:
     symlinkSync(realpathSync(join(repositoryRoot, 'node_modules')), linked, 'dir');
     return;
   }
-  const cached = join(moduleCacheRoot, createHash('sha256').update(lock).digest('hex').slice(0, 16));
+  // Named node_modules itself: a package's require() looks for its dependencies in the node_modules
+  // directories above its real path, so the folder they sit in must be one.
+  const cached = join(moduleCacheRoot, createHash('sha256').update(lock).digest('hex').slice(0, 16), 'node_modules');
   if (!existsSync(cached)) {
     console.log(`baseline ${label}: its package-lock.json differs from the working tree's: npm ci (a minute or two; kept in ${cached} for next time)`);
     await run('npm', ['ci', '--no-audit', '--no-fund'], directory, 'npm ci');
-    mkdirSync(moduleCacheRoot, { recursive: true });
+    mkdirSync(dirname(cached), { recursive: true });
     try {
       renameSync(linked, cached);
     } catch {

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { runBenchScript } from './run-bench-script.js';
+import { escapeRegExp, runBenchScript } from './run-bench-script.js';
 
 // The working tree measured against itself through --baseline-dir: the alternation, the baseline
 // columns and the targets without building a commit (a test of the build: a-baseline-ref-*.test.ts).
@@ -56,7 +56,7 @@ it(
     for (const section of ['Throughput and CPU per request (median of 2 rounds', 'Memory per server', 'Streaming: CPU per event', 'Gateways against the floor', `Working tree against ${process.cwd()} (${label}), round by round`, 'Targets (issue 25)']) {
       expect(stdout).toContain(`== ${section}`);
     }
-    expect(stdout).toMatch(new RegExp(`^non-streaming +gateway@${escape(label)} +\\d+ +\\d+\\.\\d\\d +\\d+\\.\\d\\d +\\d+ +\\d+\\.\\d\\d `, 'm'));
+    expect(stdout).toMatch(new RegExp(`^non-streaming +gateway@${escapeRegExp(label)} +\\d+ +\\d+\\.\\d\\d +\\d+\\.\\d\\d +\\d+ +\\d+\\.\\d\\d `, 'm'));
     expect(stdout).toMatch(/^gateway +\d+ +\d+ +\d+\.\d\d×$/m);
     expect(stdout).toMatch(/^streaming-64 +gateway +CPU µs\/req +\d+\.\d\d× +\d+\.\d\d× +\d+\.\d\d×$/m);
     expect(stdout).toMatch(/^CPU per request, non-streaming: gateway ÷ floor +≤ 2\.5× +\d+\.\d\d× +(PASS|MISS) +\d+\.\d\d× +(PASS|MISS) +\d+\.\d\d×$/m);
@@ -69,7 +69,3 @@ it(
   },
   RUN_TIMEOUT_MS + 5_000,
 );
-
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { runBenchScript } from './run-bench-script.js';
+import { escapeRegExp, runBenchScript } from './run-bench-script.js';
 
 const RUN_TIMEOUT_MS = 90_000;
 let directory: string | undefined;
@@ -44,13 +44,9 @@ it(
     expect(stdout).toMatch(/^20 +gateway +20 +0 +\d+\.\d +\d+\.\d +\d+\.\d +\d+\.\d +\d+ +\d+\.\d\d +\d+\.\d\d +\d+\.\d\d +\d+ +\d+ +-?\d+\.\d$/m);
     expect(stdout).toMatch(/^20 +gateway +\d+\.\d\d× +[+-]\d+\.\d\d +[+-]\d+\.\d\d$/m);
     for (const target of ['errors (gateway + floor)', 'CPU per chunk: gateway ÷ floor', 'RSS per open stream above idle', 'added inter-chunk gap p99: gateway − floor']) {
-      expect(stdout).toMatch(new RegExp(`^20 streams: ${escape(target)} +.* (PASS|MISS)$`, 'm'));
+      expect(stdout).toMatch(new RegExp(`^20 streams: ${escapeRegExp(target)} +.* (PASS|MISS)$`, 'm'));
     }
     expect(report.targets).toHaveLength(4);
   },
   RUN_TIMEOUT_MS + 5_000,
 );
-
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
