@@ -68,3 +68,16 @@ export function openFileLimits(): { soft: number; hard: number } {
   const parse = (text: string | undefined) => (text === undefined || text === 'unlimited' ? Number.POSITIVE_INFINITY : Number(text));
   return { soft: parse(match?.[1]), hard: parse(match?.[2]) };
 }
+
+/**
+ * How many times, machine-wide, a listening socket's accept queue was full when a handshake
+ * completed (TcpExt ListenOverflows): each one a connection the client must retry, after 1 s,
+ * then 3, then 7.
+ */
+export function listenOverflows(): number {
+  const lines = readFileSync('/proc/net/netstat', 'utf8').split('\n').filter((line) => line.startsWith('TcpExt:'));
+  const names = lines[0]?.split(/\s+/) ?? [];
+  const values = lines[1]?.split(/\s+/) ?? [];
+  const index = names.indexOf('ListenOverflows');
+  return index === -1 ? 0 : Number(values[index]);
+}

@@ -12,7 +12,7 @@ import type { CpuLayout } from './cpu-layout.js';
 import { problemsOf, runLoad } from './load.js';
 import { BenchAbort, type BenchPath } from './measure.js';
 import type { BenchOptions } from './options.js';
-import { machineCpu, openFileLimits, processCpuUs, processMemory } from './proc-stats.js';
+import { listenOverflows, machineCpu, openFileLimits, processCpuUs, processMemory } from './proc-stats.js';
 import { formatNumber } from './report.js';
 import { chatPath, requestBody, scenarioNamed, type Answer } from './scenarios.js';
 import { runStreamLoad } from './stream-load.js';
@@ -22,6 +22,11 @@ export interface StreamsRun {
   streams: number;
   path: string;
   build: 'working' | 'baseline';
+  /** How long opening the N connections took, before any stream started. */
+  connectS: number;
+  connectFailures: number;
+  /** Handshakes that found the accept queue full while connecting and streaming (machine-wide, but only the bench opens thousands). */
+  listenOverflows: number;
   completed: number;
   errors: number;
   firstErrors: string[];
@@ -98,7 +103,7 @@ export async function runStreamsMode(options: BenchOptions, layout: CpuLayout, m
         const run = await measureStreams(path, streams, answer, options, mock);
         runs.push(run);
         console.log(
-          `  ${path.name}: ${run.completed}/${streams} complete, ${run.errors} errors, TTFB p99 ${run.ttfbP99Ms.toFixed(1)} ms, gap p99 ${run.gapP99Ms.toFixed(1)} ms, CPU ${formatNumber(run.cpuUsPerChunk, 2)} µs/chunk, ${formatNumber(run.rssPerStreamBytes, 1, '—', 1024)} KiB/stream`,
+          `  ${path.name}: ${streams} connections opened in ${run.connectS.toFixed(1)} s (${run.listenOverflows} accept-queue overflows${run.connectFailures > 0 ? `, ${run.connectFailures} failed` : ''}); ${run.completed}/${streams} complete, ${run.errors} errors, TTFB p99 ${run.ttfbP99Ms.toFixed(1)} ms, gap p99 ${run.gapP99Ms.toFixed(1)} ms, CPU ${formatNumber(run.cpuUsPerChunk, 2)} µs/chunk, ${formatNumber(run.rssPerStreamBytes, 1, '—', 1024)} KiB/stream`,
         );
         for (const message of run.firstErrors) console.log(`    error: ${message}`);
       }
@@ -122,6 +127,7 @@ async function measureStreams(path: BenchPath, streams: number, answer: Answer, 
   let plateauEnd: ReturnType<typeof readCpu> | undefined;
   const rampMs = rampFor(streams, options.streamS);
   console.log(`  ${path.name}: ${streams} streams over ${(rampMs / 1000).toFixed(2)} s, each ${answer.chunks} chunks ${answer.chunkMs} ms apart…`);
+  const overflowsBefore = listenOverflows();
   let result;
   try {
     result = await runStreamLoad({
@@ -141,6 +147,9 @@ async function measureStreams(path: BenchPath, streams: number, answer: Answer, 
     streams,
     path: path.name,
     build: path.build,
+    connectS: result.connectS,
+    connectFailures: result.connectFailures,
+    listenOverflows: listenOverflows() - overflowsBefore,
     completed: result.completed,
     errors: result.errors,
     firstErrors: result.firstErrors,
@@ -170,5 +179,5 @@ async function measureStreams(path: BenchPath, streams: number, answer: Answer, 
 
 /** How long to spread the streams' start over: a millisecond each (a second at least), at most a third of a stream, so two thirds are plateau. */
 function rampFor(streams: number, streamS: number): number {
-  return Math.min((streamS * 1000) / 3, Math.max(minRampMs, streams * rampMsPerStream));
+  return Math.round(Math.min((streamS * 1000) / 3, Math.max(minRampMs, streams * rampMsPerStream)));
 }

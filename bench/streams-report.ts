@@ -11,10 +11,12 @@ const mib = 1024 * 1024;
 
 export function streamsTable(runs: readonly StreamsRun[]): string {
   return formatTable(
-    ['streams', 'path', 'complete', 'errors', 'TTFB p99 ms', 'gap p50 ms', 'gap p99 ms', 'plateau s', 'CPU % of a core', 'CPU µs/chunk', 'load side cores', 'others cores', 'idle RSS MiB', 'peak RSS MiB', 'KiB/stream'],
+    ['streams', 'path', 'connect s', 'accept overflows', 'complete', 'errors', 'TTFB p99 ms', 'gap p50 ms', 'gap p99 ms', 'plateau s', 'CPU % of a core', 'CPU µs/chunk', 'load side cores', 'others cores', 'idle RSS MiB', 'peak RSS MiB', 'KiB/stream'],
     runs.map((run) => [
       String(run.streams),
       run.path,
+      formatNumber(run.connectS, 1),
+      String(run.listenOverflows),
       String(run.completed),
       String(run.errors),
       formatNumber(run.ttfbP99Ms, 1),

@@ -14,7 +14,7 @@ afterEach(() => {
 
 interface StreamsResults {
   answer: { chunks: number; chunkMs: number };
-  runs: { streams: number; path: string; completed: number; errors: number; plateauS: number; cpuUsPerChunk?: number; rssPerStreamBytes?: number; idleRssBytes: number; peakRssBytes: number; ttfbP99Ms: number; gapP99Ms: number }[];
+  runs: { streams: number; path: string; connectS: number; listenOverflows: number; completed: number; errors: number; plateauS: number; cpuUsPerChunk?: number; rssPerStreamBytes?: number; idleRssBytes: number; peakRssBytes: number; ttfbP99Ms: number; gapP99Ms: number }[];
   targets: { target: string }[];
 }
 
@@ -33,6 +33,8 @@ it(
     for (const run of report.runs) {
       expect({ path: run.path, streams: run.streams, completed: run.completed, errors: run.errors }).toEqual({ path: run.path, streams: 20, completed: 20, errors: 0 });
       expect(run.plateauS).toBeGreaterThan(0);
+      expect(run.connectS).toBeGreaterThan(0);
+      expect(run.listenOverflows).toBeGreaterThanOrEqual(0);
       expect(run.cpuUsPerChunk).toBeGreaterThan(0);
       expect(typeof run.rssPerStreamBytes).toBe('number');
       expect(run.peakRssBytes).toBeGreaterThanOrEqual(run.idleRssBytes);
@@ -41,7 +43,7 @@ it(
     }
 
     expect(stdout).toContain('== Concurrent streams: each 40 chunks 50 ms apart');
-    expect(stdout).toMatch(/^20 +gateway +20 +0 +\d+\.\d +\d+\.\d +\d+\.\d +\d+\.\d +\d+ +\d+\.\d\d +\d+\.\d\d +\d+\.\d\d +\d+ +\d+ +-?\d+\.\d$/m);
+    expect(stdout).toMatch(/^20 +gateway +\d+\.\d +\d+ +20 +0 +\d+\.\d +\d+\.\d +\d+\.\d +\d+\.\d +\d+ +\d+\.\d\d +\d+\.\d\d +\d+\.\d\d +\d+ +\d+ +-?\d+\.\d$/m);
     expect(stdout).toMatch(/^20 +gateway +\d+\.\d\d× +[+-]\d+\.\d\d +[+-]\d+\.\d\d$/m);
     for (const target of ['errors (gateway + floor)', 'CPU per chunk: gateway ÷ floor', 'RSS per open stream above idle', 'added inter-chunk gap p99: gateway − floor']) {
       expect(stdout).toMatch(new RegExp(`^20 streams: ${escapeRegExp(target)} +.* (PASS|MISS)$`, 'm'));
