@@ -1,190 +1,293 @@
+/**
+ * The throughput mode's figures: every run of every round, and what the tables make of them.
+ * A figure that compares two paths (a ratio, a difference) is computed within each round, from
+ * runs seconds apart, and the median over rounds is reported: the machine's speed drifts between
+ * rounds, much less between neighbouring runs.
+ */
 import { formatTable } from '../src/cli/format-table.js';
-import type { Measurement } from './load.js';
-import { pathNames, scenarioNames, type PathName, type ScenarioName } from './scenarios.js';
+import type { PathMeasurement } from './measure.js';
+import { scenarios, type PathKind, type ScenarioName } from './scenarios.js';
+import { median } from './silent-primary.js';
 
 export interface ThroughputRun {
+  round: number;
   scenario: ScenarioName;
-  path: PathName;
-  measurement: Measurement;
+  path: string;
+  measurement: PathMeasurement;
 }
 
-export interface LatencyRun {
-  path: PathName;
-  measurement: Measurement;
-}
-
-/** A gateway against one baseline, in one scenario: the memory-state gateway against the Node hops, the Redis-state one against it. */
-export interface Comparison {
-  scenario: ScenarioName | 'unloaded';
-  path: 'gateway' | 'gateway-redis';
-  baseline: 'bare-proxy' | 'direct' | 'gateway';
-  /** Gateway requests/s divided by the baseline's. */
-  throughputRatio: number;
-  /** Gateway p50 minus the baseline's: the latency the gateway adds. */
-  addedP50Ms: number;
-  addedP99Ms: number;
-}
-
-export interface TargetCheck {
+export interface ReportedPath {
   name: string;
-  /** The figure as a number (ms or a 0..1 ratio), for whoever reads latest.json. */
-  value: number;
-  measured: string;
-  goal: string;
-  pass: boolean;
+  kind: PathKind;
+  build: 'working' | 'baseline';
 }
 
-/** Added latency the gateway may cost over the bare proxy, unloaded, at p50. */
-export const addedP50BudgetMs = 2;
-/** Share of the bare proxy's throughput the gateway must keep at full concurrency. */
-export const throughputShareGoal = 0.5;
-/** Share of the memory-state gateway's throughput the Redis-state gateway must keep. */
-export const redisThroughputShareGoal = 0.85;
-/** Latency the Redis round trips may add to the memory-state gateway, unloaded, at p50. */
-export const redisAddedP50BudgetMs = 0.3;
+export interface ThroughputResults {
+  /** In report order. */
+  paths: ReportedPath[];
+  baselineLabel?: string;
+  rounds: number;
+  connections: number;
+  /** SSE events of each streamed answer, `data: [DONE]` included, as the mock sends them. */
+  events: Partial<Record<ScenarioName, number>>;
+  runs: ThroughputRun[];
+  /** Runs that failed (errors, non-2xx, no response) and were measured again. */
+  discarded: { round: number; scenario: ScenarioName; path: string; problem: string }[];
+}
 
-export function compare(
-  gateway: Measurement,
-  baseline: Measurement,
-  scenario: Comparison['scenario'],
-  baselineName: Comparison['baseline'],
-  path: Comparison['path'] = 'gateway',
-): Comparison {
-  return {
-    scenario,
-    path,
-    baseline: baselineName,
-    throughputRatio: gateway.requestsPerSecond / baseline.requestsPerSecond,
-    addedP50Ms: gateway.latencyP50Ms - baseline.latencyP50Ms,
-    addedP99Ms: gateway.latencyP99Ms - baseline.latencyP99Ms,
+export const floorPath = 'bare-proxy';
+
+/** A figure of one round, when that round has the runs it needs. */
+export type RoundFigure = (round: number) => number | undefined;
+const mib = 1024 * 1024;
+
+function runOf(results: ThroughputResults, round: number, scenario: ScenarioName, path: string): PathMeasurement | undefined {
+  return results.runs.find((run) => run.round === round && run.scenario === scenario && run.path === path)?.measurement;
+}
+
+/** The median over rounds of a figure each round may or may not have; undefined when none has it. */
+export function medianOverRounds(results: ThroughputResults, figure: RoundFigure): number | undefined {
+  const values: number[] = [];
+  for (let round = 1; round <= results.rounds; round++) {
+    const value = figure(round);
+    if (value !== undefined && Number.isFinite(value)) values.push(value);
+  }
+  return values.length === 0 ? undefined : median(values);
+}
+
+/** The median over rounds of `own − other`, each round's own pair. */
+export function medianDifference(results: ThroughputResults, own: RoundFigure, other: RoundFigure): number | undefined {
+  return medianOverRounds(results, (round) => {
+    const [ownValue, otherValue] = [own(round), other(round)];
+    return ownValue === undefined || otherValue === undefined ? undefined : ownValue - otherValue;
+  });
+}
+
+/** A path's figure in one scenario, per round, or a figure of two paths in the same round. */
+export function perRound<T>(results: ThroughputResults, scenario: ScenarioName, paths: readonly string[], figure: (...runs: PathMeasurement[]) => T): (round: number) => T | undefined {
+  return (round) => {
+    const runs = paths.map((path) => runOf(results, round, scenario, path));
+    return runs.every((run) => run !== undefined) ? figure(...(runs as PathMeasurement[])) : undefined;
   };
 }
 
-/** Every gateway comparison the report prints: each scenario plus the unloaded run, against both baselines. */
-export function allComparisons(throughput: readonly ThroughputRun[], latency: readonly LatencyRun[]): Comparison[] {
-  const comparisons: Comparison[] = [];
-  for (const scenario of scenarioNames) {
-    const find = (path: PathName) => throughput.find((run) => run.scenario === scenario && run.path === path)?.measurement;
-    addComparisons(comparisons, scenario, find);
-  }
-  addComparisons(comparisons, 'unloaded', (path) => latency.find((run) => run.path === path)?.measurement);
-  return comparisons;
+/** CPU per streamed event: the request's CPU ÷ the events it carried. */
+export function cpuPerEvent(results: ThroughputResults, scenario: ScenarioName, run: PathMeasurement): number | undefined {
+  const events = results.events[scenario];
+  return events === undefined ? undefined : run.cpuUsPerRequest / events;
 }
 
-function addComparisons(into: Comparison[], scenario: Comparison['scenario'], find: (path: PathName) => Measurement | undefined): void {
-  const gateway = find('gateway');
-  if (!gateway) return;
-  for (const baseline of ['bare-proxy', 'direct'] as const) {
-    const measured = find(baseline);
-    if (measured) into.push(compare(gateway, measured, scenario, baseline));
-  }
-  const withRedis = find('gateway-redis');
-  if (withRedis) into.push(compare(withRedis, gateway, scenario, 'gateway', 'gateway-redis'));
+/** CPU per event added by the longer stream: (64-event CPU − 20-event CPU) ÷ (64 − 20 events), i.e. without the per-request part. */
+function marginalCpuPerEvent(results: ThroughputResults, short: PathMeasurement, long: PathMeasurement): number | undefined {
+  const { 'streaming-20': shortEvents, 'streaming-64': longEvents } = results.events;
+  if (shortEvents === undefined || longEvents === undefined) return undefined;
+  return (long.cpuUsPerRequest - short.cpuUsPerRequest) / (longEvents - shortEvents);
 }
 
-export function targetChecks(comparisons: readonly Comparison[]): TargetCheck[] {
-  const checks: TargetCheck[] = [];
-  const unloaded = comparisons.find((comparison) => comparison.scenario === 'unloaded' && comparison.baseline === 'bare-proxy');
-  if (unloaded) {
-    checks.push({
-      name: 'added p50 vs bare proxy, 1 connection',
-      value: unloaded.addedP50Ms,
-      measured: `${formatMs(unloaded.addedP50Ms)} ms`,
-      goal: `<= ${addedP50BudgetMs} ms`,
-      pass: unloaded.addedP50Ms <= addedP50BudgetMs,
-    });
-  }
-  for (const scenario of scenarioNames) {
-    const loaded = comparisons.find((comparison) => comparison.scenario === scenario && comparison.baseline === 'bare-proxy');
-    if (!loaded) continue;
-    checks.push({
-      name: `throughput vs bare proxy, ${scenario}`,
-      value: loaded.throughputRatio,
-      measured: formatPercent(loaded.throughputRatio),
-      goal: `>= ${formatPercent(throughputShareGoal)}`,
-      pass: loaded.throughputRatio >= throughputShareGoal,
-    });
-  }
-  const redisUnloaded = comparisons.find((comparison) => comparison.scenario === 'unloaded' && comparison.path === 'gateway-redis');
-  if (redisUnloaded) {
-    checks.push({
-      name: 'added p50 with Redis state vs memory state, 1 connection',
-      value: redisUnloaded.addedP50Ms,
-      measured: `${formatSignedMs(redisUnloaded.addedP50Ms)} ms`,
-      goal: `<= +${formatMs(redisAddedP50BudgetMs)} ms`,
-      pass: redisUnloaded.addedP50Ms <= redisAddedP50BudgetMs,
-    });
-  }
-  for (const scenario of scenarioNames) {
-    const loaded = comparisons.find((comparison) => comparison.scenario === scenario && comparison.path === 'gateway-redis');
-    if (!loaded) continue;
-    checks.push({
-      name: `throughput with Redis state vs memory state, ${scenario}`,
-      value: loaded.throughputRatio,
-      measured: formatPercent(loaded.throughputRatio),
-      goal: `>= ${formatPercent(redisThroughputShareGoal)}`,
-      pass: loaded.throughputRatio >= redisThroughputShareGoal,
-    });
-  }
-  return checks;
+/** One path in one scenario: each figure the median of its rounds. */
+export interface SummaryRow {
+  scenario: ScenarioName;
+  path: string;
+  requestsPerSecond: number;
+  latencyP50Ms: number;
+  latencyP99Ms: number;
+  cpuUsPerRequest: number;
+  cpuCores: number;
+  /** Streaming scenarios only. */
+  cpuUsPerEvent?: number;
+  /** Not for `direct`, where the mock is the hop. */
+  mockCpuUsPerRequest?: number;
+  redisCpuUsPerRequest?: number;
+  loadGeneratorCores: number;
+  otherWorkCores: number;
 }
 
-export function throughputTable(runs: readonly ThroughputRun[]): string {
-  const ordered = scenarioNames.flatMap((scenario) =>
-    pathNames.flatMap((path) => runs.filter((run) => run.scenario === scenario && run.path === path)),
-  );
+export function summarise(results: ThroughputResults): SummaryRow[] {
+  const rows: SummaryRow[] = [];
+  for (const scenario of scenarios) {
+    for (const path of results.paths) {
+      const figure = (read: (run: PathMeasurement) => number | undefined) => medianOverRounds(results, perRound(results, scenario.name, [path.name], read));
+      // A figure every measurement carries has a median as soon as the path has a run in this scenario.
+      const always = (read: (run: PathMeasurement) => number) => figure(read)!;
+      if (figure((run) => run.requestsPerSecond) === undefined) continue;
+      const optional = (name: keyof SummaryRow, value: number | undefined) => (value === undefined ? {} : { [name]: value });
+      rows.push({
+        scenario: scenario.name,
+        path: path.name,
+        requestsPerSecond: always((run) => run.requestsPerSecond),
+        latencyP50Ms: always((run) => run.latencyP50Ms),
+        latencyP99Ms: always((run) => run.latencyP99Ms),
+        cpuUsPerRequest: always((run) => run.cpuUsPerRequest),
+        cpuCores: always((run) => run.cpuCores),
+        ...optional('cpuUsPerEvent', scenario.stream ? figure((run) => cpuPerEvent(results, scenario.name, run)) : undefined),
+        ...optional('mockCpuUsPerRequest', path.kind === 'direct' ? undefined : figure((run) => run.mockCpuUsPerRequest)),
+        ...optional('redisCpuUsPerRequest', figure((run) => run.redisCpuUsPerRequest)),
+        loadGeneratorCores: always((run) => run.loadGeneratorCores),
+        otherWorkCores: always((run) => run.otherWorkCores),
+      });
+    }
+  }
+  return rows;
+}
+
+export function measurementTable(rows: readonly SummaryRow[]): string {
   return formatTable(
-    ['scenario', 'path', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx'],
-    ordered.map(({ scenario, path, measurement }) => [scenario, path, ...measurementCells(measurement)]),
-  );
-}
-
-export function latencyTable(runs: readonly LatencyRun[]): string {
-  return formatTable(
-    ['path', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx'],
-    runs.map(({ path, measurement }) => [path, ...measurementCells(measurement)]),
-  );
-}
-
-export function comparisonTable(comparisons: readonly Comparison[]): string {
-  return formatTable(
-    ['scenario', 'path', 'vs', 'throughput ratio', 'added p50 ms', 'added p99 ms'],
-    comparisons.map((comparison) => [
-      comparison.scenario,
-      comparison.path,
-      comparison.baseline,
-      formatPercent(comparison.throughputRatio),
-      formatSignedMs(comparison.addedP50Ms),
-      formatSignedMs(comparison.addedP99Ms),
+    ['scenario', 'path', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'CPU cores', 'µs/event', 'mock µs/req', 'redis µs/req', 'load-gen cores', 'others cores'],
+    rows.map((row) => [
+      row.scenario,
+      row.path,
+      formatNumber(row.requestsPerSecond, 0),
+      formatNumber(row.latencyP50Ms, 2),
+      formatNumber(row.latencyP99Ms, 2),
+      formatNumber(row.cpuUsPerRequest, 0),
+      formatNumber(row.cpuCores, 2),
+      formatNumber(row.cpuUsPerEvent, 2, ''),
+      formatNumber(row.mockCpuUsPerRequest, 0, ''),
+      formatNumber(row.redisCpuUsPerRequest, 0, ''),
+      formatNumber(row.loadGeneratorCores, 2),
+      formatNumber(row.otherWorkCores, 2),
     ]),
   );
 }
 
-export function targetTable(checks: readonly TargetCheck[]): string {
+export function memoryTable(results: ThroughputResults): string {
+  const floorPeak = peakRss(results, floorPath);
   return formatTable(
-    ['target', 'measured', 'goal', 'verdict'],
-    checks.map((check) => [check.name, check.measured, check.goal, check.pass ? 'PASS' : 'MISS']),
+    ['server', 'RSS after warm-up MiB', 'peak RSS MiB', 'peak ÷ floor'],
+    results.paths.map((path) => {
+      const peak = peakRss(results, path.name);
+      return [
+        path.kind === 'direct' ? 'direct (the mock)' : path.name,
+        formatNumber(rssAfterFirstWarmup(results, path.name), 0, '—', mib),
+        formatNumber(peak, 0, '—', mib),
+        peak === undefined || floorPeak === undefined ? '—' : `${(peak / floorPeak).toFixed(2)}×`,
+      ];
+    }),
   );
 }
 
-function measurementCells(measurement: Measurement): string[] {
-  return [
-    measurement.requestsPerSecond.toFixed(0),
-    formatMs(measurement.latencyP50Ms),
-    formatMs(measurement.latencyP99Ms),
-    String(measurement.errors),
-    String(measurement.non2xx),
-  ];
+/** The server's resident memory once its first measurement's warm-up was over. */
+function rssAfterFirstWarmup(results: ThroughputResults, path: string): number | undefined {
+  return results.runs.find((run) => run.path === path)?.measurement.rssAfterWarmupBytes;
 }
 
-export function formatMs(valueMs: number): string {
-  return valueMs.toFixed(2);
+/** The most the server was ever resident during the throughput runs. */
+export function peakRss(results: ThroughputResults, path: string): number | undefined {
+  const peaks = results.runs.filter((run) => run.path === path).map((run) => run.measurement.peakRssBytes);
+  return peaks.length === 0 ? undefined : Math.max(...peaks);
 }
 
-function formatSignedMs(valueMs: number): string {
-  return `${valueMs >= 0 ? '+' : ''}${formatMs(valueMs)}`;
+export function perEventTable(results: ThroughputResults): string {
+  const { 'streaming-20': shortEvents, 'streaming-64': longEvents } = results.events;
+  const perEvent = (scenario: ScenarioName, path: string) => perRound(results, scenario, [path], (run) => cpuPerEvent(results, scenario, run));
+  const overFloor = (own: RoundFigure, floor: RoundFigure) => medianDifference(results, own, floor);
+  const marginal = (path: string): RoundFigure => (round) => marginalInRound(results, round, path);
+  const rows = results.paths
+    .filter((path) => path.kind !== 'direct')
+    .map((path) => {
+      const isFloor = path.name === floorPath;
+      return [
+        path.name,
+        formatNumber(medianOverRounds(results, perEvent('streaming-20', path.name)), 2),
+        formatNumber(medianOverRounds(results, perEvent('streaming-64', path.name)), 2),
+        formatNumber(medianOverRounds(results, marginal(path.name)), 2),
+        isFloor ? '' : formatSigned(overFloor(perEvent('streaming-20', path.name), perEvent('streaming-20', floorPath)), 2),
+        isFloor ? '' : formatSigned(overFloor(perEvent('streaming-64', path.name), perEvent('streaming-64', floorPath)), 2),
+        isFloor ? '' : formatSigned(overFloor(marginal(path.name), marginal(floorPath)), 2),
+      ];
+    });
+  return formatTable(
+    [
+      'path',
+      `µs/event, ${shortEvents ?? '?'} events`,
+      `µs/event, ${longEvents ?? '?'} events`,
+      'µs per extra event',
+      `− floor's, ${shortEvents ?? '?'}`,
+      `− floor's, ${longEvents ?? '?'}`,
+      "− floor's, per extra event",
+    ],
+    rows,
+  );
 }
 
-function formatPercent(ratio: number): string {
-  return `${(ratio * 100).toFixed(1)}%`;
+/** CPU per extra event between the two streaming runs of one round. */
+export function marginalInRound(results: ThroughputResults, round: number, path: string): number | undefined {
+  const short = runOf(results, round, 'streaming-20', path);
+  const long = runOf(results, round, 'streaming-64', path);
+  return short === undefined || long === undefined ? undefined : marginalCpuPerEvent(results, short, long);
+}
+
+export function floorComparisonTable(results: ThroughputResults): string {
+  const rows: string[][] = [];
+  for (const scenario of scenarios) {
+    for (const path of results.paths.filter((candidate) => candidate.kind === 'gateway' || candidate.kind === 'gateway-redis')) {
+      const versus = <T>(figure: (own: PathMeasurement, floor: PathMeasurement) => T) => medianOverRounds(results, perRound(results, scenario.name, [path.name, floorPath], figure as (...runs: PathMeasurement[]) => number));
+      const cpu = versus((own, floor) => own.cpuUsPerRequest / floor.cpuUsPerRequest);
+      if (cpu === undefined) continue;
+      rows.push([
+        scenario.name,
+        path.name,
+        formatTimes(cpu),
+        formatTimes(versus((own, floor) => own.requestsPerSecond / floor.requestsPerSecond)),
+        formatSigned(versus((own, floor) => own.latencyP50Ms - floor.latencyP50Ms), 2),
+        formatSigned(versus((own, floor) => own.latencyP99Ms - floor.latencyP99Ms), 2),
+      ]);
+    }
+  }
+  return formatTable(['scenario', 'path', 'CPU/req × floor', 'req/s × floor', 'added p50 ms', 'added p99 ms'], rows);
+}
+
+/** The working tree's gateways against the baseline's: CPU per request and requests/s, round by round, then the median. */
+export function baselineTable(results: ThroughputResults): string {
+  const label = results.baselineLabel!;
+  const rounds = Array.from({ length: results.rounds }, (_, index) => index + 1);
+  const rows: string[][] = [];
+  for (const scenario of scenarios) {
+    for (const kind of ['gateway', 'gateway-redis'] as const) {
+      for (const [figureName, read] of [
+        ['CPU µs/req', (run: PathMeasurement) => run.cpuUsPerRequest],
+        ['req/s', (run: PathMeasurement) => run.requestsPerSecond],
+      ] as const) {
+        const ratio = perRound(results, scenario.name, [kind, `${kind}@${label}`], (working, baseline) => read(working) / read(baseline));
+        if (rounds.every((round) => ratio(round) === undefined)) continue;
+        rows.push([scenario.name, kind, figureName, ...rounds.map((round) => formatTimes(ratio(round))), formatTimes(medianOverRounds(results, ratio))]);
+      }
+    }
+  }
+  return formatTable(['scenario', 'path', `working ÷ ${label}`, ...rounds.map((round) => `round ${round}`), 'median'], rows);
+}
+
+/** One line per round, printed as soon as it ends: what the round says against the floor and the baseline. */
+export function roundSummary(results: ThroughputResults, round: number): string {
+  const parts: string[] = [];
+  const cpuRatio = (scenario: ScenarioName, own: string, other: string) =>
+    perRound(results, scenario, [own, other], (first, second) => first.cpuUsPerRequest / second.cpuUsPerRequest)(round);
+  const versus = (own: string, other: string) =>
+    scenarios
+      .map((scenario) => [scenario.name, cpuRatio(scenario.name, own, other)] as const)
+      .filter(([, ratio]) => ratio !== undefined)
+      .map(([name, ratio]) => `${name} ${formatTimes(ratio)}`)
+      .join(', ');
+  if (results.baselineLabel !== undefined) {
+    for (const kind of ['gateway', 'gateway-redis']) {
+      const line = versus(kind, `${kind}@${results.baselineLabel}`);
+      if (line !== '') parts.push(`  CPU/req ${kind} ÷ ${kind}@${results.baselineLabel}: ${line}`);
+    }
+  }
+  const floorLine = versus('gateway', floorPath);
+  if (floorLine !== '') parts.push(`  CPU/req gateway ÷ floor: ${floorLine}`);
+  return [`round ${round} of ${results.rounds}:`, ...parts].join('\n');
+}
+
+export function formatNumber(value: number | undefined, digits: number, missing = '—', unit = 1): string {
+  return value === undefined || !Number.isFinite(value) ? missing : (value / unit).toFixed(digits);
+}
+
+export function formatSigned(value: number | undefined, digits: number): string {
+  if (value === undefined || !Number.isFinite(value)) return '—';
+  return `${value >= 0 ? '+' : ''}${value.toFixed(digits)}`;
+}
+
+export function formatTimes(ratio: number | undefined): string {
+  return ratio === undefined || !Number.isFinite(ratio) ? '—' : `${ratio.toFixed(2)}×`;
 }

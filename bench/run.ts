@@ -1,59 +1,48 @@
 /**
- * `npm run bench`: the same mock provider reached four ways (direct, through a bare Node proxy,
- * through Switchyard with state in memory, and with state in a redis-server the bench starts),
- * each server in its own process and the load generator in this one, measured one load at a
- * time. Prints tables and ratios, writes bench/results/latest.json.
+ * `npm run bench`: the same mock provider reached through a bare Node proxy (the floor) and
+ * through Switchyard — keyed, SQLite file store, state in memory or in Redis — each server in its
+ * own process, pinned to its own CPU, the load generator in this one; CPU per request read from
+ * /proc. With `--baseline REF` the same gateways built from REF are measured alternately with
+ * the working tree's; with `--streams N` thousands of slow streams are held open instead.
+ * Prints tables and targets, writes the figures as JSON.
  */
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, cpus, tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { REDIS_SERVER, startRedisServer, type RedisServer } from '../test/support/redis-process.js';
-import { createBenchKey, gatewayState } from './bench-key.js';
+import { buildBaseline, existingBaseline, type BaselineBuild } from './baseline-build.js';
+import type { GatewayBuild, ServerSet } from './bench-servers.js';
 import { startChildServer, stopAllChildServers, type ChildServer } from './child-server.js';
-import { writeGatewayConfig, type BenchState, type GatewayConfigFile } from './gateway-config.js';
-import { problemsOf, runLoad, type Measurement } from './load.js';
+import { cleanUpAll } from './cleanup.js';
+import { chooseCpuLayout, type CpuLayout } from './cpu-layout.js';
+import { BenchAbort } from './measure.js';
 import { parseBenchOptions, usage, type BenchOptions } from './options.js';
 import { hotFunctionTable, hottestFunctions, type HotFunction } from './profile-summary.js';
-import {
-  allComparisons,
-  comparisonTable,
-  latencyTable,
-  targetChecks,
-  targetTable,
-  throughputTable,
-  type LatencyRun,
-  type ThroughputRun,
-} from './report.js';
-import { chatPath, contentChunks, pathNames, requestBody, scenarioNames, type PathName, type ScenarioName } from './scenarios.js';
-import { expiredRecordsLeft, seedExpiredRecords } from './seed-expired-records.js';
-import { verifyPath } from './verify.js';
+import { baselineTable, floorComparisonTable, measurementTable, memoryTable, perEventTable, summarise, type ThroughputResults } from './report.js';
+import { expiredRecordsLeft } from './seed-expired-records.js';
+import { checkOpenFileLimit, runStreamsMode, streamAnswer, type StreamsRun } from './streams-mode.js';
+import { streamsComparisonTable, streamsTable, streamsTargets } from './streams-report.js';
+import { targetTable, throughputTargets } from './targets.js';
+import { measureRounds, startThroughputSession, verifyAllPaths } from './throughput-mode.js';
+import { median } from './silent-primary.js';
 
-const resultsDirectory = fileURLToPath(new URL('../../bench/results/', import.meta.url));
+const repositoryRoot = fileURLToPath(new URL('../../', import.meta.url));
+const resultsDirectory = join(repositoryRoot, 'bench', 'results');
+const workingCli = join(repositoryRoot, 'dist', 'src', 'cli', 'main.js');
+// Counted before the bench pins itself: the process's own CPU count shrinks with its affinity.
+const cpuCount = cpus().length;
 const hotFunctionCount = 25;
 const busySampleMs = 1_000;
 // Above this share of busy CPU the machine is doing something else worth mentioning.
 const busyShareWarning = 0.2;
 
-/** A failure that makes the figures meaningless: the bench stops and says why. */
-class BenchAbort extends Error {}
-
-interface Servers {
-  /** Every path that runs; `gateway-redis` is missing when this machine has no redis-server. */
-  urls: Partial<Record<PathName, string>>;
-  /** The virtual key each gateway path sends. */
-  headers: Partial<Record<PathName, Record<string, string>>>;
-  children: ChildServer[];
-  /** The memory-state gateway's config (its store is the one `--prune-backlog` seeds). */
-  gatewayConfig: GatewayConfigFile;
-  /** Stops what `startServers` started besides the children: the Redis-state gateway's config and its redis-server. */
-  cleanUp(): Promise<void>;
-}
-
-/** The paths that run, in report order. */
-function runningPaths(urls: Servers['urls']): PathName[] {
-  return pathNames.filter((path) => urls[path] !== undefined);
+/** What every results file says about where and how it was measured. */
+interface RunContext {
+  options: BenchOptions;
+  layout: CpuLayout;
+  busyShareAtStart: number;
+  baseline?: { ref: string; label: string };
 }
 
 async function main(): Promise<void> {
@@ -63,149 +52,120 @@ async function main(): Promise<void> {
     return;
   }
   const options = parsed;
+  if (options.streams.length > 0) checkOpenFileLimit(options.streams);
   const busyShareAtStart = await machineBusyShare();
-  if (busyShareAtStart > busyShareWarning) {
-    console.log(
-      `warning: before starting, ${(busyShareAtStart * 100).toFixed(0)}% of ${availableParallelism()} CPUs were busy with other work; it will skew the figures`,
-    );
-  }
+  const layout = chooseCpuLayout(options.pin);
+  console.log(`machine: ${cpuCount} CPUs, node ${process.version}; ${layout.description}`);
+  console.log(`before starting, ${(busyShareAtStart * 100).toFixed(0)}% of the machine's CPU was busy with other work${busyShareAtStart > busyShareWarning ? ': it will skew the figures (each run prints what others used meanwhile)' : ''}`);
+
+  let baseline: BaselineBuild | undefined;
+  let mock: ChildServer | undefined;
+  let set: ServerSet | undefined;
   const profileDirectory = options.profileGateway ? mkdtempSync(join(tmpdir(), 'switchyard-bench-profile-')) : undefined;
-  let servers: Servers | undefined;
   try {
-    servers = await startServers(options, profileDirectory);
-    await verifyAllPaths(servers);
-    const { throughput, latency } = await measureAll(servers, options);
-    // Stop before reporting: the gateway writes its CPU profile as it exits.
-    await Promise.all(servers.children.map((child) => child.stop()));
-    const hotFunctions = profileDirectory === undefined ? undefined : summariseProfile(profileDirectory);
-    report(options, busyShareAtStart, throughput, latency, hotFunctions);
-    if (options.pruneBacklog > 0) {
-      const left = expiredRecordsLeft(servers.gatewayConfig.storePath);
-      console.log(`\npruning: ${options.pruneBacklog} expired records seeded, ${options.pruneBacklog - left} pruned while the load ran, ${left} left`);
+    if (options.baseline !== undefined) baseline = await buildBaseline(options.baseline, repositoryRoot);
+    else if (options.baselineDir !== undefined) baseline = existingBaseline(options.baselineDir);
+    const builds: GatewayBuild[] = [{ build: 'working', label: 'working tree', cliPath: workingCli }];
+    if (baseline !== undefined) builds.push({ build: 'baseline', label: baseline.label, cliPath: baseline.cliPath });
+    const context: RunContext = { options, layout, busyShareAtStart, ...(baseline === undefined ? {} : { baseline: { ref: options.baseline ?? options.baselineDir!, label: baseline.label } }) };
+
+    mock = await startChildServer('mock provider', 'mock-server.js', [], [], layout.loadCpus);
+    if (options.streams.length > 0) {
+      const runs = await runStreamsMode(options, layout, mock, builds);
+      reportStreams(context, runs);
+      return;
     }
+    const profileFlags = profileDirectory === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDirectory}`];
+    const session = await startThroughputSession(options, layout, mock, builds, profileFlags);
+    set = session.set;
+    if (options.profileGateway) console.log('the working tree\'s gateway runs under --cpu-prof: its figures are slowed by the profiler');
+    await verifyAllPaths(session);
+    await measureRounds(session, options, mock);
+    // Stop before reporting: the gateway writes its CPU profile as it exits.
+    await set.stop();
+    const hotFunctions = profileDirectory === undefined ? undefined : summariseProfile(profileDirectory);
+    const pruned = options.pruneBacklog > 0 && set.workingStorePath !== undefined ? options.pruneBacklog - expiredRecordsLeft(set.workingStorePath) : undefined;
+    reportThroughput(context, session.results, hotFunctions, pruned);
   } finally {
     await stopAllChildServers();
-    await servers?.cleanUp();
+    await set?.stop();
+    baseline?.remove();
     if (profileDirectory !== undefined) rmSync(profileDirectory, { recursive: true, force: true });
   }
 }
 
-async function startServers(
-  options: BenchOptions,
-  profileDirectory: string | undefined,
-): Promise<Servers> {
-  console.log('starting the mock provider, the bare proxy and the gateways (one process each)…');
-  const mock = await startChildServer('mock provider', 'mock-server.js');
-  const proxy = await startChildServer('bare proxy', 'bare-proxy.js', [mock.url]);
-  const configs: GatewayConfigFile[] = [];
-  let redis: RedisServer | undefined;
-  const cleanUp = async () => {
-    for (const config of configs) config.remove();
-    await redis?.close();
-  };
-  try {
-    const gatewayConfig = writeGatewayConfig(mock.url);
-    configs.push(gatewayConfig);
-    if (options.pruneBacklog > 0) {
-      console.log(`seeding ${options.pruneBacklog} records past the retention, for the pruner to delete during the run…`);
-      await seedExpiredRecords(gatewayConfig.storePath, options.pruneBacklog);
-    }
-    const profileFlags = profileDirectory === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDirectory}`];
-    const gateway = await startChildServer('gateway', 'gateway-server.js', [gatewayConfig.file], profileFlags);
-    if (options.profileGateway) console.log('the gateway runs under --cpu-prof: its figures are slowed by the profiler');
-    const urls: Servers['urls'] = { direct: mock.url, 'bare-proxy': proxy.url, gateway: gateway.url };
-    const headers: Servers['headers'] = { gateway: { authorization: `Bearer ${await createBenchKey(gateway.url)}` } };
-    const children = [gateway, proxy, mock];
-    if (REDIS_SERVER === undefined) {
-      console.log('\n*** SKIPPING the gateway with state.kind: redis: redis-server is not installed (apt-get install -y redis-server). Only the memory-state gateway is measured. ***\n');
-    } else {
-      redis = await startRedisServer();
-      const redisConfig = writeGatewayConfig(mock.url, { kind: 'redis', url: redis.url } satisfies BenchState);
-      configs.push(redisConfig);
-      const withRedis = await startChildServer('gateway (Redis state)', 'gateway-server.js', [redisConfig.file]);
-      children.unshift(withRedis);
-      // Measuring a gateway that fell back to local state would report memory figures as Redis ones.
-      const state = await gatewayState(withRedis.url);
-      if (state !== 'shared') throw new BenchAbort(`the Redis-state gateway says its state is "${state}", not "shared": is ${redis.url} answering?`);
-      urls['gateway-redis'] = withRedis.url;
-      headers['gateway-redis'] = { authorization: `Bearer ${await createBenchKey(withRedis.url)}` };
-    }
-    return { urls, headers, children, gatewayConfig, cleanUp };
-  } catch (error) {
-    await stopAllChildServers();
-    await cleanUp();
-    throw error;
-  }
+function reportThroughput(context: RunContext, results: ThroughputResults, hotFunctions: HotFunction[] | undefined, pruned: number | undefined): void {
+  const { options } = context;
+  const summary = summarise(results);
+  const targets = throughputTargets(results);
+  const rounds = `${results.rounds === 1 ? 'one round' : `median of ${results.rounds} rounds`}`;
+  const sections: [string, string][] = [
+    [`Throughput and CPU per request (${rounds}; ${options.connections} connections, unloaded: 1; ${options.durationS} s each)`, measurementTable(summary)],
+    ['Memory per server (the hop\'s process; RSS after its first warm-up, peak over all its runs)', memoryTable(results)],
+    ['Streaming: CPU per event (CPU per request ÷ SSE events) and per extra event (between the two stream lengths)', perEventTable(results)],
+    ['Gateways against the floor (bare proxy), the median of per-round ratios and differences', floorComparisonTable(results)],
+  ];
+  if (results.baselineLabel !== undefined) sections.push([`Working tree against ${context.baseline!.ref} (${results.baselineLabel}), round by round`, baselineTable(results)]);
+  sections.push(['Targets (issue 25), against the floor of the same rounds', targetTable(targets, results.baselineLabel)]);
+  if (hotFunctions) sections.push(["Working tree's gateway CPU profile: top self time (busy time only)", hotFunctionTable(hotFunctions)]);
+  const others = results.runs.map((run) => run.measurement.otherWorkCores);
+  const machine = `machine: ${cpuCount} CPUs; ${context.layout.description}; other work used ${(context.busyShareAtStart * 100).toFixed(0)}% of the machine before the start, and during the runs a median ${median(others).toFixed(2)} cores (most ${Math.max(...others).toFixed(2)})`;
+  printSections(sections, machine);
+  if (results.discarded.length > 0) console.log(`*** ${results.discarded.length} run(s) failed and were measured again: ${results.discarded.map((run) => `${run.scenario} via ${run.path} in round ${run.round}`).join('; ')} (the problems are in the JSON)`);
+  if (pruned !== undefined) console.log(`pruning: ${options.pruneBacklog} expired records seeded, ${pruned} pruned while the load ran, ${options.pruneBacklog - pruned} left`);
+  writeResults(options.jsonFile ?? join(resultsDirectory, 'latest.json'), {
+    ...resultsHeader(context),
+    summary,
+    results,
+    targets,
+    ...(hotFunctions ? { gatewayHotFunctions: hotFunctions } : {}),
+    ...(pruned === undefined ? {} : { pruned }),
+  });
 }
 
-/** One request per path and scenario must come back complete before anything is measured. */
-async function verifyAllPaths(servers: Servers): Promise<void> {
-  const failures: string[] = [];
-  for (const scenario of scenarioNames) {
-    for (const path of runningPaths(servers.urls)) {
-      const problems = await verifyPath(servers.urls[path]!, path, scenario, servers.headers[path]);
-      for (const problem of problems) failures.push(`${scenario} via ${path}: ${problem}`);
-    }
-  }
-  if (failures.length > 0) throw new BenchAbort(`verification failed, nothing was measured:\n  ${failures.join('\n  ')}`);
-  console.log(`verified: every path answers the full ${contentChunks}-chunk text, streamed as SSE ending in data: [DONE]`);
-}
-
-async function measureAll(servers: Servers, options: BenchOptions): Promise<{ throughput: ThroughputRun[]; latency: LatencyRun[] }> {
-  const paths = runningPaths(servers.urls);
-  const totalSteps = scenarioNames.length * paths.length + paths.length;
-  const perStepS = options.warmupS + options.durationS;
-  console.log(`measuring ${totalSteps} runs of ${options.warmupS} s warm-up + ${options.durationS} s, about ${Math.ceil(totalSteps * perStepS)} s in all`);
-  let step = 0;
-
-  const throughput: ThroughputRun[] = [];
-  for (const scenario of scenarioNames) {
-    for (const path of paths) {
-      step += 1;
-      const measurement = await measure(servers, path, scenario, options.connections, options, `[${step}/${totalSteps}]`);
-      throughput.push({ scenario, path, measurement });
-    }
-  }
-  const latency: LatencyRun[] = [];
-  for (const path of paths) {
-    step += 1;
-    const measurement = await measure(servers, path, 'non-streaming', 1, options, `[${step}/${totalSteps}]`);
-    latency.push({ path, measurement });
-  }
-  return { throughput, latency };
-}
-
-async function measure(
-  servers: Servers,
-  path: PathName,
-  scenario: ScenarioName,
-  connections: number,
-  options: BenchOptions,
-  label: string,
-): Promise<Measurement> {
-  console.log(`${label} ${scenario} via ${path}, ${connections} connection${connections === 1 ? '' : 's'}: warm-up ${options.warmupS} s, measure ${options.durationS} s`);
-  const spec = { url: `${servers.urls[path]!}${chatPath}`, body: requestBody(path, scenario), headers: servers.headers[path] ?? {}, connections };
-  if (options.warmupS > 0) {
-    const warmup = await runLoad({ ...spec, durationS: options.warmupS });
-    assertClean(warmup, `${scenario} via ${path} (warm-up)`);
-  }
-  const measurement = await runLoad({ ...spec, durationS: options.durationS });
-  assertClean(measurement, `${scenario} via ${path}`);
-  console.log(
-    `${' '.repeat(label.length)} ${measurement.requestsPerSecond.toFixed(0)} req/s, p50 ${measurement.latencyP50Ms.toFixed(2)} ms, p99 ${measurement.latencyP99Ms.toFixed(2)} ms`,
+function reportStreams(context: RunContext, runs: StreamsRun[]): void {
+  const { options } = context;
+  const answer = streamAnswer(options);
+  const targets = streamsTargets(runs);
+  const others = runs.flatMap((run) => (run.otherWorkCores === undefined ? [] : [run.otherWorkCores]));
+  printSections(
+    [
+      [`Concurrent streams: each ${answer.chunks} chunks ${answer.chunkMs} ms apart; CPU and KiB/stream over the plateau (every stream open)`, streamsTable(runs)],
+      ['Gateways against the floor at the same N', streamsComparisonTable(runs)],
+      ['Targets (issue 25)', targetTable(targets, context.baseline?.label)],
+    ],
+    `machine: ${cpuCount} CPUs; ${context.layout.description}; other work used ${(context.busyShareAtStart * 100).toFixed(0)}% of the machine before the start, and during the plateaus a median ${others.length === 0 ? '—' : median(others).toFixed(2)} cores`,
   );
-  return measurement;
+  writeResults(options.jsonFile ?? join(resultsDirectory, 'latest-streams.json'), { ...resultsHeader(context), answer, runs, targets });
 }
 
-function assertClean(measurement: Measurement, what: string): void {
-  const problems = problemsOf(measurement);
-  if (problems.length > 0) throw new BenchAbort(`${what}: ${problems.join('; ')}; the figures would be meaningless`);
+function printSections(sections: readonly [string, string][], machine: string): void {
+  console.log(`\n${sections.map(([title, table]) => `== ${title}\n${table}\n`).join('\n')}\n${machine}`);
+}
+
+function resultsHeader(context: RunContext): Record<string, unknown> {
+  return {
+    generatedAt: new Date().toISOString(),
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+    cpuCount,
+    layout: context.layout,
+    otherCpuBusyShareAtStart: context.busyShareAtStart,
+    options: context.options,
+    ...(context.baseline === undefined ? {} : { baseline: context.baseline }),
+  };
+}
+
+function writeResults(file: string, results: Record<string, unknown>): void {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`results written to ${file}`);
 }
 
 /**
- * The share of all CPUs busy over a short sample, taken before the bench starts anything. The
- * paths are measured one after another, so other work on the machine skews the ratios; say so
- * up front rather than let a busy machine pass for a slow gateway.
+ * The share of all CPUs busy over a short sample, taken before the bench starts anything: other
+ * work on the machine skews what the bench measures; say so up front rather than let a busy
+ * machine pass for a slow gateway.
  */
 async function machineBusyShare(): Promise<number> {
   const totals = () =>
@@ -225,67 +185,30 @@ async function machineBusyShare(): Promise<number> {
 
 function summariseProfile(profileDirectory: string): HotFunction[] {
   // CPU.<date>.<time>.<pid>.<thread id>.<n>.cpuprofile: the serving thread is 0; the store thread writes its own.
-  const file = readdirSync(profileDirectory).find((name) => /\.\d+\.0\.\d+\.cpuprofile$/.test(name));
-  if (file === undefined) throw new BenchAbort('the gateway wrote no CPU profile (did it exit cleanly?)');
+  const files = readdirSync(profileDirectory);
+  const file = files.find((name) => /\.\d+\.0\.\d+\.cpuprofile$/.test(name));
+  if (file === undefined) throw new BenchAbort(`the gateway wrote no CPU profile of its serving thread (did it exit cleanly?); found: ${files.join(', ') || 'nothing'}`);
   mkdirSync(resultsDirectory, { recursive: true });
   copyFileSync(join(profileDirectory, file), join(resultsDirectory, 'gateway.cpuprofile'));
   return hottestFunctions(join(profileDirectory, file), hotFunctionCount);
 }
 
-function report(
-  options: BenchOptions,
-  busyShareAtStart: number,
-  throughput: readonly ThroughputRun[],
-  latency: readonly LatencyRun[],
-  hotFunctions: HotFunction[] | undefined,
-): void {
-  const comparisons = allComparisons(throughput, latency);
-  const checks = targetChecks(comparisons);
-  const sections = [
-    `Throughput, ${options.connections} connections, ${options.durationS} s each (latency from the load generator, ms)`,
-    throughputTable(throughput),
-    'Unloaded latency: 1 connection, non-streaming',
-    latencyTable(latency),
-    'Gateway against the bare proxy (the cost of any Node hop) and against direct; with Redis state against memory state',
-    comparisonTable(comparisons),
-    'Targets',
-    targetTable(checks),
-  ];
-  if (hotFunctions) sections.push('Gateway CPU profile: top self time (busy time only)', hotFunctionTable(hotFunctions));
-  console.log(`\n${sections.map((section, index) => (index % 2 === 0 ? `== ${section}` : `${section}\n`)).join('\n')}`);
-
-  mkdirSync(resultsDirectory, { recursive: true });
-  const resultsFile = join(resultsDirectory, 'latest.json');
-  const results = {
-    generatedAt: new Date().toISOString(),
-    node: process.version,
-    platform: `${process.platform} ${process.arch}`,
-    cpuCount: availableParallelism(),
-    otherCpuBusyShareAtStart: busyShareAtStart,
-    options,
-    contentChunks,
-    throughput,
-    latency,
-    comparisons,
-    targets: checks,
-    ...(hotFunctions ? { gatewayHotFunctions: hotFunctions } : {}),
-  };
-  writeFileSync(resultsFile, `${JSON.stringify(results, null, 2)}\n`);
-  console.log(`results written to ${resultsFile}`);
-}
-
 let interrupted = false;
-process.once('SIGINT', () => {
-  interrupted = true;
-  console.error('\ninterrupted: stopping the bench servers');
-  stopAllChildServers().finally(() => process.exit(130));
-});
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    interrupted = true;
+    console.error(`\n${signal}: stopping the bench servers and removing what the bench made`);
+    cleanUpAll();
+    stopAllChildServers().finally(() => process.exit(130));
+  });
+}
 
 main().then(
   () => {
     if (!interrupted) process.exitCode = 0;
   },
   (error: unknown) => {
+    cleanUpAll();
     if (error instanceof BenchAbort) console.error(`\nbench aborted: ${error.message}`);
     else console.error(error);
     process.exitCode = 1;

@@ -1,16 +1,18 @@
 /**
  * Child process: the yardstick. The least a Node proxy can do: read the request body, forward it
- * over a keep-alive undici Pool to the upstream named in argv[2], and pipe the answer back
- * (status, content-type, content-length when present, body) without parsing either side. What
- * this costs is the price of any Node HTTP hop; what the gateway costs beyond it is its own.
+ * over a keep-alive undici Pool (argv[3] connections, default 512) to the upstream named in
+ * argv[2], and pipe the answer back (status, content-type, content-length when present, body)
+ * without parsing either side. What this costs is the price of any Node HTTP hop; what the
+ * gateway costs beyond it is its own.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Pool } from 'undici';
 import { announce, failStartup } from './announce.js';
 
-// The same keep-alive settings the gateway's Transport uses, so neither side wins on pooling.
-const upstreamConnections = 512;
+// The same keep-alive settings the gateway's Transport uses, so neither side wins on pooling;
+// the streams mode raises the pool to its thousands of concurrent requests.
+const defaultUpstreamConnections = 512;
 const keepAliveTimeoutMs = 30_000;
 // Longer than the load generator's idle time, so the client, never this server, closes idle sockets.
 const inboundKeepAliveTimeoutMs = 65_000;
@@ -20,8 +22,10 @@ let failureCount = 0;
 
 try {
   const upstream = process.argv[2];
-  if (upstream === undefined) throw new Error('usage: bare-proxy.js UPSTREAM_ORIGIN');
-  const pool = new Pool(upstream, { connections: upstreamConnections, keepAliveTimeout: keepAliveTimeoutMs });
+  if (upstream === undefined) throw new Error('usage: bare-proxy.js UPSTREAM_ORIGIN [CONNECTIONS]');
+  const connections = process.argv[3] === undefined ? defaultUpstreamConnections : Number(process.argv[3]);
+  if (!Number.isInteger(connections) || connections < 1) throw new Error(`CONNECTIONS must be a whole number above 0, got "${process.argv[3]}"`);
+  const pool = new Pool(upstream, { connections, keepAliveTimeout: keepAliveTimeoutMs });
 
   const server = createServer({ keepAliveTimeout: inboundKeepAliveTimeoutMs }, (request, response) => {
     forward(pool, request, response).catch((error: unknown) => fail(response, error));

@@ -26,3 +26,8 @@ export function runBenchScript(script: string, args: readonly string[], timeoutM
     });
   });
 }
+
+/** `text` as a regular expression that matches it literally, for a row of a printed table. */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

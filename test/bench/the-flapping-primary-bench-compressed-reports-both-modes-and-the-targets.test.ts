@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { runBenchScript } from './run-bench-script.js';
+import { escapeRegExp, runBenchScript } from './run-bench-script.js';
 
 const RUN_TIMEOUT_MS = 90_000;
 let directory: string | undefined;
@@ -23,7 +23,7 @@ it(
 
     const seconds = '(\\d+\\.\\d\\d s|never \\(within 4 s\\))';
     for (const mode of ['default (recovery_probe_s: 2)', 'recovery_probe_s: 0 (caller trials only)']) {
-      expect(stdout).toMatch(new RegExp(`^\\| ${escape(mode)} \\| 1 \\| ${seconds}( \\((probe|caller)\\))? \\| ${seconds} \\| \\d+ \\+ \\d+ = \\d+ \\| \\d+ of \\d+ \\| \\d+ \\(of \\d+\\) \\|$`, 'm'));
+      expect(stdout).toMatch(new RegExp(`^\\| ${escapeRegExp(mode)} \\| 1 \\| ${seconds}( \\((probe|caller)\\))? \\| ${seconds} \\| \\d+ \\+ \\d+ = \\d+ \\| \\d+ of \\d+ \\| \\d+ \\(of \\d+\\) \\|$`, 'm'));
     }
     expect(stdout).toMatch(/^ {2}run 1: back on the primary .* ≤ 3 s: (PASS|MISS); \d+ upstream requests to the primary during the outage ≤ 40: (PASS|MISS); every caller answered, by the standby during the outage: (PASS|MISS)$/m);
 
@@ -38,7 +38,3 @@ it(
   },
   RUN_TIMEOUT_MS + 5_000,
 );
-
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}

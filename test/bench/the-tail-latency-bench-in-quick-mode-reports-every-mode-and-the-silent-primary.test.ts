@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { runBenchScript } from './run-bench-script.js';
+import { escapeRegExp, runBenchScript } from './run-bench-script.js';
 
 const RUN_TIMEOUT_MS = 60_000;
 let directory: string | undefined;
@@ -20,7 +20,7 @@ it(
     const { code, stdout, stderr } = await runBenchScript('tail-latency.js', ['--quick', '--json', jsonFile], RUN_TIMEOUT_MS);
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
 
-    for (const mode of ['healthy (no tail)', 'neither (first_token_ms: 30000)', 'first_token_ms: auto (the default)', 'hedge: { after_ms: auto }']) expect(stdout).toMatch(new RegExp(`^\\| ${escape(mode)} \\| \\d+ \\| \\d+ \\| \\d+ \\| \\d+ / \\d+ \\| \\d+ \\| \\d+\\.\\d % \\|$`, 'm'));
+    for (const mode of ['healthy (no tail)', 'neither (first_token_ms: 30000)', 'first_token_ms: auto (the default)', 'hedge: { after_ms: auto }']) expect(stdout).toMatch(new RegExp(`^\\| ${escapeRegExp(mode)} \\| \\d+ \\| \\d+ \\| \\d+ \\| \\d+ / \\d+ \\| \\d+ \\| \\d+\\.\\d % \\|$`, 'm'));
     expect(stdout).toMatch(/^  hedge p99 \d+ ms ≤ 3 × healthy p95 \(\d+ ms\): (PASS|MISS)$/m);
     expect(stdout).toMatch(/silent primary behind auto \(warmed with 25 answers\): timeout in force \d+ ms, standby's whole answer after \d+ ms/);
 
@@ -36,7 +36,3 @@ it(
   },
   RUN_TIMEOUT_MS + 5_000,
 );
-
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
