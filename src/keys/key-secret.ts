@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 const SECRET_PREFIX = 'sk-sy-';
 const SECRET_BYTES = 32;
@@ -19,7 +19,8 @@ export function generateSecret(): string {
  * would cost every authentication. Unsalted, the hash itself is the lookup key.
  */
 export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
+  // The one-shot form: no Hash object per request, measurably cheaper on the gate's path.
+  return hash('sha256', secret, 'hex');
 }
 
 export function keyPrefix(secret: string): string {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 
 /** Longer values are not a session id anyone sends (they are UUIDs or short keys) and are ignored. */
@@ -34,7 +34,7 @@ export function sessionIdOf(headers: IncomingHttpHeaders, body: unknown): string
  * find its records.
  */
 export function sessionHash(sessionId: string): string {
-  return createHash('sha256').update(sessionId).digest('hex').slice(0, 32);
+  return hash('sha256', sessionId, 'hex').slice(0, 32);
 }
 
 /** Claude Code's `metadata.user_id`: a JSON object holding `session_id`, or the older underscore form. */
