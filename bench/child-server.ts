@@ -14,7 +14,8 @@ export interface ChildServer {
   stop(): Promise<void>;
 }
 
-const startTimeoutMs = 15_000;
+// A gateway starts in a second or two; on a machine shared with test runs, much later.
+const startTimeoutMs = 30_000;
 // Beyond a gateway's default drain (10 s) and the time a loaded machine takes to write a CPU profile.
 const stopGraceMs = 15_000;
 const healthPollMs = 100;

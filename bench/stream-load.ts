@@ -20,7 +20,7 @@ export interface StreamLoadSpec {
   streams: number;
   /** The requests are started evenly over this long. */
   rampMs: number;
-  /** Whatever is still open this long after the first request started is given up on (counted as errors). */
+  /** Whatever is still open this long after the first stream started is given up on (counted as errors). */
   giveUpMs: number;
   /** Called when every stream has had its first byte: the plateau begins. */
   onPlateauStart(): void;
@@ -140,7 +140,7 @@ export async function runStreamLoad(spec: StreamLoadSpec): Promise<StreamLoadRes
   const running: Promise<void>[] = [];
   let connectS = 0;
   let connectFailures = 0;
-  const giveUp = setTimeout(() => void agent.destroy(new Error(`still open ${spec.giveUpMs} ms after the first request`)), spec.giveUpMs);
+  let giveUp: NodeJS.Timeout | undefined;
   try {
     const connectStartedAt = performance.now();
     // All at once, so that none finds another's connection idle: each opens its own.
@@ -154,6 +154,7 @@ export async function runStreamLoad(spec: StreamLoadSpec): Promise<StreamLoadRes
       ),
     );
     connectS = (performance.now() - connectStartedAt) / 1000;
+    giveUp = setTimeout(() => void agent.destroy(new Error(`still open ${spec.giveUpMs} ms after the first stream started`)), spec.giveUpMs);
     for (let index = 0; index < spec.streams; index++) {
       const dueMs = (index * spec.rampMs) / spec.streams;
       running.push(new Promise<void>((resolve) => setTimeout(() => resolve(oneStream()), dueMs)));
