@@ -100,7 +100,7 @@ export async function measurePath(spec: MeasureSpec): Promise<PathMeasurement> {
     loadGeneratorCores: used('loadGeneratorUs') / wallUs,
     otherWorkCores,
     rssAfterWarmupBytes,
-    peakRssBytes: processMemory(path.server.pid).peakRssBytes,
+    peakRssBytes: Math.max(rssAfterWarmupBytes, processMemory(path.server.pid).peakRssBytes),
   };
 }
 

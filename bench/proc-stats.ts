@@ -33,13 +33,15 @@ export function processCpuUs(pid: number): number {
 export interface ProcessMemory {
   /** VmRSS: resident now. */
   rssBytes: number;
-  /** VmHWM: the most it has been resident since it started. */
+  /** VmHWM: the most it has been resident since it started (at least VmRSS). */
   peakRssBytes: number;
 }
 
 export function processMemory(pid: number): ProcessMemory {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return { rssBytes: statusKilobytes(status, 'VmRSS') * 1024, peakRssBytes: statusKilobytes(status, 'VmHWM') * 1024 };
+  const rssBytes = statusKilobytes(status, 'VmRSS') * 1024;
+  // The kernel updates VmHWM lazily, so it can trail a VmRSS read a moment later.
+  return { rssBytes, peakRssBytes: Math.max(rssBytes, statusKilobytes(status, 'VmHWM') * 1024) };
 }
 
 function statusKilobytes(status: string, field: string): number {
