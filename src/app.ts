@@ -110,12 +110,21 @@ function spillPathOf(store: Config['store']): string | undefined {
 }
 
 /**
+ * Connections waiting to be accepted. Node's default (511) overflows when a fleet of agents
+ * reconnects at once: 2,000 connections opened within a second overflowed it 1,700 times in the
+ * streams bench, and each dropped handshake waits a TCP retry (1 s, 3 s, 7 s). The kernel caps
+ * it at net.core.somaxconn.
+ */
+const LISTEN_BACKLOG = 4_096;
+
+/**
  * The configured store. Every call to a file — queries, batched inserts, pruning — runs on a
  * thread of its own, so a locked or slow store never stalls the serving thread; this thread's
  * connection only migrates it at start. An in-memory database exists only on the connection
  * that opened it, so it stays here, bounded by `store.max_records`. PostgreSQL is asynchronous
  * already: a bounded pool, no thread (postgres-store.ts).
  */
+
 export async function openConfiguredStore(store: Config['store'], logger: Logger): Promise<AppStore> {
   if (store.kind === 'postgres') return openPostgresStore(store, logger);
   const opened = openStore(store);
@@ -453,7 +462,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       });
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
-        server.listen(listenOptions.port ?? current.server.port, host, () => resolve());
+        server.listen({ port: listenOptions.port ?? current.server.port, host, backlog: LISTEN_BACKLOG }, () => resolve());
       });
       const address = server.address() as AddressInfo;
       return `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
