@@ -23,6 +23,13 @@ export const TRIAL_LEASE_MS = 30_000;
 const PROBE_LEASES: Readonly<Record<ProbePurpose, string>> = { structural: 'probe', recovery: 'recovery-probe' };
 /** How often a changed quota snapshot is shared: what `/admin/health` shows of another replica's view is at most this old. */
 const QUOTA_SHARE_MS = 1_000;
+/**
+ * After a resync the records are read once more, this much later. Another replica's resync may
+ * push what it decided during the outage just after this one read, and its announcement can be
+ * lost on the way: a Redis Cluster forwards a publish over links between nodes that are still
+ * reconnecting after the outage, and drops it meanwhile.
+ */
+const RELOAD_AFTER_RESYNC_MS = 2_000;
 
 type Generation = { gen: number };
 type BreakerRecord = SharedBreakerState & Generation;
@@ -394,6 +401,9 @@ export class SharedHealth implements HealthEvents, TrialClaims {
       this.#changedConnections.delete(connection);
     }
     await this.#load(deployments, true);
+    setTimeout(() => {
+      if (this.#link.up) this.#load(this.#deps.registry().all(), true).catch(() => undefined);
+    }, RELOAD_AFTER_RESYNC_MS).unref();
   }
 }
 
