@@ -148,6 +148,36 @@ describe.each(stores)('the incident view on a $name store', ({ skip, store }) =>
     }
   });
 
+  it.skipIf(skip)('lists exactly the requests of an error kind, a serving deployment or a fallback, and refuses a bad filter naming it', async () => {
+    const list = async (query: string) => {
+      const response = await fetch(`${gateway!.url}/admin/requests?limit=100&${query}`, { headers: admin });
+      expect(response.status, query).toBe(200);
+      return ((await response.json()) as AdminRequestsResponse).data;
+    };
+    const expected: [string, (record: RequestRecord) => boolean][] = [
+      ['error_kind=refused_budget', (record) => record.error_code === 'budget_exceeded'],
+      ['error_kind=refused_rate_limit', (record) => record.error_code === 'rate_limit_exceeded'],
+      ['error_kind=refused_auth', (record) => record.http_status === 401],
+      ['error_kind=refused_bad_request', (record) => record.error_code === 'model_not_found'],
+      ['error_kind=server_error', (record) => record.status === 'failed' && record.attempts.at(-1)?.kind === 'server_error'],
+      ['error_kind=timeout', () => false],
+      [`deployment=${encodeURIComponent('mock-anthropic/standby')}`, (record) => record.served?.model === 'standby'],
+      ['fallback=true', (record) => record.fallback === true],
+      ['fallback=false', (record) => record.fallback === false],
+    ];
+    for (const [query, matches] of expected) {
+      const ids = records.filter(matches).map((record) => record.id);
+      if (query !== 'error_kind=timeout') expect(ids.length, query).toBeGreaterThan(0);
+      expect((await list(query)).map((record) => record.id), query).toEqual(ids);
+    }
+    expect((await list('error_kind=server_error&route=steady')).map((record) => record.id)).toEqual([]);
+    for (const [query, param] of [['error_kind=budget', 'error_kind'], ['deployment=standby', 'deployment'], ['fallback=yes', 'fallback']]) {
+      const response = await fetch(`${gateway!.url}/admin/requests?${query}`, { headers: admin });
+      expect(response.status, query).toBe(400);
+      expect(((await response.json()) as { error: { param: string } }).error.param, query).toBe(param);
+    }
+  });
+
   it.skipIf(skip)("counts no caller's request under the gateway's own origins, and refuses an unknown origin naming it", async () => {
     const drills = (await (await fetch(`${gateway!.url}/admin/stats?origin=drill`, { headers: admin })).json()) as AdminStatsResponse;
     expect(drills.totals.requests).toBe(0);
