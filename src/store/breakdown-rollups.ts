@@ -2,7 +2,7 @@ import type { RequestRecord } from '../core/request-record.js';
 import { requestOutcome } from '../core/request-outcome.js';
 import { usdToMicros } from '../metering/money.js';
 import type { AttemptMinutesTable, FirstTokenMinutesTable, OutcomeMinutesTable } from './schema.js';
-import { latencyBin, MINUTE_MS } from './stats-rollups.js';
+import { MINUTE_MS } from './stats-rollups.js';
 import { createdMsOf, storedOrigin } from './table-rows.js';
 
 /**
@@ -58,18 +58,36 @@ export function breakdownRollups(records: readonly RequestRecord[]): BreakdownRo
     if (record.key_name !== null) facets.push(['key', record.key_name, '']);
     for (const [facet, name, detail] of facets) outcomes.add({ facet, origin, minute, name, detail, outcome, ...figures });
     if (record.first_token_ms !== null) {
-      const bin = latencyBin(record.first_token_ms);
+      const bin = firstTokenBin(record.first_token_ms);
       firstTokens.add({ facet: 'route', origin, minute, name: record.route ?? '', detail: '', bin, count: 1 });
       if (record.served) firstTokens.add({ facet: 'connection', origin, minute, name: record.served.connection, detail: record.served.provider, bin, count: 1 });
     }
     for (const attempt of record.attempts) {
       attempts.add({ origin, minute, connection: attempt.connection, model: attempt.model, kind: attempt.kind, attempts: 1 });
       if (attempt.first_token_ms !== null) {
-        firstTokens.add({ facet: 'deployment', origin, minute, name: attempt.connection, detail: attempt.model, bin: latencyBin(attempt.first_token_ms), count: 1 });
+        firstTokens.add({ facet: 'deployment', origin, minute, name: attempt.connection, detail: attempt.model, bin: firstTokenBin(attempt.first_token_ms), count: 1 });
       }
     }
   }
   return { outcome_minutes: outcomes.rows(), attempt_minutes: attempts.rows(), first_token_minutes: firstTokens.rows() };
+}
+
+const EXACT_BELOW_MS = 20;
+const BIN_RATIO = 1.1;
+
+/**
+ * Milliseconds rounded down onto a grid 10 % apart (exact below 20 ms): about 24 bins a decade,
+ * a quarter of `latencyBin`'s, because these histograms are kept per route, connection and
+ * deployment and a day's read is their minutes times their bins. A percentile read from them is
+ * within 10 % (below the true value, never above), as from `latencyBin`'s.
+ */
+export function firstTokenBin(ms: number): number {
+  const whole = Math.max(0, Math.floor(ms));
+  if (whole < EXACT_BELOW_MS) return whole;
+  const step = Math.floor(Math.log(whole / EXACT_BELOW_MS) / Math.log(BIN_RATIO));
+  // Floating point may land a whole value just under its own grid line: take the step below then.
+  const bin = Math.floor(EXACT_BELOW_MS * BIN_RATIO ** step);
+  return bin <= whole ? bin : Math.floor(EXACT_BELOW_MS * BIN_RATIO ** (step - 1));
 }
 
 type Figures = Omit<OutcomeMinuteRow, (typeof BREAKDOWN_TABLES)['outcome_minutes']['keys'][number]>;
