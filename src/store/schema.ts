@@ -17,6 +17,10 @@ export interface DatabaseSchema {
   outcome_minutes: OutcomeMinutesTable;
   attempt_minutes: AttemptMinutesTable;
   first_token_minutes: FirstTokenMinutesTable;
+  /** `outcome_minutes` by the hour, for the range-wide breakdowns (route, connection, key). */
+  outcome_hours: OutcomeMinutesTable;
+  /** `first_token_minutes` by the hour, for the range-wide breakdowns (route, connection). */
+  first_token_hours: FirstTokenMinutesTable;
 }
 
 /** One row per request; `record_json` is the whole `RequestRecord`, the rest are filterable copies. */
