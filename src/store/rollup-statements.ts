@@ -48,6 +48,7 @@ export const BREAKDOWN_PREFIXES: Readonly<Record<BreakdownTable, readonly string
   first_token_minutes: ['route', 'connection', 'deployment'] satisfies FirstTokenFacet[],
   outcome_hours: ['route', 'connection', 'key'] satisfies OutcomeFacet[],
   first_token_hours: ['route', 'connection'] satisfies FirstTokenFacet[],
+  first_token_five_minutes: ['deployment'] satisfies FirstTokenFacet[],
 };
 
 /** Deletes a breakdown table's minutes before a cutoff (the one positional parameter, epoch minutes). */
