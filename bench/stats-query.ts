@@ -2,7 +2,7 @@
  * How long `GET /admin/stats` takes on a big store: seeds N records (and their spend rows) spread
  * over the last day through the gateway's own batched writes (which keep the per-minute rollups),
  * then asks a gateway serving that store for the dashboard's calls — the last hour by the minute
- * and the last day by 5 minutes, callers' breakdowns included — over HTTP, the median of several
+ * and the last day by 5 and by 15 minutes, callers' breakdowns included — over HTTP, the median of several
  * calls each (SQLite on its store thread, PostgreSQL through its pool). Target: the day in
  * ≤ 200 ms on SQLite (issue 28).
  *
@@ -92,20 +92,36 @@ async function measure(store: string, storeYaml: string): Promise<void> {
     for (const [label, spanMs, bucketS] of [
       ['last hour by the minute', 3_600_000, 60],
       ['last day by 5 minutes', DAY_MS, 300],
+      // The dashboard's Overview asks for the day by 15 minutes (docs/dashboard.md).
+      ['last day by 15 minutes', DAY_MS, 900],
     ] as const) {
       const query = `since=${new Date(nowMs - spanMs).toISOString()}&bucket_s=${bucketS}`;
+      // One untimed call first: the store's pages were last touched by the seeding's connection.
+      await fetch(`${url}/admin/stats?${query}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }).then((response) => response.arrayBuffer());
       const timesMs: number[] = [];
       let body: AdminStatsResponse | undefined;
+      let unavailable = 0;
       for (let run = 0; run < runs; run++) {
         const startedAt = performance.now();
         const response = await fetch(`${url}/admin/stats?${query}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+        // Past the store's 1 s bound the gateway answers 503: a result to report, not a crash.
+        if (response.status === 503) {
+          await response.arrayBuffer();
+          unavailable += 1;
+          continue;
+        }
         if (response.status !== 200) throw new Error(`GET /admin/stats?${query} → ${response.status}: ${await response.text()}`);
         body = (await response.json()) as AdminStatsResponse;
         timesMs.push(performance.now() - startedAt);
       }
       timesMs.sort((a, b) => a - b);
-      const figures = `${body!.totals.requests} requests in ${body!.data.length} buckets, ${body!.by_route.length} routes, ${body!.by_deployment.length} deployments, ${body!.by_key.length} keys`;
-      console.log(`${store} ${label}: ${figures}; median ${timesMs[runs >> 1]!.toFixed(0)} ms, max ${timesMs.at(-1)!.toFixed(0)} ms of ${runs} calls`);
+      const over = unavailable === 0 ? '' : `; ${unavailable} of ${runs} calls over the store's 1 s bound (503)`;
+      if (!body) {
+        console.log(`${store} ${label}: every call over the store's 1 s bound (503)`);
+        continue;
+      }
+      const figures = `${body.totals.requests} requests in ${body.data.length} buckets, ${body.by_route.length} routes, ${body.by_deployment.length} deployments, ${body.by_key.length} keys`;
+      console.log(`${store} ${label}: ${figures}; median ${timesMs[timesMs.length >> 1]!.toFixed(0)} ms, max ${timesMs.at(-1)!.toFixed(0)} ms of ${timesMs.length} calls${over}`);
     }
   } finally {
     await app.close();
