@@ -87,7 +87,6 @@ export class SharedHealth implements HealthEvents, TrialClaims {
     this.#deps = deps;
     this.#link = deps.link;
     this.#scripts = healthScripts(deps.link.commands);
-    deps.cooling.onCooled = (key, shared) => this.#cooled(key, shared);
     deps.link.subscribe(CHANNEL, (message) => this.#heard(message));
     deps.link.onResync(() => this.#resync());
   }
@@ -236,7 +235,8 @@ export class SharedHealth implements HealthEvents, TrialClaims {
   // ---- Cooling ----
 
   /** The cooling's key holds its length and cause, so a replica that loads it later knows why and since when. */
-  #cooled(key: string, shared: Required<SharedCooling>): void {
+  /** Tells the fleet of cooling set on this replica (the `Cooling`'s `onCooled`). */
+  shareCooling(key: string, shared: Required<SharedCooling>): void {
     if (!this.#link.up) return;
     const coolingMs = wholeMs(shared.coolingMs);
     this.#scripts
