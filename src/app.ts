@@ -20,7 +20,7 @@ import type { GatewayRequestDeps } from './serving/run-gateway-request.js';
 import { awaitSharedState, openSharedState } from './state/shared-state.js';
 import type { AppStore } from './store/open-configured-store.js';
 import type { RecordPruner } from './store/record-pruner.js';
-import { AlertSender } from './telemetry/alert-sender.js';
+import { AlertSender, type Alert } from './telemetry/alert-sender.js';
 import { Metrics } from './telemetry/metrics.js';
 import { redactingLogger } from './telemetry/redacting-logger.js';
 import { createRequestSpans } from './telemetry/request-spans.js';
@@ -87,7 +87,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   const storage = await openStorage({ config, logger, metrics, ...(options.store ? { store: options.store } : {}) });
   const spans = createRequestSpans(options.env ?? process.env);
   const alerts = new AlertSender(() => config().alerts.webhook_url, logger);
-  const alert = alerts.send.bind(alerts);
+  // Read at each alert, not bound once: tests listen to what is sent by replacing `app.alerts.send`.
+  const alert = (sent: Alert) => alerts.send(sent);
   const shared = openSharedState(config().state, { logger, alert, onDegraded: (degraded) => metrics.stateDegraded.set(degraded ? 1 : 0) });
   const transport = new Transport({ poolSizes: poolSizesFollowingConfig(config, mockUrl) });
   const health = buildHealth({ config, metrics, alert, link: shared.link, probe: (deployment) => runProbe(deployment, probe) });
