@@ -48,6 +48,14 @@ interface Arrival {
   nowMs: number;
 }
 
+/** How an answer goes out: its response, the headers so far, the faults in force, and how its attempt is settled. */
+interface Reply {
+  response: ServerResponse;
+  headers: Record<string, string>;
+  faults: Faults;
+  settle(outcome: string): void;
+}
+
 /** Answers one request to a provider route: recorded, checked as the provider would, then faulted or answered as its directives say. */
 export function serveMockRequest(route: Route, path: string, request: IncomingMessage, response: ServerResponse, text: string, state: MockState): void {
   const arrival = arrive(route, path, request, text, state);
@@ -81,9 +89,9 @@ export function serveMockRequest(route: Route, path: string, request: IncomingMe
       sendError(response, error, headers);
     });
   } else if (route.endpoint === 'embeddings') {
-    serveEmbeddings(arrival, arrival.fields, faults, response, headers, settle);
+    serveEmbeddings(arrival, arrival.fields, { response, headers, faults, settle });
   } else {
-    serveCompletion(arrival, arrival.fields, shape, faults, response, headers, settle);
+    serveCompletion(arrival, arrival.fields, shape, { response, headers, faults, settle });
   }
 }
 
@@ -125,14 +133,7 @@ function refusalOf(arrival: Arrival, request: IncomingMessage, state: MockState)
   return undefined;
 }
 
-function serveEmbeddings(
-  arrival: Arrival,
-  fields: Record<string, unknown>,
-  faults: Faults,
-  response: ServerResponse,
-  headers: Record<string, string>,
-  settle: (outcome: string) => void,
-): void {
+function serveEmbeddings(arrival: Arrival, fields: Record<string, unknown>, { response, headers, faults, settle }: Reply): void {
   const answer = arrival.route.dialect === 'gemini' ? geminiEmbeddingsResponse(fields) : embeddingsResponse(fields, arrival.parsed.name);
   if (!answer.ok) {
     settle('invalid_request');
@@ -145,15 +146,8 @@ function serveEmbeddings(
   });
 }
 
-function serveCompletion(
-  arrival: Arrival,
-  fields: Record<string, unknown>,
-  shape: AnswerShape,
-  faults: Faults,
-  response: ServerResponse,
-  headers: Record<string, string>,
-  settle: (outcome: string) => void,
-): void {
+function serveCompletion(arrival: Arrival, fields: Record<string, unknown>, shape: AnswerShape, reply: Reply): void {
+  const { response, headers, faults, settle } = reply;
   const { wire, attempt } = arrival;
   let content: AnswerContent;
   try {
@@ -172,18 +166,10 @@ function serveCompletion(
     });
     return;
   }
-  serveStream(wire, plan, shape, faults, response, headers, settle);
+  serveStream(wire, plan, shape, reply);
 }
 
-function serveStream(
-  wire: WireFormat,
-  plan: AnswerPlan,
-  shape: AnswerShape,
-  faults: Faults,
-  response: ServerResponse,
-  headers: Record<string, string>,
-  settle: (outcome: string) => void,
-): void {
+function serveStream(wire: WireFormat, plan: AnswerPlan, shape: AnswerShape, { response, headers, faults, settle }: Reply): void {
   const frames = wire.stream(plan);
   const ending = streamEnding(faults, frames.pieceCount);
   const outcome = ending.kind === 'complete' ? 'ok' : ending.kind === 'inband' ? 'inband_error' : ending.kind;
