@@ -14,8 +14,7 @@ import { newRequestId } from './http/request-id.js';
 import { adapterFor, baseUrlFor } from './providers/registry.js';
 import type { RecordStore } from './records/record-store.js';
 import { secretRedactor } from './records/redact-secrets.js';
-import { keepGatewayRecord } from './serving/keep-gateway-record.js';
-import { probeAttempt } from './serving/probe-attempt.js';
+import { gatewayProbe } from './serving/gateway-probe.js';
 import type { GatewayRequestDeps } from './serving/run-gateway-request.js';
 import { awaitSharedState, openSharedState } from './state/shared-state.js';
 import type { AppStore } from './store/open-configured-store.js';
@@ -83,6 +82,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const config = () => configSource.current;
   const logger = gatewayLogger(options);
   const mockUrl = options.mockUrl ?? (() => undefined);
+  // The writers whose counts the metrics report are made just below; a scrape reads them later.
   const metrics = new Metrics({ processMetrics: true, sinks: { spilled: () => storage.sinkCounts.spilled(), dropped: () => storage.sinkCounts.dropped() } });
   const storage = await openStorage({ config, logger, metrics, ...(options.store ? { store: options.store } : {}) });
   const spans = createRequestSpans(options.env ?? process.env);
@@ -101,7 +101,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   };
   const { spendAccounting, records } = storage;
   const gatewayRequests: GatewayRequestDeps = { config, engine, metrics, logger, spans, newRequestId, spendAccounting, records };
-  const probe = { config, newRequestId, attempt: probeAttempt(engine), keep: keepGatewayRecordOf(gatewayRequests) };
+  const probe = gatewayProbe(gatewayRequests);
   const callers = buildCallers({ config, engine, storage, metrics, logger, spans, fallbackShare: health.fallbackShare, link: shared.link });
   health.monitor.start();
   const runs = startRuns({ configSource, gatewayRequests, storage, registry: health.registry, metrics, alert, logger, link: shared.link });
@@ -155,11 +155,6 @@ function gatewayLogger(options: AppOptions): Logger {
     logger.info({ notes: change.notes }, 'config reloaded');
   });
   return logger;
-}
-
-/** A probe's record is kept as any other gateway-made request's. */
-function keepGatewayRecordOf(deps: GatewayRequestDeps): (draft: Parameters<typeof keepGatewayRecord>[0]) => void {
-  return (draft) => keepGatewayRecord(draft, deps.config(), deps);
 }
 
 /** Listens where asked (else where the config says), refusing a host the auth mode would leave open, now and on every reload. */

@@ -6,9 +6,25 @@ import type { EngineDeps } from '../engine/run-route.js';
 import { PROBE_EMBEDDINGS_REQUEST, PROBE_REQUEST } from '../health/probe-request.js';
 import { PROBE_TIMEOUTS, type ProbeDeps } from '../health/run-probe.js';
 import { isEmbeddingModel } from '../metering/embedding-models.js';
+import { keepGatewayRecord } from './keep-gateway-record.js';
+import type { GatewayRequestDeps } from './run-gateway-request.js';
 
-/** The engine's single attempt, as the health monitor's probe sends it (`ProbeDeps.attempt`). */
-export function probeAttempt(engine: Pick<EngineDeps, 'transport' | 'adapterFor' | 'baseUrlFor'>): ProbeDeps['attempt'] {
+/**
+ * The health monitor's probe as a gateway-made request: one attempt through the engine (no
+ * retries, no failover: it asks about one deployment), its record kept, and billed, as the
+ * gateway's other requests are.
+ */
+export function gatewayProbe(deps: GatewayRequestDeps): ProbeDeps {
+  return {
+    config: deps.config,
+    newRequestId: deps.newRequestId,
+    attempt: probeAttempt(deps.engine),
+    keep: (draft) => keepGatewayRecord(draft, deps.config(), deps),
+  };
+}
+
+/** The engine's single attempt, as the probe sends it. */
+function probeAttempt(engine: Pick<EngineDeps, 'transport' | 'adapterFor' | 'baseUrlFor'>): ProbeDeps['attempt'] {
   return ({ target, requestStartedAtMs, deadlineAtMs }) => {
     const input = {
       n: 1,
