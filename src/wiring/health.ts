@@ -39,8 +39,9 @@ export interface HealthDeps {
 
 /**
  * Health, wired: the monitor hears the registry's transitions, through `SharedHealth` when
- * replicas share them (it decides fleet-wide first). Those three refer to each other, so each
- * is handed the others as functions read after construction.
+ * replicas share them (it decides fleet-wide first). The monitor, the registry and
+ * `SharedHealth` refer to each other, as the cooling and the fallback share do to their
+ * fleet-wide halves, so each is handed the others as functions called after construction.
  */
 export function buildHealth(deps: HealthDeps): Health {
   const { config, link } = deps;
