@@ -3,7 +3,7 @@ import type { RecentFirstTokens } from './first-token-samples.js';
 import { MIN_FIRST_TOKEN_SAMPLES } from './first-token-evidence.js';
 
 /** `after_ms: auto` hedges the slowest twentieth of a deployment's answers: about one extra request in twenty. */
-export const HEDGE_PERCENTILE = 0.95;
+const HEDGE_PERCENTILE = 0.95;
 
 /**
  * How long an attempt may go without reaching its commit point before a hedge is started beside

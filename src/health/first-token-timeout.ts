@@ -18,8 +18,8 @@ const HEADROOM: Readonly<Record<EvidenceSource, number>> = { own: 2, same_model:
  * 2 s), short enough that a silent target costs the caller seconds, not half a minute. Longer
  * prompts get proportionally more (prefill grows with the prompt), up to the maximum.
  */
-export const COLD_FIRST_TOKEN_MS = 8_000;
-export const COLD_INPUT_TOKENS = 8_000;
+const COLD_FIRST_TOKEN_MS = 8_000;
+const COLD_INPUT_TOKENS = 8_000;
 
 
 /** What one attempt's first-token timeout depends on besides the evidence. */
