@@ -5,7 +5,11 @@ import { hello, metricValue, metricsText } from './scenario-helpers.js';
 let gateway: TestGateway;
 
 // One Anthropic-dialect target answering 529 to everything, retries: 3 and a tiny backoff, so
-// without a retry budget 40 requests would make 40 × (1 + 3) = 160 upstream attempts.
+// without a retry budget 40 requests would make 40 × (1 + 3) = 160 upstream attempts. The default
+// budget holds 10 retries and earns 5 a second, so how many retries it allows depends on how long
+// the storm lasts, which a loaded machine stretches: the bound below is computed from that time.
+const BUDGET_CAPACITY = 10;
+const BUDGET_PER_SECOND = 5;
 beforeAll(async () => {
   gateway = await startGateway(`
 ${MOCK_CONNECTIONS}
@@ -18,22 +22,24 @@ routes:
 });
 afterAll(() => gateway.close());
 
-it('40 concurrent requests against a 529ing target make far fewer than 160 attempts', async () => {
+it('40 concurrent requests against a 529ing target retry only as far as the budget allows, far fewer than 160 attempts', async () => {
   const requests = 40;
+  const startedAt = Date.now();
   const responses = await Promise.all(Array.from({ length: requests }, () => postChat(gateway.url, { model: 'storm', messages: hello })));
   const bodies = await Promise.all(
     responses.map(async (response) => ({ status: response.status, body: (await response.json()) as { error: { code: string; attempts: unknown[] } } })),
   );
+  const stormSeconds = (Date.now() - startedAt) / 1000;
 
   expect(bodies.every(({ status, body }) => status === 502 && body.error.code === 'upstream_error')).toBe(true);
   const upstreamAttempts = gateway.mock.attemptsFor('overloaded-only').length;
   expect(upstreamAttempts).toBeGreaterThanOrEqual(requests);
-  expect(upstreamAttempts).toBeLessThan(80);
+  // The budget's whole allowance over the storm, however long the machine made it (about 40 at rest).
+  expect(upstreamAttempts - requests).toBeLessThanOrEqual(Math.floor(BUDGET_CAPACITY + BUDGET_PER_SECOND * stormSeconds));
   // What the callers were told matches what the provider saw.
   expect(bodies.reduce((sum, { body }) => sum + body.error.attempts.length, 0)).toBe(upstreamAttempts);
-  // Some requests still got their retry (the budget is not zero), most did not.
+  // Some requests still got their retry (the budget is not zero); how many did is the storm's length's to say.
   expect(bodies.some(({ body }) => body.error.attempts.length > 1)).toBe(true);
-  expect(bodies.filter(({ body }) => body.error.attempts.length === 1).length).toBeGreaterThan(requests / 2);
 
   const metrics = await metricsText(gateway.url);
   expect(metricValue(metrics, 'switchyard_retry_budget_exhausted_total')).toBeGreaterThan(0);
