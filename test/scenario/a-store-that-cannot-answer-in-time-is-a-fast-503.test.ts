@@ -55,11 +55,9 @@ afterAll(async () => {
   rmSync(directory, { recursive: true, force: true });
 });
 
-async function timed(call: Promise<Response>): Promise<{ status: number; ms: number; body: string }> {
-  const startedMs = performance.now();
+async function answered(call: Promise<Response>): Promise<{ status: number; body: string }> {
   const response = await call;
-  const body = await response.text();
-  return { status: response.status, ms: performance.now() - startedMs, body };
+  return { status: response.status, body: await response.text() };
 }
 
 const ask = (key: string) => postChat(url, { model: 'chat', messages: hello }, { authorization: `Bearer ${key}` });
@@ -69,15 +67,19 @@ it('while the store thread cannot answer, a key never seen gets a 503 gateway_un
   const unseen = (await createKey(url, ADMIN_TOKEN, { name: 'unseen' })).key;
   expect((await ask(known)).status).toBe(200);
 
-  const busy = thread.query(LONG_STATEMENT, []).catch(() => undefined);
-  const [refused, health, knownAnswer] = await Promise.all([timed(ask(unseen)), timed(fetch(`${url}/healthz`)), timed(ask(known))]);
+  let busyDone = false;
+  const busy = thread
+    .query(LONG_STATEMENT, [])
+    .catch(() => undefined)
+    .finally(() => (busyDone = true));
+  const [refused, health, knownAnswer] = await Promise.all([answered(ask(unseen)), answered(fetch(`${url}/healthz`)), answered(ask(known))]);
+  // All three were answered while the store thread was still busy: none waited for it (a loaded
+  // machine slows the statement as much as the answers, so the order holds where a clock would not).
+  expect(busyDone).toBe(false);
   expect(refused.status).toBe(503);
   expect(JSON.parse(refused.body)).toMatchObject({ error: { code: 'gateway_unavailable', type: 'server_error' } });
-  expect(refused.ms).toBeLessThan(1_500);
   expect(health.status).toBe(200);
-  expect(health.ms).toBeLessThan(200);
   expect(knownAnswer.status).toBe(200);
-  expect(knownAnswer.ms).toBeLessThan(200);
   await busy;
 
   // A refusal for want of an answer is not remembered as "unknown": once the thread is free, the key works.
