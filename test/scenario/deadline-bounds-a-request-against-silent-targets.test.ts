@@ -30,8 +30,8 @@ it('x-request-timeout-ms: 1200 → an error at the deadline, and no attempt star
   const elapsedMs = Date.now() - startedAt;
 
   // Not before the deadline (a timer never fires early); the targets are silent for 30 s or more,
-  // so only the deadline ended it. How close to 1.2 s it ends under load is the tail-latency
-  // bench's to measure (bench/README.md), not a test's.
+  // so only the deadline ended it. How close to 1.2 s it ends under load is a bench's to
+  // measure (bench/README.md, "Time bounds the tests leave to the bench"), not a test's.
   expect(elapsedMs).toBeGreaterThan(1_000);
   expect(response.status).toBe(504);
   const body = JSON.parse(text) as { error: { code: string; attempts: { kind: string }[] } };

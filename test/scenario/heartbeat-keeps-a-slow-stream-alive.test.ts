@@ -54,7 +54,7 @@ it('a slow first token: 200 and a keep-alive comment go out before any content, 
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
   // Headers not before the heartbeat (a timer never fires early). How soon after it they go out is
-  // a matter of the machine's load, measured by the tail-latency bench (bench/README.md), not here.
+  // a matter of the machine's load: a bench's to measure (bench/README.md, "Time bounds the tests leave to the bench").
   expect(headersAfterMs).toBeGreaterThanOrEqual(150);
   // The keep-alive went out before any content: the first piece read holds it and no data.
   expect(pieces[0]!).toContain(': keep-alive');
