@@ -56,6 +56,15 @@ module.exports = {
       },
     },
     {
+      name: 'only-the-root-imports-wiring',
+      comment:
+        'wiring/ builds the parts app.ts joins: it sits at the top with app.ts, and nothing but app.ts ' +
+        '(and wiring/ itself) may import it.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/app[.]ts$', '^src/wiring/'] },
+      to: { path: '^src/wiring/' },
+    },
+    {
       name: 'http-holds-no-business-logic',
       comment:
         'http/ speaks HTTP: it never reaches the upstream side (adapters, credentials, transport) ' +

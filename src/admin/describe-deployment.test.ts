@@ -7,7 +7,7 @@ import { Cooling } from '../health/cooling.js';
 import type { Out, Permit } from '../health/health-door.js';
 import { HealthRegistry } from '../health/health-registry.js';
 import { LocalHealthDoor } from '../health/local-health-door.js';
-import { LatencyTracker } from '../routing/latency-tracker.js';
+import { LatencyTracker } from '../health/latency-tracker.js';
 import { resolveRoute } from '../routing/resolve-route.js';
 import { describeDeployment } from './describe-deployment.js';
 
@@ -35,7 +35,7 @@ function gateway(startMs = 1_000) {
     { onBreaker: () => undefined, onStructural: () => undefined, onStepDown: () => undefined, onForgotten: () => undefined },
     { config: () => config, now },
   );
-  const cooling = new Cooling(now);
+  const cooling = new Cooling({ now });
   const door = new LocalHealthDoor({ registry, cooling, load: new ConnectionLoad(), latency: new LatencyTracker(), config: () => config, now });
   /** One attempt to east/org/a, sent now, ending `tookMs` later as `kind`. */
   const attempt = (kind: FailureKind, extra: Partial<AttemptRecord> = {}, tookMs = 0) => {

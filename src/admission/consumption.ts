@@ -13,8 +13,6 @@ export interface Consumption {
   costMicros: number;
 }
 
-export const NOTHING_CONSUMED: Consumption = Object.freeze({ tokens: 0, costMicros: 0 });
-
 /**
  * The sum of a request's charges — its ledger rows, billed failures included — so the gate's
  * running total is settled with exactly what the ledger records, never with a second pricing.

@@ -12,7 +12,7 @@ import { runCanary, type CanaryDeps } from './run-canary.js';
  * At most this long between the first scheduled runs of two canary routes (less when their
  * intervals are short), so the routes of one interval do not all start at once.
  */
-export const CANARY_SPREAD_MS = 30_000;
+const CANARY_SPREAD_MS = 30_000;
 
 export interface CanaryRunnerOptions extends CanaryDeps {
   leases: RunLeases;

@@ -1,7 +1,7 @@
 import { DEFAULT_ADMIN_TOKEN_FILE, readAdminTokenFile } from './admin-token-file.js';
 
 /** How long a CLI command waits for the gateway's admin API. */
-export const ADMIN_REQUEST_TIMEOUT_MS = 10_000;
+const ADMIN_REQUEST_TIMEOUT_MS = 10_000;
 
 /** The message of an error envelope, or the start of whatever else the gateway answered. */
 export function errorMessage(body: string): string {
@@ -15,7 +15,7 @@ export function errorMessage(body: string): string {
 }
 
 /** What went wrong reaching the gateway, in words a person can act on. */
-export function describeFetchError(error: unknown, timeoutMs = ADMIN_REQUEST_TIMEOUT_MS): string {
+function describeFetchError(error: unknown, timeoutMs = ADMIN_REQUEST_TIMEOUT_MS): string {
   if (!(error instanceof Error)) return String(error);
   if (error.name === 'TimeoutError') return `no answer within ${timeoutMs / 1000} s`;
   // fetch reports every network failure as "fetch failed"; the cause says which one.
@@ -36,7 +36,7 @@ export interface AdminClientOptions {
 }
 
 /** The token an admin command sends: --token, else $SWITCHYARD_ADMIN_TOKEN, else the file a local `serve` wrote. */
-export function adminTokenFor(options: AdminClientOptions): string | undefined {
+function adminTokenFor(options: AdminClientOptions): string | undefined {
   return options.token || process.env.SWITCHYARD_ADMIN_TOKEN || readAdminTokenFile(DEFAULT_ADMIN_TOKEN_FILE);
 }
 

@@ -63,7 +63,7 @@ export async function runDrill(options: DrillOptions): Promise<number> {
 }
 
 /** The table the command prints: one line per step. */
-export function drillTable(steps: readonly DrillStep[]): string {
+function drillTable(steps: readonly DrillStep[]): string {
   return formatTable(
     ['route', 'step', 'position', 'target', 'result', 'latency', 'message'],
     steps.map((step) => [

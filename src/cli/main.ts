@@ -1,16 +1,14 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
-import { runCanaryCommand, type CanaryOptions } from './canary.js';
-import { runCheckConfig } from './check-config.js';
-import { runDemo } from './demo.js';
-import { runDrill, type DrillOptions } from './drill.js';
-import { runMigrate } from './migrate.js';
-import { runMock } from './mock.js';
-import { runKeysCreate, runKeysList, runKeysRevoke, type AdminClientOptions, type KeysCreateOptions } from './keys.js';
-import { runRequestsList, type RequestsListOptions } from './requests-list.js';
-import { runRequestsShow } from './requests-show.js';
-import { runServe } from './serve.js';
+import type { CanaryOptions } from './canary.js';
+import type { DrillOptions } from './drill.js';
+import type { AdminClientOptions, KeysCreateOptions } from './keys.js';
+import type { RequestsListOptions } from './requests-list.js';
+
+// Each command's module is imported by its action, not here: `serve` and `demo` pull in the whole
+// gateway (the tokenizer's rank tables, the store drivers, OpenTelemetry), which `--version`, `--help`
+// and the admin commands never use and would otherwise wait for on every start.
 
 function port(value: string): number {
   const parsed = Number(value);
@@ -39,14 +37,14 @@ program
   .requiredOption('-c, --config <file>', 'config file (YAML)')
   .option('-p, --port <port>', 'listen port (overrides server.port)', port)
   .option('-H, --host <host>', 'listen address (overrides server.host)')
-  .action(runServe);
+  .action(async (options: { config: string; port?: number; host?: string }) => (await import('./serve.js')).runServe(options));
 
 program
   .command('check-config')
   .description('validate a config file; prints every error with its YAML path; exit 1 on error')
   .argument('<file>', 'config file (YAML)')
-  .action((file: string) => {
-    process.exitCode = runCheckConfig(file);
+  .action(async (file: string) => {
+    process.exitCode = (await import('./check-config.js')).runCheckConfig(file);
   });
 
 program
@@ -54,7 +52,7 @@ program
   .description("create or upgrade the store's schema (serve does this on start too); exit 1 on failure")
   .requiredOption('-c, --config <file>', 'config file (YAML)')
   .action(async (options: { config: string }) => {
-    process.exitCode = await runMigrate(options);
+    process.exitCode = await (await import('./migrate.js')).runMigrate(options);
   });
 
 program
@@ -63,13 +61,13 @@ program
   .option('-p, --port <port>', 'listen port', port, 4010)
   .option('-H, --host <host>', 'listen address', '127.0.0.1')
   .option('--reject-key <key>', "answer requests presenting this key with the provider's credential error (repeatable)", (key: string, keys: string[]) => [...keys, key], [])
-  .action(runMock);
+  .action(async (options: { port: number; host: string; rejectKey: string[] }) => (await import('./mock.js')).runMock(options));
 
 program
   .command('demo')
   .description('start a gateway and mock providers, send sample traffic and show a failover')
   .option('-n, --requests <count>', 'requests per route', (value) => Math.max(1, Math.min(50, Number(value) || 3)), 3)
-  .action(runDemo);
+  .action(async (options: { requests: number }) => (await import('./demo.js')).runDemo(options));
 
 program
   .command('canary')
@@ -79,7 +77,7 @@ program
   .option('--url <url>', 'gateway URL', 'http://127.0.0.1:4000')
   .option('--token <token>', TOKEN_HELP)
   .action(async (options: CanaryOptions) => {
-    process.exitCode = await runCanaryCommand(options);
+    process.exitCode = await (await import('./canary.js')).runCanaryCommand(options);
   });
 
 const keys = program.command('keys').description('manage virtual keys through the admin API');
@@ -96,7 +94,7 @@ keys
   .option('--url <url>', 'gateway URL', 'http://127.0.0.1:4000')
   .option('--token <token>', TOKEN_HELP)
   .action(async (options: KeysCreateOptions) => {
-    process.exitCode = await runKeysCreate(options);
+    process.exitCode = await (await import('./keys.js')).runKeysCreate(options);
   });
 keys
   .command('list')
@@ -104,7 +102,7 @@ keys
   .option('--url <url>', 'gateway URL', 'http://127.0.0.1:4000')
   .option('--token <token>', TOKEN_HELP)
   .action(async (options: AdminClientOptions) => {
-    process.exitCode = await runKeysList(options);
+    process.exitCode = await (await import('./keys.js')).runKeysList(options);
   });
 keys
   .command('revoke')
@@ -113,7 +111,7 @@ keys
   .option('--url <url>', 'gateway URL', 'http://127.0.0.1:4000')
   .option('--token <token>', TOKEN_HELP)
   .action(async (id: string, options: AdminClientOptions) => {
-    process.exitCode = await runKeysRevoke(id, options);
+    process.exitCode = await (await import('./keys.js')).runKeysRevoke(id, options);
   });
 
 const requests = program.command('requests').description('inspect request records through the admin API');
@@ -124,7 +122,7 @@ requests
   .option('--url <url>', 'gateway URL', 'http://127.0.0.1:4000')
   .option('--token <token>', TOKEN_HELP)
   .action(async (id: string, options: AdminClientOptions) => {
-    process.exitCode = await runRequestsShow(id, options);
+    process.exitCode = await (await import('./requests-show.js')).runRequestsShow(id, options);
   });
 requests
   .command('list')
@@ -138,7 +136,7 @@ requests
   .option('--url <url>', 'gateway URL', 'http://127.0.0.1:4000')
   .option('--token <token>', TOKEN_HELP)
   .action(async (options: RequestsListOptions) => {
-    process.exitCode = await runRequestsList(options);
+    process.exitCode = await (await import('./requests-list.js')).runRequestsList(options);
   });
 
 program
@@ -150,7 +148,7 @@ program
   .option('--token <token>', TOKEN_HELP)
   .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2))
   .action(async (options: DrillOptions) => {
-    process.exitCode = await runDrill(options);
+    process.exitCode = await (await import('./drill.js')).runDrill(options);
   });
 
 await program.parseAsync();

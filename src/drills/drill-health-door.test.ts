@@ -7,7 +7,7 @@ import { Cooling } from '../health/cooling.js';
 import type { Out, Permit } from '../health/health-door.js';
 import { HealthRegistry } from '../health/health-registry.js';
 import { LocalHealthDoor } from '../health/local-health-door.js';
-import { LatencyTracker } from '../routing/latency-tracker.js';
+import { LatencyTracker } from '../health/latency-tracker.js';
 import { resolveRoute } from '../routing/resolve-route.js';
 import { DrillHealthDoor } from './drill-health-door.js';
 

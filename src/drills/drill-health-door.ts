@@ -1,7 +1,7 @@
 import { DEFAULT_ROUTE_HEALTH, type Config, type TimeoutsConfig } from '../config/schema.js';
 import type { AttemptRecord } from '../core/attempt-record.js';
 import type { AdmitOptions, HealthDoor, Out, Permit } from '../health/health-door.js';
-import type { FirstTokenAttempt, FirstTokenTimeout } from '../routing/first-token-timeout.js';
+import type { FirstTokenAttempt, FirstTokenTimeout } from '../health/first-token-timeout.js';
 import type { HealthState } from '../health/health-registry.js';
 import type { ResponseHeaders } from '../providers/spec.js';
 import type { ResolvedRoute, ResolvedTarget } from '../routing/resolve-route.js';

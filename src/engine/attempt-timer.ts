@@ -1,5 +1,5 @@
 import type { Cancellation } from '../core/cancellation.js';
-import { timerDelayMs } from './timer-delay.js';
+import { timerDelayMs } from '../core/timer-delay.js';
 
 /** Why the gateway aborted an attempt: a phase (first token, idle) or the caller's deadline ran out. */
 export class AttemptTimeout extends Error {

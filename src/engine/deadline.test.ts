@@ -21,11 +21,8 @@ describe('deadlineFromHeaders', () => {
 
   it('rejects a bad header with a 400 naming it', () => {
     expect(() => deadlineFromHeaders({ 'x-request-timeout-ms': 'soon' }, 60_000, now)).toThrow(GatewayError);
-    try {
-      deadlineFromHeaders({ 'x-request-timeout-ms': '-1' }, 60_000, now);
-    } catch (error) {
-      expect((error as GatewayError).param).toBe('x-request-timeout-ms');
-      expect((error as GatewayError).status).toBe(400);
-    }
+    expect(() => deadlineFromHeaders({ 'x-request-timeout-ms': '-1' }, 60_000, now)).toThrow(
+      expect.objectContaining({ param: 'x-request-timeout-ms', status: 400 }),
+    );
   });
 });

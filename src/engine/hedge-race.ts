@@ -1,7 +1,7 @@
 import type { UpstreamFailure } from '../providers/spec.js';
 import type { ResolvedTarget } from '../routing/resolve-route.js';
 import type { AttemptOutcome } from './run-attempt.js';
-import { timerDelayMs } from './timer-delay.js';
+import { timerDelayMs } from '../core/timer-delay.js';
 
 /** One attempt under way, as a hedge race sees it. */
 export interface RunningAttempt<Answer> {

@@ -5,7 +5,7 @@ import type { ChatRequest, UpstreamFailure, StreamEvent } from '../providers/spe
 import type { AttemptContext } from './attempt-context.js';
 import { contentPredicate } from './content-predicate.js';
 import { EMPTY_ANSWER, finishedEmpty } from './empty-answer.js';
-import { timerDelayMs } from './timer-delay.js';
+import { timerDelayMs } from '../core/timer-delay.js';
 
 /** An upstream stream as the engine reads it: one batch of events per network read. */
 export type EventBatches = AsyncIterator<StreamEvent[], void, undefined>;

@@ -10,7 +10,7 @@ import { LocalHealthDoor } from '../health/local-health-door.js';
 import { PROBE_REQUEST } from '../health/probe-request.js';
 import { adapterFor } from '../providers/registry.js';
 import type { UpstreamRequest } from '../providers/spec.js';
-import { LatencyTracker } from '../routing/latency-tracker.js';
+import { LatencyTracker } from '../health/latency-tracker.js';
 import { resolveRoute, type ResolvedRoute, type ResolvedTarget } from '../routing/resolve-route.js';
 import type { Transport, UpstreamResponse } from '../transport/send-upstream.js';
 import { UpstreamBody } from '../transport/upstream-body.js';

@@ -1,6 +1,7 @@
 import { isReasoningModel } from '../metering/model-catalog.js';
 import { AllAttemptsFailedError } from '../errors/all-attempts-failed-error.js';
 import { GatewayError } from '../errors/gateway-error.js';
+import { overloadedError } from '../errors/overloaded-error.js';
 import type { HealthDoor, Permit } from '../health/health-door.js';
 import { lookupModel } from '../metering/model-catalog.js';
 import type { ProviderAdapter, UpstreamFailure } from '../providers/spec.js';
@@ -20,9 +21,6 @@ import { sleep } from './sleep.js';
 
 /** An attempt that cannot get this much time is not started: it could not finish. */
 export const MIN_ATTEMPT_MS = 50;
-
-/** What a caller refused for load is told to wait: long enough for in-flight work to drain a little. */
-export const OVERLOADED_RETRY_AFTER_MS = 1_000;
 
 export interface EngineDeps {
   /** Whether a target may be tried, and how each attempt ended. */
@@ -119,12 +117,7 @@ export async function runRoute<Answer>(call: RouteCall, operation: Operation<Ans
     if (result.type === 'served') return result.outcome;
   }
   if (loop.attempts.length === 0 && loop.skippedBusy) {
-    throw new GatewayError('Every target of this route is at its in-flight limit; try again shortly.', {
-      status: 503,
-      code: 'overloaded',
-      type: 'server_error',
-      retryAfterMs: OVERLOADED_RETRY_AFTER_MS,
-    });
+    throw overloadedError('Every target of this route is at its in-flight limit; try again shortly.');
   }
   const coolingEndsAtMs = deps.health.coolingEndsAtMs(route);
   throw new AllAttemptsFailedError(loop.attempts, coolingEndsAtMs === undefined ? undefined : Math.max(0, coolingEndsAtMs - Date.now()), loop.skippedTargets());

@@ -1,5 +1,5 @@
 import type { Cancellation } from '../core/cancellation.js';
-import { timerDelayMs } from './timer-delay.js';
+import { timerDelayMs } from '../core/timer-delay.js';
 
 /** Waits `ms`, or less if `cancellation` aborts first; resolves false when it was cut short. */
 export function sleep(ms: number, cancellation: Cancellation): Promise<boolean> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Permit, Breaker, type BreakerOutcome, type BreakerSettings, type BreakerTransition, breakerOutcomeOf } from './breaker.js';
+import { type BreakerPermit, Breaker, type BreakerOutcome, type BreakerSettings, type BreakerTransition, breakerOutcomeOf } from './breaker.js';
 
 const SETTINGS: BreakerSettings = {
   consecutive_failures: 3,
@@ -39,7 +39,7 @@ function ejectThenWait(context: ReturnType<typeof setup>): void {
   context.clock.nowMs = context.breaker.ejectedUntilMs ?? Number.NaN;
 }
 
-function trial(breaker: Breaker): Permit {
+function trial(breaker: Breaker): BreakerPermit {
   const admission = breaker.admit();
   expect(admission).toEqual({ epoch: expect.any(Number), trial: true });
   return admission!;

@@ -47,7 +47,7 @@ export interface SharedBreakerState {
  * to the state period it was admitted in: a request admitted before an ejection that ends after
  * it must not be mistaken for the half-open trial, nor count toward the next closed period.
  */
-export interface Permit {
+export interface BreakerPermit {
   readonly epoch: number;
   /** The one request a half-open breaker lets through. */
   readonly trial: boolean;
@@ -187,7 +187,7 @@ export class Breaker {
    * then the breaker turns half-open and this request is its trial. Half-open: refused while the
    * trial is in flight. Every permit must be handed back to `record` exactly once.
    */
-  admit(): Permit | undefined {
+  admit(): BreakerPermit | undefined {
     if (this.#state === 'ejected') {
       if (this.#now() < (this.#ejectedUntilMs ?? 0)) return undefined;
       this.#transition('half_open', 'ejection time is up');
@@ -205,11 +205,11 @@ export class Breaker {
    * one's ejection ends soonest (never eject the last option). While ejected or half-open its
    * outcome moves nothing: only the trial decides whether the deployment comes back.
    */
-  forceAdmit(): Permit {
+  forceAdmit(): BreakerPermit {
     return { epoch: this.#epoch, trial: false };
   }
 
-  record(permit: Permit, outcome: BreakerOutcome): void {
+  record(permit: BreakerPermit, outcome: BreakerOutcome): void {
     if (permit.epoch !== this.#epoch) return;
     if (this.#state === 'half_open') {
       if (permit.trial) this.#recordTrial(outcome);

@@ -7,7 +7,7 @@ const throttled = (retryAfterMs?: number): CoolingCause => ({ kind: 'rate_limit'
 describe('Cooling', () => {
   it('cools for the Retry-After, capped, with a default when absent', () => {
     let nowMs = 1_000;
-    const cooling = new Cooling(() => nowMs);
+    const cooling = new Cooling({ now: () => nowMs });
     expect(cooling.cool('a/m', throttled(2_000))).toBe(3_000);
     expect(cooling.cool('b/m', throttled())).toBe(1_000 + DEFAULT_COOLING_MS);
     expect(cooling.cool('c/m', throttled(3_600_000))).toBe(1_000 + MAX_COOLING_MS);
@@ -19,7 +19,7 @@ describe('Cooling', () => {
 
   it('keeps what cooled the deployment and since when, until the cooling ends', () => {
     let nowMs = 1_000;
-    const cooling = new Cooling(() => nowMs);
+    const cooling = new Cooling({ now: () => nowMs });
     const cause: CoolingCause = { kind: 'quota_exhausted', httpStatus: 429, retryAfterMs: 3_600_000 };
     cooling.cool('a/m', cause);
     nowMs = 5_000;
@@ -29,7 +29,7 @@ describe('Cooling', () => {
   });
 
   it('a shorter Retry-After never shortens a longer cooling, nor replaces its cause', () => {
-    const cooling = new Cooling(() => 0);
+    const cooling = new Cooling({ now: () => 0 });
     cooling.cool('a/m', throttled(10_000));
     cooling.cool('a/m', { kind: 'quota_exhausted', retryAfterMs: 1_000 });
     expect(cooling.spell('a/m')).toEqual({ sinceMs: 0, untilMs: 10_000, cause: throttled(10_000) });
@@ -38,9 +38,8 @@ describe('Cooling', () => {
 
 describe('Cooling across replicas', () => {
   it('tells of cooling set here, with its cause, not of cooling adopted', () => {
-    const cooling = new Cooling(() => 1_000);
     const heard: [string, SharedCooling][] = [];
-    cooling.onCooled = (deployment, shared) => heard.push([deployment, shared]);
+    const cooling = new Cooling({ now: () => 1_000, onCooled: (deployment, shared) => heard.push([deployment, shared]) });
     cooling.cool('a/m', throttled(2_000));
     expect(cooling.adopt('b/m', 4_000, { coolingMs: 4_000, cause: throttled(4_000) })).toBe(5_000);
     expect(heard).toEqual([['a/m', { coolingMs: 2_000, cause: throttled(2_000) }]]);
@@ -48,14 +47,14 @@ describe('Cooling across replicas', () => {
   });
 
   it('an adopted cooling that began elsewhere earlier dates from its start on this clock', () => {
-    const cooling = new Cooling(() => 50_000);
+    const cooling = new Cooling({ now: () => 50_000 });
     // 30 s set, 12 s of it left: it began 18 s ago.
     cooling.adopt('a/m', 12_000, { coolingMs: 30_000, cause: throttled() });
     expect(cooling.spell('a/m')).toEqual({ sinceMs: 32_000, untilMs: 62_000, cause: throttled() });
   });
 
   it('a cooling heard without a cause (from an older replica) is kept, its cause unknown', () => {
-    const cooling = new Cooling(() => 0);
+    const cooling = new Cooling({ now: () => 0 });
     cooling.adopt('a/m', 5_000, { coolingMs: 5_000 });
     expect(cooling.spell('a/m')).toEqual({ sinceMs: 0, untilMs: 5_000, cause: undefined });
   });

@@ -24,6 +24,12 @@ export interface CoolingSpell {
   cause: CoolingCause | undefined;
 }
 
+export interface CoolingOptions {
+  now?: () => number;
+  /** Hears cooling set here (not adopted), so other replicas can be told. */
+  onCooled?: (deployment: string, shared: Required<SharedCooling>) => void;
+}
+
 /**
  * Deployments told to wait by a 429 (their Retry-After, capped), and why. Cooling is information
  * about the target, separate from ejection: the attempt loop skips a cooling deployment, it does
@@ -32,18 +38,18 @@ export interface CoolingSpell {
 export class Cooling {
   readonly #spells = new Map<string, CoolingSpell>();
   readonly #now: () => number;
-  /** Hears cooling set here (not adopted), so other replicas can be told. */
-  onCooled: ((deployment: string, shared: Required<SharedCooling>) => void) | undefined;
+  readonly #onCooled: ((deployment: string, shared: Required<SharedCooling>) => void) | undefined;
 
-  constructor(now: () => number = Date.now) {
-    this.#now = now;
+  constructor(options: CoolingOptions = {}) {
+    this.#now = options.now ?? Date.now;
+    this.#onCooled = options.onCooled;
   }
 
   /** Marks the deployment cooling for the cause's Retry-After (capped; the default when absent); returns the end. */
   cool(deployment: string, cause: CoolingCause): number {
     const coolingMs = Math.min(cause.retryAfterMs ?? DEFAULT_COOLING_MS, MAX_COOLING_MS);
     const untilMs = this.adopt(deployment, coolingMs, { coolingMs, cause });
-    this.onCooled?.(deployment, { coolingMs, cause });
+    this.#onCooled?.(deployment, { coolingMs, cause });
     return untilMs;
   }
 

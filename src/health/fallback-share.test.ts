@@ -40,9 +40,8 @@ describe('FallbackShare', () => {
 
 describe('FallbackShare: the fleet’s figures', () => {
   it('follow the fleet while fresh, then this replica’s own again', () => {
-    const shares = new FallbackShare();
     const heard: boolean[] = [];
-    shares.onRecorded = (_route, byFallback) => heard.push(byFallback);
+    const shares = new FallbackShare({ onRecorded: (_route, byFallback) => heard.push(byFallback) });
     for (let index = 0; index < 10; index++) shares.record('r', true, 1_000);
     shares.adoptFleet('r', 40, 10, 1_000);
     expect(shares.share('r', 2_000)).toBe(0.25);

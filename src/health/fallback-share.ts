@@ -28,14 +28,18 @@ interface RouteTraffic {
  */
 export class FallbackShare {
   readonly #routes = new Map<string, RouteTraffic>();
-  /** Hears each answer counted here, so it can be added to the fleet's figures. */
-  onRecorded: ((route: string, byFallback: boolean) => void) | undefined;
+  readonly #onRecorded: ((route: string, byFallback: boolean) => void) | undefined;
+
+  /** `onRecorded` hears each answer counted here, so it can be added to the fleet's figures. */
+  constructor(options: { onRecorded?: (route: string, byFallback: boolean) => void } = {}) {
+    this.#onRecorded = options.onRecorded;
+  }
 
   record(route: string, byFallback: boolean, nowMs: number): void {
     const traffic = this.#traffic(route);
     traffic.served.add(nowMs);
     if (byFallback) traffic.byFallback.add(nowMs);
-    this.onRecorded?.(route, byFallback);
+    this.#onRecorded?.(route, byFallback);
   }
 
   /** The fleet's last minute for the route (this replica's answers included): the share follows it while fresh. */

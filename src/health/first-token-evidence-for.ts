@@ -1,7 +1,7 @@
 import { deploymentKey } from '../core/deployment-key.js';
 import { modelIdentity } from '../metering/model-catalog.js';
-import { firstTokenEvidence, type EvidenceDeployment, type FirstTokenEvidence } from '../routing/first-token-evidence.js';
-import type { LatencyTracker } from '../routing/latency-tracker.js';
+import { firstTokenEvidence, type EvidenceDeployment, type FirstTokenEvidence } from './first-token-evidence.js';
+import type { LatencyTracker } from './latency-tracker.js';
 import type { HealthState } from './health-registry.js';
 
 /**

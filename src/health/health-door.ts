@@ -1,7 +1,7 @@
 import type { HedgeConfig, TimeoutsConfig } from '../config/schema.js';
 import type { AttemptRecord } from '../core/attempt-record.js';
 import type { ResponseHeaders } from '../providers/spec.js';
-import type { FirstTokenAttempt, FirstTokenTimeout } from '../routing/first-token-timeout.js';
+import type { FirstTokenAttempt, FirstTokenTimeout } from './first-token-timeout.js';
 import type { ResolvedRoute, ResolvedTarget } from '../routing/resolve-route.js';
 import type { DeploymentHealth } from './health-registry.js';
 

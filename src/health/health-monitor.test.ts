@@ -23,7 +23,7 @@ function setup(options: { config?: Config; probeLease?: HealthMonitorDeps['probe
   const config = () => settings.config;
   const probes: { key: string; atMs: number }[] = [];
   const answers: FailureKind[] = [];
-  const cooling = new Cooling(now);
+  const cooling = new Cooling({ now });
   const monitor: HealthMonitor = new HealthMonitor({
     registry: () => registry,
     cooling,
@@ -214,7 +214,7 @@ describe('HealthMonitor: what a probe notes', () => {
     const now = () => nowMs;
     const monitor: HealthMonitor = new HealthMonitor({
       registry: () => registry,
-      cooling: new Cooling(now),
+      cooling: new Cooling({ now }),
       latency: { forget: () => undefined },
       fallbackShare: new FallbackShare(),
       config: () => config,

@@ -3,7 +3,7 @@ import type { FailureKind } from '../core/failure-kind.js';
 import { FAILURE_POLICY, isStructuralKind, type StructuralKind } from '../core/failure-policy.js';
 import type { ResponseHeaders } from '../providers/spec.js';
 import { configuredDeployments } from './configured-deployments.js';
-import { Breaker, breakerOutcomeOf, type Permit, type BreakerTransition } from './breaker.js';
+import { Breaker, breakerOutcomeOf, type BreakerPermit, type BreakerTransition } from './breaker.js';
 import { deploymentKey } from '../core/deployment-key.js';
 import { LimitStepDownDetector, type LimitStepDown } from './limit-step-down.js';
 import { parseQuotaHeaders, type QuotaSnapshot } from './quota-headers.js';
@@ -50,7 +50,7 @@ export interface HealthState {
   /** The deployment under `connection/model`, if it has been made. */
   find(key: string): DeploymentHealth | undefined;
   dispatched(deployment: DeploymentHealth): void;
-  settled(deployment: DeploymentHealth, permit: Permit, kind: FailureKind, message: string | undefined): void;
+  settled(deployment: DeploymentHealth, permit: BreakerPermit, kind: FailureKind, message: string | undefined): void;
   observeHeaders(deployment: DeploymentHealth, headers: ResponseHeaders): void;
   keyRejected(connection: string): boolean;
   probeSucceeded(deployment: DeploymentHealth): void;
@@ -177,7 +177,7 @@ export class HealthRegistry implements HealthState {
   }
 
   /** An attempt has ended (a stream: when it ended); `permit` is what the breaker handed out. */
-  settled(deployment: DeploymentHealth, permit: Permit, kind: FailureKind, message: string | undefined): void {
+  settled(deployment: DeploymentHealth, permit: BreakerPermit, kind: FailureKind, message: string | undefined): void {
     deployment.breaker.record(permit, breakerOutcomeOf(kind));
     if (kind !== 'ok') deployment.lastError = { kind, message: message ?? kind, atMs: this.#now() };
     if (isStructuralKind(kind) && FAILURE_POLICY[kind].structural === 'connection') {

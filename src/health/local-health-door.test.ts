@@ -3,7 +3,7 @@ import { configSchema } from '../config/schema.js';
 import type { AttemptRecord } from '../core/attempt-record.js';
 import type { FailureKind } from '../core/failure-kind.js';
 import { resolveRoute } from '../routing/resolve-route.js';
-import { LatencyTracker } from '../routing/latency-tracker.js';
+import { LatencyTracker } from './latency-tracker.js';
 import { ConnectionLoad } from './connection-load.js';
 import { Cooling } from './cooling.js';
 import type { Out, Permit } from './health-door.js';

@@ -5,6 +5,7 @@ import { GatewayError } from '../errors/gateway-error.js';
 import { GatewayResponse } from './gateway-response.js';
 import { newRequestId } from './request-id.js';
 import type { CallerDialect } from '../dialects/caller-dialect.js';
+import { routeMatcher, type RouteTable } from './route-matcher.js';
 import { sendGatewayError } from './send.js';
 
 /** How long a stream cut at the end of a drain has to write its error event before its socket is closed regardless. */
@@ -78,25 +79,6 @@ export class GatewayServer extends Server<typeof IncomingMessage, typeof Gateway
   }
 }
 
-export type RouteHandler = (
-  request: IncomingMessage,
-  response: GatewayResponse,
-  requestId: string,
-  params: Readonly<Record<string, string>>,
-) => Promise<void> | void;
-
-/**
- * `METHOD /path` → handler; a path segment `:name` matches any one segment and becomes a param,
- * and a path ending in `/*` matches every path under it, the rest becoming the param `rest`.
- */
-export type RouteTable = Readonly<Record<string, RouteHandler>>;
-
-interface PatternRoute {
-  method: string;
-  segments: string[];
-  handler: RouteHandler;
-}
-
 /**
  * The HTTP edge: assigns the request id, dispatches, and turns any thrown error into a JSON
  * error response. It holds no business logic, and no input can crash the process.
@@ -106,16 +88,7 @@ export function createHttpServer(
   logger: Logger,
   options: { dialectOf?: (path: string) => CallerDialect; headersTimeoutMs?: number } = {},
 ): GatewayServer {
-  const exact = new Map<string, RouteHandler>();
-  const patterns: PatternRoute[] = [];
-  const prefixes: { method: string; prefix: string; handler: RouteHandler }[] = [];
-  for (const [key, handler] of Object.entries(routes)) {
-    const [method, path] = key.split(' ') as [string, string];
-    if (path.endsWith('/*')) prefixes.push({ method, prefix: path.slice(0, -1), handler });
-    else if (path.includes('/:')) patterns.push({ method, segments: path.split('/'), handler });
-    else exact.set(key, handler);
-  }
-  const knownPaths = new Set(Object.keys(routes).map((key) => key.slice(key.indexOf(' ') + 1)));
+  const match = routeMatcher(routes);
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
   const serverOptions = {
     keepAliveTimeout: 65_000,
@@ -131,85 +104,38 @@ export function createHttpServer(
     const path = (request.url ?? '/').split('?', 1)[0]!;
     const dialect = options.dialectOf?.(path);
     if (dialect) response.requestIdHeaders = dialect.requestIdHeaders;
-    let params: Record<string, string> = {};
-    let handler = exact.get(`${request.method} ${path}`);
-    let pathKnown = knownPaths.has(path);
-    if (!handler) {
-      for (const route of patterns) {
-        const matched = matchSegments(route.segments, path);
-        if (!matched) continue;
-        pathKnown = true;
-        if (route.method !== request.method) continue;
-        handler = route.handler;
-        params = matched;
-        break;
-      }
-    }
-    if (!handler) {
-      for (const route of prefixes) {
-        if (!path.startsWith(route.prefix)) continue;
-        pathKnown = true;
-        if (route.method !== request.method) continue;
-        handler = route.handler;
-        params = { rest: path.slice(route.prefix.length) };
-        break;
-      }
-    }
-    if (!handler) {
-      const status = pathKnown ? 405 : 404;
-      sendGatewayError(
-        response,
-        new GatewayError(status === 405 ? `Method ${request.method} is not allowed on ${path}.` : `No route for ${request.method} ${path}.`, {
-          status,
-          code: status === 405 ? 'method_not_allowed' : 'not_found',
-          type: 'invalid_request_error',
-        }),
-        requestId,
-      );
+    const matched = match(request.method, path);
+    if ('status' in matched) {
+      sendGatewayError(response, noRouteError(matched.status, request.method, path), requestId);
       return;
     }
     server.handle(response, () =>
       Promise.resolve()
-        .then(() => handler(request, response, requestId, params))
-        .catch((error: unknown) => {
-          // Nobody is left to answer.
-          if (error === CALLER_LEFT) return;
-          if (error instanceof GatewayError) {
-            // HTTP asks a server that stops waiting for a request to close the connection.
-            if (error.status === 408) response.setHeader('connection', 'close');
-            sendGatewayError(response, error, requestId, dialect);
-            return;
-          }
-          logger.error({ err: error, requestId }, 'unhandled error while serving a request');
-          sendGatewayError(response, new GatewayError('Internal gateway error.', { status: 500, code: 'internal_error', type: 'server_error' }), requestId, dialect);
-        }),
+        .then(() => matched.handler(request, response, requestId, matched.params))
+        .catch((error: unknown) => answerThrown(error, response, requestId, dialect, logger)),
     );
   });
   return server;
 }
 
-function matchSegments(pattern: readonly string[], path: string): Record<string, string> | undefined {
-  const segments = path.split('/');
-  if (segments.length !== pattern.length) return undefined;
-  const params: Record<string, string> = {};
-  for (const [index, expected] of pattern.entries()) {
-    const actual = segments[index]!;
-    if (expected.startsWith(':')) {
-      const value = safeDecode(actual);
-      if (value === undefined || value === '') return undefined;
-      params[expected.slice(1)] = value;
-    } else if (expected !== actual) {
-      return undefined;
-    }
-  }
-  return params;
+function noRouteError(status: 404 | 405, method: string | undefined, path: string): GatewayError {
+  return new GatewayError(status === 405 ? `Method ${method} is not allowed on ${path}.` : `No route for ${method} ${path}.`, {
+    status,
+    code: status === 405 ? 'method_not_allowed' : 'not_found',
+    type: 'invalid_request_error',
+  });
 }
 
-/** A malformed %-escape is a path that matches nothing, not an exception on the request path. */
-function safeDecode(segment: string): string | undefined {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return undefined;
+/** What a handler threw, answered: a `GatewayError` as itself, anything else as a logged 500. */
+function answerThrown(error: unknown, response: GatewayResponse, requestId: string, dialect: CallerDialect | undefined, logger: Logger): void {
+  // Nobody is left to answer.
+  if (error === CALLER_LEFT) return;
+  if (error instanceof GatewayError) {
+    // HTTP asks a server that stops waiting for a request to close the connection.
+    if (error.status === 408) response.setHeader('connection', 'close');
+    sendGatewayError(response, error, requestId, dialect);
+    return;
   }
+  logger.error({ err: error, requestId }, 'unhandled error while serving a request');
+  sendGatewayError(response, new GatewayError('Internal gateway error.', { status: 500, code: 'internal_error', type: 'server_error' }), requestId, dialect);
 }

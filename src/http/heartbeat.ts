@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { timerDelayMs } from '../engine/timer-delay.js';
+import { timerDelayMs } from '../core/timer-delay.js';
 
 /** How often a keep-alive comment goes out once the heartbeat has started. */
 const KEEP_ALIVE_INTERVAL_MS = 5_000;

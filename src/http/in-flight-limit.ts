@@ -1,6 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { OVERLOADED_RETRY_AFTER_MS } from '../engine/run-route.js';
-import { GatewayError } from '../errors/gateway-error.js';
+import { overloadedError } from '../errors/overloaded-error.js';
 
 /**
  * `server.max_in_flight`: the requests the gateway is working on, each counted from when its
@@ -18,12 +17,7 @@ export class InFlightLimit {
 
   enter(request: IncomingMessage): void {
     if (this.#holders.size >= this.#max()) {
-      throw new GatewayError('The gateway is at server.max_in_flight; try again shortly.', {
-        status: 503,
-        code: 'overloaded',
-        type: 'server_error',
-        retryAfterMs: OVERLOADED_RETRY_AFTER_MS,
-      });
+      throw overloadedError('The gateway is at server.max_in_flight; try again shortly.');
     }
     this.#holders.add(request);
   }

@@ -3,7 +3,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { GatewayError } from '../errors/gateway-error.js';
 
 /** Keys are client-made identifiers (UUIDs, typically); a longer one is not a key but a payload to store. */
-export const MAX_IDEMPOTENCY_KEY_CHARS = 255;
+const MAX_IDEMPOTENCY_KEY_CHARS = 255;
 
 /** The request's `Idempotency-Key`, or undefined without one; an empty or oversized key is a 400. */
 export function idempotencyKeyOf(headers: IncomingHttpHeaders): string | undefined {

@@ -28,13 +28,13 @@ export class SpendAccounting {
   }
 
   /** `rows` are the request's priced attempts; `config` is the snapshot they were priced from. The priced cost of each, by attempt number. */
-  account(trace: RecordDraft, rows: readonly SpendRow[], config: Config): ReadonlyMap<number, number> {
+  account(draft: RecordDraft, rows: readonly SpendRow[], config: Config): ReadonlyMap<number, number> {
     const costs = new Map<number, number>();
     if (rows.length === 0) return costs;
     this.#ledger.enqueue(rows);
-    const route = trace.routeLabel ?? '(none)';
-    const key = trace.origin !== 'caller' ? `(${trace.origin})` : trace.keyName === null ? '(none)' : this.#keyLabels.label(trace.keyName);
-    const configuredTargets = trace.route === null ? undefined : config.routes[trace.route]?.targets;
+    const route = draft.routeLabel ?? '(none)';
+    const key = draft.origin !== 'caller' ? `(${draft.origin})` : draft.keyName === null ? '(none)' : this.#keyLabels.label(draft.keyName);
+    const configuredTargets = draft.route === null ? undefined : config.routes[draft.route]?.targets;
     for (const row of rows) {
       this.#countCacheTokens(row, config);
       if (!row.priced) continue;

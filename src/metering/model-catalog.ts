@@ -1,24 +1,3 @@
-/**
- * What the gateway knows about common models without being told: context window (tokens) and
- * list price (USD per million tokens). A target's own `context_window` and `price` override it.
- * Prices change: this table is dated, and a wrong entry costs an estimate, never a request.
- *
- * Cache prices, where listed, are the providers' published rates (checked again in 2026):
- * - Anthropic bills prompt-cache reads at 0.1× and 5-minute cache writes at 1.25× the input
- *   price; 1-hour writes cost 2×, which usage reports apart (`ONE_HOUR_WRITE_FACTOR` prices them
- *   from the 5-minute rate listed here). Claude on Bedrock is billed the same.
- * - OpenAI bills cached input at a discount that depends on the family (GPT-5: 90 %, GPT-4.1,
- *   o3 and o4-mini: 75 %, GPT-4o: 50 %) and charges nothing extra for writing the cache, so no
- *   write price is listed and written tokens cost the input price.
- * - Gemini 2.5 bills cached input (`cachedContentTokenCount`, implicit caching or a cached
- *   content) at 10 % of the input price; the storage of an explicit cache is billed by the hour,
- *   outside any request, and is not counted here.
- * Unlisted cache rates bill those tokens at the full input price, which over-counts rather than
- * under-counts. Tiered prices (Gemini 2.5 Pro above 200k prompt tokens, long-context Sonnet) are not modelled:
- * the table carries the standard tier.
- */
-export const MODEL_CATALOG_DATE = '2025-11-01';
-
 export interface ModelFacts {
   contextWindow: number;
   inputPerMtok: number;
@@ -34,6 +13,25 @@ export interface ModelFacts {
   reasoning?: true;
 }
 
+/**
+ * What the gateway knows about common models without being told: context window (tokens) and
+ * list price (USD per million tokens). A target's own `context_window` and `price` override it.
+ * Prices change: this table is as of 2025-11-01, and a wrong entry costs an estimate, never a request.
+ *
+ * Cache prices, where listed, are the providers' published rates (checked again in 2026):
+ * - Anthropic bills prompt-cache reads at 0.1× and 5-minute cache writes at 1.25× the input
+ *   price; 1-hour writes cost 2×, which usage reports apart (`ONE_HOUR_WRITE_FACTOR` prices them
+ *   from the 5-minute rate listed here). Claude on Bedrock is billed the same.
+ * - OpenAI bills cached input at a discount that depends on the family (GPT-5: 90 %, GPT-4.1,
+ *   o3 and o4-mini: 75 %, GPT-4o: 50 %) and charges nothing extra for writing the cache, so no
+ *   write price is listed and written tokens cost the input price.
+ * - Gemini 2.5 bills cached input (`cachedContentTokenCount`, implicit caching or a cached
+ *   content) at 10 % of the input price; the storage of an explicit cache is billed by the hour,
+ *   outside any request, and is not counted here.
+ * Unlisted cache rates bill those tokens at the full input price, which over-counts rather than
+ * under-counts. Tiered prices (Gemini 2.5 Pro above 200k prompt tokens, long-context Sonnet) are not modelled:
+ * the table carries the standard tier.
+ */
 const CATALOG: Readonly<Record<string, ModelFacts>> = {
   'gpt-5': { contextWindow: 400_000, inputPerMtok: 1.25, outputPerMtok: 10, cacheReadPerMtok: 0.125, reasoning: true },
   'gpt-5-mini': { contextWindow: 400_000, inputPerMtok: 0.25, outputPerMtok: 2, cacheReadPerMtok: 0.025, reasoning: true },

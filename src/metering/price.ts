@@ -21,7 +21,7 @@ export interface Price {
  * What a 1-hour cache write costs next to a 5-minute one: Anthropic and Claude on Bedrock bill
  * 2× the input price for the one and 1.25× for the other. Only they report 1-hour writes.
  */
-export const ONE_HOUR_WRITE_FACTOR = 2 / 1.25;
+const ONE_HOUR_WRITE_FACTOR = 2 / 1.25;
 
 /** The part of a target's config that decides its price (`TargetConfig` fits). */
 export interface PricedTarget {

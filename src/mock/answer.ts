@@ -6,7 +6,7 @@
 import type { AnswerPlan } from './wire.js';
 
 /** Chunk 0 is `w0`, chunk i > 0 is ` w<i>`: the text of 3 chunks is `w0 w1 w2`. */
-export function mockChunkText(index: number): string {
+function mockChunkText(index: number): string {
   return index === 0 ? 'w0' : ` w${index}`;
 }
 
@@ -70,7 +70,7 @@ const chunkJsonCache: string[] = [];
 const cachedChunkCount = 4096;
 
 /** `JSON.stringify(mockChunkText(index))`, memoised because every stream serialises the same chunks. */
-export function mockChunkJson(index: number): string {
+function mockChunkJson(index: number): string {
   let json = chunkJsonCache[index];
   if (json === undefined) {
     json = JSON.stringify(mockChunkText(index));

@@ -4,7 +4,7 @@
  * of being silently served as a healthy request.
  */
 
-export const errorNames = [
+const errorNames = [
   'insufficient_quota',
   'context_length',
   'content_policy',
@@ -16,13 +16,13 @@ export const errorNames = [
 ] as const;
 export type ErrorName = (typeof errorNames)[number];
 
-export const inbandErrorKinds = ['overloaded', 'server_error'] as const;
+const inbandErrorKinds = ['overloaded', 'server_error'] as const;
 export type InbandErrorKind = (typeof inbandErrorKinds)[number];
 
-export const finishDirectives = ['stop', 'length', 'content_filter'] as const;
+const finishDirectives = ['stop', 'length', 'content_filter'] as const;
 export type FinishDirective = (typeof finishDirectives)[number];
 
-export const cacheTtls = ['5m', '1h'] as const;
+const cacheTtls = ['5m', '1h'] as const;
 
 /** Prompt tokens the answer reports as read from and written to the provider's prompt cache. */
 export interface CacheUsage {

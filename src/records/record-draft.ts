@@ -157,7 +157,7 @@ function toSkippedEntry(skip: SkippedTarget): SkippedTargetEntry {
   };
 }
 
-export function toRecordUsage(usage: Usage): RecordUsage {
+function toRecordUsage(usage: Usage): RecordUsage {
   const record: RecordUsage = { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens };
   if (usage.cacheReadTokens !== undefined) record.cache_read_tokens = usage.cacheReadTokens;
   if (usage.cacheWriteTokens !== undefined) record.cache_write_tokens = usage.cacheWriteTokens;

@@ -45,7 +45,7 @@ export class UnknownRecordError extends Error {
   }
 }
 
-export const DEFAULT_LIST_LIMIT = 50;
+const DEFAULT_LIST_LIMIT = 50;
 export const MAX_LIST_LIMIT = 1_000;
 
 const NO_SECRETS: ReadonlySet<string> = new Set();

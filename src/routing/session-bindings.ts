@@ -3,7 +3,7 @@
  * route name, a session hash and a `connection/model`, some 200 bytes: 100 000 is about 20 MB,
  * room for every session a busy replica sees in a typical `idle_s`.
  */
-export const MAX_LOCAL_SESSION_BINDINGS = 100_000;
+const MAX_LOCAL_SESSION_BINDINGS = 100_000;
 
 /**
  * Where session affinity keeps which target each session is bound to (docs/sessions.md), under a

@@ -16,7 +16,7 @@ import type { CallerDialect } from '../dialects/caller-dialect.js';
  */
 export function failureBody(
   error: AllAttemptsFailedError,
-  trace: RecordDraft,
+  draft: RecordDraft,
   config: Config,
   dialect: Pick<CallerDialect, 'errorBody'>,
 ): { final: FinalError; body: unknown; attempts: Record<string, unknown>[] } {
@@ -29,7 +29,7 @@ export function failureBody(
     code: final.code,
     type: final.type,
     message: final.message,
-    requestId: trace.id,
+    requestId: draft.id,
     attempts,
   });
   return { final, body, attempts };

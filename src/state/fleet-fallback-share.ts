@@ -23,13 +23,15 @@ export class FleetFallbackShare {
     this.#link = link;
     this.#share = share;
     this.#scripts = healthScripts(link.commands);
-    share.onRecorded = (route, byFallback) => {
-      const counted = this.#counted.get(route) ?? { served: 0, byFallback: 0 };
-      counted.served += 1;
-      if (byFallback) counted.byFallback += 1;
-      this.#counted.set(route, counted);
-    };
     this.#timer = setInterval(() => void this.flush(), FLUSH_EVERY_MS).unref();
+  }
+
+  /** Counts one answer served here, to be added at the next flush (the `FallbackShare`'s `onRecorded`). */
+  count(route: string, byFallback: boolean): void {
+    const counted = this.#counted.get(route) ?? { served: 0, byFallback: 0 };
+    counted.served += 1;
+    if (byFallback) counted.byFallback += 1;
+    this.#counted.set(route, counted);
   }
 
   /** Adds what was counted since the last flush and takes the fleet's figures for every route known here. */

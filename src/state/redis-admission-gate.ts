@@ -7,7 +7,9 @@ import {
   type LedgerSpent,
 } from '../admission/admission-gate.js';
 import type { Consumption } from '../admission/consumption.js';
-import { WINDOW_MS, wholeTokens, type BucketLevels } from '../admission/rate-limiter.js';
+import { WINDOW_MS, wholeTokens } from '../admission/rate-limiter.js';
+import { figuresOfAdmitReply, keepLatest, type KnownFigures } from './gate-known-figures.js';
+import { GateSettleBatches } from './gate-settle-batches.js';
 import { ADMIT_LUA, MERGE_LUA, RATE_MERGE_LUA, RESERVED_LUA, SETTLE_LUA } from './admission-scripts.js';
 import type { RedisLink } from './redis-link.js';
 import { redisScript, type RedisScript } from './redis-script.js';
@@ -19,33 +21,12 @@ const DEFAULT_RESERVATION_LEASE_MS = 30 * 60 * 1000;
 const BUDGET_IDLE_TTL_MS = 24 * 60 * 60 * 1000;
 /** How long Redis remembers that a merge of outage spend or requests was applied, so a resend of it is not. */
 const MERGE_MARKER_TTL_MS = 24 * 60 * 60 * 1000;
-/** The last figures Redis gave are kept for this many keys, the least recently seen forgotten first. */
-const MAX_KNOWN_KEYS = 100_000;
 /**
  * Settlements waiting for Redis past this many are dropped, oldest first (a dropped reservation is
  * released by its lease): memory stays bounded through an outage of any length.
  */
 const MAX_PENDING_SETTLEMENTS = 10_000;
 const UNKNOWN_SPEND = -1;
-/**
- * Settlements wait this long to go out together, one script call per key for all of them: under
- * load that is one call for many requests instead of one each. A reservation is held this much
- * longer, which only ever refuses early, never overshoots.
- */
-const SETTLE_BATCH_MS = 2;
-
-/** Settlements of one key waiting for the next batch: the script's argument groups, and what to do if Redis does not take them. */
-interface SettleBatch {
-  groups: (string | number)[];
-  onFailure: (() => void)[];
-}
-
-/** What Redis last said of a key: where a local gate starts from while Redis is out of reach. */
-interface KnownFigures {
-  levels: BucketLevels;
-  /** The period, spend and open reservations, when the key has a budget. */
-  budget?: { periodStartMs: number; committedMicros: number };
-}
 
 /** Requests of one key counted against its rpm by the local gate: when each was admitted (epoch ms, oldest first). */
 interface LocalRequests {
@@ -85,10 +66,8 @@ export class RedisAdmissionGate implements AdmissionGate {
   /** Requests admitted locally against a key's rpm and not yet sent to Redis, per key. */
   readonly #unmergedRequests = new Map<string, LocalRequests>();
   readonly #pending: Pending[] = [];
-  /** Settlement calls on their way to Redis (`flush` waits for them). */
-  readonly #settling = new Set<Promise<unknown>>();
-  readonly #settleBatches = new Map<string, SettleBatch>();
-  #settleTimer: NodeJS.Timeout | undefined;
+  /** Settlements gathered per key, and the calls on their way to Redis (`flush` waits for them). */
+  readonly #settleBatches: GateSettleBatches;
   readonly #reservationLeaseMs: number;
   #local: InMemoryAdmissionGate;
   /** Keys whose last known levels the current local gate has taken. */
@@ -105,6 +84,10 @@ export class RedisAdmissionGate implements AdmissionGate {
     this.#mergeScript = redisScript(link, 'gate_merge', 2, MERGE_LUA);
     this.#rateMergeScript = redisScript(link, 'gate_rate_merge', 2, RATE_MERGE_LUA);
     this.#reservedScript = redisScript(link, 'gate_reserved', 3, RESERVED_LUA);
+    this.#settleBatches = new GateSettleBatches({
+      up: () => link.up,
+      send: (keyId, groups) => this.#settleScript(this.#keysOf(keyId), [BUDGET_IDLE_TTL_MS, ...groups]),
+    });
     this.#local = this.#newLocalGate();
     link.onResync(async () => {
       await this.flush();
@@ -158,8 +141,8 @@ export class RedisAdmissionGate implements AdmissionGate {
   }
 
   async #flushNow(): Promise<void> {
-    this.#sendSettleBatches();
-    await Promise.allSettled([...this.#settling]);
+    this.#settleBatches.sendNow();
+    await this.#settleBatches.sent();
     for (const spend of this.#unmerged.values()) this.#queue({ kind: 'merge', mergeId: this.#nextId(), ...spend });
     this.#unmerged.clear();
     for (const requests of this.#unmergedRequests.values()) this.#queue({ kind: 'rate-merge', mergeId: this.#nextId(), ...requests });
@@ -185,36 +168,6 @@ export class RedisAdmissionGate implements AdmissionGate {
       return this.#mergeScript([keys[1], this.#mergeMarker(pending)], [pending.periodStartMs, pending.costMicros, MERGE_MARKER_TTL_MS]);
     }
     return this.#settleScript(keys, [BUDGET_IDLE_TTL_MS, 0, 0, pending.reservationId, pending.periodStartMs, pending.costMicros]);
-  }
-
-  #batchSettlement(keyId: string, group: (string | number)[], onFailure: () => void): void {
-    let batch = this.#settleBatches.get(keyId);
-    if (!batch) {
-      batch = { groups: [], onFailure: [] };
-      this.#settleBatches.set(keyId, batch);
-    }
-    batch.groups.push(...group);
-    batch.onFailure.push(onFailure);
-    this.#settleTimer ??= setTimeout(() => this.#sendSettleBatches(), SETTLE_BATCH_MS).unref();
-  }
-
-  #sendSettleBatches(): void {
-    clearTimeout(this.#settleTimer);
-    this.#settleTimer = undefined;
-    for (const [keyId, batch] of this.#settleBatches) {
-      const failed = () => {
-        for (const onFailure of batch.onFailure) onFailure();
-      };
-      if (!this.#link.up) {
-        failed();
-        continue;
-      }
-      const settling = this.#settleScript(this.#keysOf(keyId), [BUDGET_IDLE_TTL_MS, ...batch.groups])
-        .catch(failed)
-        .finally(() => this.#settling.delete(settling));
-      this.#settling.add(settling);
-    }
-    this.#settleBatches.clear();
   }
 
   async #callAdmit(request: GateRequest, reservationId: string, seedMicros: number): Promise<string[] | undefined> {
@@ -256,7 +209,7 @@ export class RedisAdmissionGate implements AdmissionGate {
           if (budget) this.#queue({ kind: 'settle', keyId, reservationId, periodStartMs, costMicros });
         };
         if (!this.#link.up) return resend();
-        this.#batchSettlement(keyId, [tpm ?? 0, extraTokens, budget ? reservationId : '', periodStartMs, costMicros], resend);
+        this.#settleBatches.add(keyId, [tpm ?? 0, extraTokens, budget ? reservationId : '', periodStartMs, costMicros], resend);
       },
     };
   }
@@ -300,10 +253,7 @@ export class RedisAdmissionGate implements AdmissionGate {
     requests.admittedAtMs.push(nowMs);
     const fresh = requests.admittedAtMs.findIndex((atMs) => nowMs - atMs < WINDOW_MS);
     if (fresh > 0) requests.admittedAtMs.splice(0, fresh);
-    // Most recently counted last, so the bound forgets the key idle longest.
-    this.#unmergedRequests.delete(keyId);
-    this.#unmergedRequests.set(keyId, requests);
-    if (this.#unmergedRequests.size > MAX_KNOWN_KEYS) this.#unmergedRequests.delete(this.#unmergedRequests.keys().next().value as string);
+    keepLatest(this.#unmergedRequests, keyId, requests);
   }
 
   #newLocalGate(): InMemoryAdmissionGate {
@@ -317,21 +267,7 @@ export class RedisAdmissionGate implements AdmissionGate {
   }
 
   #remember(request: GateRequest, reply: readonly string[]): void {
-    const [, , now, requestsLevel, tokensLevel, spent, reserved] = reply;
-    const atMs = Number(now);
-    const figures: KnownFigures = {
-      levels: {
-        atMs,
-        ...(request.rpm && requestsLevel ? { requests: { level: Number(requestsLevel), limit: request.rpm } } : {}),
-        ...(request.tpm && tokensLevel ? { tokens: { level: Number(tokensLevel), limit: request.tpm } } : {}),
-      },
-    };
-    if (request.budget && spent && reserved) {
-      figures.budget = { periodStartMs: request.budget.periodStartMs, committedMicros: Number(spent) + Number(reserved) };
-    }
-    this.#known.delete(request.keyId);
-    this.#known.set(request.keyId, figures);
-    if (this.#known.size > MAX_KNOWN_KEYS) this.#known.delete(this.#known.keys().next().value as string);
+    keepLatest(this.#known, request.keyId, figuresOfAdmitReply(request, reply));
   }
 
   #queue(pending: Pending): void {

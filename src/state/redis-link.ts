@@ -9,7 +9,7 @@ import { timedOut } from './redis-timeout.js';
  * before the caller falls back to local state. Generous next to a loopback round trip (~0.1 ms)
  * so a busy machine does not trip it.
  */
-export const REDIS_COMMAND_TIMEOUT_MS = 500;
+const REDIS_COMMAND_TIMEOUT_MS = 500;
 const CONNECT_TIMEOUT_MS = 1_000;
 /**
  * How long a connection being dropped may take to close politely before it is cut: one dropped

@@ -1,28 +1,28 @@
-import type { SharedBreakerState, BreakerTransition } from '../health/breaker.js';
-import type { Cooling, CoolingCause, SharedCooling } from '../health/cooling.js';
+import type { BreakerTransition } from '../health/breaker.js';
+import type { Cooling, SharedCooling } from '../health/cooling.js';
 import type { TrialClaims } from '../health/health-door.js';
 import type { ProbePurpose } from '../health/health-monitor.js';
 import type { DeploymentHealth, HealthEvents, HealthRegistry } from '../health/health-registry.js';
 import type { LimitStepDown } from '../health/limit-step-down.js';
-import type { QuotaSnapshot } from '../health/quota-headers.js';
-import type { SharedStructuralState, StructuralTransition } from '../health/structural-fault.js';
-import { FAILURE_POLICY, type StructuralKind } from '../core/failure-policy.js';
+import type { StructuralTransition } from '../health/structural-fault.js';
 import { healthScripts, type HealthScripts } from './health-scripts.js';
 import type { RedisLink } from './redis-link.js';
-import { taggedKey } from './tagged-key.js';
+import {
+  CHANNEL,
+  healthKey,
+  readDeploymentHealth,
+  RECORD_TTL_S,
+  wholeMs,
+  type BreakerRecord,
+  type DeploymentRecord,
+  type Generation,
+  type HealthMessage,
+  type StructuralRecord,
+} from './shared-health-records.js';
+import { SharedConnectionFaults } from './shared-connection-faults.js';
+import { SharedLeases } from './shared-leases.js';
+import { SharedQuotas } from './shared-quotas.js';
 
-const CHANNEL = 'health';
-/** Records of deployments nobody uses any more go after a day; every change renews them. */
-const RECORD_TTL_S = 86_400;
-/**
- * How long a claimed half-open trial stays claimed if its holder never says how it ended (the
- * replica died): then another replica may send the trial. Longer than a trial request should take.
- */
-export const TRIAL_LEASE_MS = 30_000;
-/** The key of each kind of probe lease (`health:{<deployment>}:<name>`). */
-const PROBE_LEASES: Readonly<Record<ProbePurpose, string>> = { structural: 'probe', recovery: 'recovery-probe' };
-/** How often a changed quota snapshot is shared: what `/admin/health` shows of another replica's view is at most this old. */
-const QUOTA_SHARE_MS = 1_000;
 /**
  * After a resync the records are read once more, this much later. Another replica's resync may
  * push what it decided during the outage just after this one read, and its announcement can be
@@ -30,20 +30,6 @@ const QUOTA_SHARE_MS = 1_000;
  * reconnecting after the outage, and drops it meanwhile.
  */
 const RELOAD_AFTER_RESYNC_MS = 2_000;
-
-type Generation = { gen: number };
-type BreakerRecord = SharedBreakerState & Generation;
-type StructuralRecord = SharedStructuralState & Generation;
-type ConnectionFault = { cause: StructuralKind; reason: string; sinceMs: number };
-
-type Message =
-  | { kind: 'breaker'; key: string; record: BreakerRecord }
-  | { kind: 'structural'; key: string; record: StructuralRecord }
-  | { kind: 'connection'; connection: string; fault: ConnectionFault | null }
-  | { kind: 'trial_free'; key: string }
-  // `cause` is absent from replicas of older versions.
-  | { kind: 'cooling'; key: string; coolingMs: number; cause?: CoolingCause; from: string }
-  | { kind: 'quota'; key: string; snapshot: QuotaSnapshot; from: string };
 
 export interface SharedHealthDeps {
   link: RedisLink;
@@ -73,21 +59,17 @@ export class SharedHealth implements HealthEvents, TrialClaims {
   readonly #generations = new Map<string, number>();
   /** Records this replica changed while Redis was down: pushed on its return. */
   readonly #changedLocally = new Set<string>();
-  readonly #changedConnections = new Set<string>();
-  /**
-   * Deployments whose trial another replica holds, until when its lease runs: admits here say
-   * out without asking Redis again, until the trial's outcome (or its release) is heard.
-   */
-  readonly #trialHeldElsewhereUntilMs = new Map<string, number>();
-  /** Deployments whose quota snapshot changed since it was last shared. */
-  readonly #quotaToShare = new Map<string, DeploymentHealth>();
-  #quotaTimer: NodeJS.Timeout | undefined;
+  readonly #connectionFaults: SharedConnectionFaults;
+  readonly #leases: SharedLeases;
+  readonly #quotas: SharedQuotas;
 
   constructor(deps: SharedHealthDeps) {
     this.#deps = deps;
     this.#link = deps.link;
     this.#scripts = healthScripts(deps.link.commands);
-    deps.cooling.onCooled = (key, shared) => this.#cooled(key, shared);
+    this.#quotas = new SharedQuotas(deps.link);
+    this.#leases = new SharedLeases(deps.link, this.#scripts);
+    this.#connectionFaults = new SharedConnectionFaults(deps.link, deps.registry);
     deps.link.subscribe(CHANNEL, (message) => this.#heard(message));
     deps.link.onResync(() => this.#resync());
   }
@@ -126,7 +108,7 @@ export class SharedHealth implements HealthEvents, TrialClaims {
   onStructural(deployment: DeploymentHealth, change: StructuralTransition): void {
     if (change.adopted) return this.#deps.events.onStructural(deployment, change);
     const recordKey = `structural:${deployment.key}`;
-    this.#shareConnectionFault(deployment, change);
+    this.#connectionFaults.share(deployment, change);
     if (!this.#link.up) return this.#keptLocally(recordKey, () => this.#deps.events.onStructural(deployment, change));
     this.#scripts
       .structuralTransition(
@@ -153,7 +135,7 @@ export class SharedHealth implements HealthEvents, TrialClaims {
   }
 
   onForgotten(deployment: DeploymentHealth): void {
-    this.#trialHeldElsewhereUntilMs.delete(deployment.key);
+    this.#leases.trialEnded(deployment.key);
     for (const recordKey of [`breaker:${deployment.key}`, `structural:${deployment.key}`]) {
       this.#generations.delete(recordKey);
       this.#changedLocally.delete(recordKey);
@@ -166,77 +148,32 @@ export class SharedHealth implements HealthEvents, TrialClaims {
     if (this.#link.up) this.#load([deployment]).catch(() => undefined);
   }
 
-  /** Providers send quota headers on every answer: the latest snapshot per deployment is shared once per `QUOTA_SHARE_MS`. */
+  /** Providers send quota headers on every answer: the latest snapshot is shared about once a second. */
   onQuota(deployment: DeploymentHealth): void {
-    if (!this.#link.up || !deployment.quota) return;
-    this.#quotaToShare.set(deployment.key, deployment);
-    this.#quotaTimer ??= setTimeout(() => this.#shareQuotas(), QUOTA_SHARE_MS).unref();
-  }
-
-  /** One transaction per deployment: on a cluster each deployment's keys live in a slot of their own. */
-  #shareQuotas(): void {
-    this.#quotaTimer = undefined;
-    if (!this.#link.up) return this.#quotaToShare.clear();
-    for (const deployment of this.#quotaToShare.values()) {
-      if (!deployment.quota) continue;
-      const message: Message = { kind: 'quota', key: deployment.key, snapshot: deployment.quota, from: this.#link.replicaId };
-      this.#link.commands
-        .multi()
-        .set(this.#keyOf(deployment.key, 'quota'), JSON.stringify(deployment.quota), 'EX', RECORD_TTL_S)
-        .publish(this.#link.key(CHANNEL), JSON.stringify(message))
-        .exec()
-        .catch(() => undefined);
-    }
-    this.#quotaToShare.clear();
+    this.#quotas.changed(deployment);
   }
 
   // ---- The half-open trial and the probe: leases ----
 
   claim(deployment: DeploymentHealth): boolean | Promise<boolean> {
-    if (!this.#link.up) return true;
-    if ((this.#trialHeldElsewhereUntilMs.get(deployment.key) ?? 0) > Date.now()) return false;
-    return this.#scripts
-      .claimTrial(
-        this.#keyOf(deployment.key, 'breaker'),
-        this.#keyOf(deployment.key, 'trial'),
-        this.#link.replicaId,
-        TRIAL_LEASE_MS,
-        RECORD_TTL_S,
-        this.#link.key(CHANNEL),
-        deployment.key,
-      )
-      .then(([granted, encoded, leaseLeftMs]) => {
-        if (encoded !== '') this.#adoptBreaker(deployment, JSON.parse(encoded) as BreakerRecord);
-        if (leaseLeftMs > 0) this.#trialHeldElsewhereUntilMs.set(deployment.key, Date.now() + leaseLeftMs);
-        return granted === 1;
-      })
-      .catch(() => true);
+    return this.#leases.claim(deployment, (record) => this.#adoptBreaker(deployment, record));
   }
 
   release(deployment: DeploymentHealth): void {
-    if (!this.#link.up) return;
-    this.#scripts.releaseTrial(this.#keyOf(deployment.key, 'trial'), this.#link.replicaId, this.#link.key(CHANNEL), deployment.key).catch(() => undefined);
+    this.#leases.release(deployment);
   }
 
-  /**
-   * Whether this replica sends this interval's probe: the first to ask wins it for `leaseMs`. A
-   * structural probe and a recovery probe hold leases of their own: the long one of a structural
-   * probe that readmitted the deployment must not hold off the recovery probes of its ejection.
-   */
-  async probeLease(deployment: DeploymentHealth, leaseMs: number, purpose: ProbePurpose): Promise<boolean> {
-    if (!this.#link.up) return true;
-    try {
-      const set = await this.#link.commands.set(this.#keyOf(deployment.key, PROBE_LEASES[purpose]), this.#link.replicaId, 'PX', wholeMs(leaseMs), 'NX');
-      return set === 'OK';
-    } catch {
-      return true;
-    }
+  probeLease(deployment: DeploymentHealth, leaseMs: number, purpose: ProbePurpose): Promise<boolean> {
+    return this.#leases.probeLease(deployment, leaseMs, purpose);
   }
 
   // ---- Cooling ----
 
-  /** The cooling's key holds its length and cause, so a replica that loads it later knows why and since when. */
-  #cooled(key: string, shared: Required<SharedCooling>): void {
+  /**
+   * Tells the fleet of cooling set on this replica (the `Cooling`'s `onCooled`). The cooling's key
+   * holds its length and cause, so a replica that loads it later knows why and since when.
+   */
+  shareCooling(key: string, shared: Required<SharedCooling>): void {
     if (!this.#link.up) return;
     const coolingMs = wholeMs(shared.coolingMs);
     this.#scripts
@@ -249,17 +186,17 @@ export class SharedHealth implements HealthEvents, TrialClaims {
   /** A message this replica cannot read (another version's, say) is dropped: the next resync makes good what it said. */
   #heard(raw: string): void {
     try {
-      this.#apply(JSON.parse(raw) as Message);
+      this.#apply(JSON.parse(raw) as HealthMessage);
     } catch {
       return;
     }
   }
 
-  #apply(message: Message): void {
+  #apply(message: HealthMessage): void {
     const registry = this.#deps.registry();
     if (message.kind === 'connection') return registry.adoptConnectionFault(message.connection, message.fault ?? undefined);
     if (message.kind === 'trial_free') {
-      this.#trialHeldElsewhereUntilMs.delete(message.key);
+      this.#leases.trialEnded(message.key);
       return;
     }
     if (message.kind === 'cooling') {
@@ -277,7 +214,7 @@ export class SharedHealth implements HealthEvents, TrialClaims {
   #adoptBreaker(deployment: DeploymentHealth, record: BreakerRecord): void {
     if (!this.#newer(`breaker:${deployment.key}`, record.gen)) return;
     // A new state means the trial (if any) has ended.
-    if (record.state !== 'half_open') this.#trialHeldElsewhereUntilMs.delete(deployment.key);
+    if (record.state !== 'half_open') this.#leases.trialEnded(deployment.key);
     deployment.breaker.adopt(record);
   }
 
@@ -297,76 +234,29 @@ export class SharedHealth implements HealthEvents, TrialClaims {
     tell();
   }
 
-  /** A rejected key puts every deployment of its connection out, on every replica, even ones not used yet. */
-  #shareConnectionFault(deployment: DeploymentHealth, change: StructuralTransition): void {
-    if (change.cause === 'persistent_429' || FAILURE_POLICY[change.cause].structural !== 'connection') return;
-    const registry = this.#deps.registry();
-    const entered = change.to === 'structural' && registry.connectionFault(deployment.connection) === change.cause;
-    const cleared = change.to === 'clear' && registry.connectionFault(deployment.connection) === undefined;
-    if (!entered && !cleared) return;
-    if (!this.#link.up) {
-      this.#changedConnections.add(deployment.connection);
-      return;
-    }
-    this.#pushConnection(deployment.connection, entered ? { cause: change.cause, reason: change.reason, sinceMs: change.atMs } : undefined).catch(() =>
-      this.#changedConnections.add(deployment.connection),
-    );
-  }
-
-  async #pushConnection(connection: string, fault: ConnectionFault | undefined): Promise<void> {
-    const key = this.#link.key(`health:connection:${connection}`);
-    const message: Message = { kind: 'connection', connection, fault: fault ?? null };
-    const steps = this.#link.commands.multi();
-    if (fault) steps.set(key, JSON.stringify(fault), 'EX', RECORD_TTL_S);
-    else steps.del(key);
-    await steps.publish(this.#link.key(CHANNEL), JSON.stringify(message)).exec();
-  }
-
   // ---- Loading and reconciling ----
 
-  /** A key of one deployment's shared health: all of them under its hash tag. */
-  #keyOf(deployment: string, record: 'breaker' | 'trial' | 'structural' | 'cooling' | 'quota' | (typeof PROBE_LEASES)[ProbePurpose]): string {
-    return taggedKey(this.#link, 'health', deployment, record);
+  #keyOf(deployment: string, record: DeploymentRecord): string {
+    return healthKey(this.#link, deployment, record);
   }
 
   /** Takes over the shared records of these deployments (and their connections' faults, cooling and quotas). */
   async #load(deployments: readonly DeploymentHealth[], afterOutage = false): Promise<void> {
     if (deployments.length === 0) return;
-    const commands = this.#link.commands;
-    // One call per key, not one pipeline: on a cluster they live in different slots (and nodes).
-    const reads = await Promise.all(
-      deployments.map((deployment) =>
-        Promise.all([
-          commands.get(this.#keyOf(deployment.key, 'breaker')),
-          commands.get(this.#keyOf(deployment.key, 'structural')),
-          commands.get(this.#link.key(`health:connection:${deployment.connection}`)),
-          commands.pttl(this.#keyOf(deployment.key, 'cooling')),
-          commands.get(this.#keyOf(deployment.key, 'cooling')),
-          commands.get(this.#keyOf(deployment.key, 'quota')),
-        ]),
-      ),
-    );
+    const stored = await readDeploymentHealth(this.#link, deployments);
     const registry = this.#deps.registry();
     deployments.forEach((deployment, index) => {
-      const [breaker, structural, connection, coolingLeftMs, cooling, quota] = reads[index]!;
+      const { breaker, structural, connectionFault, cooling, quota } = stored[index]!;
       if (afterOutage) {
         // Generations may have started again (an emptied Redis): what Redis holds now is the reference.
         this.#generations.delete(`breaker:${deployment.key}`);
         this.#generations.delete(`structural:${deployment.key}`);
       }
-      const breakerRecord = parsed<BreakerRecord>(breaker);
-      if (breakerRecord) this.#adoptBreaker(deployment, breakerRecord);
-      const structuralRecord = parsed<StructuralRecord>(structural);
-      if (structuralRecord) this.#adoptStructural(deployment, structuralRecord);
-      const connectionFault = parsed<ConnectionFault>(connection);
+      if (breaker) this.#adoptBreaker(deployment, breaker);
+      if (structural) this.#adoptStructural(deployment, structural);
       if (connectionFault && registry.connectionFault(deployment.connection) === undefined) registry.adoptConnectionFault(deployment.connection, connectionFault);
-      if (typeof coolingLeftMs === 'number' && coolingLeftMs > 0) {
-        // An older version stored no length or cause: then all that is known is what is left.
-        const shared = parsed<Partial<SharedCooling>>(cooling);
-        this.#deps.cooling.adopt(deployment.key, coolingLeftMs, { coolingMs: shared?.coolingMs ?? coolingLeftMs, cause: shared?.cause });
-      }
-      const quotaSnapshot = parsed<QuotaSnapshot>(quota);
-      if (quotaSnapshot) deployment.quota = quotaSnapshot;
+      if (cooling) this.#deps.cooling.adopt(deployment.key, cooling.leftMs, cooling.shared);
+      if (quota) deployment.quota = quota;
     });
   }
 
@@ -394,30 +284,10 @@ export class SharedHealth implements HealthEvents, TrialClaims {
         this.#generations.set(recordKey, (JSON.parse(encoded) as Generation).gen);
       }
     }
-    for (const connection of this.#changedConnections) {
-      const cause = registry.connectionFault(connection);
-      const deployment = deployments.find((candidate) => candidate.connection === connection && candidate.structural.cause === cause);
-      await this.#pushConnection(connection, cause && deployment ? { cause, reason: deployment.structural.reason, sinceMs: deployment.structural.sinceMs } : undefined);
-      this.#changedConnections.delete(connection);
-    }
+    await this.#connectionFaults.pushChanged(deployments);
     await this.#load(deployments, true);
     setTimeout(() => {
       if (this.#link.up) this.#load(this.#deps.registry().all(), true).catch(() => undefined);
     }, RELOAD_AFTER_RESYNC_MS).unref();
-  }
-}
-
-/** Redis expiries are whole milliseconds, and at least one. */
-function wholeMs(ms: number): number {
-  return Math.max(1, Math.ceil(ms));
-}
-
-/** A stored JSON value, or undefined when there is none or it does not parse (it is then left to be overwritten). */
-function parsed<Value>(stored: unknown): Value | undefined {
-  if (typeof stored !== 'string') return undefined;
-  try {
-    return JSON.parse(stored) as Value;
-  } catch {
-    return undefined;
   }
 }

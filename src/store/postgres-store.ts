@@ -94,7 +94,7 @@ function connectionOptions(url: string, connectTimeoutMs: number, sessionTimeout
  * shared. Behind it the gateway connects without them; its own timeout still bounds each call.
  * Any other failure (the database is not up) is thrown.
  */
-export async function acceptsSessionSettings(url: string, connectTimeoutMs: number): Promise<boolean> {
+async function acceptsSessionSettings(url: string, connectTimeoutMs: number): Promise<boolean> {
   const client = new pg.Client(connectionOptions(url, connectTimeoutMs, STORE_CALL_TIMEOUT_MS));
   // A connection the server ends after the error below is reported on the client: not a crash.
   client.on('error', () => undefined);

@@ -39,11 +39,11 @@ export class StoreThread implements StoreWrites {
   }
 
   async records(batch: readonly RequestRecord[]): Promise<void> {
-    await this.#call({ kind: 'records', texts: batch.map((record) => JSON.stringify(record)) });
+    await this.#call({ kind: 'records', lines: jsonLines(batch) });
   }
 
   async spend(rows: readonly SpendRow[]): Promise<void> {
-    await this.#call({ kind: 'spend', batch: rows });
+    await this.#call({ kind: 'spend', lines: jsonLines(rows) });
   }
 
   async pruneRecords(options: { olderThanMs: number; limit: number }): Promise<number> {
@@ -128,4 +128,9 @@ export class StoreThread implements StoreWrites {
 function workerScript(): URL {
   const here = import.meta.url;
   return here.endsWith('.ts') ? new URL(here.replace('/src/store/store-thread.ts', '/dist/src/store/store-worker.js')) : new URL('./store-worker.js', here);
+}
+
+/** One JSON text per item, a line each (the store thread's hand-over form). */
+function jsonLines(items: readonly unknown[]): string {
+  return items.map((item) => JSON.stringify(item)).join('\n');
 }

@@ -2,16 +2,19 @@ import type { Database, Statement } from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openSqlite } from './open-database.js';
 import type { RequestRecord } from '../core/request-record.js';
+import type { SpendRow } from '../core/spend-row.js';
 import { SqliteInserts } from './sqlite-inserts.js';
 
 /** One thing the store thread is asked to do. */
 export type StoreCall =
   /**
-   * Records cross as JSON text, the form they are stored in: one string each is cheaper to hand
-   * over than a deep structured clone, and the text is stored as it came instead of made again.
+   * Records and spend rows cross as JSON lines, one string per batch: copying one string is far
+   * cheaper than a structured clone of each object (7 µs a spend row, 3 µs a record, measured in the
+   * serving thread), and a record's line is stored as it came instead of made again. JSON text never
+   * holds a raw line feed, so `\n` separates them.
    */
-  | { kind: 'records'; texts: readonly string[] }
-  | { kind: 'spend'; batch: Parameters<SqliteInserts['spend']>[0] }
+  | { kind: 'records'; lines: string }
+  | { kind: 'spend'; lines: string }
   | { kind: 'prune'; olderThanMs: number; limit: number }
   | { kind: 'query'; sql: string; parameters: readonly unknown[] };
 
@@ -74,17 +77,24 @@ port.on('message', (request: StoreRequest) => {
 
 function run(request: StoreRequest): QueryAnswer | number | undefined {
   switch (request.kind) {
-    case 'records':
-      inserts.records(request.texts.map((text) => JSON.parse(text) as RequestRecord), request.texts);
+    case 'records': {
+      const texts = linesOf(request.lines);
+      inserts.records(texts.map((text) => JSON.parse(text) as RequestRecord), texts);
       return undefined;
+    }
     case 'spend':
-      inserts.spend(request.batch);
+      inserts.spend(linesOf(request.lines).map((text) => JSON.parse(text) as SpendRow));
       return undefined;
     case 'prune':
       return inserts.pruneRecords({ olderThanMs: request.olderThanMs, limit: request.limit });
     case 'query':
       return query(statement(sqlite, request.sql), request.parameters);
   }
+}
+
+/** An empty batch is no line, not one empty line. */
+function linesOf(text: string): string[] {
+  return text === '' ? [] : text.split('\n');
 }
 
 /** As kysely's own SQLite driver does it: readers return rows, the rest what they changed. */

@@ -8,7 +8,7 @@ import type { FrameDecoder } from './frame-decoder.js';
  * few hundred KB); a stream that grows one event past it is broken or hostile, and is ended rather
  * than buffered until memory runs out.
  */
-export const MAX_SSE_EVENT_CHARS = 16 * 1024 * 1024;
+const MAX_SSE_EVENT_CHARS = 16 * 1024 * 1024;
 
 /** Thrown when an upstream stream can no longer be framed; the attempt ends as a broken connection. */
 export class BrokenStreamError extends Error {

@@ -3,6 +3,12 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 const LATENCY_BUCKETS_S = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1];
 const WAIT_BUCKETS_S = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600];
 
+/** What the sink writers hold back, read at each scrape: in their spill files, and dropped (buffer full, spill unwritable, after close). */
+export interface SinkCounts {
+  spilled(): { records: number; spend: number };
+  dropped(): { records: number; spend: number };
+}
+
 /**
  * The gateway's Prometheus metrics (docs/operations.md). Label values are bounded: kinds and statuses are
  * closed sets; routes and targets come from the config (direct `connection/model` requests are
@@ -152,29 +158,25 @@ export class Metrics {
     labelNames: ['limit'] as const,
     registers: [this.registry],
   });
-  /** Set by the composition root: what the spill files hold, read at each scrape. */
-  spillDepthOf: (() => { records: number; spend: number }) | undefined;
   readonly spillDepth: Gauge<'kind'> = new Gauge({
     name: 'switchyard_spill_depth',
     help: 'Records and spend rows in the local spill file, waiting for the store to come back',
     labelNames: ['kind'] as const,
     registers: [this.registry],
     collect: () => {
-      const depth = this.spillDepthOf?.();
+      const depth = this.#sinks?.spilled();
       if (!depth) return;
       this.spillDepth.set({ kind: 'records' }, depth.records);
       this.spillDepth.set({ kind: 'spend' }, depth.spend);
     },
   });
-  /** Set by the composition root: what the writers dropped (buffer full, spill unwritable, after close), read at each scrape. */
-  droppedOf: (() => { records: number; spend: number }) | undefined;
   readonly sinkDropped: Counter<'kind'> = new Counter({
     name: 'switchyard_sink_dropped_total',
     help: 'Records and spend rows lost before reaching the store or the spill file (each loss is also logged); 0 unless the buffer overflowed or the spill file could not be written',
     labelNames: ['kind'] as const,
     registers: [this.registry],
     collect: () => {
-      const dropped = this.droppedOf?.();
+      const dropped = this.#sinks?.dropped();
       if (!dropped) return;
       // The writers' counts never go down: the counter is set to them at each scrape.
       this.sinkDropped.reset();
@@ -210,7 +212,10 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  constructor(options: { processMetrics?: boolean } = {}) {
+  readonly #sinks: SinkCounts | undefined;
+
+  constructor(options: { processMetrics?: boolean; sinks?: SinkCounts } = {}) {
+    this.#sinks = options.sinks;
     if (options.processMetrics) collectDefaultMetrics({ register: this.registry, prefix: 'switchyard_process_' });
   }
 }

@@ -7,7 +7,7 @@ const LOW_WATER_BYTES = 64 * 1024;
  * The most a whole (non-streamed) answer or error body may hold. Far beyond any real one; an
  * upstream that sends more is broken or hostile, and is cut off rather than buffered.
  */
-export const MAX_WHOLE_BODY_BYTES = 64 * 1024 * 1024;
+const MAX_WHOLE_BODY_BYTES = 64 * 1024 * 1024;
 
 /** A whole upstream body larger than `MAX_WHOLE_BODY_BYTES`: the attempt ends as a broken connection. */
 export class UpstreamBodyTooLargeError extends Error {

@@ -1,4 +1,5 @@
-import type { ConnectionConfig } from '../config/schema.js';
+import type { Config, ConnectionConfig } from '../config/schema.js';
+import { baseUrlFor } from '../providers/registry.js';
 
 /**
  * How many sockets each upstream origin's pool may open: the sum of `max_in_flight` over every
@@ -17,4 +18,28 @@ export function upstreamPoolSizes(
     for (const origin of origins) sizes.set(origin, (sizes.get(origin) ?? 0) + connection.max_in_flight);
   }
   return sizes;
+}
+
+/**
+ * The pool sizes of the config in force, worked out again only when the config (a reload
+ * that changes a connection's `max_in_flight` resizes its origin's pool) or the mock's URL changes.
+ */
+export function poolSizesFollowingConfig(config: () => Config, mockUrl: () => string | undefined): () => ReadonlyMap<string, number> {
+  let last: { config: Config; mockUrl: string | undefined; sizes: ReadonlyMap<string, number> } | undefined;
+  return () => {
+    const current = config();
+    if (last?.config !== current || last.mockUrl !== mockUrl()) {
+      const url = mockUrl();
+      // A connection with no usable base URL yet (the in-process mock still starting) sends nowhere.
+      const baseUrlOf = (connection: ConnectionConfig) => {
+        try {
+          return baseUrlFor(connection, url);
+        } catch {
+          return undefined;
+        }
+      };
+      last = { config: current, mockUrl: url, sizes: upstreamPoolSizes(current.connections, baseUrlOf) };
+    }
+    return last.sizes;
+  };
 }

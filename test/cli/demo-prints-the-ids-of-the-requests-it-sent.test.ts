@@ -10,7 +10,7 @@ const directory = mkdtempSync(join(tmpdir(), 'switchyard-demo-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
 it('switchyard demo prints the id of every request it sent, and each is a stored record', async () => {
-  const { code, stdout } = await runCli(['demo', '--requests', '1'], { cwd: directory, timeoutMs: 30_000 });
+  const { code, stdout } = await runCli(['demo', '--requests', '1'], { cwd: directory });
   expect(code).toBe(0);
   // One request per demo route, each id on its row of the summary.
   const rows = [...stdout.matchAll(/^(req_\S+) +(demo\S*) /gm)].map((match) => ({ id: match[1]!, route: match[2]! }));

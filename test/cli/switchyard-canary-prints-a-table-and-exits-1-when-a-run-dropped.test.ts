@@ -30,7 +30,7 @@ afterAll(async () => {
   directory.remove();
 });
 
-const canary = (...args: string[]) => runCli(['canary', '--url', gateway.url, '--token', ADMIN_TOKEN, ...args], { timeoutMs: 30_000 });
+const canary = (...args: string[]) => runCli(['canary', '--url', gateway.url, '--token', ADMIN_TOKEN, ...args]);
 
 it('switchyard canary runs every canary with progress, prints an aligned table and exits 1 when a run dropped', async () => {
   const { code, stdout, stderr } = await canary();

@@ -21,7 +21,7 @@ it.skipIf(!available)('switchyard migrate runs started together through PgBounce
   const file = join(directory, 'config.yaml');
   writeFileSync(file, `auth: { mode: none }\nstore: { kind: postgres, url: "${pgbouncer().url('migrate_pooled')}" }\nconnections:\n  mock: { provider: mock }\nroutes:\n  r: { targets: [{ connection: mock, model: m }] }\n`);
   for (const round of [0, 1]) {
-    const runs = await Promise.all([0, 1, 2].map(() => runCli(['migrate', '--config', file], { timeoutMs: 30_000 })));
+    const runs = await Promise.all([0, 1, 2].map(() => runCli(['migrate', '--config', file])));
     for (const run of runs) {
       expect(run.stderr, `round ${round}`).toBe('');
       expect(run.code, `round ${round}`).toBe(0);

@@ -58,7 +58,7 @@ it('a scheduled drill finds the expired standby key — alert, structural standb
     await eventually(() => gateway.configSource.current.drills.interval_s === 0, 10_000, 'the reload');
     await eventually(async () => (await latestDrill(gateway.url))?.finished_at != null, 10_000, 'the scheduled drill to end');
 
-    const cli = await runCli(['drill', '--url', gateway.url, '--token', ADMIN_TOKEN], { timeoutMs: 30_000 });
+    const cli = await runCli(['drill', '--url', gateway.url, '--token', ADMIN_TOKEN]);
     expect(cli.code).toBe(1);
     const lines = cli.stdout.split('\n');
     expect(lines[0]).toMatch(/^route\s+step\s+position\s+target\s+result\s+latency\s+message$/);

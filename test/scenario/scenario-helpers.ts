@@ -89,7 +89,7 @@ function parseLabels(text: string): Record<string, string> {
 }
 
 /** Polls an observable condition with a bound; throws when it does not hold in time. */
-export async function eventually(condition: () => boolean | Promise<boolean>, timeoutMs = 3_000, what = 'condition'): Promise<void> {
+export async function eventually(condition: () => boolean | Promise<boolean>, timeoutMs = 10_000, what = 'condition'): Promise<void> {
   const giveUpAt = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > giveUpAt) throw new Error(`${what} not met within ${timeoutMs} ms`);
@@ -98,7 +98,7 @@ export async function eventually(condition: () => boolean | Promise<boolean>, ti
 }
 
 /** Waits (bounded) until the mock has acted on the attempt in full, and returns its outcome. */
-export async function settledOutcome(attempt: MockAttempt, timeoutMs = 3_000): Promise<string> {
+export async function settledOutcome(attempt: MockAttempt, timeoutMs = 10_000): Promise<string> {
   await eventually(() => attempt.outcome !== undefined, timeoutMs, `mock attempt #${attempt.n} (${attempt.model}) to settle`);
   return attempt.outcome!;
 }

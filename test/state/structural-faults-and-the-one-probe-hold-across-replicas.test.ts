@@ -32,11 +32,11 @@ describe.each(kinds)('structural faults across replicas (%s)', (kind) => {
   it('a key rejected on A puts its connection out on B, even a model B has not used, and alerts once', async () => {
     const [a, b] = await two(kind);
     await attemptOn(a, a.target('chat', 0), 'credential');
-    await within(1_000, () => structural(b, 'east/a'));
+    await within(10_000, () => structural(b, 'east/a'));
     expect(await b.door.admit(b.target('chat', 0), b.route())).toMatchObject({ out: true, reason: 'structural' });
     expect(await b.door.admit(b.target('chat', 1), b.route())).toMatchObject({ out: true, reason: 'structural' });
     expect((await b.door.admit(b.target('chat', 2), b.route())).out).toBe(false);
-    await within(1_000, () => alertsOf([a, b], 'structural').length >= 1);
+    await within(10_000, () => alertsOf([a, b], 'structural').length >= 1);
     expect(alertsOf([a, b], 'structural').filter((alert) => alert.deployment === 'east/a')).toHaveLength(1);
     expect(b === a || b.alerts.every((alert) => alert.type !== 'structural' || alert.deployment !== 'east/a')).toBe(true);
   });
@@ -46,20 +46,20 @@ describe.each(kinds)('structural faults across replicas (%s)', (kind) => {
     a.probeAnswer = 'credential';
     b.probeAnswer = 'credential';
     await attemptOn(a, a.target('chat', 0), 'credential');
-    await within(1_000, () => structural(b, 'east/a'));
+    await within(10_000, () => structural(b, 'east/a'));
     const due = (replica: HealthReplica) => (replica.registry.find('east/a')!.structural.nextProbeAtMs ?? Infinity) <= Date.now();
-    await within(2_000, () => due(a) && due(b));
+    await within(10_000, () => due(a) && due(b));
     await Promise.all([a.monitor.tick(), b.monitor.tick(), a.monitor.tick(), b.monitor.tick()]);
     const probesOfEastA = () => [...new Set([a, b])].flatMap((replica) => replica.probes).filter((key) => key === 'east/a').length;
     expect(probesOfEastA()).toBe(1);
     // The next interval has its own probe, and this one succeeds.
     a.probeAnswer = 'ok';
     b.probeAnswer = 'ok';
-    await within(2_000, async () => {
+    await within(10_000, async () => {
       await Promise.all([a.monitor.tick(), b.monitor.tick()]);
       return probesOfEastA() === 2;
     });
-    await within(1_000, () => !structural(a, 'east/a') && !structural(b, 'east/a') && !structural(b, 'east/b'));
+    await within(10_000, () => !structural(a, 'east/a') && !structural(b, 'east/a') && !structural(b, 'east/b'));
     expect((await b.door.admit(b.target('chat', 1), b.route())).out).toBe(false);
     expect(probesOfEastA()).toBe(2);
   });

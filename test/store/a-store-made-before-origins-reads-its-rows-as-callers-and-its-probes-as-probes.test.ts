@@ -5,7 +5,7 @@ import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
 import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openConfiguredStore, type AppStore } from '../../src/app.js';
+import { openConfiguredStore, type AppStore } from '../../src/store/open-configured-store.js';
 import type { RequestRecord } from '../../src/core/request-record.js';
 import { RecordStore } from '../../src/records/record-store.js';
 import { openStore } from '../../src/store/open-database.js';

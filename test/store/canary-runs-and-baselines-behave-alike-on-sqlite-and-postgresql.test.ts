@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openConfiguredStore, type AppStore } from '../../src/app.js';
+import { openConfiguredStore, type AppStore } from '../../src/store/open-configured-store.js';
 import type { CanaryRun } from '../../src/canaries/canary-run.js';
 import { CanaryStore, RUNS_KEPT_PER_ROUTE } from '../../src/canaries/canary-store.js';
 import { postgresAvailable, startPostgresServer, type PostgresServer } from '../support/postgres-server.js';

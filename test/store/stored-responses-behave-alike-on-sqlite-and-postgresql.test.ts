@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openConfiguredStore, type AppStore } from '../../src/app.js';
+import { openConfiguredStore, type AppStore } from '../../src/store/open-configured-store.js';
 import { StoredResponses, type StoredResponse } from '../../src/conversations/stored-responses.js';
 import { postgresAvailable, startPostgresServer, type PostgresServer } from '../support/postgres-server.js';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openConfiguredStore, type AppStore } from '../../src/app.js';
+import { openConfiguredStore, type AppStore } from '../../src/store/open-configured-store.js';
 import { hashSecret } from '../../src/keys/key-secret.js';
 import { KeyStore } from '../../src/keys/key-store.js';
 import { spentMicros } from '../../src/ledger/spend-query.js';

@@ -9,7 +9,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startCli, type CliProcess } from './cli-process.js';
+import { PROCESS_START_TIMEOUT_MS, startCli, type CliProcess } from './cli-process.js';
 
 export const FLEET_ADMIN_TOKEN = 'fleet-admin-token';
 
@@ -43,7 +43,6 @@ export interface GatewayFleet {
 }
 
 const LISTENING = /Switchyard listening on (http:\/\/127\.0\.0\.1:\d+)/;
-const START_TIMEOUT_MS = 30_000;
 
 /** The whole config file of a fleet: shared state and store, virtual keys, then the test's own lines. */
 export function fleetConfig(options: FleetOptions): string {
@@ -78,7 +77,7 @@ export async function startGatewayFleet(options: FleetOptions): Promise<GatewayF
       mkdirSync(directory);
       const child = startCli(['serve', '--config', configFile, '--port', '0'], { cwd: directory, env: { LOG_FORMAT: 'json' } });
       started.push({ url: '', process: child, directory });
-      const [, url] = await child.waitFor(LISTENING, START_TIMEOUT_MS);
+      const [, url] = await child.waitFor(LISTENING, PROCESS_START_TIMEOUT_MS);
       started[index]!.url = url!;
     }
   } catch (error) {

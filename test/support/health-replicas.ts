@@ -1,6 +1,6 @@
 /**
  * Replicas of the gateway's health machinery in one test process: each has its own registry,
- * door, monitor, cooling and retry budgets, wired as `src/app.ts` wires them, on its own
+ * door, monitor, cooling and retry budgets, wired as the gateway wires them (`src/wiring/health.ts`), on its own
  * `RedisLink` to one Redis ("redis"), or none at all ("memory": then both names are one replica,
  * since a single process is the fleet).
  */
@@ -8,21 +8,19 @@ import { configSchema, type Config } from '../../src/config/schema.js';
 import type { AttemptRecord } from '../../src/core/attempt-record.js';
 import type { FailureKind } from '../../src/core/failure-kind.js';
 import { RetryBudgets } from '../../src/engine/retry-budget.js';
-import { ConnectionLoad } from '../../src/health/connection-load.js';
-import { Cooling } from '../../src/health/cooling.js';
-import { FallbackShare } from '../../src/health/fallback-share.js';
+import type { Cooling } from '../../src/health/cooling.js';
+import type { FallbackShare } from '../../src/health/fallback-share.js';
 import type { Out, Permit } from '../../src/health/health-door.js';
-import { HealthMonitor } from '../../src/health/health-monitor.js';
-import { HealthRegistry } from '../../src/health/health-registry.js';
-import { LocalHealthDoor } from '../../src/health/local-health-door.js';
-import { LatencyTracker } from '../../src/routing/latency-tracker.js';
+import type { HealthMonitor } from '../../src/health/health-monitor.js';
+import type { HealthRegistry } from '../../src/health/health-registry.js';
+import type { LocalHealthDoor } from '../../src/health/local-health-door.js';
 import { resolveRoute, type ResolvedRoute, type ResolvedTarget } from '../../src/routing/resolve-route.js';
-import { FleetFallbackShare } from '../../src/state/fleet-fallback-share.js';
-import { FleetRetryBuckets } from '../../src/state/fleet-retry-buckets.js';
+import type { FleetFallbackShare } from '../../src/state/fleet-fallback-share.js';
+import type { FleetRetryBuckets } from '../../src/state/fleet-retry-buckets.js';
 import { RedisLink, type RedisLinkOptions } from '../../src/state/redis-link.js';
-import { SharedHealth } from '../../src/state/shared-health.js';
 import type { Alert } from '../../src/telemetry/alert-sender.js';
 import { Metrics } from '../../src/telemetry/metrics.js';
+import { buildHealth } from '../../src/wiring/health.js';
 
 export type StateKind = 'memory' | 'redis';
 
@@ -55,20 +53,12 @@ export function healthConfig(yaml: object): Config {
 
 /** One replica; a Redis (or cluster) and a key prefix put it on shared state. */
 export async function startReplica(config: Config, redis?: RedisLinkOptions): Promise<HealthReplica> {
-  const cooling = new Cooling();
-  const fallbackShare = new FallbackShare();
   const metrics = new Metrics();
   const link = redis && new RedisLink(redis);
   const alerts: Alert[] = [];
   const probes: string[] = [];
-  // eslint-disable-next-line prefer-const -- assigned once the monitor that reads it exists
-  let sharedHealth: SharedHealth | undefined;
   const replica = {} as HealthReplica;
-  const monitor: HealthMonitor = new HealthMonitor({
-    registry: () => registry,
-    cooling,
-    latency: { forget: () => undefined },
-    fallbackShare,
+  const health = buildHealth({
     config: () => config,
     metrics,
     alert: (alert) => alerts.push(alert),
@@ -76,35 +66,29 @@ export async function startReplica(config: Config, redis?: RedisLinkOptions): Pr
       probes.push(deployment.key);
       return replica.probeAnswer;
     },
-    ...(link ? { probeLease: (deployment, leaseMs, purpose) => sharedHealth!.probeLease(deployment, leaseMs, purpose) } : {}),
+    link,
   });
-  sharedHealth = link && new SharedHealth({ link, registry: () => registry, cooling, events: monitor });
-  const registry: HealthRegistry = new HealthRegistry(sharedHealth ?? monitor, { config: () => config });
-  const fleetRetryBuckets = link && new FleetRetryBuckets(link);
-  const fleetFallbackShare = link && new FleetFallbackShare(link, fallbackShare);
-  const door = new LocalHealthDoor({ registry, cooling, load: new ConnectionLoad(), latency: new LatencyTracker(), config: () => config, trials: sharedHealth });
   if (link && !(await link.ready(5_000))) throw new Error('Redis did not answer');
   Object.assign(replica, {
     config,
-    registry,
-    door,
-    monitor,
-    cooling,
-    budgets: new RetryBudgets(Date.now, undefined, fleetRetryBuckets),
-    fallbackShare,
+    registry: health.registry,
+    door: health.door,
+    monitor: health.monitor,
+    cooling: health.cooling,
+    budgets: new RetryBudgets(Date.now, undefined, health.retryBuckets),
+    fallbackShare: health.fallbackShare,
     metrics,
     link,
-    fleetFallbackShare,
-    fleetRetryBuckets,
+    fleetFallbackShare: health.fleetFallbackShare,
+    fleetRetryBuckets: health.retryBuckets,
     alerts,
     probes,
     probeAnswer: 'ok' as FailureKind,
     route: (name = 'chat') => resolveRoute(config, name),
     target: (name: string, index: number) => resolveRoute(config, name).targets[index]!,
     async close() {
-      fleetRetryBuckets?.close();
-      fleetFallbackShare?.close();
-      await monitor.stop();
+      health.close();
+      await health.monitor.stop();
       await link?.close();
     },
   });
@@ -132,12 +116,14 @@ export async function attemptOn(replica: HealthReplica, target: ResolvedTarget, 
   return answer;
 }
 
-/** Polls (bounded) until `check` holds; returns how long it took. */
-export async function within(timeoutMs: number, check: () => boolean | Promise<boolean>): Promise<number> {
+/**
+ * Polls until `check` holds; throws past `timeoutMs`. The bound catches a hang, sized for a loaded
+ * CI machine: how soon a replica hears of another's change is not a test's to assert (docs/testing.md).
+ */
+export async function within(timeoutMs: number, check: () => boolean | Promise<boolean>): Promise<void> {
   const startedAtMs = Date.now();
   while (!(await check())) {
     if (Date.now() - startedAtMs > timeoutMs) throw new Error(`condition not met within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
-  return Date.now() - startedAtMs;
 }

@@ -22,7 +22,7 @@ const OVERLOADED_CODES = new Set([
 const RATE_LIMIT_CODES = new Set(['rate_limit', 'rate_limit_exceeded']);
 
 /** The Anthropic error `type` for a gateway failure code, inside a stream. */
-export function anthropicStreamErrorType(code: string): string {
+function anthropicStreamErrorType(code: string): string {
   if (RATE_LIMIT_CODES.has(code)) return 'rate_limit_error';
   return OVERLOADED_CODES.has(code) ? 'overloaded_error' : 'api_error';
 }

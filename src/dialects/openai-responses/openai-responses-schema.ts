@@ -16,13 +16,13 @@ const inputImage = z.looseObject({
 });
 const contentPart = z.discriminatedUnion('type', [inputText, outputText, refusal, inputImage]);
 
-export const messageItem = z.looseObject({
+const messageItem = z.looseObject({
   type: z.literal('message').optional(),
   role: z.enum(['user', 'assistant', 'system', 'developer']),
   content: z.union([z.string(), z.array(contentPart)]),
 });
 
-export const functionCallItem = z.looseObject({
+const functionCallItem = z.looseObject({
   type: z.literal('function_call'),
   call_id: z.string().min(1),
   name: z.string().min(1),
@@ -30,13 +30,13 @@ export const functionCallItem = z.looseObject({
   arguments: z.string(),
 });
 
-export const functionCallOutputItem = z.looseObject({
+const functionCallOutputItem = z.looseObject({
   type: z.literal('function_call_output'),
   call_id: z.string().min(1),
   output: z.union([z.string(), z.array(z.discriminatedUnion('type', [inputText, inputImage]))]),
 });
 
-export const reasoningItem = z.looseObject({
+const reasoningItem = z.looseObject({
   type: z.literal('reasoning'),
   summary: z.array(z.looseObject({ type: z.string(), text: z.string() })).optional(),
   encrypted_content: z.string().nullish(),
@@ -61,7 +61,7 @@ const otherItem = otherType(['message', 'function_call', 'function_call_output',
 
 const inputItem = z.union([messageItem, functionCallItem, functionCallOutputItem, reasoningItem, otherItem]);
 
-export const functionTool = z.looseObject({
+const functionTool = z.looseObject({
   type: z.literal('function'),
   name: z.string().min(1).max(64),
   description: z.string().nullish(),
@@ -69,7 +69,7 @@ export const functionTool = z.looseObject({
   strict: z.boolean().nullish(),
 });
 
-export const namespaceTool = z.looseObject({
+const namespaceTool = z.looseObject({
   type: z.literal('namespace'),
   name: z.string().min(1).max(64),
   description: z.string().nullish(),

@@ -5,7 +5,7 @@ import { renderOpenAiResponse } from './render-openai-response.js';
 import type { ResponsesEcho } from './responses-echo.js';
 import { ResponsesStreamWriter } from './responses-stream-writer.js';
 
-/** OpenAI Responses, as the caller speaks it (stateless: no stored conversations yet). */
+/** OpenAI Responses, as the caller speaks it: one request's translation (stored answers and `previous_response_id` are conversations/'s, joined in serving/responses-endpoint.ts). */
 export const OPENAI_RESPONSES: CallerDialect = {
   endpoint: 'POST /v1/responses',
   operation: 'responses',

@@ -22,7 +22,7 @@ export function incompleteReasonOf(finish: FinishReason | undefined): 'max_outpu
   return undefined;
 }
 
-export function toResponsesUsage(usage: Usage): Record<string, unknown> {
+function toResponsesUsage(usage: Usage): Record<string, unknown> {
   return {
     input_tokens: usage.inputTokens,
     input_tokens_details: { cached_tokens: usage.cacheReadTokens ?? 0 },

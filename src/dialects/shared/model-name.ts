@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-export const MAX_MODEL_NAME_BYTES = 256;
+const MAX_MODEL_NAME_BYTES = 256;
 
 /**
  * Printable ASCII only: every provider's model ids are, and the name travels on in places that

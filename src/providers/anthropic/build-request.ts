@@ -14,7 +14,7 @@ import { toAnthropicConversation } from './to-anthropic-messages.js';
 
 /** Sent when the caller gave no output limit: Anthropic requires `max_tokens`. */
 export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
-export const ANTHROPIC_VERSION = '2023-06-01';
+const ANTHROPIC_VERSION = '2023-06-01';
 
 export function buildAnthropicRequest(request: ChatRequest, target: TargetContext): UpstreamRequest {
   const { system, messages } = toAnthropicConversation(request.messages);

@@ -1,7 +1,7 @@
 import { isRecord, type JsonRecord } from '../shared/json-fields.js';
 
 /** Anthropic refuses a request with more blocks carrying `cache_control` than this (a 400). */
-export const MAX_CACHE_BREAKPOINTS = 4;
+const MAX_CACHE_BREAKPOINTS = 4;
 
 type Path = readonly (string | number)[];
 

@@ -1,7 +1,7 @@
 import { isRecord, type JsonRecord } from '../shared/json-fields.js';
 
 /** Bedrock, like Anthropic, refuses a request with more cache checkpoints than this (a ValidationException). */
-export const MAX_CACHE_POINTS = 4;
+const MAX_CACHE_POINTS = 4;
 
 /**
  * Claude models that take a cache point's `ttl` on Bedrock: from Claude 4.5 on (Bedrock added the

@@ -1,0 +1,192 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { UpstreamDialect } from '../providers/spec.js';
+import { isRecord } from './answer.js';
+import { answerContent, answerPlan, commonHeaders, type AnswerContent } from './answer-plan.js';
+import { anthropicWire } from './anthropic-wire.js';
+import { bedrockWire } from './bedrock-wire.js';
+import { noFaults, parseDirectives, type AnswerShape, type Faults } from './directives.js';
+import type { FaultWindow } from './fault-window.js';
+import { geminiEmbeddingsResponse } from './gemini-embeddings.js';
+import { geminiWire } from './gemini-wire.js';
+import type { MockAttempt, MockAttempts } from './mock-attempts.js';
+import { flattenHeaders, headerText, parseJson, sendError, sendJson } from './mock-http.js';
+import { embeddingsResponse } from './openai-embeddings.js';
+import { openaiResponsesWire } from './openai-responses-wire.js';
+import { openaiWire } from './openai-wire.js';
+import { presentedKeys } from './presented-keys.js';
+import type { Route } from './routes.js';
+import { SchemaProblem } from './schema-value.js';
+import { afterDelay, playStream, streamEnding } from './stream-player.js';
+import { ToolChoiceProblem } from './tool-call.js';
+import type { AnswerPlan, ErrorAnswer, WireFormat } from './wire.js';
+
+const wires: Record<UpstreamDialect, WireFormat> = {
+  openai: openaiWire,
+  'openai-responses': openaiResponsesWire,
+  anthropic: anthropicWire,
+  gemini: geminiWire,
+  bedrock: bedrockWire,
+};
+
+/** What the mock keeps across requests. */
+export interface MockState {
+  attempts: MockAttempts;
+  faultWindow: FaultWindow;
+  /** Keys refused as a provider refuses a revoked one. */
+  rejectedKeys: ReadonlySet<string>;
+}
+
+/** One request whose body has arrived, as the mock sees it. */
+interface Arrival {
+  route: Route;
+  wire: WireFormat;
+  attempt: MockAttempt;
+  parsed: ReturnType<typeof parseDirectives>;
+  fields: Record<string, unknown> | undefined;
+  model: string;
+  mockHeader: string | undefined;
+  nowMs: number;
+}
+
+/** How an answer goes out: its response, the headers so far, the faults in force, and how its attempt is settled. */
+interface Reply {
+  response: ServerResponse;
+  headers: Record<string, string>;
+  faults: Faults;
+  settle(outcome: string): void;
+}
+
+/** Answers one request to a provider route: recorded, checked as the provider would, then faulted or answered as its directives say. */
+export function serveMockRequest(route: Route, path: string, request: IncomingMessage, response: ServerResponse, text: string, state: MockState): void {
+  const arrival = arrive(route, path, request, text, state);
+  const { attempt, parsed } = arrival;
+  response.once('close', () => {
+    if (attempt.outcome === undefined) state.attempts.settle(attempt, 'client_closed');
+  });
+  const refusal = refusalOf(arrival, request, state);
+  if (refusal) {
+    state.attempts.settle(attempt, refusal.outcome);
+    sendError(response, refusal.error, {});
+    return;
+  }
+  // Only for the types: `refusalOf` has answered a bad directive and a body that is no object.
+  if (!parsed.ok || !arrival.fields) return;
+  const { shape, window } = parsed.directives;
+  const faultGroup = arrival.mockHeader === undefined ? arrival.model : `${arrival.model}\n${arrival.mockHeader}`;
+  const inWindow = state.faultWindow.admit(faultGroup, window, arrival.nowMs);
+  const faults = inWindow ? parsed.directives.faults : noFaults;
+  const headers = commonHeaders(arrival.wire, attempt.n, shape, inWindow, arrival.nowMs);
+  const settle = (outcome: string) => state.attempts.settle(attempt, outcome);
+  if (faults.reset) {
+    settle('reset');
+    request.socket.resetAndDestroy();
+  } else if (faults.silence) {
+    settle('silence');
+  } else if (faults.status !== undefined || faults.errorName !== undefined) {
+    const error = arrival.wire.error(faults, { model: parsed.name, stream: attempt.stream });
+    afterDelay(response, faults.headersDelayMs, () => {
+      settle(`status ${error.status}`);
+      sendError(response, error, headers);
+    });
+  } else if (route.endpoint === 'embeddings') {
+    serveEmbeddings(arrival, arrival.fields, { response, headers, faults, settle });
+  } else {
+    serveCompletion(arrival, arrival.fields, shape, { response, headers, faults, settle });
+  }
+}
+
+/** Records the attempt with what it asked for (its model, directives, headers and body). */
+function arrive(route: Route, path: string, request: IncomingMessage, text: string, state: MockState): Arrival {
+  const nowMs = Date.now();
+  const body = parseJson(text);
+  const fields = isRecord(body) ? body : undefined;
+  const inPath = route.inPath;
+  const model = inPath ? inPath.model : typeof fields?.model === 'string' ? fields.model : '';
+  const mockHeader = headerText(request.headers['x-mock'], '&');
+  const parsed = parseDirectives(model, mockHeader);
+  const attempt = state.attempts.add({
+    atMs: nowMs,
+    dialect: route.dialect,
+    path,
+    model,
+    name: parsed.name,
+    stream: inPath ? inPath.stream : route.endpoint === 'chat' && fields?.stream === true,
+    directives: parsed.raw,
+    headers: flattenHeaders(request.headers),
+    body: body === undefined ? text : body,
+  });
+  return { route, wire: wires[route.dialect], attempt, parsed, fields, model, mockHeader, nowMs };
+}
+
+/** Why the request is refused before any directive applies: a rejected key (checked first, as a provider does), a bad body, a bad directive. */
+function refusalOf(arrival: Arrival, request: IncomingMessage, state: MockState): { outcome: string; error: ErrorAnswer } | undefined {
+  const { wire, parsed, fields, route } = arrival;
+  if (state.rejectedKeys.size > 0 && presentedKeys(request).some((key) => state.rejectedKeys.has(key))) {
+    const error = wire.error({ errorName: 'credential' }, { model: parsed.name, stream: arrival.attempt.stream });
+    return { outcome: `status ${error.status}`, error };
+  }
+  if (route.problem !== undefined || !fields || arrival.model === '') {
+    const message = route.problem ?? (fields ? "mock: 'model' must be a non-empty string" : 'mock: the request body must be a JSON object');
+    return { outcome: 'invalid_request', error: wire.invalidRequest(message) };
+  }
+  if (!parsed.ok) return { outcome: 'bad_directive', error: wire.invalidRequest(`mock: ${parsed.problem}`) };
+  return undefined;
+}
+
+function serveEmbeddings(arrival: Arrival, fields: Record<string, unknown>, { response, headers, faults, settle }: Reply): void {
+  const answer = arrival.route.dialect === 'gemini' ? geminiEmbeddingsResponse(fields) : embeddingsResponse(fields, arrival.parsed.name);
+  if (!answer.ok) {
+    settle('invalid_request');
+    sendError(response, arrival.wire.invalidRequest(answer.message), headers);
+    return;
+  }
+  afterDelay(response, faults.headersDelayMs + faults.firstTokenMs, () => {
+    settle('ok');
+    sendJson(response, 200, answer.json, headers);
+  });
+}
+
+function serveCompletion(arrival: Arrival, fields: Record<string, unknown>, shape: AnswerShape, reply: Reply): void {
+  const { response, headers, faults, settle } = reply;
+  const { wire, attempt } = arrival;
+  let content: AnswerContent;
+  try {
+    content = answerContent(arrival.route.dialect, fields, shape);
+  } catch (error) {
+    if (!(error instanceof SchemaProblem || error instanceof ToolChoiceProblem)) throw error;
+    settle('invalid_request');
+    sendError(response, wire.invalidRequest(`mock: ${error.message}`), headers);
+    return;
+  }
+  const plan = answerPlan(attempt.n, arrival.parsed.name, arrival.nowMs, fields, shape, content);
+  if (!attempt.stream) {
+    afterDelay(response, faults.headersDelayMs + faults.firstTokenMs, () => {
+      settle('ok');
+      sendJson(response, 200, wire.completion(plan), headers);
+    });
+    return;
+  }
+  serveStream(wire, plan, shape, reply);
+}
+
+function serveStream(wire: WireFormat, plan: AnswerPlan, shape: AnswerShape, { response, headers, faults, settle }: Reply): void {
+  const frames = wire.stream(plan);
+  const ending = streamEnding(faults, frames.pieceCount);
+  const outcome = ending.kind === 'complete' ? 'ok' : ending.kind === 'inband' ? 'inband_error' : ending.kind;
+  headers['content-type'] = wire.streamContentType;
+  headers['cache-control'] = 'no-cache';
+  afterDelay(response, faults.headersDelayMs, () => {
+    response.writeHead(200, headers);
+    playStream(response, {
+      frames,
+      ending,
+      inbandFrame: faults.inband ? wire.inbandError(faults.inband.kind) : '',
+      malformedAfter: faults.malformedAfter,
+      malformedFrame: wire.malformedFrame,
+      firstTokenMs: faults.firstTokenMs,
+      chunkMs: shape.chunkMs,
+      terminate: !faults.noDone,
+      onEnding: () => settle(outcome),
+    });
+  });
+}

@@ -1,0 +1,78 @@
+import type { Logger } from 'pino';
+import type { AdminKeysDeps } from '../admin/handle-keys.js';
+import { InMemoryAdmissionGate } from '../admission/admission-gate.js';
+import type { Config } from '../config/schema.js';
+import type { EngineDeps } from '../engine/run-route.js';
+import type { FallbackShare } from '../health/fallback-share.js';
+import { InFlightLimit } from '../http/in-flight-limit.js';
+import { InMemoryIdempotencyStore } from '../idempotency/idempotency-store.js';
+import { KeyCache, KNOWN_KEY_REFRESH_INTERVAL_MS } from '../keys/key-cache.js';
+import { KeyStore } from '../keys/key-store.js';
+import { spentMicrosWithQueued } from '../ledger/spend-query.js';
+import { SessionAffinity } from '../routing/session-affinity.js';
+import { LocalSessionBindings } from '../routing/session-bindings.js';
+import type { ServingDeps } from '../serving/serve-request.js';
+import { RedisAdmissionGate } from '../state/redis-admission-gate.js';
+import { RedisIdempotencyStore } from '../state/redis-idempotency-store.js';
+import type { RedisLink } from '../state/redis-link.js';
+import { RedisRevocations } from '../state/redis-revocations.js';
+import { RedisSessionBindings } from '../state/redis-session-bindings.js';
+import type { Metrics } from '../telemetry/metrics.js';
+import type { RequestSpans } from '../telemetry/request-spans.js';
+import type { Storage } from './storage.js';
+
+/** What serves callers: their keys, their admission, and the pipeline's dependencies. */
+export interface Callers {
+  serving: ServingDeps;
+  keys: KeyCache;
+  /** What `/admin/keys` works on. */
+  adminKeys: AdminKeysDeps;
+  /** Stops re-reading the keys. */
+  close(): void;
+}
+
+export interface CallersDeps {
+  config: () => Config;
+  engine: EngineDeps;
+  storage: Storage;
+  metrics: Metrics;
+  logger: Logger;
+  spans: RequestSpans | undefined;
+  fallbackShare: FallbackShare;
+  /** With Redis, admission, idempotency, revocations and session bindings are the fleet's. */
+  link: RedisLink | undefined;
+}
+
+/** The callers' side, on this replica's memory or on the fleet's Redis. */
+export function buildCallers(deps: CallersDeps): Callers {
+  const { config, storage, metrics, link } = deps;
+  const keyStore = new KeyStore({ db: storage.db });
+  const keys = new KeyCache({ store: keyStore });
+  keys.startRefreshing(KNOWN_KEY_REFRESH_INTERVAL_MS);
+  const ledgerSpentMicros = spentMicrosWithQueued(storage.ledger, storage.db);
+  const admission = link ? new RedisAdmissionGate(link, { ledgerSpentMicros }) : new InMemoryAdmissionGate({ ledgerSpentMicros });
+  const sessionBindings = new LocalSessionBindings({ onEvicted: () => metrics.affinityEvictions.inc() });
+  const serving: ServingDeps = {
+    config,
+    engine: deps.engine,
+    metrics,
+    keys,
+    idempotency: link ? new RedisIdempotencyStore(link) : new InMemoryIdempotencyStore(),
+    affinity: new SessionAffinity(link ? new RedisSessionBindings(link, sessionBindings) : sessionBindings),
+    admission,
+    inFlight: new InFlightLimit(() => config().server.max_in_flight),
+    logger: deps.logger,
+    spans: deps.spans,
+    fallbackShare: deps.fallbackShare,
+    spendAccounting: storage.spendAccounting,
+    records: storage.records,
+  };
+  const adminKeys: AdminKeysDeps = {
+    adminToken: () => config().admin.token,
+    store: keyStore,
+    cache: link ? new RedisRevocations(link, keys) : keys,
+    spentMicros: ledgerSpentMicros,
+    reservedMicros: (keyId) => admission.reservedMicros(keyId),
+  };
+  return { serving, keys, adminKeys, close: () => keys.stopRefreshing() };
+}

@@ -1,0 +1,100 @@
+import type { IncomingMessage } from 'node:http';
+import type { Logger } from 'pino';
+import { handleListCanaries, handleResetCanaryBaseline, handleRunCanaries } from '../admin/handle-canaries.js';
+import { handleLatestDrill, handleRunDrill } from '../admin/handle-drills.js';
+import { handleHealth } from '../admin/handle-health.js';
+import { handleCreateKey, handleKeySpend, handleListKeys, handleRevokeKey } from '../admin/handle-keys.js';
+import { handleGetRequest, handleListRequests } from '../admin/handle-requests.js';
+import { handleStats } from '../admin/handle-stats.js';
+import type { Config } from '../config/schema.js';
+import { handleDeleteStoredResponse, handleGetStoredResponse } from '../conversations/handle-stored-response.js';
+import { ANTHROPIC_MESSAGES } from '../dialects/anthropic-messages/anthropic-messages.js';
+import { OPENAI_CHAT } from '../dialects/openai-chat/openai-chat.js';
+import type { RouteTable } from '../http/route-matcher.js';
+import type { GatewayResponse } from '../http/gateway-response.js';
+import { handleCountTokens } from '../http/handle-count-tokens.js';
+import { handleLiveness, handleReadiness } from '../http/handle-health-checks.js';
+import { handleMetrics } from '../http/handle-metrics.js';
+import { handleModel, handleModels } from '../http/handle-models.js';
+import { refuseWebSocket } from '../http/refuse-web-socket.js';
+import { builtUiDirectory, redirectToUi, serveUi } from '../http/serve-ui.js';
+import { chatEndpoint } from '../serving/chat-endpoint.js';
+import { EMBEDDINGS_ENDPOINT } from '../serving/embeddings-endpoint.js';
+import type { Endpoint } from '../serving/endpoint.js';
+import { responsesEndpoint } from '../serving/responses-endpoint.js';
+import { serveRequest, type ServingDeps } from '../serving/serve-request.js';
+import type { StateReadiness } from '../state/shared-state.js';
+import type { Metrics } from '../telemetry/metrics.js';
+import type { Callers } from './callers.js';
+import type { Health } from './health.js';
+import type { Runs } from './runs.js';
+import type { Storage } from './storage.js';
+
+export interface RouteTableDeps {
+  config: () => Config;
+  logger: Logger;
+  metrics: Metrics;
+  storage: Storage;
+  callers: Callers;
+  health: Health;
+  runs: Runs;
+  readiness(): StateReadiness;
+}
+
+/** An inference endpoint served through the request pipeline (serving/). */
+function served<Parsed extends { requestedModel: string }, Answer>(endpoint: Endpoint<Parsed, Answer>, deps: ServingDeps) {
+  return (request: IncomingMessage, response: GatewayResponse, requestId: string) => serveRequest(request, response, requestId, endpoint, deps);
+}
+
+/**
+ * Every endpoint the gateway answers, and the handler of each, in the folder that owns it. Each
+ * entry only hands its handler what it reads; a handler taking the config takes the snapshot in
+ * force when the request arrives.
+ */
+export function routeTable(deps: RouteTableDeps): RouteTable {
+  const { config, storage, callers, health, runs } = deps;
+  const { keys, serving, adminKeys } = callers;
+  const stored = storage.storedResponses;
+  const startedAtSeconds = Math.floor(Date.now() / 1000);
+  const adminToken = () => config().admin.token;
+  const adminRequests = { adminToken, records: storage.records };
+  const adminDrills = { adminToken, drills: runs.drills };
+  const canaries = runs.adminCanaries;
+  const uiDirectory = builtUiDirectory();
+  return {
+    // The inference API (serving/), one endpoint per caller dialect.
+    'POST /v1/chat/completions': served(chatEndpoint(OPENAI_CHAT), serving),
+    'POST /v1/messages': served(chatEndpoint(ANTHROPIC_MESSAGES), serving),
+    'POST /v1/embeddings': served(EMBEDDINGS_ENDPOINT, serving),
+    'POST /v1/responses': served(responsesEndpoint({ stored, retentionDays: () => config().responses.retention_days, logger: deps.logger }), serving),
+    // Stored Responses API answers (conversations/).
+    'GET /v1/responses/:id': (request, response, _id, params) => handleGetStoredResponse(request, response, params.id!, { config: config(), keys, stored }),
+    'DELETE /v1/responses/:id': (request, response, _id, params) => handleDeleteStoredResponse(request, response, params.id!, { config: config(), keys, stored }),
+    // The small caller endpoints (http/).
+    'GET /v1/responses': refuseWebSocket,
+    'POST /v1/messages/count_tokens': (request, response) => handleCountTokens(request, response, { config: config(), keys }),
+    'GET /v1/models': (request, response) => handleModels(request, response, { config: config(), keys, startedAtSeconds }),
+    'GET /v1/models/:id': (request, response, _id, params) => handleModel(request, response, params.id!, { config: config(), keys, startedAtSeconds }),
+    // Operations (http/).
+    'GET /healthz': handleLiveness,
+    'GET /readyz': (request, response) => handleReadiness(request, response, { routes: () => Object.keys(config().routes).length, state: deps.readiness }),
+    'GET /metrics': (request, response) => handleMetrics(request, response, deps.metrics),
+    // The admin API (admin/).
+    'GET /admin/requests': (request, response, _id, params) => handleListRequests(request, response, params, adminRequests),
+    'GET /admin/requests/:id': (request, response, _id, params) => handleGetRequest(request, response, params, adminRequests),
+    'GET /admin/health': (request, response) => handleHealth(request, response, { config, health: health.registry, cooling: health.cooling, latency: health.latency }),
+    'GET /admin/stats': (request, response) => handleStats(request, response, { adminToken, db: storage.db, flush: storage.flush }),
+    'POST /admin/keys': (request, response, _id, params) => handleCreateKey(request, response, params, adminKeys),
+    'GET /admin/keys': (request, response, _id, params) => handleListKeys(request, response, params, adminKeys),
+    'DELETE /admin/keys/:id': (request, response, _id, params) => handleRevokeKey(request, response, params, adminKeys),
+    'GET /admin/keys/:id/spend': (request, response, _id, params) => handleKeySpend(request, response, params, adminKeys),
+    'GET /admin/canaries': (request, response, _id, params) => handleListCanaries(request, response, params, canaries),
+    'POST /admin/canaries': (request, response, _id, params) => handleRunCanaries(request, response, params, canaries),
+    'DELETE /admin/canaries/:route/baseline': (request, response, _id, params) => handleResetCanaryBaseline(request, response, params, canaries),
+    'POST /admin/drills': (request, response) => handleRunDrill(request, response, adminDrills),
+    'GET /admin/drills': (request, response) => handleLatestDrill(request, response, adminDrills),
+    // The dashboard (ui/, served by http/).
+    'GET /ui': redirectToUi,
+    'GET /ui/*': (request, response, _id, params) => serveUi(request, response, params.rest ?? '', uiDirectory),
+  };
+}
