@@ -6,9 +6,10 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { DASHBOARD_ADMIN_TOKEN } from '../support/dashboard-traffic.js';
 import { postChat } from '../support/start-gateway.js';
 
-export const ADMIN_TOKEN = 'dashboard-admin-token';
+export const ADMIN_TOKEN = DASHBOARD_ADMIN_TOKEN;
 export const SCREENSHOTS = join(process.cwd(), 'test-results', 'dashboard');
 
 export const DASHBOARD_ROUTES = `

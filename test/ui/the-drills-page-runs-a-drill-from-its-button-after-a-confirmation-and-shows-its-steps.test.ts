@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { DrillRun } from '../../src/drills/drill-run.js';
+import { chromiumForThisFile } from '../support/chromium-browser.js';
+import { INCIDENT_CONFIG } from '../support/dashboard-traffic.js';
+import { startGateway, type TestGateway } from '../support/start-gateway.js';
+import { ADMIN_TOKEN, openPage, screenshot, signIn } from './dashboard-helpers.js';
+
+const { available, browser } = chromiumForThisFile();
+let gateway: TestGateway;
+
+beforeAll(async () => {
+  if (available) gateway = await startGateway(INCIDENT_CONFIG);
+}, 30_000);
+afterAll(() => gateway?.close());
+
+it.skipIf(!available)('Run drill asks first, then runs the drill and lists every step it ran, the failing primary as a finding', async () => {
+  const { page, errors, close } = await openPage(browser());
+  try {
+    await signIn(page, gateway.url, '/ui/drills');
+    await page.getByText('No drill has run yet.').waitFor();
+    await page.getByRole('button', { name: 'Run drill' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Run the fallback drill?' });
+    await dialog.waitFor();
+    // Cancel sends nothing.
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(gateway.mock.attemptsFor('primary')).toHaveLength(0);
+
+    await page.getByRole('button', { name: 'Run drill' }).click();
+    await dialog.getByRole('button', { name: 'Run drill' }).click();
+    const summary = page.locator('section[aria-labelledby="drill-heading"] > p');
+    await page.waitForFunction(() => /finished .*\d+ steps/.test(document.querySelector('section[aria-labelledby="drill-heading"] > p')?.textContent ?? ''), undefined, { timeout: 30_000 });
+
+    const response = await fetch(`${gateway.url}/admin/drills`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const run = (await response.json()) as DrillRun;
+    expect(run.finished_at).not.toBeNull();
+    // The drill really ran: the provider saw the primary's step, and the page shows every step the gateway kept.
+    expect(gateway.mock.attemptsFor('primary').length).toBeGreaterThan(0);
+    const rows = page.locator('section[aria-labelledby="drill-heading"] tbody tr');
+    expect(await rows.count()).toBe(run.steps.length);
+    for (const [index, step] of run.steps.entries()) {
+      const text = await rows.nth(index).textContent();
+      expect(text).toContain(`${step.step} ${step.position}`);
+      expect(text).toContain(`${step.connection}/${step.model}`);
+      expect(text).toContain(step.result);
+    }
+    const failing = run.steps.filter((step) => step.model.startsWith('primary'));
+    expect(failing.map((step) => step.result)).toEqual(['server_error']);
+    expect(await page.locator('section[aria-labelledby="drill-heading"] tbody tr.finding').count()).toBe(1);
+    expect(await summary.textContent()).toContain('1 finding');
+    await screenshot(page, 'drills-after-a-run');
+    expect(errors).toEqual([]);
+  } finally {
+    await close();
+  }
+});
