@@ -9,6 +9,7 @@ import { noStore, sendJson } from '../http/send.js';
 import { storeCall } from '../store/store-call.js';
 import { SHUTTING_DOWN } from '../schedules/schedule.js';
 import { checkAdminToken } from './check-admin-token.js';
+import type { AdminCanariesResponse, AdminCanaryRunsResponse, CanaryRouteView } from './admin-api-types.js';
 
 export interface AdminCanariesDeps {
   config(): Config;
@@ -27,7 +28,7 @@ export async function handleListCanaries(request: IncomingMessage, response: Ser
   const config = deps.config();
   checkAdminToken(request, config.admin.token);
   const data = await Promise.all(
-    Object.entries(config.canaries).map(async ([route, canary]) => {
+    Object.entries(config.canaries).map(async ([route, canary]): Promise<CanaryRouteView> => {
       const learned = await storeCall(deps.store.learnedBaseline(route));
       return {
         route,
@@ -39,7 +40,7 @@ export async function handleListCanaries(request: IncomingMessage, response: Ser
       };
     }),
   );
-  sendJson(response, 200, { data }, noStore());
+  sendJson(response, 200, { data } satisfies AdminCanariesResponse, noStore());
 }
 
 /**
@@ -66,7 +67,7 @@ export async function handleRunCanaries(request: IncomingMessage, response: Serv
     if (error === SHUTTING_DOWN) throw new GatewayError('The gateway is shutting down; the canary run was cut short and not kept.', { status: 503, code: 'gateway_unavailable', type: 'server_error' });
     throw error;
   }
-  sendJson(response, 200, { data: runs }, noStore());
+  sendJson(response, 200, { data: runs } satisfies AdminCanaryRunsResponse, noStore());
 }
 
 /** `DELETE /admin/canaries/:route/baseline` → the route's next three complete runs learn its `auto` baseline anew. */

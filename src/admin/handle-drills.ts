@@ -5,6 +5,7 @@ import { isRecord } from '../config/is-record.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import { noStore, sendJson } from '../http/send.js';
 import { checkAdminToken } from './check-admin-token.js';
+import type { AdminDrillResponse } from './admin-api-types.js';
 
 export interface AdminDrillsDeps {
   adminToken(): string | undefined;
@@ -31,7 +32,7 @@ export async function handleRunDrill(request: IncomingMessage, response: ServerR
     sendJson(response, 409, { error: { message: error.message, type: 'invalid_request_error', param: null, code: 'drill_running', run_id: error.runId } }, noStore());
     return;
   }
-  sendJson(response, 200, await started.done, noStore());
+  sendJson(response, 200, (await started.done) satisfies AdminDrillResponse, noStore());
 }
 
 /** `GET /admin/drills`: the latest run (the one running, with the steps so far), 404 before any. */
@@ -39,7 +40,7 @@ export async function handleLatestDrill(request: IncomingMessage, response: Serv
   checkAdminToken(request, deps.adminToken());
   const run = await deps.drills.latest();
   if (!run) throw new GatewayError('No drill has run yet: start one with POST /admin/drills or `switchyard drill`.', { status: 404, code: 'not_found', type: 'invalid_request_error' });
-  sendJson(response, 200, run, noStore());
+  sendJson(response, 200, run satisfies AdminDrillResponse, noStore());
 }
 
 /** The body is optional: none (or `{}`) drills every route `drills.routes` matches. */

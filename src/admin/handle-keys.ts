@@ -7,6 +7,7 @@ import type { KeyCache } from '../keys/key-cache.js';
 import type { KeyStore } from '../keys/key-store.js';
 import { createdKeyView, keySpendView, keyView } from '../keys/key-view.js';
 import { checkAdminToken } from './check-admin-token.js';
+import type { AdminKeysResponse } from './admin-api-types.js';
 import { microsToUsd } from '../metering/money.js';
 import { storeCall } from '../store/store-call.js';
 
@@ -45,7 +46,7 @@ export async function handleListKeys(request: IncomingMessage, response: ServerR
   checkAdminToken(request, deps.adminToken());
   const nowMs = (deps.nowMs ?? Date.now)();
   const keys = await storeCall(deps.store.list());
-  sendJson(response, 200, { data: keys.map((key) => keyView(key, nowMs)) }, noStore());
+  sendJson(response, 200, { data: keys.map((key) => keyView(key, nowMs)) } satisfies AdminKeysResponse, noStore());
 }
 
 /** `DELETE /admin/keys/:id` → `{id, revoked: true}`; revoking twice is not an error. */

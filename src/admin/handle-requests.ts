@@ -7,6 +7,7 @@ import type { RequestStatus } from '../core/request-record.js';
 import { storeCall } from '../store/store-call.js';
 import { badParameter } from './bad-parameter.js';
 import { checkAdminToken } from './check-admin-token.js';
+import type { AdminRequestsResponse } from './admin-api-types.js';
 
 export interface AdminRequestsDeps {
   adminToken(): string | undefined;
@@ -45,7 +46,7 @@ export async function handleListRequests(
     if (error instanceof UnknownRecordError) throw badParameter('before', `Query parameter "before" names no stored request (got "${error.id}").`);
     throw error;
   });
-  sendJson(response, 200, { data: await storeCall(listed) }, noStore());
+  sendJson(response, 200, { data: await storeCall(listed) } satisfies AdminRequestsResponse, noStore());
 }
 
 /** Refuses (never ignores or clamps) a bad or unknown parameter, naming it. */
