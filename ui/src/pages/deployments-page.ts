@@ -1,6 +1,6 @@
 import { html, nothing, render } from 'lit-html';
 import { formatMs, timeCell } from '../format-time.js';
-import type { AdminHealthResponse, DeploymentHealthView } from '../deployment-health.js';
+import type { AdminHealthResponse, DeploymentHealthView } from '../admin-api-types.js';
 import type { Page } from '../page.js';
 
 const REFRESH_MS = 2_000;

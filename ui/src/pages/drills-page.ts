@@ -1,21 +1,10 @@
 import { html, nothing, render, type TemplateResult } from 'lit-html';
-import { stepFailed, type DrillRun } from '../../../src/drills/drill-run.js';
-import type { CanaryRun } from '../../../src/canaries/canary-run.js';
+import { stepFailed } from '../../../src/drills/drill-run.js';
+import type { AdminCanariesResponse, AdminCanaryRunsResponse, AdminDrillResponse, CanaryRouteView, DrillRun } from '../admin-api-types.js';
 import { AdminApiError } from '../admin-api.js';
 import { ConfirmDialog } from '../confirm-dialog.js';
 import { formatMs, timeCell } from '../format-time.js';
 import type { Page } from '../page.js';
-
-interface CanaryRoute {
-  route: string;
-  /** In force now; null while an `auto` baseline is being learned. */
-  baseline: number | null;
-  baseline_runs: number;
-  max_drop: number;
-  running: string | null;
-  /** Newest first. */
-  latest: CanaryRun[];
-}
 
 /** Runs an `auto` baseline is learned from. */
 const BASELINE_RUNS = 3;
@@ -29,7 +18,7 @@ const PROGRESS_MS = 1_000;
  */
 export const drillsPage: Page = (root, { api, navigate }) => {
   let drill: DrillRun | null | undefined;
-  let canaries: CanaryRoute[] | null | undefined;
+  let canaries: CanaryRouteView[] | null | undefined;
   let error: string | undefined;
   /** What the last run asked from this page came to, for the live region. */
   let notice = '';
@@ -85,7 +74,7 @@ export const drillsPage: Page = (root, { api, navigate }) => {
 
   async function load(): Promise<void> {
     try {
-      const [drillAnswer, canaryAnswer] = await Promise.all([optional<DrillRun>('/admin/drills'), optional<{ data: CanaryRoute[] }>('/admin/canaries')]);
+      const [drillAnswer, canaryAnswer] = await Promise.all([optional<AdminDrillResponse>('/admin/drills'), optional<AdminCanariesResponse>('/admin/canaries')]);
       drill = drillAnswer;
       canaries = canaryAnswer === null ? null : canaryAnswer.data;
     } catch (failure) {
@@ -109,7 +98,7 @@ export const drillsPage: Page = (root, { api, navigate }) => {
 
   async function readProgress(): Promise<void> {
     try {
-      const latest = await optional<DrillRun>('/admin/drills');
+      const latest = await optional<AdminDrillResponse>('/admin/drills');
       // The asked-for run's own answer is final; a progress read still in flight must not undo it.
       if (latest && !(drill && drill.id === latest.id && drill.finished_at !== null)) drill = latest;
     } catch {
@@ -137,7 +126,7 @@ export const drillsPage: Page = (root, { api, navigate }) => {
     followProgress();
     draw();
     try {
-      const finished = await api.post<DrillRun>('/admin/drills', route === '' ? {} : { route });
+      const finished = await api.post<AdminDrillResponse>('/admin/drills', route === '' ? {} : { route });
       drill = finished;
       const findings = finished.steps.filter(stepFailed).length;
       notice = `Drill finished: ${finished.steps.length} steps, ${findings} finding${findings === 1 ? '' : 's'}.`;
@@ -164,7 +153,7 @@ export const drillsPage: Page = (root, { api, navigate }) => {
     notice = `Canary of ${route} started.`;
     draw();
     try {
-      const { data } = await api.post<{ data: CanaryRun[] }>('/admin/canaries', { route });
+      const { data } = await api.post<AdminCanaryRunsResponse>('/admin/canaries', { route });
       const run = data[0];
       notice = run ? `Canary of ${route} finished: score ${score(run.score)}${run.dropped ? ', below its threshold' : ''}.` : `Canary of ${route} finished.`;
     } catch (failure) {
@@ -183,7 +172,7 @@ export const drillsPage: Page = (root, { api, navigate }) => {
 };
 
 /** Routes the operator may mean: those of the latest drill and the canaries. */
-function knownRoutes(drill: DrillRun | null | undefined, canaries: CanaryRoute[] | null | undefined): string[] {
+function knownRoutes(drill: DrillRun | null | undefined, canaries: CanaryRouteView[] | null | undefined): string[] {
   return [...new Set([...(drill?.steps.map((step) => step.route) ?? []), ...(canaries?.map((canary) => canary.route) ?? [])])];
 }
 
@@ -235,7 +224,7 @@ function drillTable(drill: DrillRun, navigate: (url: string) => void): TemplateR
 
 const score = (value: number | null) => (value === null ? '—' : value.toFixed(2));
 
-function canaryView(canary: CanaryRoute, running: boolean, ask: () => void): TemplateResult {
+function canaryView(canary: CanaryRouteView, running: boolean, ask: () => void): TemplateResult {
   const threshold = canary.baseline === null ? null : canary.baseline - canary.max_drop;
   return html`<article class="canary" data-canary=${canary.route}>
     <h3>${canary.route}</h3>

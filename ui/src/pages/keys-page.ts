@@ -1,27 +1,8 @@
 import { html, nothing, render } from 'lit-html';
 import { formatUsd, timeCell } from '../format-time.js';
+import type { AdminKeysResponse, CreatedKeyView, KeySpendView, KeyView } from '../admin-api-types.js';
+import { ConfirmDialog } from '../confirm-dialog.js';
 import type { Page } from '../page.js';
-
-interface KeyView {
-  id: string;
-  name: string;
-  key_prefix: string;
-  routes: string[] | null;
-  direct: boolean;
-  budget: { usd: number; period: string } | null;
-  limits: { rpm: number | null; tpm: number | null };
-  expires_at: string | null;
-  created_at: string;
-  revoked_at: string | null;
-  status: 'active' | 'revoked' | 'expired';
-}
-
-interface KeySpend {
-  usd: number;
-  reserved_usd: number;
-  budget_usd: number | null;
-  period: string | null;
-}
 
 /**
  * Keys: each key's spend against its budget, limits and expiry; create (the secret shown once,
@@ -29,13 +10,12 @@ interface KeySpend {
  */
 export const keysPage: Page = (root, { api }) => {
   let keys: KeyView[] | undefined;
-  const spend = new Map<string, KeySpend>();
+  const spend = new Map<string, KeySpendView>();
   let error: string | undefined;
   let createError: string | undefined;
   let showInactive = false;
   /** The new key's secret: held only until the operator dismisses it. */
   let created: { name: string; secret: string; copied: boolean } | undefined;
-  let revoking: KeyView | undefined;
   let notice: string | undefined;
 
   const draw = () => {
@@ -109,28 +89,22 @@ export const keysPage: Page = (root, { api }) => {
             ${createError ? html`<p class="error" role="alert">${createError}</p>` : nothing}
           </form>
         </section>
-        <dialog id="revoke-dialog" aria-labelledby="revoke-heading" @close=${closed}>
-          <form method="dialog">
-            <h2 id="revoke-heading">Revoke “${revoking?.name ?? ''}”?</h2>
-            <p>Every request with this key is refused (401) from now on. This cannot be undone.</p>
-            <button value="cancel" class="quiet">Cancel</button>
-            <button value="revoke" class="danger">Revoke key</button>
-          </form>
-        </dialog>`,
+        ${confirm.template()}`,
       root,
     );
   };
+  const confirm = new ConfirmDialog('revoke-dialog', root, draw);
 
   async function load(): Promise<void> {
     try {
-      keys = (await api.get<{ data: KeyView[] }>('/admin/keys')).data;
+      keys = (await api.get<AdminKeysResponse>('/admin/keys')).data;
       error = undefined;
       draw();
       await Promise.all(
         keys
           .filter((key) => key.status === 'active')
           .map(async (key) => {
-            spend.set(key.id, await api.get<KeySpend>(`/admin/keys/${encodeURIComponent(key.id)}/spend`));
+            spend.set(key.id, await api.get<KeySpendView>(`/admin/keys/${encodeURIComponent(key.id)}/spend`));
           }),
       );
     } catch (failure) {
@@ -158,7 +132,7 @@ export const keysPage: Page = (root, { api }) => {
     if (Object.keys(limits).length > 0) body.limits = limits;
     if (text('expires') !== '') body.expires_at = new Date(text('expires')).toISOString();
     try {
-      const answer = await api.post<{ name: string; key: string }>('/admin/keys', body);
+      const answer = await api.post<CreatedKeyView>('/admin/keys', body);
       created = { name: answer.name, secret: answer.key, copied: false };
       createError = undefined;
       form.reset();
@@ -189,16 +163,16 @@ export const keysPage: Page = (root, { api }) => {
   }
 
   function askRevoke(key: KeyView): void {
-    revoking = key;
-    draw();
-    root.querySelector<HTMLDialogElement>('#revoke-dialog')?.showModal();
+    confirm.open({
+      title: `Revoke “${key.name}”?`,
+      body: 'Every request with this key is refused (401) from now on. This cannot be undone.',
+      action: 'Revoke key',
+      danger: true,
+      run: () => void revoke(key),
+    });
   }
 
-  async function closed(event: Event): Promise<void> {
-    const dialog = event.currentTarget as HTMLDialogElement;
-    const key = revoking;
-    revoking = undefined;
-    if (dialog.returnValue !== 'revoke' || !key) return draw();
+  async function revoke(key: KeyView): Promise<void> {
     try {
       await api.delete(`/admin/keys/${encodeURIComponent(key.id)}`);
       notice = `Key ${key.name} revoked.`;
@@ -214,7 +188,7 @@ export const keysPage: Page = (root, { api }) => {
   return () => (created = undefined);
 };
 
-function spendOf(key: KeyView, spend: KeySpend | undefined) {
+function spendOf(key: KeyView, spend: KeySpendView | undefined) {
   if (!spend) return key.budget ? `budget ${formatUsd(key.budget.usd)} / ${key.budget.period}` : '—';
   if (spend.budget_usd === null) return html`${formatUsd(spend.usd)} <span class="muted">(no budget)</span>`;
   const share = spend.budget_usd === 0 ? 1 : Math.min(1, spend.usd / spend.budget_usd);

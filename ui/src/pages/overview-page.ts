@@ -1,25 +1,8 @@
 import { html, nothing, render } from 'lit-html';
 import { formatMs, formatShare, formatUsd, timeCell } from '../format-time.js';
+import type { AdminStatsResponse as Stats, StatsBucketView as StatsBucket } from '../admin-api-types.js';
 import type { Page } from '../page.js';
 import { TimeChart } from '../time-chart.js';
-
-interface StatsBucket {
-  start: string;
-  requests: number;
-  ok_share: number | null;
-  fallback_share: number | null;
-  attempts_per_request: number | null;
-  added_latency_ms: { p50: number | null; p99: number | null };
-  first_token_ms: { p50: number | null };
-  spend_usd: number;
-}
-
-interface Stats {
-  since: string;
-  until: string;
-  bucket_s: number;
-  data: StatsBucket[];
-}
 
 const RANGES = {
   hour: { label: 'Last hour', spanMs: 3_600_000, bucketS: 60 },

@@ -1,7 +1,10 @@
 import { html, nothing, render } from 'lit-html';
 import { formatMs, formatUsd, relativeTime, timeCell } from '../format-time.js';
 import type { Page } from '../page.js';
-import type { AttemptEntry, RequestRecord, SkippedEntry } from '../request-record.js';
+import type { RequestRecord } from '../admin-api-types.js';
+
+type AttemptEntry = RequestRecord['attempts'][number];
+type SkippedEntry = NonNullable<RequestRecord['skipped']>[number];
 
 /** A request's record with its attempt timeline: every attempt a bar on one time axis. */
 export const requestPage: Page = (root, { api, params, navigate }) => {

@@ -1,7 +1,7 @@
 import { html, nothing, render } from 'lit-html';
 import { formatMs, formatUsd, timeCell } from '../format-time.js';
 import type { Page } from '../page.js';
-import type { RequestRecord } from '../request-record.js';
+import type { AdminRequestsResponse, RequestRecord } from '../admin-api-types.js';
 
 const PAGE_SIZE = 50;
 const STATUSES = ['ok', 'interrupted', 'failed', 'rejected', 'cancelled'];
@@ -131,7 +131,7 @@ export const requestsPage: Page = (root, { api, query, navigate }) => {
     parameters.set('limit', String(PAGE_SIZE));
     if (before) parameters.set('before', before);
     try {
-      records = (await api.get<{ data: RequestRecord[] }>(`/admin/requests?${parameters}`)).data;
+      records = (await api.get<AdminRequestsResponse>(`/admin/requests?${parameters}`)).data;
       error = undefined;
     } catch (failure) {
       records = [];
