@@ -41,3 +41,19 @@ export function formatUsd(usd: number | null | undefined): string {
 export function formatShare(share: number | null | undefined): string {
   return share === null || share === undefined ? '—' : `${(share * 100).toFixed(1)} %`;
 }
+
+/** A time in a table cell: the time of day (with the date when not today); the exact ISO time and how long ago on hover. */
+export function shortTimeCell(iso: string): TemplateResult | string {
+  const atMs = Date.parse(iso);
+  if (Number.isNaN(atMs)) return iso;
+  const at = new Date(atMs);
+  const today = at.toDateString() === new Date().toDateString();
+  return html`<time datetime=${iso} title=${`${iso} (${relativeTime(atMs)})`}>${today ? at.toLocaleTimeString() : at.toLocaleString()}</time>`;
+}
+
+/** Token counts: exact below ten thousand, then with k and M. */
+export function formatTokens(tokens: number | null | undefined): string {
+  if (tokens === null || tokens === undefined) return '—';
+  if (tokens < 10_000) return String(tokens);
+  return tokens < 10_000_000 ? `${(tokens / 1000).toFixed(tokens < 100_000 ? 1 : 0)}k` : `${(tokens / 1_000_000).toFixed(1)}M`;
+}

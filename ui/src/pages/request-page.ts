@@ -1,4 +1,5 @@
 import { html, nothing, render } from 'lit-html';
+import { FailureKind } from '../../../src/core/failure-kind.js';
 import { formatMs, formatUsd, relativeTime, timeCell } from '../format-time.js';
 import type { Page } from '../page.js';
 import type { RequestRecord } from '../admin-api-types.js';
@@ -64,24 +65,6 @@ function summary(record: RequestRecord) {
   return html`<dl class="summary">${rows.map(([name, value]) => html`<div><dt>${name}</dt><dd>${value}</dd></div>`)}</dl>`;
 }
 
-/** The failure kinds of the records (docs/errors.md), each with its colour in styles.css. */
-const KINDS = [
-  'ok',
-  'rate_limit',
-  'quota_exhausted',
-  'server_error',
-  'empty_answer',
-  'timeout',
-  'connection',
-  'credential',
-  'not_found',
-  'context_length',
-  'moderation',
-  'invalid_request',
-  'stream_interrupted',
-  'cancelled',
-  'internal_error',
-];
 
 /**
  * The bars share one axis from the request's start to its end. First-token marks sit where the
@@ -196,6 +179,7 @@ function movedOn(attempt: AttemptEntry, last: boolean, record: RequestRecord): s
   return last ? `${why}; nothing left to try (${record.status})` : why;
 }
 
+/** Each failure kind of the records (docs/errors.md) has its colour in styles.css. */
 function kindClass(kind: string): string {
-  return KINDS.includes(kind) ? kind : 'other';
+  return (Object.values(FailureKind) as string[]).includes(kind) ? kind : 'other';
 }
