@@ -1,6 +1,11 @@
 import { html, nothing, render } from 'lit-html';
-import { formatUsd, timeCell } from '../format-time.js';
-import type { AdminKeysResponse, CreatedKeyView, KeySpendView, KeyView } from '../admin-api-types.js';
+import { formatTokens, formatUsd, timeCell } from '../format-time.js';
+
+const DAY_MS = 86_400_000;
+/** The last day in 15-minute steps: 96 points per key. */
+const HISTORY_BUCKET_S = 900;
+import type { AdminKeysResponse, AdminStatsResponse, CreatedKeyView, KeySpendView, KeyStatsView, KeyView } from '../admin-api-types.js';
+import { sparkline, type SparkSeries } from '../sparkline.js';
 import { ConfirmDialog } from '../confirm-dialog.js';
 import type { Page } from '../page.js';
 
@@ -11,6 +16,7 @@ import type { Page } from '../page.js';
 export const keysPage: Page = (root, { api }) => {
   let keys: KeyView[] | undefined;
   const spend = new Map<string, KeySpendView>();
+  let history: { starts: number[]; byKey: Map<string, KeyStatsView> } | undefined;
   let error: string | undefined;
   let createError: string | undefined;
   let showInactive = false;
@@ -46,6 +52,8 @@ export const keysPage: Page = (root, { api }) => {
                       <th scope="col">Key</th>
                       <th scope="col">Routes</th>
                       <th scope="col">Spend / budget</th>
+                      <th scope="col">Last day</th>
+                      <th scope="col">Tokens, last day</th>
                       <th scope="col">Limits</th>
                       <th scope="col">Expires</th>
                       <th scope="col">Status</th>
@@ -59,6 +67,8 @@ export const keysPage: Page = (root, { api }) => {
                         <td class="mono">${key.key_prefix}…</td>
                         <td>${key.routes === null ? 'all' : key.routes.join(', ')}</td>
                         <td>${spendOf(key, spend.get(key.id))}</td>
+                        <td>${spendHistory(spend.get(key.id), history, key.name)}</td>
+                        <td class="nowrap">${tokensOf(history?.byKey.get(key.name))}</td>
                         <td>${key.limits.rpm === null ? '' : `${key.limits.rpm} rpm `}${key.limits.tpm === null ? '' : `${key.limits.tpm} tpm`}${key.limits.rpm === null && key.limits.tpm === null ? 'none' : ''}</td>
                         <td>${timeCell(key.expires_at, 'never')}</td>
                         <td>${key.status}${key.revoked_at ? html` ${timeCell(key.revoked_at)}` : nothing}</td>
@@ -95,18 +105,26 @@ export const keysPage: Page = (root, { api }) => {
   };
   const confirm = new ConfirmDialog('revoke-dialog', root, draw);
 
+  /** Every key's spend and tokens by the quarter hour over the last day (`/admin/stats`). */
+  async function loadHistory(): Promise<void> {
+    const since = new Date(Date.now() - DAY_MS).toISOString();
+    const stats = await api.get<AdminStatsResponse>(`/admin/stats?since=${encodeURIComponent(since)}&bucket_s=${HISTORY_BUCKET_S}&origin=all`);
+    history = { starts: stats.data.map((bucket) => Date.parse(bucket.start)), byKey: new Map(stats.by_key.map((row) => [row.key_name, row])) };
+  }
+
   async function load(): Promise<void> {
     try {
       keys = (await api.get<AdminKeysResponse>('/admin/keys')).data;
       error = undefined;
       draw();
-      await Promise.all(
-        keys
+      await Promise.all([
+        loadHistory(),
+        ...keys
           .filter((key) => key.status === 'active')
           .map(async (key) => {
             spend.set(key.id, await api.get<KeySpendView>(`/admin/keys/${encodeURIComponent(key.id)}/spend`));
           }),
-      );
+      ]);
     } catch (failure) {
       error = `The keys could not be read: ${(failure as Error).message}`;
     }
@@ -198,4 +216,32 @@ function spendOf(key: KeyView, spend: KeySpendView | undefined) {
     </div>
     ${formatUsd(spend.usd)} of ${formatUsd(spend.budget_usd)} / ${spend.period}${spend.reserved_usd > 0 ? html` <span class="muted">(+${formatUsd(spend.reserved_usd)} reserved)</span>` : nothing}
   </div>`;
+}
+
+/**
+ * The spend of the key's current period at the end of each quarter hour of the last day, against
+ * its budget: today's spend minus what was spent after that point. Points before the period
+ * began (its budget restarted) are left out.
+ */
+function spendHistory(spend: KeySpendView | undefined, history: { starts: number[]; byKey: Map<string, KeyStatsView> } | undefined, name: string) {
+  if (!spend || !history) return '—';
+  const series = history.byKey.get(name)?.series ?? history.starts.map(() => ({ spend_usd: 0 }));
+  const periodStartMs = Date.parse(spend.period_start);
+  let after = 0;
+  const cumulative: (number | null)[] = [];
+  for (let index = series.length - 1; index >= 0; index--) {
+    const startMs = history.starts[index] ?? 0;
+    cumulative[index] = startMs < periodStartMs ? null : Math.max(0, spend.usd - after);
+    after += series[index]?.spend_usd ?? 0;
+  }
+  const first = cumulative.find((value) => value !== null);
+  const label = `spend of the period over the last day: ${formatUsd(first ?? spend.usd)} to ${formatUsd(spend.usd)}${spend.budget_usd === null ? ', no budget' : ` of ${formatUsd(spend.budget_usd)}`}`;
+  const lines: SparkSeries[] = [{ values: cumulative, colour: '#2563eb' }];
+  if (spend.budget_usd !== null) lines.push({ values: cumulative.map(() => spend.budget_usd), colour: '#dc2626', dashed: true });
+  return sparkline(lines, label, spend.budget_usd ?? 0);
+}
+
+function tokensOf(stats: KeyStatsView | undefined): string {
+  if (!stats) return '—';
+  return `${formatTokens(stats.tokens.input)} in / ${formatTokens(stats.tokens.output)} out`;
 }
