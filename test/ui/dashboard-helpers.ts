@@ -9,6 +9,8 @@ import { expect } from 'vitest';
 import { DASHBOARD_ADMIN_TOKEN } from '../support/dashboard-traffic.js';
 import { postChat } from '../support/start-gateway.js';
 
+export { horizontalOverflow, signIn } from '../support/dashboard-sign-in.js';
+
 export const ADMIN_TOKEN = DASHBOARD_ADMIN_TOKEN;
 export const SCREENSHOTS = join(process.cwd(), 'test-results', 'dashboard');
 
@@ -50,15 +52,6 @@ export async function openPage(browser: Browser, viewport = { width: 1280, heigh
   });
   page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
   return { page, errors, close: () => context.close() };
-}
-
-/** Opens `path` and signs in with the form (typed, then Enter), landing on that page. */
-export async function signIn(page: Page, gatewayUrl: string, path = '/ui/', token = ADMIN_TOKEN): Promise<void> {
-  await page.goto(`${gatewayUrl}${path}`);
-  const field = page.getByLabel('Admin token');
-  await field.fill(token);
-  await field.press('Enter');
-  await page.getByRole('navigation', { name: 'Dashboard' }).waitFor();
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {

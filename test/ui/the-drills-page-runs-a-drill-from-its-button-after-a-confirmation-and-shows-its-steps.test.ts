@@ -29,7 +29,7 @@ it.skipIf(!available)('Run drill asks first, then runs the drill and lists every
     await page.getByRole('button', { name: 'Run drill' }).click();
     await dialog.getByRole('button', { name: 'Run drill' }).click();
     const summary = page.locator('section[aria-labelledby="drill-heading"] > p');
-    await page.waitForFunction(() => /finished .*\d+ steps/.test(document.querySelector('section[aria-labelledby="drill-heading"] > p')?.textContent ?? ''), undefined, { timeout: 30_000 });
+    await summary.filter({ hasText: /finished \d.*\d+ steps/ }).waitFor({ timeout: 30_000 });
 
     const response = await fetch(`${gateway.url}/admin/drills`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
     const run = (await response.json()) as DrillRun;

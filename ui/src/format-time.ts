@@ -1,4 +1,5 @@
 import { html, type TemplateResult } from 'lit-html';
+import type { RequestRecord } from './admin-api-types.js';
 
 const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto', style: 'short' });
 const STEPS: [Intl.RelativeTimeFormatUnit, number][] = [
@@ -56,4 +57,10 @@ export function formatTokens(tokens: number | null | undefined): string {
   if (tokens === null || tokens === undefined) return '—';
   if (tokens < 10_000) return String(tokens);
   return tokens < 10_000_000 ? `${(tokens / 1000).toFixed(tokens < 100_000 ? 1 : 0)}k` : `${(tokens / 1_000_000).toFixed(1)}M`;
+}
+
+/** A record's tokens: prompt (cached ones included) / answer / prompt read from the provider's cache. */
+export function formatUsage(usage: RequestRecord['usage']): string {
+  if (!usage) return '—';
+  return `${formatTokens(usage.input_tokens)} / ${formatTokens(usage.output_tokens)} / ${formatTokens(usage.cache_read_tokens ?? 0)}${usage.estimated ? ' (estimated)' : ''}`;
 }

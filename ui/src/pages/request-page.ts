@@ -1,6 +1,6 @@
 import { html, nothing, render } from 'lit-html';
 import { FailureKind } from '../../../src/core/failure-kind.js';
-import { formatMs, formatUsd, relativeTime, timeCell } from '../format-time.js';
+import { formatMs, formatUsage, formatUsd, relativeTime, timeCell } from '../format-time.js';
 import type { Page } from '../page.js';
 import type { RequestRecord } from '../admin-api-types.js';
 
@@ -56,6 +56,7 @@ function summary(record: RequestRecord) {
     ['Latency', `${formatMs(record.latency_ms)} (gateway added ${formatMs(record.added_latency_ms)})`],
     ['First token', formatMs(record.first_token_ms)],
     ['Deadline', formatMs(record.deadline_ms)],
+    ['Tokens in / out / cached', formatUsage(record.usage)],
     ['Cost', formatUsd(record.cost_usd)],
     ['Key', record.key_name ?? '—'],
     ['Origin', record.origin ?? '—'],

@@ -1,6 +1,6 @@
 import { html, nothing, render } from 'lit-html';
 import type { AdminHealthResponse, AdminRequestsResponse, RequestRecord } from '../admin-api-types.js';
-import { formatMs, formatTokens, formatUsd, shortTimeCell } from '../format-time.js';
+import { formatMs, formatUsage, formatUsd, shortTimeCell } from '../format-time.js';
 import type { Page } from '../page.js';
 import { recordErrorKind, REQUEST_ERROR_KINDS } from '../request-error-kind.js';
 
@@ -131,7 +131,7 @@ export const requestsPage: Page = (root, { api, query, navigate }) => {
                         <td class="number">${record.attempts.length}</td>
                         <td class="number">${formatMs(record.first_token_ms)}</td>
                         <td class="number">${formatMs(record.latency_ms)}</td>
-                        <td class="number nowrap">${tokensOf(record)}</td>
+                        <td class="number nowrap">${formatUsage(record.usage)}</td>
                         <td class="number">${formatUsd(record.cost_usd)}</td>
                         <td>${record.key_name ?? '—'}</td>
                         <td>${record.origin ?? '—'}</td>
@@ -178,10 +178,3 @@ export const requestsPage: Page = (root, { api, query, navigate }) => {
   const timer = live ? setInterval(() => void load(), LIVE_MS) : undefined;
   return () => clearInterval(timer);
 };
-
-/** Prompt tokens (cached ones included), answer tokens, and of the prompt those read from the cache. */
-function tokensOf(record: RequestRecord): string {
-  const usage = record.usage;
-  if (!usage) return '—';
-  return `${formatTokens(usage.input_tokens)} / ${formatTokens(usage.output_tokens)} / ${formatTokens(usage.cache_read_tokens ?? 0)}`;
-}
