@@ -6,6 +6,7 @@
 import type { CanaryRun } from '../canaries/canary-run.js';
 import type { FailureKind } from '../core/failure-kind.js';
 import type { RequestOrigin } from '../core/request-origin.js';
+import type { RefusalClass } from '../core/request-outcome.js';
 import type { RequestRecord } from '../core/request-record.js';
 import type { DrillRun, DrillStep } from '../drills/drill-run.js';
 import type { CreatedKeyView, KeySpendView, KeyView } from '../keys/key-view.js';
@@ -49,13 +50,8 @@ export interface AdminCanaryRunsResponse {
   data: CanaryRun[];
 }
 
-/**
- * Why the gateway answered a request itself, without reaching a provider: a bad or missing key or
- * a model the key may not use (`auth`), a key's rpm/tpm limit (`rate_limit`), a key's budget
- * (`budget`), a request the gateway could not take as sent (`bad_request`), anything else
- * (`other`: overload, a store outage, a gateway bug, no target left to try).
- */
-export type RefusalClass = 'auth' | 'rate_limit' | 'budget' | 'bad_request' | 'other';
+/** Why the gateway answered a request itself (see core/request-outcome.ts). */
+export type { RefusalClass };
 
 /** A failure kind of an upstream attempt (docs/errors.md); `ok` never ends a failed request. */
 export type UpstreamFailureKind = Exclude<FailureKind, 'ok'>;

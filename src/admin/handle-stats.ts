@@ -10,6 +10,10 @@ import type { DatabaseSchema } from '../store/schema.js';
 import { storeCall } from '../store/store-call.js';
 import { badParameter } from './bad-parameter.js';
 import { checkAdminToken } from './check-admin-token.js';
+import type { AdminStatsResponse, DeploymentCacheView, StatsBucketView, StatsOrigin } from './admin-api-types.js';
+import { breakdownViews, type BreakdownViews } from './stats-breakdown-views.js';
+import { breakdownStats } from '../store/breakdown-stats.js';
+import { REQUEST_ORIGINS } from '../core/request-origin.js';
 
 export interface AdminStatsDeps {
   adminToken(): string | undefined;
@@ -23,17 +27,20 @@ const MAX_BUCKETS = 1_440;
 const MAX_BUCKET_S = 86_400;
 const DEFAULT_BUCKET_S = 60;
 const DEFAULT_SPAN_MS = 3_600_000;
-const QUERY_PARAMETERS = ['since', 'bucket_s'] as const;
+const QUERY_PARAMETERS = ['since', 'bucket_s', 'origin'] as const;
+const ORIGINS: readonly StatsOrigin[] = [...REQUEST_ORIGINS, 'all'];
 
 /**
- * `GET /admin/stats?since=<ISO 8601>&bucket_s=<seconds>` → `{since, until, bucket_s, data: [bucket], cache: [deployment]}`:
+ * `GET /admin/stats?since=<ISO 8601>&bucket_s=<seconds>&origin=<origin|all>` → `AdminStatsResponse`:
  * every bucket from `since` (rounded down to a whole bucket, so successive calls line up) to now,
- * and each deployment's prompt-cache figures over the whole range.
+ * each deployment's prompt-cache figures over the whole range, and the incident view's
+ * breakdowns (outcomes, tokens, by route, provider, deployment and key) of `origin`'s requests
+ * (callers' by default).
  */
 export async function handleStats(request: IncomingMessage, response: ServerResponse, deps: AdminStatsDeps): Promise<void> {
   checkAdminToken(request, deps.adminToken());
   const nowMs = Date.now();
-  const { sinceMs, bucketS } = parseStatsQuery(new URL(request.url ?? '/', 'http://gateway.invalid').searchParams, nowMs);
+  const { sinceMs, bucketS, origin } = parseStatsQuery(new URL(request.url ?? '/', 'http://gateway.invalid').searchParams, nowMs);
   const bucketMs = bucketS * 1000;
   const alignedSinceMs = Math.floor(sinceMs / bucketMs) * bucketMs;
   const bucketCount = Math.max(1, Math.ceil((nowMs + 1 - alignedSinceMs) / bucketMs));
@@ -42,28 +49,29 @@ export async function handleStats(request: IncomingMessage, response: ServerResp
   }
   const untilMs = alignedSinceMs + bucketCount * bucketMs;
   // One after the other: on SQLite each call queues on the store thread.
-  const { buckets, cache } = await storeCall(
+  const range = { sinceMs: alignedSinceMs, bucketMs, bucketCount };
+  const { buckets, cache, breakdowns } = await storeCall(
     deps.flush().then(async () => ({
-      buckets: await requestStats(deps.db, { sinceMs: alignedSinceMs, bucketMs, bucketCount }),
+      buckets: await requestStats(deps.db, range),
       cache: await cacheStats(deps.db, { sinceMs: alignedSinceMs, untilMs }),
+      breakdowns: await breakdownStats(deps.db, range, origin === 'all' ? REQUEST_ORIGINS : [origin]),
     })),
   );
-  sendJson(
-    response,
-    200,
-    {
-      since: new Date(alignedSinceMs).toISOString(),
-      until: new Date(untilMs).toISOString(),
-      bucket_s: bucketS,
-      data: buckets.map(toBody),
-      cache: cache.map(toCacheBody),
-    },
-    noStore(),
-  );
+  const { buckets: bucketBreakdowns, ...views } = breakdownViews(breakdowns, bucketCount);
+  const body: AdminStatsResponse = {
+    since: new Date(alignedSinceMs).toISOString(),
+    until: new Date(untilMs).toISOString(),
+    bucket_s: bucketS,
+    origin,
+    data: buckets.map((bucket, index) => ({ ...toBody(bucket), ...bucketBreakdowns[index]! })),
+    cache: cache.map(toCacheBody),
+    ...views,
+  };
+  sendJson(response, 200, body, noStore());
 }
 
 /** `hit_ratio`: the share of the deployment's prompt tokens read from the provider's cache (null without any). */
-function toCacheBody(stats: DeploymentCacheStats): Record<string, unknown> {
+function toCacheBody(stats: DeploymentCacheStats): DeploymentCacheView {
   return {
     deployment: deploymentKey(stats.connection, stats.model),
     connection: stats.connection,
@@ -75,7 +83,7 @@ function toCacheBody(stats: DeploymentCacheStats): Record<string, unknown> {
   };
 }
 
-function toBody(bucket: StatsBucket): Record<string, unknown> {
+function toBody(bucket: StatsBucket): Omit<StatsBucketView, keyof BreakdownViews['buckets'][number]> {
   return {
     start: new Date(bucket.startMs).toISOString(),
     requests: bucket.requests,
@@ -89,7 +97,7 @@ function toBody(bucket: StatsBucket): Record<string, unknown> {
 }
 
 /** Refuses (never ignores or clamps) a bad or unknown parameter, naming it. */
-function parseStatsQuery(query: URLSearchParams, nowMs: number): { sinceMs: number; bucketS: number } {
+function parseStatsQuery(query: URLSearchParams, nowMs: number): { sinceMs: number; bucketS: number; origin: StatsOrigin } {
   for (const name of new Set(query.keys())) {
     if (!(QUERY_PARAMETERS as readonly string[]).includes(name)) throw badParameter(name, `Unknown query parameter "${name}"; expected one of ${QUERY_PARAMETERS.join(', ')}.`);
     if (query.getAll(name).length > 1) throw badParameter(name, `Query parameter "${name}" is given more than once.`);
@@ -104,5 +112,8 @@ function parseStatsQuery(query: URLSearchParams, nowMs: number): { sinceMs: numb
   if (!(bucketS >= 60 && bucketS <= MAX_BUCKET_S && bucketS % 60 === 0)) {
     throw badParameter('bucket_s', `Query parameter "bucket_s" must be a whole number of minutes in seconds (60, 300, 900, …) up to ${MAX_BUCKET_S} (got "${bucket}").`);
   }
-  return { sinceMs, bucketS };
+  const asked = query.get('origin') ?? 'caller';
+  const origin = ORIGINS.find((candidate) => candidate === asked);
+  if (origin === undefined) throw badParameter('origin', `Query parameter "origin" must be one of ${ORIGINS.join(', ')} (got "${asked}").`);
+  return { sinceMs, bucketS, origin };
 }

@@ -1,5 +1,8 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DatabaseSchema } from './schema.js';
+import { REQUEST_ORIGINS } from '../core/request-origin.js';
+import { BREAKDOWN_TABLES, breakdownRollups, type BreakdownRollups, type BreakdownTable } from './breakdown-rollups.js';
+import { BREAKDOWN_PREFIXES } from './rollup-statements.js';
 import { cacheRollups, MINUTE_MS, requestRollups, spendRollups } from './stats-rollups.js';
 import type { StoreWrites } from './store-writes.js';
 import { attemptRows, requestRow, spendTableRow } from './table-rows.js';
@@ -74,6 +77,7 @@ export function kyselyWrites(db: Kysely<DatabaseSchema>): Omit<StoreWrites, 'clo
         await transaction.deleteFrom('request_minutes').where('minute', '<', cutoffMinute).execute();
         await transaction.deleteFrom('latency_minutes').where('minute', '<', cutoffMinute).execute();
         await transaction.deleteFrom('cache_minutes').where('minute', '<', cutoffMinute).execute();
+        await pruneBreakdowns(transaction, cutoffMinute);
         return Number(deleted.numDeletedRows);
       });
     },
@@ -81,6 +85,7 @@ export function kyselyWrites(db: Kysely<DatabaseSchema>): Omit<StoreWrites, 'clo
 }
 
 async function addRequestRollups(transaction: Transaction<DatabaseSchema>, stored: Parameters<typeof requestRollups>[0]): Promise<void> {
+  await addBreakdownRollups(transaction, breakdownRollups(stored));
   const { minutes, latencies } = requestRollups(stored);
   if (minutes.length > 0) {
     await transaction
@@ -103,5 +108,30 @@ async function addRequestRollups(transaction: Transaction<DatabaseSchema>, store
       .values(latencies)
       .onConflict((conflict) => conflict.columns(['minute', 'metric', 'bin']).doUpdateSet({ count: sql`latency_minutes.count + excluded.count` }))
       .execute();
+  }
+}
+
+/** Each breakdown table's rows, adding to a row already there (the statements SQLite runs, built for PostgreSQL). */
+async function addBreakdownRollups(transaction: Transaction<DatabaseSchema>, rollups: BreakdownRollups): Promise<void> {
+  for (const table of Object.keys(BREAKDOWN_TABLES) as BreakdownTable[]) {
+    const rows = rollups[table];
+    if (rows.length === 0) continue;
+    const { keys, sums } = BREAKDOWN_TABLES[table];
+    const adding = Object.fromEntries(sums.map((sum) => [sum, sql`${sql.ref(`${table}.${sum}`)} + ${sql.ref(`excluded.${sum}`)}`]));
+    // The builder types columns by the table named statically; these come from the table's spec.
+    await transaction
+      .insertInto(table)
+      .values(rows as never[])
+      .onConflict((conflict) => conflict.columns([...keys] as never[]).doUpdateSet(adding as never))
+      .execute();
+  }
+}
+
+async function pruneBreakdowns(transaction: Transaction<DatabaseSchema>, cutoffMinute: number): Promise<void> {
+  for (const table of Object.keys(BREAKDOWN_TABLES) as BreakdownTable[]) {
+    let prune = transaction.deleteFrom(table).where('origin', 'in', [...REQUEST_ORIGINS]).where('minute', '<', cutoffMinute);
+    const facets = BREAKDOWN_PREFIXES[table];
+    if (facets) prune = prune.where(sql.ref('facet'), 'in', [...facets]);
+    await prune.execute();
   }
 }

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DatabaseSchema } from './schema.js';
+import { addRecordOutcomeColumns, createBreakdownTables } from './migrate-breakdowns.js';
 
 export interface MigrateOptions {
   /**
@@ -38,6 +39,7 @@ export async function migrate(db: Kysely<DatabaseSchema>, options: MigrateOption
       .execute();
     // Added after records were first stored: see `addOriginColumns`.
     await addOriginColumns(transaction, 'requests');
+    await addRecordOutcomeColumns(transaction);
     await schema.createIndex('requests_route_created_ms').ifNotExists().on('requests').columns(['route', 'created_ms']).execute();
     await schema.createIndex('requests_status_created_ms').ifNotExists().on('requests').columns(['status', 'created_ms']).execute();
     // The retention pruner (and the :memory: bound) finds the oldest records by age alone.
@@ -151,6 +153,7 @@ export async function migrate(db: Kysely<DatabaseSchema>, options: MigrateOption
       .addColumn('cache_write_tokens', 'bigint', (column) => column.notNull())
       .addPrimaryKeyConstraint('cache_minutes_primary_key', ['minute', 'connection', 'model'])
       .execute();
+    await createBreakdownTables(transaction);
     await schema
       .createTable('stored_responses')
       .ifNotExists()

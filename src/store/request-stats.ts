@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DatabaseSchema } from './schema.js';
 import { percentileOfHistogram, type HistogramBin } from './percentile-of-histogram.js';
 import { MINUTE_MS } from './stats-rollups.js';
@@ -27,6 +27,19 @@ export interface StatsBucket {
   spendMicros: number;
 }
 
+/** A rollup row's bucket in the range (`bucket`), and whether its minute is in the range (`inRange`), as SQL. */
+export function minuteBuckets(range: StatsRange): { bucket: RawBuilder<number>; inRange: RawBuilder<boolean> } {
+  if (range.sinceMs % MINUTE_MS !== 0 || range.bucketMs % MINUTE_MS !== 0) throw new RangeError('stats ranges are whole minutes');
+  const sinceMinute = range.sinceMs / MINUTE_MS;
+  const bucketMinutes = range.bucketMs / MINUTE_MS;
+  const untilMinute = sinceMinute + bucketMinutes * range.bucketCount;
+  return {
+    // CAST: SQLite may bind a whole JS number as a real, making the division fractional.
+    bucket: sql<number>`CAST((minute - ${sinceMinute}) / ${bucketMinutes} AS INTEGER)`,
+    inRange: sql<boolean>`minute >= ${sinceMinute} AND minute < ${untilMinute}`,
+  };
+}
+
 /**
  * The dashboard's time-bucketed figures, from the per-minute rollups written with the records
  * (stats-rollups.ts): three grouped reads of the range's minutes, the same SQL on SQLite and
@@ -35,13 +48,7 @@ export interface StatsBucket {
  * first.
  */
 export async function requestStats(db: Kysely<DatabaseSchema>, range: StatsRange): Promise<StatsBucket[]> {
-  if (range.sinceMs % MINUTE_MS !== 0 || range.bucketMs % MINUTE_MS !== 0) throw new RangeError('stats ranges are whole minutes');
-  const sinceMinute = range.sinceMs / MINUTE_MS;
-  const bucketMinutes = range.bucketMs / MINUTE_MS;
-  const untilMinute = sinceMinute + bucketMinutes * range.bucketCount;
-  // CAST: SQLite may bind a whole JS number as a real, making the division fractional.
-  const bucket = sql<number>`CAST((minute - ${sinceMinute}) / ${bucketMinutes} AS INTEGER)`;
-  const inRange = sql<boolean>`minute >= ${sinceMinute} AND minute < ${untilMinute}`;
+  const { bucket, inRange } = minuteBuckets(range);
   // One after another: on SQLite every call queues on the store thread, and each call's time bound
   // would otherwise include the wait for the others.
   const counts = await sql<CountsRow>`SELECT ${bucket} AS bucket, SUM(requests) AS requests, SUM(ok) AS ok, SUM(fallback) AS fallback,

@@ -1,3 +1,6 @@
+import { REQUEST_ORIGINS } from '../core/request-origin.js';
+import { BREAKDOWN_TABLES, type BreakdownTable, type FirstTokenFacet, type OutcomeFacet } from './breakdown-rollups.js';
+
 /**
  * The rollup upserts and prunes as SQL text that SQLite and PostgreSQL both take, with named
  * parameters for SQLite's prepared statements (kysely-writes.ts builds the same upserts for
@@ -26,3 +29,28 @@ export const ROLLUP_PRUNES = {
   latencyMinutes: 'DELETE FROM latency_minutes WHERE minute < ?',
   cacheMinutes: 'DELETE FROM cache_minutes WHERE minute < ?',
 } as const;
+
+/** An upsert of one breakdown table's rows (named parameters) that adds the sums of a row already there. */
+export function breakdownUpsert(table: BreakdownTable): string {
+  const { keys, sums } = BREAKDOWN_TABLES[table];
+  const columns = [...keys, ...sums];
+  return `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((column) => `@${column}`).join(', ')})
+    ON CONFLICT (${keys.join(', ')}) DO UPDATE SET ${sums.map((sum) => `${sum} = ${table}.${sum} + excluded.${sum}`).join(', ')}`;
+}
+
+/**
+ * The facets each breakdown table is keyed by first (none for `attempt_minutes`): a prune names
+ * them and every origin, so it is a range of the primary key, not a scan of the table.
+ */
+export const BREAKDOWN_PREFIXES: Readonly<Record<BreakdownTable, readonly string[] | undefined>> = {
+  outcome_minutes: ['all', 'route', 'connection', 'key'] satisfies OutcomeFacet[],
+  attempt_minutes: undefined,
+  first_token_minutes: ['route', 'connection', 'deployment'] satisfies FirstTokenFacet[],
+};
+
+/** Deletes a breakdown table's minutes before a cutoff (the one positional parameter, epoch minutes). */
+export function breakdownPrune(table: BreakdownTable): string {
+  const list = (values: readonly string[]) => values.map((value) => `'${value}'`).join(', ');
+  const facets = BREAKDOWN_PREFIXES[table];
+  return `DELETE FROM ${table} WHERE ${facets ? `facet IN (${list(facets)}) AND ` : ''}origin IN (${list(REQUEST_ORIGINS)}) AND minute < ?`;
+}

@@ -14,6 +14,9 @@ export interface DatabaseSchema {
   latency_minutes: LatencyMinutesTable;
   spend_minutes: SpendMinutesTable;
   cache_minutes: CacheMinutesTable;
+  outcome_minutes: OutcomeMinutesTable;
+  attempt_minutes: AttemptMinutesTable;
+  first_token_minutes: FirstTokenMinutesTable;
 }
 
 /** One row per request; `record_json` is the whole `RequestRecord`, the rest are filterable copies. */
@@ -33,6 +36,13 @@ export interface RequestsTable {
   stream: number;
   latency_ms: number;
   record_json: string;
+  /** `RequestOutcome` (core/request-outcome.ts), for the `error_kind` filter; null on records stored before it was kept. */
+  outcome: string | null;
+  /** The deployment that served it; null when none did (or on records stored before it was kept). */
+  served_connection: string | null;
+  served_model: string | null;
+  /** The record's `fallback` as 0/1; null when it has none. */
+  fallback: number | null;
 }
 
 /** One row per physical attempt, so attempts can be counted by kind, provider or model in SQL. */
@@ -199,4 +209,55 @@ export interface CacheMinutesTable {
   input_tokens: number;
   cache_read_tokens: number;
   cache_write_tokens: number;
+}
+
+/**
+ * The incident view's per-minute figures (`GET /admin/stats` breakdowns, breakdown-rollups.ts):
+ * requests by outcome under one facet — `all`, a `route`, the serving `connection` (`detail`: its
+ * provider kind), a `key` — and origin. Counted once per stored record; pruned with the records.
+ */
+export interface OutcomeMinutesTable {
+  facet: string;
+  origin: string;
+  minute: number;
+  name: string;
+  detail: string;
+  /** `RequestOutcome`. */
+  outcome: string;
+  requests: number;
+  attempts: number;
+  /** Requests with at least one attempt. */
+  reached: number;
+  fallback: number;
+  routed: number;
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_tokens: number;
+  cache_write_tokens: number;
+  cost_micros: number;
+}
+
+/** Attempts per minute, origin, deployment and failure kind (`ok` included); pruned with the records. */
+export interface AttemptMinutesTable {
+  origin: string;
+  minute: number;
+  connection: string;
+  model: string;
+  kind: string;
+  attempts: number;
+}
+
+/**
+ * First-token histograms (bins as `latency_minutes`) per minute and origin: of requests by `route`
+ * or serving `connection` (`detail`: provider kind), of attempts by `deployment` (`name`: the
+ * connection, `detail`: the model). Pruned with the records.
+ */
+export interface FirstTokenMinutesTable {
+  facet: string;
+  origin: string;
+  minute: number;
+  name: string;
+  detail: string;
+  bin: number;
+  count: number;
 }

@@ -2,7 +2,8 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { SpendRow } from '../core/spend-row.js';
 import type { RequestRecord } from '../core/request-record.js';
 import { pruneRecords } from './prune-records.js';
-import { ROLLUP_PRUNES, ROLLUP_UPSERTS } from './rollup-statements.js';
+import { BREAKDOWN_TABLES, breakdownRollups, type BreakdownTable } from './breakdown-rollups.js';
+import { breakdownPrune, breakdownUpsert, ROLLUP_PRUNES, ROLLUP_UPSERTS } from './rollup-statements.js';
 import { cacheRollups, MINUTE_MS, requestRollups, spendRollups } from './stats-rollups.js';
 import { attemptRows, requestRow, spendTableRow } from './table-rows.js';
 
@@ -33,6 +34,8 @@ export class SqliteInserts {
   readonly #upsertLatencyMinute: Statement;
   readonly #upsertSpendMinute: Statement;
   readonly #upsertCacheMinute: Statement;
+  readonly #upsertBreakdowns: [BreakdownTable, Statement][];
+  readonly #pruneBreakdowns: Statement[];
   /** Returns the record count after the batch, applied only once the transaction has committed. */
   readonly #writeRecords: (batch: readonly RequestRecord[], texts: readonly string[] | undefined) => number;
   readonly #writeSpend: (rows: readonly SpendRow[]) => void;
@@ -43,8 +46,10 @@ export class SqliteInserts {
     if (this.#maxRecords !== undefined) this.#recordCount = database.prepare('SELECT count(*) FROM requests').pluck().get() as number;
     // Named parameters: each statement binds the row object `table-rows.ts` builds for every store kind.
     this.#insertRequest = database.prepare(
-      `INSERT INTO requests (id, created_at, created_ms, status, http_status, route, model_requested, key_name, origin, stream, latency_ms, record_json)
-       VALUES (@id, @created_at, @created_ms, @status, @http_status, @route, @model_requested, @key_name, @origin, @stream, @latency_ms, @record_json)
+      `INSERT INTO requests (id, created_at, created_ms, status, http_status, route, model_requested, key_name, origin, stream, latency_ms, record_json,
+         outcome, served_connection, served_model, fallback)
+       VALUES (@id, @created_at, @created_ms, @status, @http_status, @route, @model_requested, @key_name, @origin, @stream, @latency_ms, @record_json,
+         @outcome, @served_connection, @served_model, @fallback)
        ON CONFLICT (id) DO NOTHING`,
     );
     this.#insertAttempt = database.prepare(
@@ -62,6 +67,9 @@ export class SqliteInserts {
     this.#upsertLatencyMinute = database.prepare(ROLLUP_UPSERTS.latencyMinute);
     this.#upsertSpendMinute = database.prepare(ROLLUP_UPSERTS.spendMinute);
     this.#upsertCacheMinute = database.prepare(ROLLUP_UPSERTS.cacheMinute);
+    const breakdownTables = Object.keys(BREAKDOWN_TABLES) as BreakdownTable[];
+    this.#upsertBreakdowns = breakdownTables.map((table) => [table, database.prepare(breakdownUpsert(table))]);
+    this.#pruneBreakdowns = breakdownTables.map((table) => database.prepare(breakdownPrune(table)));
     this.#writeRecords = database.transaction((batch: readonly RequestRecord[], texts: readonly string[] | undefined) => {
       let count = this.#recordCount;
       const stored = batch.filter((record, index) => this.#storeRecord(record, texts?.[index]) === 1);
@@ -69,6 +77,8 @@ export class SqliteInserts {
       const rollups = requestRollups(stored);
       for (const row of rollups.minutes) this.#upsertRequestMinute.run(row);
       for (const row of rollups.latencies) this.#upsertLatencyMinute.run(row);
+      const breakdowns = breakdownRollups(stored);
+      for (const [table, upsert] of this.#upsertBreakdowns) for (const row of breakdowns[table]) upsert.run(row);
       if (this.#maxRecords !== undefined && count > this.#maxRecords) {
         count -= pruneRecords(database, { olderThanMs: Number.POSITIVE_INFINITY, limit: count - this.#maxRecords });
       }
@@ -96,6 +106,7 @@ export class SqliteInserts {
     this.#database.prepare(ROLLUP_PRUNES.requestMinutes).run(Math.floor(options.olderThanMs / MINUTE_MS));
     this.#database.prepare(ROLLUP_PRUNES.latencyMinutes).run(Math.floor(options.olderThanMs / MINUTE_MS));
     this.#database.prepare(ROLLUP_PRUNES.cacheMinutes).run(Math.floor(options.olderThanMs / MINUTE_MS));
+    for (const prune of this.#pruneBreakdowns) prune.run(Math.floor(options.olderThanMs / MINUTE_MS));
     this.#recordCount -= pruned;
     return pruned;
   }

@@ -1,5 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { RequestOrigin } from '../core/request-origin.js';
+import { requestOutcome } from '../core/request-outcome.js';
 import type { SpendRow } from '../core/spend-row.js';
 import type { RequestRecord } from '../core/request-record.js';
 import type { AttemptsTable, RequestsTable, SpendTable } from './schema.js';
@@ -23,6 +24,10 @@ export function requestRow(record: RequestRecord, recordJson: string = JSON.stri
     // Integer columns; the exact value stays in record_json.
     latency_ms: Math.round(record.latency_ms),
     record_json: recordJson,
+    outcome: requestOutcome(record),
+    served_connection: record.served?.connection ?? null,
+    served_model: record.served?.model ?? null,
+    fallback: record.fallback === undefined ? null : record.fallback ? 1 : 0,
   };
 }
 

@@ -1,0 +1,126 @@
+import type { RequestRecord } from '../core/request-record.js';
+import { requestOutcome } from '../core/request-outcome.js';
+import { usdToMicros } from '../metering/money.js';
+import type { AttemptMinutesTable, FirstTokenMinutesTable, OutcomeMinutesTable } from './schema.js';
+import { latencyBin, MINUTE_MS } from './stats-rollups.js';
+import { createdMsOf, storedOrigin } from './table-rows.js';
+
+/**
+ * What a request is counted under in `outcome_minutes`: `all` (the bucket's own figures), its
+ * `route` (named or '' for a direct `connection/model`), the `connection` that served it (with
+ * its provider kind as `detail`), its `key`. Requests nothing served or no key made are left out
+ * of those facets.
+ */
+export type OutcomeFacet = 'all' | 'route' | 'connection' | 'key';
+
+/** Whose first tokens a `first_token_minutes` row counts: requests by route or serving connection, or attempts by deployment. */
+export type FirstTokenFacet = 'route' | 'connection' | 'deployment';
+
+export type OutcomeMinuteRow = OutcomeMinutesTable;
+export type AttemptMinuteRow = AttemptMinutesTable;
+export type FirstTokenMinuteRow = FirstTokenMinutesTable;
+
+/** Each rollup table: the columns a row is keyed on and the ones an upsert adds up. */
+export const BREAKDOWN_TABLES = {
+  outcome_minutes: {
+    keys: ['facet', 'origin', 'minute', 'name', 'detail', 'outcome'],
+    sums: ['requests', 'attempts', 'reached', 'fallback', 'routed', 'input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens', 'cost_micros'],
+  },
+  attempt_minutes: { keys: ['origin', 'minute', 'connection', 'model', 'kind'], sums: ['attempts'] },
+  first_token_minutes: { keys: ['facet', 'origin', 'minute', 'name', 'detail', 'bin'], sums: ['count'] },
+} as const;
+
+export type BreakdownTable = keyof typeof BREAKDOWN_TABLES;
+
+export interface BreakdownRollups {
+  outcome_minutes: OutcomeMinuteRow[];
+  attempt_minutes: AttemptMinuteRow[];
+  first_token_minutes: FirstTokenMinuteRow[];
+}
+
+/**
+ * The incident view's per-minute figures of newly stored records, every origin's (the view picks
+ * one), to add to the rollup tables in the transaction that stores the records: a replayed
+ * record, skipped as stored already, is not counted again. Rows come sorted by key, so
+ * concurrent writers lock them in one order.
+ */
+export function breakdownRollups(records: readonly RequestRecord[]): BreakdownRollups {
+  const outcomes = new Rollup<OutcomeMinuteRow>('outcome_minutes');
+  const attempts = new Rollup<AttemptMinuteRow>('attempt_minutes');
+  const firstTokens = new Rollup<FirstTokenMinuteRow>('first_token_minutes');
+  for (const record of records) {
+    const origin = storedOrigin(record);
+    const minute = Math.floor(createdMsOf(record) / MINUTE_MS);
+    const figures = requestFigures(record);
+    const outcome = requestOutcome(record);
+    const facets: [OutcomeFacet, string, string][] = [['all', '', ''], ['route', record.route ?? '', '']];
+    if (record.served) facets.push(['connection', record.served.connection, record.served.provider]);
+    if (record.key_name !== null) facets.push(['key', record.key_name, '']);
+    for (const [facet, name, detail] of facets) outcomes.add({ facet, origin, minute, name, detail, outcome, ...figures });
+    if (record.first_token_ms !== null) {
+      const bin = latencyBin(record.first_token_ms);
+      firstTokens.add({ facet: 'route', origin, minute, name: record.route ?? '', detail: '', bin, count: 1 });
+      if (record.served) firstTokens.add({ facet: 'connection', origin, minute, name: record.served.connection, detail: record.served.provider, bin, count: 1 });
+    }
+    for (const attempt of record.attempts) {
+      attempts.add({ origin, minute, connection: attempt.connection, model: attempt.model, kind: attempt.kind, attempts: 1 });
+      if (attempt.first_token_ms !== null) {
+        firstTokens.add({ facet: 'deployment', origin, minute, name: attempt.connection, detail: attempt.model, bin: latencyBin(attempt.first_token_ms), count: 1 });
+      }
+    }
+  }
+  return { outcome_minutes: outcomes.rows(), attempt_minutes: attempts.rows(), first_token_minutes: firstTokens.rows() };
+}
+
+type Figures = Omit<OutcomeMinuteRow, (typeof BREAKDOWN_TABLES)['outcome_minutes']['keys'][number]>;
+
+/** One request's additive figures; tokens are every attempt's, as the ledger has them. */
+function requestFigures(record: RequestRecord): Figures {
+  const figures: Figures = {
+    requests: 1,
+    attempts: record.attempts.length,
+    reached: record.attempts.length > 0 ? 1 : 0,
+    fallback: record.fallback === true ? 1 : 0,
+    routed: record.fallback === undefined ? 0 : 1,
+    input_tokens: 0,
+    output_tokens: 0,
+    cache_read_tokens: 0,
+    cache_write_tokens: 0,
+    cost_micros: record.cost_usd === null ? 0 : usdToMicros(record.cost_usd),
+  };
+  for (const { usage } of record.attempts) {
+    if (!usage) continue;
+    figures.input_tokens += usage.input_tokens;
+    figures.output_tokens += usage.output_tokens;
+    figures.cache_read_tokens += usage.cache_read_tokens ?? 0;
+    figures.cache_write_tokens += usage.cache_write_tokens ?? 0;
+  }
+  return figures;
+}
+
+/** Rows of one table summed by key. */
+class Rollup<Row extends object> {
+  readonly #keys: readonly string[];
+  readonly #sums: readonly string[];
+  readonly #rows = new Map<string, Row>();
+
+  constructor(table: BreakdownTable) {
+    this.#keys = BREAKDOWN_TABLES[table].keys;
+    this.#sums = BREAKDOWN_TABLES[table].sums;
+  }
+
+  add(row: Row): void {
+    const fields = row as Record<string, string | number>;
+    const key = JSON.stringify(this.#keys.map((name) => fields[name]));
+    const found = this.#rows.get(key) as Record<string, number> | undefined;
+    if (!found) {
+      this.#rows.set(key, { ...row });
+      return;
+    }
+    for (const name of this.#sums) found[name]! += fields[name] as number;
+  }
+
+  rows(): Row[] {
+    return [...this.#rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
+  }
+}
