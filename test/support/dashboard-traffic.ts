@@ -47,7 +47,7 @@ export interface IncidentTraffic {
   keys: { team: string; tight: string; broke: string };
 }
 
-const PLAN = { steady: 12, support: 6, reports: 3, bulk: 2, tightAllowed: 2, tightRefused: 2, wrongKey: 2, badBody: 2, brokeRefused: 2 } as const;
+const PLAN = { steady: 12, support: 6, reports: 3, bulk: 1, tightAllowed: 2, tightRefused: 2, wrongKey: 2, badBody: 2, brokeRefused: 2 } as const;
 
 /** Sends the incident's traffic one request at a time (so the counts are exact) and says what was sent. */
 export async function sendIncidentTraffic(gatewayUrl: string): Promise<IncidentTraffic> {

@@ -43,13 +43,17 @@ export function formatShare(share: number | null | undefined): string {
   return share === null || share === undefined ? '—' : `${(share * 100).toFixed(1)} %`;
 }
 
-/** A time in a table cell: the time of day (with the date when not today); the exact ISO time and how long ago on hover. */
-export function shortTimeCell(iso: string): TemplateResult | string {
+/**
+ * A time in a table cell: the time of day (with the date when not today), and how far off when
+ * `withRelative` (an ejection's end); the exact ISO time on hover.
+ */
+export function shortTimeCell(iso: string | null | undefined, empty = '—', withRelative = false): TemplateResult | string {
+  if (!iso) return empty;
   const atMs = Date.parse(iso);
   if (Number.isNaN(atMs)) return iso;
   const at = new Date(atMs);
   const today = at.toDateString() === new Date().toDateString();
-  return html`<time datetime=${iso} title=${`${iso} (${relativeTime(atMs)})`}>${today ? at.toLocaleTimeString() : at.toLocaleString()}</time>`;
+  return html`<time datetime=${iso} title=${`${iso} (${relativeTime(atMs)})`}>${today ? at.toLocaleTimeString() : at.toLocaleString()}${withRelative ? html` <span class="muted">(${relativeTime(atMs)})</span>` : ''}</time>`;
 }
 
 /** Token counts: exact below ten thousand, then with k and M. */

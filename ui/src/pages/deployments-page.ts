@@ -1,5 +1,5 @@
 import { html, nothing, render } from 'lit-html';
-import { formatMs, relativeTime, timeCell } from '../format-time.js';
+import { formatMs, relativeTime, shortTimeCell, timeCell } from '../format-time.js';
 import type { AdminHealthResponse, AdminStatsResponse, DeploymentHealthView, DeploymentStatsView } from '../admin-api-types.js';
 import type { Page } from '../page.js';
 import { sparkline } from '../sparkline.js';
@@ -58,11 +58,11 @@ export const deploymentsPage: Page = (root, { api }) => {
                     const change = changedAtMs.get(deployment.deployment);
                     const highlighted = change !== undefined && nowMs - change.atMs < HIGHLIGHT_MS;
                     return html`<tr class=${highlighted ? 'changed' : ''} data-deployment=${deployment.deployment}>
-                      <th scope="row">${deployment.deployment}</th>
+                      <th scope="row" class="deployment-name">${deployment.deployment}</th>
                       <td><span class="state state-${deployment.state}">${deployment.state}</span>${highlighted ? html` <span class="muted">(was ${change.fromState})</span>` : nothing}</td>
-                      <td>${timeCell(deployment.since)}</td>
+                      <td class="nowrap">${shortTimeCell(deployment.since)}</td>
                       <td class="history">${historyOf(history, deployment.deployment)}</td>
-                      <td>${deployment.reason}${deployment.last_error ? html`<div class="muted">last error: ${deployment.last_error.kind}: ${deployment.last_error.message}</div>` : nothing}</td>
+                      <td>${deployment.reason}${deployment.last_error ? html`<div class="muted clamp" title=${deployment.last_error.message}>last error: ${deployment.last_error.kind}: ${deployment.last_error.message}</div>` : nothing}</td>
                       <td>${untilOf(deployment)}</td>
                       <td>${quotaOf(deployment.quota)}</td>
                       <td>${firstTokenOf(deployment.first_token)}</td>
@@ -146,12 +146,12 @@ function historyOf(history: Map<string, DeploymentStatsView> | undefined, deploy
 
 /** What ends the state: its end, the trial it waits for (and when a request last reached it), or its next probe. */
 function untilOf(deployment: DeploymentHealthView) {
-  if (deployment.state === 'ejected' && deployment.ejected_until) return html`ejected until ${timeCell(deployment.ejected_until)}`;
+  if (deployment.state === 'ejected' && deployment.ejected_until) return html`ejected until ${shortTimeCell(deployment.ejected_until, '—', true)}`;
   if (deployment.state === 'half_open') {
-    return deployment.last_tried_at ? html`trial due; last tried ${timeCell(deployment.last_tried_at)}` : 'trial due; not tried since this gateway started';
+    return deployment.last_tried_at ? html`trial due; last tried ${shortTimeCell(deployment.last_tried_at, '—', true)}` : 'trial due; not tried since this gateway started';
   }
-  if (deployment.state === 'cooling' && deployment.cooling_until) return html`cooling until ${timeCell(deployment.cooling_until)}`;
-  if (deployment.next_probe_at) return html`next probe ${timeCell(deployment.next_probe_at)}`;
+  if (deployment.state === 'cooling' && deployment.cooling_until) return html`cooling until ${shortTimeCell(deployment.cooling_until, '—', true)}`;
+  if (deployment.next_probe_at) return html`next probe ${shortTimeCell(deployment.next_probe_at, '—', true)}`;
   return '—';
 }
 

@@ -177,7 +177,7 @@ function outcomesView(stats: Stats): TemplateResult {
       : html`<div class="outcome-bar" aria-hidden="true">
           ${parts.filter((part) => part.count > 0).map((part) => html`<span class=${part.colour} style="width: ${((part.count / total) * 100).toFixed(2)}%" title=${`${part.label}: ${part.count}`}></span>`)}
         </div>`}
-    <div class="table-wrap">
+    <div class="table-wrap fits">
       <table class="outcome-table">
         <thead>
           <tr>

@@ -109,12 +109,10 @@ export const requestsPage: Page = (root, { api, query, navigate }) => {
                       <th scope="col">Status</th>
                       <th scope="col">Error kind</th>
                       <th scope="col" class="number">Tries</th>
-                      <th scope="col" class="number">First token</th>
-                      <th scope="col" class="number">Latency</th>
+                      <th scope="col" class="number">First token / total</th>
                       <th scope="col" class="number">Tokens in / out / cached</th>
                       <th scope="col" class="number">Cost</th>
                       <th scope="col">Key</th>
-                      <th scope="col">Origin</th>
                     </tr>
                   </thead>
                   <tbody>
@@ -124,17 +122,15 @@ export const requestsPage: Page = (root, { api, query, navigate }) => {
                         <td class="nowrap">${shortTimeCell(record.created_at)}</td>
                         <td>
                           ${record.route ?? record.model_requested ?? '—'}
-                          ${record.served ? html`→ <span class="mono">${record.served.connection}/${record.served.model}</span>` : nothing}${record.fallback ? html` <span class="tag">fallback</span>` : nothing}
+                          ${record.served ? html`→ <span class="mono">${record.served.connection}/${record.served.model}</span>` : nothing}${record.fallback ? html` <span class="tag">fallback</span>` : nothing}${record.origin !== 'caller' ? html` <span class="tag origin">${record.origin}</span>` : nothing}
                         </td>
                         <td class="nowrap"><span class="status status-${record.status}">${record.status}</span> <span class="muted">${record.http_status}</span></td>
-                        <td>${recordErrorKind(record) ?? ''}</td>
+                        <td class="error-kind">${recordErrorKind(record)?.replace('refused_', 'refused: ') ?? ''}</td>
                         <td class="number">${record.attempts.length}</td>
-                        <td class="number">${formatMs(record.first_token_ms)}</td>
-                        <td class="number">${formatMs(record.latency_ms)}</td>
+                        <td class="number nowrap">${record.first_token_ms === null ? '—' : formatMs(record.first_token_ms)} / ${formatMs(record.latency_ms)}</td>
                         <td class="number nowrap">${formatUsage(record.usage)}</td>
                         <td class="number">${formatUsd(record.cost_usd)}</td>
                         <td>${record.key_name ?? '—'}</td>
-                        <td>${record.origin ?? '—'}</td>
                       </tr>`,
                     )}
                   </tbody>
