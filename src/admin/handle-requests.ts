@@ -7,7 +7,9 @@ import type { RequestStatus } from '../core/request-record.js';
 import { storeCall } from '../store/store-call.js';
 import { badParameter } from './bad-parameter.js';
 import { checkAdminToken } from './check-admin-token.js';
-import type { AdminRequestsResponse } from './admin-api-types.js';
+import type { AdminRequestsResponse, RequestErrorKind, UpstreamFailureKind } from './admin-api-types.js';
+import { FailureKind } from '../core/failure-kind.js';
+import { REFUSAL_CLASSES, type RequestOutcome } from '../core/request-outcome.js';
 
 export interface AdminRequestsDeps {
   adminToken(): string | undefined;
@@ -15,7 +17,12 @@ export interface AdminRequestsDeps {
 }
 
 const STATUSES: readonly RequestStatus[] = ['ok', 'interrupted', 'failed', 'rejected', 'cancelled'];
-const QUERY_PARAMETERS = ['route', 'status', 'since', 'origin', 'key', 'limit', 'before'] as const;
+const QUERY_PARAMETERS = ['route', 'status', 'since', 'origin', 'key', 'deployment', 'error_kind', 'fallback', 'limit', 'before'] as const;
+/** `error_kind`: a failure kind of the last attempt of a request that failed upstream, or a refusal class. */
+const ERROR_KINDS: readonly RequestErrorKind[] = [
+  ...(Object.values(FailureKind).filter((kind) => kind !== 'ok') as RequestErrorKind[]),
+  ...REFUSAL_CLASSES.map((name) => `refused_${name}` as const),
+];
 
 /** Records can hold prompts' metadata and error text: never let a proxy or browser keep them. */
 
@@ -33,7 +40,7 @@ export async function handleGetRequest(
   sendJson(response, 200, record, noStore());
 }
 
-/** `GET /admin/requests?route=&status=&since=&origin=&key=&limit=&before=` → `{data: [records]}`, newest first. */
+/** `GET /admin/requests?route=&status=&since=&origin=&key=&deployment=&error_kind=&fallback=&limit=&before=` → `{data: [records]}`, newest first. */
 export async function handleListRequests(
   request: IncomingMessage,
   response: ServerResponse,
@@ -82,6 +89,23 @@ function parseListQuery(query: URLSearchParams): RecordFilter {
   if (key !== null) {
     if (key === '') throw badParameter('key', 'Query parameter "key" is empty; give a key\'s name.');
     filter.keyName = key;
+  }
+  const deployment = query.get('deployment');
+  if (deployment !== null) {
+    const slash = deployment.indexOf('/');
+    if (slash <= 0 || slash === deployment.length - 1) throw badParameter('deployment', `Query parameter "deployment" must be <connection>/<model> (got "${deployment}").`);
+    filter.served = { connection: deployment.slice(0, slash), model: deployment.slice(slash + 1) };
+  }
+  const errorKind = query.get('error_kind');
+  if (errorKind !== null) {
+    const known = ERROR_KINDS.find((candidate) => candidate === errorKind);
+    if (!known) throw badParameter('error_kind', `Query parameter "error_kind" must be one of ${ERROR_KINDS.join(', ')} (got "${errorKind}").`);
+    filter.outcome = known.startsWith('refused_') ? (known as RequestOutcome) : `failed_${known as UpstreamFailureKind}`;
+  }
+  const fallback = query.get('fallback');
+  if (fallback !== null) {
+    if (fallback !== 'true' && fallback !== 'false') throw badParameter('fallback', `Query parameter "fallback" must be true or false (got "${fallback}").`);
+    filter.fallback = fallback === 'true';
   }
   const before = query.get('before');
   if (before !== null) {

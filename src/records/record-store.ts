@@ -4,6 +4,7 @@ import { RecentRecords } from './recent-records.js';
 import { RecordWriter, type RecordWriterOptions } from './record-writer.js';
 import { redactRecord } from './redact-record.js';
 import type { RequestOrigin } from '../core/request-origin.js';
+import type { RequestOutcome } from '../core/request-outcome.js';
 import type { RequestRecord, RequestStatus } from '../core/request-record.js';
 
 export interface RecordStoreOptions {
@@ -25,6 +26,12 @@ export interface RecordFilter {
   origin?: RequestOrigin;
   /** A key's name, as records carry it. */
   keyName?: string;
+  /** The deployment that served the request. */
+  served?: { connection: string; model: string };
+  /** Where the request ended (`requestOutcome`): records stored before outcomes were kept match none. */
+  outcome?: RequestOutcome;
+  /** Served by a non-primary target of a named route (true), or by its primary (false). */
+  fallback?: boolean;
   /** A record's id: only records after it in the list order (older, or as old with a smaller id). */
   before?: string;
   /** Newest first; default 50, at most 1000. */
@@ -109,6 +116,9 @@ export class RecordStore {
     if (filter.status !== undefined) query = query.where('status', '=', filter.status);
     if (filter.origin !== undefined) query = query.where('origin', '=', filter.origin);
     if (filter.keyName !== undefined) query = query.where('key_name', '=', filter.keyName);
+    if (filter.served !== undefined) query = query.where('served_connection', '=', filter.served.connection).where('served_model', '=', filter.served.model);
+    if (filter.outcome !== undefined) query = query.where('outcome', '=', filter.outcome);
+    if (filter.fallback !== undefined) query = query.where('fallback', '=', filter.fallback ? 1 : 0);
     if (sinceMs !== undefined) query = query.where('created_ms', '>=', sinceMs);
     const rows = await query.orderBy('created_ms', 'desc').orderBy('id', 'desc').limit(limit).execute();
     return rows.map((row) => withOrigin(parseRecord(row.record_json), row.origin));
