@@ -48,7 +48,6 @@ export const deploymentsPage: Page = (root, { api }) => {
                     <th scope="col">Since</th>
                     <th scope="col">Last hour</th>
                     <th scope="col">Why</th>
-                    <th scope="col">Until / next probe</th>
                     <th scope="col">Quota headroom</th>
                     <th scope="col">First-token timeout</th>
                   </tr>
@@ -59,11 +58,13 @@ export const deploymentsPage: Page = (root, { api }) => {
                     const highlighted = change !== undefined && nowMs - change.atMs < HIGHLIGHT_MS;
                     return html`<tr class=${highlighted ? 'changed' : ''} data-deployment=${deployment.deployment}>
                       <th scope="row" class="deployment-name">${deployment.deployment}</th>
-                      <td><span class="state state-${deployment.state}">${deployment.state}</span>${highlighted ? html` <span class="muted">(was ${change.fromState})</span>` : nothing}</td>
+                      <td>
+                        <span class="state state-${deployment.state}">${deployment.state}</span>${highlighted ? html` <span class="muted">(was ${change.fromState})</span>` : nothing}
+                        <div class="until">${untilOf(deployment)}</div>
+                      </td>
                       <td class="nowrap">${shortTimeCell(deployment.since)}</td>
                       <td class="history">${historyOf(history, deployment.deployment)}</td>
                       <td>${deployment.reason}${deployment.last_error ? html`<div class="muted clamp" title=${deployment.last_error.message}>last error: ${deployment.last_error.kind}: ${deployment.last_error.message}</div>` : nothing}</td>
-                      <td>${untilOf(deployment)}</td>
                       <td>${quotaOf(deployment.quota)}</td>
                       <td>${firstTokenOf(deployment.first_token)}</td>
                     </tr>`;

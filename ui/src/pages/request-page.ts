@@ -132,15 +132,15 @@ function timeline(record: RequestRecord, selected: number | undefined, select: (
                 ${record.attempts.map(
                   (attempt, index) => html`<tr class=${selected === attempt.n ? 'selected' : ''}>
                     <td>${attempt.n}</td>
-                    <td class="mono">${attempt.connection}/${attempt.model}</td>
+                    <td class="mono wraps">${attempt.connection}/${attempt.model}</td>
                     <td><span class="swatch kind-${kindClass(attempt.kind)}"></span>${attempt.kind}${attempt.hedge ? ' (hedge)' : ''}</td>
                     <td>${attempt.http_status ?? '—'}</td>
-                    <td>+${formatMs(attempt.started_ms)}</td>
-                    <td>${formatMs(attempt.latency_ms)}</td>
+                    <td class="nowrap">+${formatMs(attempt.started_ms)}</td>
+                    <td class="nowrap">${formatMs(attempt.latency_ms)}</td>
                     <td>${formatMs(attempt.first_token_ms)}${attempt.first_token_timeout_ms ? html` <span class="muted">(limit ${formatMs(attempt.first_token_timeout_ms)})</span>` : nothing}</td>
                     <td>${attempt.committed ? 'yes' : 'no'}</td>
                     <td>${formatUsd(attempt.cost_usd)}</td>
-                    <td>${movedOn(attempt, index === record.attempts.length - 1, record)}</td>
+                    <td class="message">${movedOn(attempt, index === record.attempts.length - 1, record)}</td>
                   </tr>`,
                 )}
               </tbody>
