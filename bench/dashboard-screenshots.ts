@@ -27,7 +27,7 @@ let browser: Browser | undefined;
 try {
   await sendIncidentTraffic(gateway.url);
   await admin('POST', '/admin/drills');
-  const failedOver = (await admin<AdminRequestsResponse>('GET', '/admin/requests?route=support&limit=50')).data.find((record) => record.attempts.length > 1);
+  const failedOver = (await admin<AdminRequestsResponse>('GET', '/admin/requests?route=support&origin=caller&limit=50')).data.find((record) => record.attempts.length > 1);
   const pages: [string, string][] = [
     ['overview', '/ui/'],
     ['overview-day', '/ui/?range=day'],

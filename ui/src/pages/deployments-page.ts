@@ -1,4 +1,4 @@
-import { html, nothing, render } from 'lit-html';
+import { html, nothing, render, type TemplateResult } from 'lit-html';
 import { formatMs, relativeTime, shortTimeCell, timeCell } from '../format-time.js';
 import type { AdminHealthResponse, AdminStatsResponse, DeploymentHealthView, DeploymentStatsView } from '../admin-api-types.js';
 import type { Page } from '../page.js';
@@ -60,7 +60,7 @@ export const deploymentsPage: Page = (root, { api }) => {
                       <th scope="row" class="deployment-name">${deployment.deployment}</th>
                       <td>
                         <span class="state state-${deployment.state}">${deployment.state}</span>${highlighted ? html` <span class="muted">(was ${change.fromState})</span>` : nothing}
-                        <div class="until">${untilOf(deployment)}</div>
+                        ${untilOf(deployment)}
                       </td>
                       <td class="nowrap">${shortTimeCell(deployment.since)}</td>
                       <td class="history">${historyOf(history, deployment.deployment)}</td>
@@ -145,15 +145,15 @@ function historyOf(history: Map<string, DeploymentStatsView> | undefined, deploy
       : nothing}`;
 }
 
-/** What ends the state: its end, the trial it waits for (and when a request last reached it), or its next probe. */
+/** What ends the state: its end, the trial it waits for (and when a request last reached it), or its next probe; nothing for a healthy one. */
 function untilOf(deployment: DeploymentHealthView) {
-  if (deployment.state === 'ejected' && deployment.ejected_until) return html`ejected until ${shortTimeCell(deployment.ejected_until, '—', true)}`;
-  if (deployment.state === 'half_open') {
-    return deployment.last_tried_at ? html`trial due; last tried ${shortTimeCell(deployment.last_tried_at, '—', true)}` : 'trial due; not tried since this gateway started';
-  }
-  if (deployment.state === 'cooling' && deployment.cooling_until) return html`cooling until ${shortTimeCell(deployment.cooling_until, '—', true)}`;
-  if (deployment.next_probe_at) return html`next probe ${shortTimeCell(deployment.next_probe_at, '—', true)}`;
-  return '—';
+  const at = (iso: string) => shortTimeCell(iso, '—', true);
+  let until: TemplateResult | string | undefined;
+  if (deployment.state === 'ejected' && deployment.ejected_until) until = html`ejected until ${at(deployment.ejected_until)}`;
+  else if (deployment.state === 'half_open') until = deployment.last_tried_at ? html`trial due; last tried ${at(deployment.last_tried_at)}` : 'trial due; not tried since this gateway started';
+  else if (deployment.state === 'cooling' && deployment.cooling_until) until = html`cooling until ${at(deployment.cooling_until)}`;
+  else if (deployment.next_probe_at) until = html`next probe ${at(deployment.next_probe_at)}`;
+  return until === undefined ? nothing : html`<div class="until">${until}</div>`;
 }
 
 /** Each reported window (requests, tokens…): what remains of its limit, as a bar, and when it is full again. */
