@@ -23,7 +23,7 @@ routes:
     retries: 0
     targets:
       - { connection: mock-openai, model: "primary?status=503", price: ${PRICE} }
-      - { connection: mock-anthropic, model: "standby?first_token_ms=60&cached=2", price: ${PRICE} }
+      - { connection: mock-anthropic, model: standby, price: ${PRICE} }
   steady:
     retries: 0
     targets: [{ connection: mock-openai, model: "steady?ratelimit=1000&remaining=640&cached=4", price: ${PRICE} }]

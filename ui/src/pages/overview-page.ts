@@ -1,6 +1,6 @@
 import { html, nothing, render, type TemplateResult } from 'lit-html';
 import type { AdminStatsResponse as Stats, BreakdownFigures, FailingDeploymentView, StatsBucketView as StatsBucket, TokensView } from '../admin-api-types.js';
-import { formatMs, formatShare, formatTokens, formatUsd, timeCell } from '../format-time.js';
+import { formatMs, formatShare, formatTokens, formatUsd, shortTimeCell, timeCell } from '../format-time.js';
 import { failedUpstreamCount, outcomeParts, refusedCount } from '../outcomes.js';
 import type { Page } from '../page.js';
 import { TimeChart } from '../time-chart.js';
@@ -35,7 +35,7 @@ export const overviewPage: Page = (root, { api, query, navigate }) => {
           <span class="muted">callers' requests${stats ? html`; updated ${timeCell(new Date().toISOString())}` : nothing}</span>
         </div>
         ${error ? html`<p class="error" role="alert">${error}</p>` : nothing}
-        ${stats ? html`${totals(stats)}${outcomesView(stats)}` : html`<p class="muted">Loading…</p>`}
+        ${stats ? html`${totals(stats)}<div class="incident">${outcomesView(stats)}${failingView(stats.failing_deployments)}</div>` : html`<p class="muted">Loading…</p>`}
         <div class="charts">
           <div class="chart" id="chart-requests"></div>
           <div class="chart" id="chart-shares"></div>
@@ -44,7 +44,7 @@ export const overviewPage: Page = (root, { api, query, navigate }) => {
           <div class="chart" id="chart-tokens"></div>
           <div class="chart" id="chart-spend"></div>
         </div>
-        ${stats ? html`${failingView(stats.failing_deployments)}${breakdownTable('By route', stats.by_route, (row) => row.route ?? html`<span class="muted">direct connection/model</span>`)}${breakdownTable('By provider', stats.by_provider, (row) => html`${row.connection} <span class="muted">(${row.provider})</span>`)}` : nothing}`,
+        ${stats ? html`${breakdownTable('By route', stats.by_route, (row) => row.route ?? html`<span class="muted">direct connection/model</span>`)}${breakdownTable('By provider', stats.by_provider, (row) => html`${row.connection} <span class="muted">(${row.provider})</span>`)}` : nothing}`,
       root,
     );
 
@@ -217,18 +217,16 @@ function failingView(failing: FailingDeploymentView[]): TemplateResult {
                 <th scope="col">Deployment</th>
                 <th scope="col" class="number">Failed / attempts</th>
                 <th scope="col">Kinds</th>
-                <th scope="col">Failing since</th>
-                <th scope="col">Last failure</th>
+                <th scope="col">Failing since / last failure</th>
               </tr>
             </thead>
             <tbody>
               ${failing.map(
                 (row) => html`<tr data-deployment=${row.deployment}>
-                  <th scope="row" class="mono wraps">${row.deployment}</th>
+                  <th scope="row" class="mono deployment-name">${row.deployment}</th>
                   <td class="number">${row.failures} / ${row.attempts}</td>
                   <td>${Object.entries(row.failure_kinds).map(([kind, count]) => html`<span class="kind-chip"><span class="swatch kind-${kind}"></span>${kind} ${count}</span> `)}</td>
-                  <td>${timeCell(row.since)}</td>
-                  <td>${timeCell(row.last_failure)}</td>
+                  <td><div class="since">${shortTimeCell(row.since, '—', true)}</div><div class="muted">last ${shortTimeCell(row.last_failure)}</div></td>
                 </tr>`,
               )}
             </tbody>

@@ -133,7 +133,7 @@ function timeline(record: RequestRecord, selected: number | undefined, select: (
                   (attempt, index) => html`<tr class=${selected === attempt.n ? 'selected' : ''}>
                     <td>${attempt.n}</td>
                     <td class="mono wraps">${attempt.connection}/${attempt.model}</td>
-                    <td><span class="swatch kind-${kindClass(attempt.kind)}"></span>${attempt.kind}${attempt.hedge ? ' (hedge)' : ''}</td>
+                    <td class="nowrap"><span class="swatch kind-${kindClass(attempt.kind)}"></span>${attempt.kind}${attempt.hedge ? ' (hedge)' : ''}</td>
                     <td>${attempt.http_status ?? '—'}</td>
                     <td class="nowrap">+${formatMs(attempt.started_ms)}</td>
                     <td class="nowrap">${formatMs(attempt.latency_ms)}</td>
