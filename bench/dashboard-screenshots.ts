@@ -13,7 +13,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { AdminRequestsResponse } from '../src/admin/admin-api-types.js';
 import { launchChromium } from '../test/support/chromium-browser.js';
 import { signIn } from '../test/support/dashboard-sign-in.js';
-import { DASHBOARD_ADMIN_TOKEN, INCIDENT_CONFIG, sendIncidentTraffic } from '../test/support/dashboard-traffic.js';
+import { adminCall, INCIDENT_CONFIG, sendIncidentTraffic } from '../test/support/dashboard-traffic.js';
 import { startGateway } from '../test/support/start-gateway.js';
 
 const { values } = parseArgs({ options: { out: { type: 'string', default: 'dashboard-screenshots' } }, strict: true });
@@ -26,8 +26,8 @@ const gateway = await startGateway(INCIDENT_CONFIG);
 let browser: Browser | undefined;
 try {
   await sendIncidentTraffic(gateway.url);
-  await admin('POST', '/admin/drills');
-  const failedOver = (await admin<AdminRequestsResponse>('GET', '/admin/requests?route=support&origin=caller&limit=50')).data.find((record) => record.attempts.length > 1);
+  await adminCall(gateway.url, 'POST', '/admin/drills');
+  const failedOver = (await adminCall<AdminRequestsResponse>(gateway.url, 'GET', '/admin/requests?route=support&origin=caller&limit=50')).data.find((record) => record.attempts.length > 1);
   const pages: [string, string][] = [
     ['overview', '/ui/'],
     ['overview-day', '/ui/?range=day'],
@@ -72,8 +72,3 @@ async function settled(page: Page): Promise<void> {
   await page.waitForLoadState('networkidle');
 }
 
-async function admin<T = unknown>(method: string, path: string): Promise<T> {
-  const response = await fetch(`${gateway.url}${path}`, { method, headers: { authorization: `Bearer ${DASHBOARD_ADMIN_TOKEN}` }, signal: AbortSignal.timeout(30_000) });
-  if (!response.ok) throw new Error(`${method} ${path} → ${response.status}: ${await response.text()}`);
-  return (await response.json()) as T;
-}

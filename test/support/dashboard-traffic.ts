@@ -79,3 +79,10 @@ export async function sendIncidentTraffic(gatewayUrl: string): Promise<IncidentT
     keys: { team: 'team-support', tight: 'batch-job', broke: 'intern' },
   };
 }
+
+/** A call of the admin API with the dashboard's token; anything but 200 throws, naming the call. */
+export async function adminCall<T>(gatewayUrl: string, method: 'GET' | 'POST', path: string): Promise<T> {
+  const response = await fetch(`${gatewayUrl}${path}`, { method, headers: { authorization: `Bearer ${DASHBOARD_ADMIN_TOKEN}` }, signal: AbortSignal.timeout(30_000) });
+  if (response.status !== 200) throw new Error(`${method} ${path} → ${response.status}: ${await response.text()}`);
+  return (await response.json()) as T;
+}

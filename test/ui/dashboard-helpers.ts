@@ -5,9 +5,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { expect } from 'vitest';
-import { DASHBOARD_ADMIN_TOKEN } from '../support/dashboard-traffic.js';
-import { postChat } from '../support/start-gateway.js';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { DASHBOARD_ADMIN_TOKEN, INCIDENT_CONFIG, sendIncidentTraffic, type IncidentTraffic } from '../support/dashboard-traffic.js';
+import { postChat, startGateway, type TestGateway } from '../support/start-gateway.js';
 
 export { horizontalOverflow, signIn } from '../support/dashboard-sign-in.js';
 
@@ -65,4 +65,27 @@ export async function ask(gatewayUrl: string, model: string, options: { stream?:
   expect(response.status).toBe(200);
   await response.text();
   return response.headers.get('x-request-id')!;
+}
+
+/**
+ * A gateway that has had an incident's traffic (test/support/dashboard-traffic.ts), for the
+ * calling test file when it can run (`available`), closed after it.
+ */
+export function incidentGatewayForThisFile(available: boolean): { gateway(): TestGateway; traffic(): IncidentTraffic } {
+  let gateway: TestGateway | undefined;
+  let traffic: IncidentTraffic | undefined;
+  beforeAll(async () => {
+    if (!available) return;
+    gateway = await startGateway(INCIDENT_CONFIG);
+    traffic = await sendIncidentTraffic(gateway.url);
+  }, 60_000);
+  afterAll(() => gateway?.close());
+  return {
+    gateway: () => gateway ?? raise('the incident gateway is not running for this file'),
+    traffic: () => traffic ?? raise('no incident traffic was sent for this file'),
+  };
+}
+
+function raise(message: string): never {
+  throw new Error(message);
 }

@@ -1,31 +1,18 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { AdminStatsResponse } from '../../src/admin/admin-api-types.js';
 import { chromiumForThisFile } from '../support/chromium-browser.js';
-import { INCIDENT_CONFIG, sendIncidentTraffic, type IncidentTraffic } from '../support/dashboard-traffic.js';
-import { startGateway, type TestGateway } from '../support/start-gateway.js';
-import { ADMIN_TOKEN, openPage, screenshot, signIn } from './dashboard-helpers.js';
+import { adminCall } from '../support/dashboard-traffic.js';
+import { incidentGatewayForThisFile, openPage, screenshot, signIn } from './dashboard-helpers.js';
 
 const { available, browser } = chromiumForThisFile();
-let gateway: TestGateway;
-let traffic: IncidentTraffic;
+const incident = incidentGatewayForThisFile(available);
 
-async function stats(query: string): Promise<AdminStatsResponse> {
-  const response = await fetch(`${gateway.url}/admin/stats?${query}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
-  expect(response.status).toBe(200);
-  return (await response.json()) as AdminStatsResponse;
-}
-
-beforeAll(async () => {
-  if (!available) return;
-  gateway = await startGateway(INCIDENT_CONFIG);
-  traffic = await sendIncidentTraffic(gateway.url);
-}, 60_000);
-afterAll(() => gateway?.close());
+const stats = (query: string) => adminCall<AdminStatsResponse>(incident.gateway().url, 'GET', `/admin/stats?${query}`);
 
 it.skipIf(!available)("each deployment's row charts its last hour (attempts, failures, first-token p95) and shows the quota it reported", async () => {
   const { page, errors, close } = await openPage(browser());
   try {
-    await signIn(page, gateway.url, '/ui/deployments');
+    await signIn(page, incident.gateway().url, '/ui/deployments');
     const steady = page.locator('tr[data-deployment="mock-openai/steady?ratelimit=1000&remaining=640&cached=4"]');
     await steady.locator('.history svg').first().waitFor();
     const hour = (await stats(`since=${encodeURIComponent(new Date(Date.now() - 3_600_000).toISOString())}&origin=all`)).by_deployment;
@@ -50,9 +37,10 @@ it.skipIf(!available)("each deployment's row charts its last hour (attempts, fai
 });
 
 it.skipIf(!available)("each key's row charts its period's spend over the last day against its budget, with its tokens", async () => {
+  const traffic = incident.traffic();
   const { page, errors, close } = await openPage(browser());
   try {
-    await signIn(page, gateway.url, '/ui/keys');
+    await signIn(page, incident.gateway().url, '/ui/keys');
     const team = page.locator(`tr[data-key="${traffic.keys.team}"]`);
     await team.locator('svg').waitFor();
     const day = (await stats(`since=${encodeURIComponent(new Date(Date.now() - 86_400_000).toISOString())}&bucket_s=900&origin=all`)).by_key;

@@ -1,29 +1,20 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import type { AdminRequestsResponse } from '../../src/admin/admin-api-types.js';
 import { chromiumForThisFile } from '../support/chromium-browser.js';
-import { INCIDENT_CONFIG, sendIncidentTraffic } from '../support/dashboard-traffic.js';
-import { startGateway, type TestGateway } from '../support/start-gateway.js';
-import { ADMIN_TOKEN, horizontalOverflow, openPage, screenshot, signIn } from './dashboard-helpers.js';
+import { adminCall } from '../support/dashboard-traffic.js';
+import { horizontalOverflow, incidentGatewayForThisFile, openPage, screenshot, signIn } from './dashboard-helpers.js';
 
 const { available, browser } = chromiumForThisFile();
-let gateway: TestGateway;
+const incident = incidentGatewayForThisFile(available);
 let failedOverId: string;
-
-async function admin<T>(method: string, path: string): Promise<T> {
-  const response = await fetch(`${gateway.url}${path}`, { method, headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, signal: AbortSignal.timeout(30_000) });
-  expect(response.status).toBe(200);
-  return (await response.json()) as T;
-}
 
 beforeAll(async () => {
   if (!available) return;
-  gateway = await startGateway(INCIDENT_CONFIG);
-  await sendIncidentTraffic(gateway.url);
+  const url = incident.gateway().url;
   // A drill's steps carry the longest texts of all: the providers' error messages.
-  await admin('POST', '/admin/drills');
-  failedOverId = (await admin<AdminRequestsResponse>('GET', '/admin/requests?route=support&origin=caller')).data.find((record) => record.attempts.length > 1)!.id;
+  await adminCall(url, 'POST', '/admin/drills');
+  failedOverId = (await adminCall<AdminRequestsResponse>(url, 'GET', '/admin/requests?route=support&origin=caller')).data.find((record) => record.attempts.length > 1)!.id;
 }, 60_000);
-afterAll(() => gateway?.close());
 
 const PAGES = ['/ui/', '/ui/?range=day', '/ui/deployments', '/ui/requests', '/ui/keys', '/ui/drills'];
 
@@ -34,6 +25,7 @@ for (const viewport of [
   it.skipIf(!available)(`with an incident's records, no page is wider than ${viewport.name}, and no table in it scrolls sideways`, async () => {
     const { page, errors, close } = await openPage(browser(), { width: viewport.width, height: viewport.height });
     try {
+      const gateway = incident.gateway();
       await signIn(page, gateway.url);
       for (const path of [...PAGES, `/ui/requests/${failedOverId}`]) {
         await page.goto(`${gateway.url}${path}`);

@@ -1,22 +1,15 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { AdminRequestsResponse } from '../../src/admin/admin-api-types.js';
 import { chromiumForThisFile } from '../support/chromium-browser.js';
-import { INCIDENT_CONFIG, sendIncidentTraffic, type IncidentTraffic } from '../support/dashboard-traffic.js';
-import { startGateway, type TestGateway } from '../support/start-gateway.js';
-import { ADMIN_TOKEN, openPage, screenshot, signIn } from './dashboard-helpers.js';
+import { adminCall } from '../support/dashboard-traffic.js';
+import { incidentGatewayForThisFile, openPage, screenshot, signIn } from './dashboard-helpers.js';
 
 const { available, browser } = chromiumForThisFile();
-let gateway: TestGateway;
-let traffic: IncidentTraffic;
-
-beforeAll(async () => {
-  if (!available) return;
-  gateway = await startGateway(INCIDENT_CONFIG);
-  traffic = await sendIncidentTraffic(gateway.url);
-}, 60_000);
-afterAll(() => gateway?.close());
+const incident = incidentGatewayForThisFile(available);
 
 it.skipIf(!available)('counts every request sent once — served first try or after failover, refused by class each in its colour, failed upstream by kind — and the attempts of the requests that reached a provider', async () => {
+  const gateway = incident.gateway();
+  const traffic = incident.traffic();
   const { page, errors, close } = await openPage(browser());
   try {
     await signIn(page, gateway.url);
@@ -46,8 +39,7 @@ it.skipIf(!available)('counts every request sent once — served first try or af
     expect(new Set(colours).size).toBe(colours.length);
 
     // Attempts over the callers' requests that reached a provider (refusals made none).
-    const response = await fetch(`${gateway.url}/admin/requests?origin=caller&limit=200`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
-    const reached = ((await response.json()) as AdminRequestsResponse).data.filter((record) => record.attempts.length > 0);
+    const reached = (await adminCall<AdminRequestsResponse>(gateway.url, 'GET', '/admin/requests?origin=caller&limit=200')).data.filter((record) => record.attempts.length > 0);
     const attempts = reached.reduce((total, record) => total + record.attempts.length, 0);
     const figure = page.locator('.figures dt', { hasText: 'Attempts per reached request' }).locator('xpath=following-sibling::dd');
     expect(await figure.textContent()).toBe((attempts / reached.length).toFixed(2));

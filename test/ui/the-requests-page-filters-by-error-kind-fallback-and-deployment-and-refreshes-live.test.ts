@@ -1,26 +1,22 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import type { AdminRequestsResponse, RequestRecord } from '../../src/admin/admin-api-types.js';
 import { chromiumForThisFile } from '../support/chromium-browser.js';
-import { INCIDENT_CONFIG, sendIncidentTraffic, type IncidentTraffic } from '../support/dashboard-traffic.js';
-import { postChat, startGateway, type TestGateway } from '../support/start-gateway.js';
+import { adminCall } from '../support/dashboard-traffic.js';
+import { postChat } from '../support/start-gateway.js';
 import { createKey } from '../support/virtual-keys.js';
-import { ADMIN_TOKEN, openPage, screenshot, signIn } from './dashboard-helpers.js';
+import { ADMIN_TOKEN, incidentGatewayForThisFile, openPage, screenshot, signIn } from './dashboard-helpers.js';
 
 const { available, browser } = chromiumForThisFile();
-let gateway: TestGateway;
-let traffic: IncidentTraffic;
+const incident = incidentGatewayForThisFile(available);
 let callers: RequestRecord[];
 
 beforeAll(async () => {
-  if (!available) return;
-  gateway = await startGateway(INCIDENT_CONFIG);
-  traffic = await sendIncidentTraffic(gateway.url);
-  const response = await fetch(`${gateway.url}/admin/requests?origin=caller&limit=200`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
-  callers = ((await response.json()) as AdminRequestsResponse).data;
-}, 60_000);
-afterAll(() => gateway?.close());
+  if (available) callers = (await adminCall<AdminRequestsResponse>(incident.gateway().url, 'GET', '/admin/requests?origin=caller&limit=200')).data;
+});
 
 it.skipIf(!available)('an error-kind filter lists exactly the records of that kind, and so do the fallback and serving-deployment filters', async () => {
+  const gateway = incident.gateway();
+  const traffic = incident.traffic();
   expect(callers).toHaveLength(traffic.sent);
   const { page, errors, close } = await openPage(browser());
   try {
@@ -63,6 +59,7 @@ it.skipIf(!available)('an error-kind filter lists exactly the records of that ki
 });
 
 it.skipIf(!available)('the live toggle keeps the newest page current without a reload', async () => {
+  const gateway = incident.gateway();
   const { page, errors, close } = await openPage(browser());
   try {
     await signIn(page, gateway.url, '/ui/requests?route=steady&status=ok');
