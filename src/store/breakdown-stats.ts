@@ -1,6 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { RequestOrigin } from '../core/request-origin.js';
-import { BREAKDOWN_TABLES } from './breakdown-rollups.js';
+import { BREAKDOWN_TABLES, FIVE_MINUTES, HOUR_MINUTES } from './breakdown-rollups.js';
 import type { OutcomeMinutesTable } from './schema.js';
 import type { DatabaseSchema } from './schema.js';
 import { minuteBuckets, type StatsRange } from './request-stats.js';
@@ -16,7 +16,7 @@ export interface BreakdownStats {
   bucketMinutes: number;
   /** Per bucket and outcome (facet `all`). */
   bucketOutcomes: ({ bucket: number; outcome: string } & OutcomeSums)[];
-  /** Over the range, per route, serving connection and key, and outcome. */
+  /** Over the range (its whole hours read by the hour), per route, serving connection and key, and outcome. */
   facetOutcomes: ({ facet: 'route' | 'connection' | 'key'; name: string; detail: string; outcome: string } & OutcomeSums)[];
   /** Per bucket and key. */
   keyBuckets: { bucket: number; name: string; cost_micros: number; input_tokens: number; output_tokens: number }[];
@@ -42,15 +42,23 @@ export async function breakdownStats(db: Kysely<DatabaseSchema>, range: StatsRan
   const summed = sql.join(SUMS.map((name) => sql`SUM(${sql.ref(name)}) AS ${sql.ref(name)}`));
   const bucketOutcomes = await rows(sql`SELECT ${bucket} AS bucket, outcome, ${summed} FROM outcome_minutes
     WHERE facet = 'all' AND ${origin} AND ${inRange} GROUP BY 1, outcome`);
-  const facetOutcomes = await rows(sql`SELECT facet, name, detail, outcome, ${summed} FROM outcome_minutes
-    WHERE facet IN ('route', 'connection', 'key') AND ${origin} AND ${inRange} GROUP BY facet, name, detail, outcome`);
+  const columns = sql.join(['facet', 'name', 'detail', 'outcome', ...SUMS].map((name) => sql.ref(name)));
+  const facetOutcomes = await rows(sql`SELECT facet, name, detail, outcome, ${summed}
+    FROM (${hoursAndEdges(range, (table, minutes) => sql`SELECT ${columns} FROM ${sql.table(`outcome_${table}`)}
+      WHERE facet IN ('route', 'connection', 'key') AND ${origin} AND ${minutes}`)}) AS parts
+    GROUP BY facet, name, detail, outcome`);
   const keyBuckets = await rows(sql`SELECT ${bucket} AS bucket, name, SUM(cost_micros) AS cost_micros, SUM(input_tokens) AS input_tokens,
       SUM(output_tokens) AS output_tokens
     FROM outcome_minutes WHERE facet = 'key' AND ${origin} AND ${inRange} GROUP BY 1, name`);
-  const facetFirstTokens = await rows(sql`SELECT facet, name, detail, bin, SUM(count) AS count FROM first_token_minutes
-    WHERE facet IN ('route', 'connection') AND ${origin} AND ${inRange} GROUP BY facet, name, detail, bin`);
+  const facetFirstTokens = await rows(sql`SELECT facet, name, detail, bin, SUM(count) AS count
+    FROM (${hoursAndEdges(range, (table, minutes) => sql`SELECT facet, name, detail, bin, count FROM ${sql.table(`first_token_${table}`)}
+      WHERE facet IN ('route', 'connection') AND ${origin} AND ${minutes}`)}) AS parts
+    GROUP BY facet, name, detail, bin`);
+  // Buckets of whole 5 minutes that start on one (as the handler aligns them) hold whole 5-minute rows: read those.
+  const fiveMs = FIVE_MINUTES * MINUTE_MS;
+  const deploymentTable = range.bucketMs % fiveMs === 0 && range.sinceMs % fiveMs === 0 ? 'first_token_five_minutes' : 'first_token_minutes';
   const deploymentFirstTokens = await rows(sql`SELECT ${bucket} AS bucket, name AS connection, detail AS model, bin, SUM(count) AS count
-    FROM first_token_minutes WHERE facet = 'deployment' AND ${origin} AND ${inRange} GROUP BY 1, name, detail, bin`);
+    FROM ${sql.table(deploymentTable)} WHERE facet = 'deployment' AND ${origin} AND ${inRange} GROUP BY 1, name, detail, bin`);
   const attemptMinutes = await rows(sql`SELECT minute, connection, model, kind, SUM(attempts) AS attempts FROM attempt_minutes
     WHERE ${origin} AND ${inRange} GROUP BY minute, connection, model, kind`);
   return { sinceMinute: range.sinceMs / MINUTE_MS, bucketMinutes: range.bucketMs / MINUTE_MS, bucketOutcomes, facetOutcomes, keyBuckets, facetFirstTokens, deploymentFirstTokens, attemptMinutes } as BreakdownStats;
@@ -58,6 +66,21 @@ export async function breakdownStats(db: Kysely<DatabaseSchema>, range: StatsRan
   async function rows(query: RawBuilder<Record<string, unknown>>): Promise<Record<string, string | number>[]> {
     return (await query.execute(db)).rows.map(numbersAsNumbers);
   }
+}
+
+/**
+ * A range-wide read as its whole hours from the hourly table and the minutes of the partial
+ * hours at either end from the per-minute one, glued with UNION ALL: `part` makes one table's
+ * SELECT, given `hours` or `minutes` and its minutes' condition.
+ */
+function hoursAndEdges(range: StatsRange, part: (table: 'hours' | 'minutes', minutes: RawBuilder<boolean>) => RawBuilder<unknown>): RawBuilder<unknown> {
+  const sinceMinute = range.sinceMs / MINUTE_MS;
+  const untilMinute = sinceMinute + (range.bucketMs / MINUTE_MS) * range.bucketCount;
+  const firstHour = Math.ceil(sinceMinute / HOUR_MINUTES) * HOUR_MINUTES;
+  const endHour = Math.floor(untilMinute / HOUR_MINUTES) * HOUR_MINUTES;
+  const between = (from: number, to: number) => sql<boolean>`minute >= ${from} AND minute < ${to}`;
+  if (firstHour >= endHour) return part('minutes', between(sinceMinute, untilMinute));
+  return sql.join([part('minutes', between(sinceMinute, firstHour)), part('hours', between(firstHour, endHour)), part('minutes', between(endHour, untilMinute))], sql` UNION ALL `);
 }
 
 /** PostgreSQL answers SUM of bigint as a numeric string; SQLite as a number. Text columns stay text. */

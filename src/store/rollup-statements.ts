@@ -46,6 +46,9 @@ export const BREAKDOWN_PREFIXES: Readonly<Record<BreakdownTable, readonly string
   outcome_minutes: ['all', 'route', 'connection', 'key'] satisfies OutcomeFacet[],
   attempt_minutes: undefined,
   first_token_minutes: ['route', 'connection', 'deployment'] satisfies FirstTokenFacet[],
+  outcome_hours: ['route', 'connection', 'key'] satisfies OutcomeFacet[],
+  first_token_hours: ['route', 'connection'] satisfies FirstTokenFacet[],
+  first_token_five_minutes: ['deployment'] satisfies FirstTokenFacet[],
 };
 
 /** Deletes a breakdown table's minutes before a cutoff (the one positional parameter, epoch minutes). */

@@ -17,6 +17,12 @@ export interface DatabaseSchema {
   outcome_minutes: OutcomeMinutesTable;
   attempt_minutes: AttemptMinutesTable;
   first_token_minutes: FirstTokenMinutesTable;
+  /** `outcome_minutes` by the hour, for the range-wide breakdowns (route, connection, key). */
+  outcome_hours: OutcomeMinutesTable;
+  /** `first_token_minutes` by the hour, for the range-wide breakdowns (route, connection). */
+  first_token_hours: FirstTokenMinutesTable;
+  /** `first_token_minutes` of deployments by 5 minutes, for their series in buckets of 5 minutes or more. */
+  first_token_five_minutes: FirstTokenMinutesTable;
 }
 
 /** One row per request; `record_json` is the whole `RequestRecord`, the rest are filterable copies. */

@@ -2,36 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AdminStatsResponse, DeploymentCacheView } from '../../src/admin/admin-api-types.js';
 import { latencyBin } from '../../src/store/stats-rollups.js';
 import { postgresForThisFile } from '../support/postgres-server.js';
 import { postChat, startGateway, type TestGateway } from '../support/start-gateway.js';
 import { ADMIN_TOKEN, hello, metricsText, metricValue } from './scenario-helpers.js';
 
-interface StatsBody {
-  since: string;
-  until: string;
-  bucket_s: number;
-  data: {
-    start: string;
-    requests: number;
-    ok_share: number | null;
-    fallback_share: number | null;
-    attempts_per_request: number | null;
-    added_latency_ms: { p50: number | null; p99: number | null };
-    first_token_ms: { p50: number | null };
-    spend_usd: number;
-  }[];
-}
-
-interface CacheEntry {
-  deployment: string;
-  connection: string;
-  model: string;
-  input_tokens: number;
-  cache_read_tokens: number;
-  cache_write_tokens: number;
-  hit_ratio: number | null;
-}
+type StatsBody = AdminStatsResponse;
+type CacheEntry = DeploymentCacheView;
 
 interface StoredRecord {
   status: string;

@@ -5,21 +5,15 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CanaryRun } from '../../src/canaries/canary-run.js';
+import type { CanaryRouteView, CanaryRun } from '../../src/admin/admin-api-types.js';
 import { mockAnswerText } from '../../src/mock/mock-provider.js';
 import { ADMIN_TOKEN } from './scenario-helpers.js';
 
 /** The mock's whole default answer (8 chunks): a reference every healthy mock answer matches exactly. */
 export const MOCK_REFERENCE = mockAnswerText(8);
 
-export interface CanaryRoute {
-  route: string;
-  baseline: number | null;
-  baseline_runs: number;
-  max_drop: number;
-  running: string | null;
-  latest: CanaryRun[];
-}
+/** One route's canary as `GET /admin/canaries` lists it. */
+export type CanaryRoute = CanaryRouteView;
 
 /** A directory for prompts files (and stores), removed by `remove()`. */
 export function canaryDirectory(): { path: string; remove(): void } {
