@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { DrillRun } from '../../src/drills/drill-run.js';
 import { chromiumForThisFile } from '../support/chromium-browser.js';
-import { INCIDENT_CONFIG } from '../support/dashboard-traffic.js';
 import { startGateway, type TestGateway } from '../support/start-gateway.js';
 import { ADMIN_TOKEN, openPage, screenshot, signIn } from './dashboard-helpers.js';
 
@@ -9,7 +8,21 @@ const { available, browser } = chromiumForThisFile();
 let gateway: TestGateway;
 
 beforeAll(async () => {
-  if (available) gateway = await startGateway(INCIDENT_CONFIG);
+  if (!available) return;
+  // The standby answers after 2.5 s, so each of its steps is long enough to be seen in progress.
+  gateway = await startGateway(`
+admin: { token: ${ADMIN_TOKEN} }
+connections:
+  mock-openai: { provider: mock, dialect: openai }
+  mock-anthropic: { provider: mock, dialect: anthropic }
+routes:
+  support:
+    retries: 0
+    targets:
+      - { connection: mock-openai, model: "primary?status=503" }
+      - { connection: mock-anthropic, model: "standby?headers_delay_ms=2500" }
+drills: { interval_s: 0, routes: [support] }
+`);
 }, 30_000);
 afterAll(() => gateway?.close());
 
@@ -28,6 +41,10 @@ it.skipIf(!available)('Run drill asks first, then runs the drill and lists every
 
     await page.getByRole('button', { name: 'Run drill' }).click();
     await dialog.getByRole('button', { name: 'Run drill' }).click();
+    // While it runs, the page reads its progress: the steps done so far appear before it ends.
+    await page.getByRole('status').filter({ hasText: /drill running — [12] steps? so far/ }).waitFor({ timeout: 10_000 });
+    expect(await page.locator('section[aria-labelledby="drill-heading"] tbody tr').count()).toBeGreaterThan(0);
+    expect(await page.getByRole('button', { name: 'Run drill' }).isDisabled()).toBe(true);
     const summary = page.locator('section[aria-labelledby="drill-heading"] > p');
     await summary.filter({ hasText: /finished \d.*\d+ steps/ }).waitFor({ timeout: 30_000 });
 

@@ -44,7 +44,7 @@ export const drillsPage: Page = (root, { api, navigate }) => {
             </label>
             <datalist id="drill-routes">${knownRoutes(drill, canaries).map((route) => html`<option value=${route}></option>`)}</datalist>
             <button type="submit" ?disabled=${running}>Run drill</button>
-            ${running ? html`<span role="status" class="tag">drill running${drill && drill.finished_at === null ? ` — ${drill.steps.length} steps so far` : ''}</span>` : nothing}
+            ${running ? html`<span role="status" class="tag">drill running${drill && drill.finished_at === null ? ` — ${drill.steps.length} step${drill.steps.length === 1 ? '' : 's'} so far` : ''}</span>` : nothing}
           </form>
           ${drill === undefined ? html`<p class="muted">Loading…</p>` : drill === null ? html`<p>No drill has run yet.</p>` : drillTable(drill, navigate)}
         </section>
