@@ -18,3 +18,8 @@ export function recordErrorKind(record: RequestRecord): string | null {
   if (outcome.startsWith('refused_')) return outcome;
   return outcome.startsWith('failed_') ? outcome.slice('failed_'.length) : null;
 }
+
+/** How the page names an error kind: `refused: budget` for `refused_budget`, a failure kind as it is. */
+export function errorKindLabel(kind: string): string {
+  return kind.replace(/^refused_/, 'refused: ');
+}

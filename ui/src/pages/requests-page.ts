@@ -2,7 +2,7 @@ import { html, nothing, render } from 'lit-html';
 import type { AdminHealthResponse, AdminRequestsResponse, RequestRecord } from '../admin-api-types.js';
 import { formatMs, formatUsage, formatUsd, shortTimeCell } from '../format-time.js';
 import type { Page } from '../page.js';
-import { recordErrorKind, REQUEST_ERROR_KINDS } from '../request-error-kind.js';
+import { errorKindLabel, recordErrorKind, REQUEST_ERROR_KINDS } from '../request-error-kind.js';
 
 const PAGE_SIZE = 50;
 const LIVE_MS = 5_000;
@@ -83,7 +83,7 @@ export const requestsPage: Page = (root, { api, query, navigate }) => {
           <datalist id="deployments">${deployments.map((deployment) => html`<option value=${deployment}></option>`)}</datalist>
           <label>Key <input name="key" .value=${filters.get('key') ?? ''} /></label>
           <label>Status ${choice('status', STATUSES)}</label>
-          <label>Error kind ${choice('error_kind', REQUEST_ERROR_KINDS, (kind) => kind.replace('refused_', 'refused: '))}</label>
+          <label>Error kind ${choice('error_kind', REQUEST_ERROR_KINDS, errorKindLabel)}</label>
           <label>Fallback ${choice('fallback', ['true', 'false'], (value) => (value === 'true' ? 'yes' : 'no'))}</label>
           <label>Origin ${choice('origin', ORIGINS)}</label>
           <label>Since <input name="since" type="datetime-local" .value=${sinceLocal()} /></label>
@@ -125,7 +125,7 @@ export const requestsPage: Page = (root, { api, query, navigate }) => {
                           ${record.served ? html`→ <span class="mono">${record.served.connection}/${record.served.model}</span>` : nothing}${record.fallback ? html` <span class="tag">fallback</span>` : nothing}${record.origin !== 'caller' ? html` <span class="tag origin">${record.origin}</span>` : nothing}
                         </td>
                         <td class="nowrap"><span class="status status-${record.status}">${record.status}</span> <span class="muted">${record.http_status}</span></td>
-                        <td class="error-kind">${recordErrorKind(record)?.replace('refused_', 'refused: ') ?? ''}</td>
+                        <td class="error-kind">${errorKindLabel(recordErrorKind(record) ?? '')}</td>
                         <td class="number">${record.attempts.length}</td>
                         <td class="number nowrap">${record.first_token_ms === null ? '—' : formatMs(record.first_token_ms)} / ${formatMs(record.latency_ms)}</td>
                         <td class="number nowrap">${formatUsage(record.usage)}</td>
