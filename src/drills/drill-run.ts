@@ -1,4 +1,7 @@
-/** How one drill step ended: `ok`, the failure kind of the target that did not answer, or `skipped`. */
+/**
+ * How one drill step ended: `ok`; the failure kind of the target that did not answer;
+ * `not_reached` when another target answered instead; or `skipped` (its connection was busy).
+ */
 export type DrillStepResult = string;
 
 /** One request of a drill, as `GET /admin/drills` shows it (docs/drills-and-canaries.md). */

@@ -5,10 +5,13 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { expect } from 'vitest';
-import { postChat } from '../support/start-gateway.js';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { DASHBOARD_ADMIN_TOKEN, INCIDENT_CONFIG, sendIncidentTraffic, type IncidentTraffic } from '../support/dashboard-traffic.js';
+import { postChat, startGateway, type TestGateway } from '../support/start-gateway.js';
 
-export const ADMIN_TOKEN = 'dashboard-admin-token';
+export { horizontalOverflow, signIn } from '../support/dashboard-sign-in.js';
+
+export const ADMIN_TOKEN = DASHBOARD_ADMIN_TOKEN;
 export const SCREENSHOTS = join(process.cwd(), 'test-results', 'dashboard');
 
 export const DASHBOARD_ROUTES = `
@@ -51,15 +54,6 @@ export async function openPage(browser: Browser, viewport = { width: 1280, heigh
   return { page, errors, close: () => context.close() };
 }
 
-/** Opens `path` and signs in with the form (typed, then Enter), landing on that page. */
-export async function signIn(page: Page, gatewayUrl: string, path = '/ui/', token = ADMIN_TOKEN): Promise<void> {
-  await page.goto(`${gatewayUrl}${path}`);
-  const field = page.getByLabel('Admin token');
-  await field.fill(token);
-  await field.press('Enter');
-  await page.getByRole('navigation', { name: 'Dashboard' }).waitFor();
-}
-
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
@@ -71,4 +65,27 @@ export async function ask(gatewayUrl: string, model: string, options: { stream?:
   expect(response.status).toBe(200);
   await response.text();
   return response.headers.get('x-request-id')!;
+}
+
+/**
+ * A gateway that has had an incident's traffic (test/support/dashboard-traffic.ts), for the
+ * calling test file when it can run (`available`), closed after it.
+ */
+export function incidentGatewayForThisFile(available: boolean): { gateway(): TestGateway; traffic(): IncidentTraffic } {
+  let gateway: TestGateway | undefined;
+  let traffic: IncidentTraffic | undefined;
+  beforeAll(async () => {
+    if (!available) return;
+    gateway = await startGateway(INCIDENT_CONFIG);
+    traffic = await sendIncidentTraffic(gateway.url);
+  }, 60_000);
+  afterAll(() => gateway?.close());
+  return {
+    gateway: () => gateway ?? raise('the incident gateway is not running for this file'),
+    traffic: () => traffic ?? raise('no incident traffic was sent for this file'),
+  };
+}
+
+function raise(message: string): never {
+  throw new Error(message);
 }

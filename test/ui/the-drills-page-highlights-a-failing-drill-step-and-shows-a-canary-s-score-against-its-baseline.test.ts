@@ -91,3 +91,25 @@ it.skipIf(!available)('the Drills page highlights the failing step by its target
     await close();
   }
 });
+
+it.skipIf(!available)("a canary's Run button asks first, then runs it and lists the new run with its score", async () => {
+  const { page, errors, close } = await openPage(browser());
+  try {
+    await signIn(page, gateway.url, '/ui/drills');
+    const canary = page.locator('article[data-canary="drafts"]');
+    await canary.locator('li[data-run]').first().waitFor();
+    const runsBefore = await canary.locator('li[data-run]').count();
+    const asked = gateway.mock.attemptsFor('drafter').length;
+    await canary.getByRole('button', { name: 'Run canary of drafts' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Run the canary of “drafts”?' });
+    await dialog.getByRole('button', { name: 'Run canary' }).click();
+    await canary.locator('li[data-run]').nth(runsBefore).waitFor({ timeout: 30_000 });
+    // Both prompts were sent again, and the new run (newest first) is judged like the first.
+    expect(gateway.mock.attemptsFor('drafter').length).toBe(asked + 2);
+    expect(await canary.locator('li[data-run] .run-score').first().textContent()).toBe('score 0.50');
+    expect(await canary.getByRole('button', { name: 'Run canary of drafts' }).isEnabled()).toBe(true);
+    expect(errors).toEqual([]);
+  } finally {
+    await close();
+  }
+});

@@ -13,7 +13,7 @@ beforeAll(async () => {
 }, 30_000);
 afterAll(() => gateway?.close());
 
-it.skipIf(!available)('shows non-zero requests, success, fallback, attempts, latency and spend, with a chart of each', async () => {
+it.skipIf(!available)('shows non-zero requests, served, fallback, attempts, latency, tokens and spend, with a chart of each', async () => {
   expect(gateway.mock.attemptsFor('primary')).toHaveLength(1);
   expect(gateway.mock.attemptsFor('standby')).toHaveLength(1);
   expect(gateway.mock.attemptsFor('steady')).toHaveLength(3);
@@ -28,13 +28,16 @@ it.skipIf(!available)('shows non-zero requests, success, fallback, attempts, lat
     };
     await page.locator('.figures').waitFor();
     expect(await figure('Requests')).toBe('4');
-    expect(await figure('Success')).toBe('100.0 %');
+    expect(await figure('Served')).toBe('4 (100.0 %)');
+    expect(await figure('Refused by the gateway')).toBe('0 (0.0 %)');
+    expect(await figure('Failed upstream')).toBe('0 (0.0 %)');
     expect(await figure('Fallback')).toBe('25.0 %');
-    expect(await figure('Attempts per request')).toBe('1.25');
+    expect(await figure('Attempts per reached request')).toBe('1.25');
+    expect(await figure('Tokens in / out')).toMatch(/^[1-9]\d* \/ [1-9]\d*$/);
     expect(await figure('Added latency p50 / p99')).toMatch(/^\d+ ms \/ \d+ ms$/);
     expect(await figure('First token p50')).toMatch(/^\d+ ms$/);
     expect(await figure('Spend')).toMatch(/^\$0\.0[1-9]/);
-    for (const title of ['Requests per minute', 'Success and fallback share', 'Attempts per request', 'Latency', 'Spend']) {
+    for (const title of ['Requests per minute', 'Success and fallback share', 'Attempts per request that reached a provider', 'Latency', 'Tokens per minute', 'Spend']) {
       expect(await page.locator('.chart', { hasText: title }).locator('canvas').count(), title).toBe(1);
     }
     await screenshot(page, 'overview-with-traffic');

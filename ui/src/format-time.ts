@@ -1,4 +1,5 @@
 import { html, type TemplateResult } from 'lit-html';
+import type { RequestRecord } from './admin-api-types.js';
 
 const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto', style: 'short' });
 const STEPS: [Intl.RelativeTimeFormatUnit, number][] = [
@@ -40,4 +41,30 @@ export function formatUsd(usd: number | null | undefined): string {
 
 export function formatShare(share: number | null | undefined): string {
   return share === null || share === undefined ? '—' : `${(share * 100).toFixed(1)} %`;
+}
+
+/**
+ * A time in a table cell: the time of day (with the date when not today), and how far off when
+ * `withRelative` (an ejection's end); the exact ISO time on hover.
+ */
+export function shortTimeCell(iso: string | null | undefined, empty = '—', withRelative = false): TemplateResult | string {
+  if (!iso) return empty;
+  const atMs = Date.parse(iso);
+  if (Number.isNaN(atMs)) return iso;
+  const at = new Date(atMs);
+  const today = at.toDateString() === new Date().toDateString();
+  return html`<time datetime=${iso} title=${`${iso} (${relativeTime(atMs)})`}>${today ? at.toLocaleTimeString() : at.toLocaleString()}${withRelative ? html` <span class="muted">(${relativeTime(atMs)})</span>` : ''}</time>`;
+}
+
+/** Token counts: exact below ten thousand, then with k and M. */
+export function formatTokens(tokens: number | null | undefined): string {
+  if (tokens === null || tokens === undefined) return '—';
+  if (tokens < 10_000) return String(tokens);
+  return tokens < 10_000_000 ? `${(tokens / 1000).toFixed(tokens < 100_000 ? 1 : 0)}k` : `${(tokens / 1_000_000).toFixed(1)}M`;
+}
+
+/** A record's tokens: prompt (cached ones included) / answer / prompt read from the provider's cache. */
+export function formatUsage(usage: RequestRecord['usage']): string {
+  if (!usage) return '—';
+  return `${formatTokens(usage.input_tokens)} / ${formatTokens(usage.output_tokens)} / ${formatTokens(usage.cache_read_tokens ?? 0)}${usage.estimated ? ' (estimated)' : ''}`;
 }

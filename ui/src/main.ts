@@ -3,6 +3,7 @@ import 'uplot/dist/uPlot.min.css';
 import './styles.css';
 import { AdminApi, tokenIsAccepted } from './admin-api.js';
 import { matchRoute, NAVIGATION } from './routes.js';
+import { keepTableCellsLabelled } from './table-labels.js';
 
 /** Session storage: the token lasts as long as the tab, and is the only secret the page keeps. */
 const TOKEN_KEY = 'switchyard.admin-token';
@@ -105,7 +106,12 @@ function showPage(): void {
     stopPage = () => undefined;
     return;
   }
-  stopPage = match.page(page, { api, params: match.params, query: new URLSearchParams(location.search), navigate });
+  const stopLabels = keepTableCellsLabelled(page);
+  const stopMatched = match.page(page, { api, params: match.params, query: new URLSearchParams(location.search), navigate });
+  stopPage = () => {
+    stopMatched();
+    stopLabels();
+  };
   // Keyboard and screen-reader users land on the new page's heading, as after a full load.
   page.querySelector<HTMLElement>('h1')?.focus({ preventScroll: true });
 }

@@ -15,14 +15,15 @@ export class TimeChart {
   readonly #container: HTMLElement;
   readonly #resize = () => this.#plot.setSize(this.#size());
 
-  constructor(container: HTMLElement, options: { title: string; unit: (value: number) => string; series: readonly Omit<ChartSeries, 'values'>[] }) {
+  /** `range`: the y axis's fixed bounds (shares run 0–1), instead of one fitted to the figures. */
+  constructor(container: HTMLElement, options: { title: string; unit: (value: number) => string; series: readonly Omit<ChartSeries, 'values'>[]; range?: [number, number] }) {
     this.#container = container;
     this.#plot = new uPlot(
       {
         title: options.title,
         ...this.#size(),
         cursor: { drag: { x: false, y: false } },
-        scales: { x: { time: true } },
+        scales: { x: { time: true }, ...(options.range ? { y: { range: options.range } } : {}) },
         axes: [{}, { values: (_plot, ticks) => ticks.map(options.unit), size: 64 }],
         series: [{}, ...options.series.map((series) => ({ label: series.label, stroke: series.colour, width: 2, spanGaps: false, points: { show: true, size: 5, fill: series.colour }, value: (_plot: uPlot, value: number | null) => (value === null ? '—' : options.unit(value)) }))],
       },

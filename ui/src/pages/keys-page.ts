@@ -1,27 +1,13 @@
 import { html, nothing, render } from 'lit-html';
-import { formatUsd, timeCell } from '../format-time.js';
+import { formatTokens, formatUsd, timeCell } from '../format-time.js';
+
+const DAY_MS = 86_400_000;
+/** The last day in 15-minute steps: 96 points per key. */
+const HISTORY_BUCKET_S = 900;
+import type { AdminKeysResponse, AdminStatsResponse, CreatedKeyView, KeySpendView, KeyStatsView, KeyView } from '../admin-api-types.js';
+import { sparkline, type SparkSeries } from '../sparkline.js';
+import { ConfirmDialog } from '../confirm-dialog.js';
 import type { Page } from '../page.js';
-
-interface KeyView {
-  id: string;
-  name: string;
-  key_prefix: string;
-  routes: string[] | null;
-  direct: boolean;
-  budget: { usd: number; period: string } | null;
-  limits: { rpm: number | null; tpm: number | null };
-  expires_at: string | null;
-  created_at: string;
-  revoked_at: string | null;
-  status: 'active' | 'revoked' | 'expired';
-}
-
-interface KeySpend {
-  usd: number;
-  reserved_usd: number;
-  budget_usd: number | null;
-  period: string | null;
-}
 
 /**
  * Keys: each key's spend against its budget, limits and expiry; create (the secret shown once,
@@ -29,13 +15,13 @@ interface KeySpend {
  */
 export const keysPage: Page = (root, { api }) => {
   let keys: KeyView[] | undefined;
-  const spend = new Map<string, KeySpend>();
+  const spend = new Map<string, KeySpendView>();
+  let history: { starts: number[]; byKey: Map<string, KeyStatsView> } | undefined;
   let error: string | undefined;
   let createError: string | undefined;
   let showInactive = false;
   /** The new key's secret: held only until the operator dismisses it. */
   let created: { name: string; secret: string; copied: boolean } | undefined;
-  let revoking: KeyView | undefined;
   let notice: string | undefined;
 
   const draw = () => {
@@ -66,6 +52,8 @@ export const keysPage: Page = (root, { api }) => {
                       <th scope="col">Key</th>
                       <th scope="col">Routes</th>
                       <th scope="col">Spend / budget</th>
+                      <th scope="col">Last day</th>
+                      <th scope="col">Tokens, last day</th>
                       <th scope="col">Limits</th>
                       <th scope="col">Expires</th>
                       <th scope="col">Status</th>
@@ -79,6 +67,8 @@ export const keysPage: Page = (root, { api }) => {
                         <td class="mono">${key.key_prefix}…</td>
                         <td>${key.routes === null ? 'all' : key.routes.join(', ')}</td>
                         <td>${spendOf(key, spend.get(key.id))}</td>
+                        <td>${spendHistory(spend.get(key.id), history, key.name)}</td>
+                        <td class="nowrap">${tokensOf(history?.byKey.get(key.name))}</td>
                         <td>${key.limits.rpm === null ? '' : `${key.limits.rpm} rpm `}${key.limits.tpm === null ? '' : `${key.limits.tpm} tpm`}${key.limits.rpm === null && key.limits.tpm === null ? 'none' : ''}</td>
                         <td>${timeCell(key.expires_at, 'never')}</td>
                         <td>${key.status}${key.revoked_at ? html` ${timeCell(key.revoked_at)}` : nothing}</td>
@@ -109,30 +99,36 @@ export const keysPage: Page = (root, { api }) => {
             ${createError ? html`<p class="error" role="alert">${createError}</p>` : nothing}
           </form>
         </section>
-        <dialog id="revoke-dialog" aria-labelledby="revoke-heading" @close=${closed}>
-          <form method="dialog">
-            <h2 id="revoke-heading">Revoke “${revoking?.name ?? ''}”?</h2>
-            <p>Every request with this key is refused (401) from now on. This cannot be undone.</p>
-            <button value="cancel" class="quiet">Cancel</button>
-            <button value="revoke" class="danger">Revoke key</button>
-          </form>
-        </dialog>`,
+        ${confirm.template()}`,
       root,
     );
   };
+  const confirm = new ConfirmDialog('revoke-dialog', root, draw);
+
+  /** Every key's spend and tokens by the quarter hour over the last day (`/admin/stats`). */
+  async function loadHistory(): Promise<void> {
+    const since = new Date(Date.now() - DAY_MS).toISOString();
+    try {
+      const stats = await api.get<AdminStatsResponse>(`/admin/stats?since=${encodeURIComponent(since)}&bucket_s=${HISTORY_BUCKET_S}&origin=all`);
+      history = { starts: stats.data.map((bucket) => Date.parse(bucket.start)), byKey: new Map(stats.by_key.map((row) => [row.key_name, row])) };
+    } catch {
+      // The keys and their spend matter more: the charts stay empty ("—") until the next read.
+    }
+  }
 
   async function load(): Promise<void> {
     try {
-      keys = (await api.get<{ data: KeyView[] }>('/admin/keys')).data;
+      keys = (await api.get<AdminKeysResponse>('/admin/keys')).data;
       error = undefined;
       draw();
-      await Promise.all(
-        keys
+      await Promise.all([
+        loadHistory(),
+        ...keys
           .filter((key) => key.status === 'active')
           .map(async (key) => {
-            spend.set(key.id, await api.get<KeySpend>(`/admin/keys/${encodeURIComponent(key.id)}/spend`));
+            spend.set(key.id, await api.get<KeySpendView>(`/admin/keys/${encodeURIComponent(key.id)}/spend`));
           }),
-      );
+      ]);
     } catch (failure) {
       error = `The keys could not be read: ${(failure as Error).message}`;
     }
@@ -158,7 +154,7 @@ export const keysPage: Page = (root, { api }) => {
     if (Object.keys(limits).length > 0) body.limits = limits;
     if (text('expires') !== '') body.expires_at = new Date(text('expires')).toISOString();
     try {
-      const answer = await api.post<{ name: string; key: string }>('/admin/keys', body);
+      const answer = await api.post<CreatedKeyView>('/admin/keys', body);
       created = { name: answer.name, secret: answer.key, copied: false };
       createError = undefined;
       form.reset();
@@ -189,16 +185,16 @@ export const keysPage: Page = (root, { api }) => {
   }
 
   function askRevoke(key: KeyView): void {
-    revoking = key;
-    draw();
-    root.querySelector<HTMLDialogElement>('#revoke-dialog')?.showModal();
+    confirm.open({
+      title: `Revoke “${key.name}”?`,
+      body: 'Every request with this key is refused (401) from now on. This cannot be undone.',
+      action: 'Revoke key',
+      danger: true,
+      run: () => void revoke(key),
+    });
   }
 
-  async function closed(event: Event): Promise<void> {
-    const dialog = event.currentTarget as HTMLDialogElement;
-    const key = revoking;
-    revoking = undefined;
-    if (dialog.returnValue !== 'revoke' || !key) return draw();
+  async function revoke(key: KeyView): Promise<void> {
     try {
       await api.delete(`/admin/keys/${encodeURIComponent(key.id)}`);
       notice = `Key ${key.name} revoked.`;
@@ -214,7 +210,7 @@ export const keysPage: Page = (root, { api }) => {
   return () => (created = undefined);
 };
 
-function spendOf(key: KeyView, spend: KeySpend | undefined) {
+function spendOf(key: KeyView, spend: KeySpendView | undefined) {
   if (!spend) return key.budget ? `budget ${formatUsd(key.budget.usd)} / ${key.budget.period}` : '—';
   if (spend.budget_usd === null) return html`${formatUsd(spend.usd)} <span class="muted">(no budget)</span>`;
   const share = spend.budget_usd === 0 ? 1 : Math.min(1, spend.usd / spend.budget_usd);
@@ -224,4 +220,32 @@ function spendOf(key: KeyView, spend: KeySpend | undefined) {
     </div>
     ${formatUsd(spend.usd)} of ${formatUsd(spend.budget_usd)} / ${spend.period}${spend.reserved_usd > 0 ? html` <span class="muted">(+${formatUsd(spend.reserved_usd)} reserved)</span>` : nothing}
   </div>`;
+}
+
+/**
+ * The spend of the key's current period at the end of each quarter hour of the last day, against
+ * its budget: today's spend minus what was spent after that point. Points before the period
+ * began (its budget restarted) are left out.
+ */
+function spendHistory(spend: KeySpendView | undefined, history: { starts: number[]; byKey: Map<string, KeyStatsView> } | undefined, name: string) {
+  if (!spend || !history) return '—';
+  const series = history.byKey.get(name)?.series ?? history.starts.map(() => ({ spend_usd: 0 }));
+  const periodStartMs = Date.parse(spend.period_start);
+  let after = 0;
+  const cumulative: (number | null)[] = [];
+  for (let index = series.length - 1; index >= 0; index--) {
+    const startMs = history.starts[index] ?? 0;
+    cumulative[index] = startMs < periodStartMs ? null : Math.max(0, spend.usd - after);
+    after += series[index]?.spend_usd ?? 0;
+  }
+  const first = cumulative.find((value) => value !== null);
+  const label = `spend of the period over the last day: ${formatUsd(first ?? spend.usd)} to ${formatUsd(spend.usd)}${spend.budget_usd === null ? ', no budget' : ` of ${formatUsd(spend.budget_usd)}`}`;
+  const lines: SparkSeries[] = [{ values: cumulative, colour: '#2563eb' }];
+  if (spend.budget_usd !== null) lines.push({ values: cumulative.map(() => spend.budget_usd), colour: '#dc2626', dashed: true });
+  return sparkline(lines, label, spend.budget_usd ?? 0);
+}
+
+function tokensOf(stats: KeyStatsView | undefined): string {
+  if (!stats) return '—';
+  return `${formatTokens(stats.tokens.input)} in / ${formatTokens(stats.tokens.output)} out`;
 }

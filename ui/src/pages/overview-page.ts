@@ -1,25 +1,9 @@
-import { html, nothing, render } from 'lit-html';
-import { formatMs, formatShare, formatUsd, timeCell } from '../format-time.js';
+import { html, nothing, render, type TemplateResult } from 'lit-html';
+import type { AdminStatsResponse as Stats, BreakdownFigures, FailingDeploymentView, StatsBucketView as StatsBucket, TokensView } from '../admin-api-types.js';
+import { formatMs, formatShare, formatTokens, formatUsd, shortTimeCell, timeCell } from '../format-time.js';
+import { failedUpstreamCount, outcomeParts, refusedCount } from '../outcomes.js';
 import type { Page } from '../page.js';
 import { TimeChart } from '../time-chart.js';
-
-interface StatsBucket {
-  start: string;
-  requests: number;
-  ok_share: number | null;
-  fallback_share: number | null;
-  attempts_per_request: number | null;
-  added_latency_ms: { p50: number | null; p99: number | null };
-  first_token_ms: { p50: number | null };
-  spend_usd: number;
-}
-
-interface Stats {
-  since: string;
-  until: string;
-  bucket_s: number;
-  data: StatsBucket[];
-}
 
 const RANGES = {
   hour: { label: 'Last hour', spanMs: 3_600_000, bucketS: 60 },
@@ -28,7 +12,11 @@ const RANGES = {
 type RangeName = keyof typeof RANGES;
 const REFRESH_MS = 15_000;
 
-/** Overview: the figures of `/admin/stats` over the last hour or day, as totals and charts. */
+/**
+ * Overview: the callers' requests of the last hour or day from `/admin/stats` — how they ended
+ * (served, refused by the gateway, failed upstream), charts over time, each route and provider,
+ * and the deployments failing most.
+ */
 export const overviewPage: Page = (root, { api, query, navigate }) => {
   const rangeName: RangeName = query.get('range') === 'day' ? 'day' : 'hour';
   const range = RANGES[rangeName];
@@ -44,24 +32,46 @@ export const overviewPage: Page = (root, { api, query, navigate }) => {
             ([name, option]) =>
               html`<button type="button" aria-pressed=${name === rangeName ? 'true' : 'false'} @click=${() => navigate(name === 'hour' ? '/ui/' : `/ui/?range=${name}`)}>${option.label}</button>`,
           )}
-          ${stats ? html`<span class="muted">updated ${timeCell(new Date().toISOString())}</span>` : nothing}
+          <span class="muted">callers' requests${stats ? html`; updated ${timeCell(new Date().toISOString())}` : nothing}</span>
         </div>
         ${error ? html`<p class="error" role="alert">${error}</p>` : nothing}
-        ${stats ? totals(stats) : html`<p class="muted">Loading…</p>`}
+        ${stats ? html`${totals(stats)}<div class="incident">${outcomesView(stats)}${failingView(stats.failing_deployments)}</div>` : html`<p class="muted">Loading…</p>`}
         <div class="charts">
           <div class="chart" id="chart-requests"></div>
           <div class="chart" id="chart-shares"></div>
           <div class="chart" id="chart-attempts"></div>
           <div class="chart" id="chart-latency"></div>
+          <div class="chart" id="chart-tokens"></div>
           <div class="chart" id="chart-spend"></div>
-        </div>`,
+        </div>
+        ${stats ? html`${breakdownTable('By route', stats.by_route, (row) => row.route ?? html`<span class="muted">direct connection/model</span>`)}${breakdownTable('By provider', stats.by_provider, (row) => html`${row.connection} <span class="muted">(${row.provider})</span>`)}` : nothing}`,
       root,
     );
 
   draw();
-  const chart = (id: string, title: string, unit: (value: number) => string, series: { label: string; colour: string }[], values: (bucket: StatsBucket, perMinute: number) => (number | null)[]) =>
-    charts.push({ chart: new TimeChart(root.querySelector<HTMLElement>(`#${id}`)!, { title, unit, series }), values });
-  chart('chart-requests', 'Requests per minute', (value) => value.toFixed(1), [{ label: 'requests/min', colour: '#2563eb' }], (bucket, perMinute) => [bucket.requests / perMinute]);
+  const chart = (
+    id: string,
+    title: string,
+    unit: (value: number) => string,
+    series: { label: string; colour: string }[],
+    values: (bucket: StatsBucket, perMinute: number) => (number | null)[],
+    yRange?: [number, number],
+  ) => charts.push({ chart: new TimeChart(root.querySelector<HTMLElement>(`#${id}`)!, { title, unit, series, ...(yRange ? { range: yRange } : {}) }), values });
+  chart(
+    'chart-requests',
+    'Requests per minute',
+    (value) => value.toFixed(1),
+    [
+      { label: 'served', colour: '#16a34a' },
+      { label: 'refused by the gateway', colour: '#7c3aed' },
+      { label: 'failed upstream', colour: '#dc2626' },
+    ],
+    (bucket, perMinute) => [
+      (bucket.outcomes.served_first_try + bucket.outcomes.served_after_failover) / perMinute,
+      refusedCount(bucket.outcomes) / perMinute,
+      failedUpstreamCount(bucket.outcomes) / perMinute,
+    ],
+  );
   chart(
     'chart-shares',
     'Success and fallback share',
@@ -71,8 +81,9 @@ export const overviewPage: Page = (root, { api, query, navigate }) => {
       { label: 'fallback', colour: '#c2410c' },
     ],
     (bucket) => [bucket.ok_share, bucket.fallback_share],
+    [0, 1],
   );
-  chart('chart-attempts', 'Attempts per request', (value) => value.toFixed(2), [{ label: 'attempts', colour: '#7c3aed' }], (bucket) => [bucket.attempts_per_request]);
+  chart('chart-attempts', 'Attempts per request that reached a provider', (value) => value.toFixed(2), [{ label: 'attempts', colour: '#7c3aed' }], (bucket) => [bucket.attempts_per_reached_request]);
   chart(
     'chart-latency',
     'Latency',
@@ -84,12 +95,23 @@ export const overviewPage: Page = (root, { api, query, navigate }) => {
     ],
     (bucket) => [bucket.added_latency_ms.p50, bucket.added_latency_ms.p99, bucket.first_token_ms.p50],
   );
-  chart('chart-spend', 'Spend', (value) => formatUsd(value), [{ label: 'USD', colour: '#334155' }], (bucket) => [bucket.spend_usd]);
+  chart(
+    'chart-tokens',
+    'Tokens per minute',
+    (value) => formatTokens(value),
+    [
+      { label: 'input', colour: '#2563eb' },
+      { label: 'output', colour: '#9333ea' },
+      { label: 'cache read', colour: '#0d9488' },
+    ],
+    (bucket, perMinute) => [bucket.tokens.input / perMinute, bucket.tokens.output / perMinute, bucket.tokens.cache_read / perMinute],
+  );
+  chart('chart-spend', 'Spend (every origin)', (value) => formatUsd(value), [{ label: 'USD', colour: '#334155' }], (bucket) => [bucket.spend_usd]);
 
   async function load(): Promise<void> {
     try {
       const since = new Date(Date.now() - range.spanMs).toISOString();
-      stats = await api.get<Stats>(`/admin/stats?since=${encodeURIComponent(since)}&bucket_s=${range.bucketS}`);
+      stats = await api.get<Stats>(`/admin/stats?since=${encodeURIComponent(since)}&bucket_s=${range.bucketS}&origin=caller`);
       error = undefined;
       const perMinute = stats.bucket_s / 60;
       const times = stats.data.map((bucket) => Date.parse(bucket.start) / 1000);
@@ -110,31 +132,142 @@ export const overviewPage: Page = (root, { api, query, navigate }) => {
   };
 };
 
-/** The range's totals: counts and money summed, shares weighted by requests, latencies of the latest busy bucket. */
-function totals(stats: Stats) {
-  const requests = stats.data.reduce((sum, bucket) => sum + bucket.requests, 0);
-  const weighted = (pick: (bucket: StatsBucket) => number | null) => {
-    let total = 0;
-    let weight = 0;
-    for (const bucket of stats.data) {
-      const value = pick(bucket);
-      if (value === null) continue;
-      total += value * bucket.requests;
-      weight += bucket.requests;
-    }
-    return weight === 0 ? null : total / weight;
-  };
+/** The range's totals; the fallback share weighted by requests, latencies of the latest bucket with traffic. */
+function totals(stats: Stats): TemplateResult {
+  const { totals: all } = stats;
+  let fallback = 0;
+  let weight = 0;
+  for (const bucket of stats.data) {
+    if (bucket.fallback_share === null) continue;
+    fallback += bucket.fallback_share * bucket.requests;
+    weight += bucket.requests;
+  }
+  const served = all.outcomes.served_first_try + all.outcomes.served_after_failover;
   const latest = [...stats.data].reverse().find((bucket) => bucket.added_latency_ms.p50 !== null || bucket.first_token_ms.p50 !== null);
+  const share = (count: number) => (all.requests === 0 ? '' : ` (${formatShare(count / all.requests)})`);
   const figures: [string, string][] = [
-    ['Requests', String(requests)],
-    ['Success', formatShare(weighted((bucket) => bucket.ok_share))],
-    ['Fallback', formatShare(weighted((bucket) => bucket.fallback_share))],
-    ['Attempts per request', weighted((bucket) => bucket.attempts_per_request)?.toFixed(2) ?? '—'],
+    ['Requests', String(all.requests)],
+    ['Served', `${served}${share(served)}`],
+    ['Refused by the gateway', `${refusedCount(all.outcomes)}${share(refusedCount(all.outcomes))}`],
+    ['Failed upstream', `${failedUpstreamCount(all.outcomes)}${share(failedUpstreamCount(all.outcomes))}`],
+    ['Fallback', formatShare(weight === 0 ? null : fallback / weight)],
+    ['Attempts per reached request', all.attempts_per_reached_request?.toFixed(2) ?? '—'],
     ['Added latency p50 / p99', latest ? `${formatMs(latest.added_latency_ms.p50)} / ${formatMs(latest.added_latency_ms.p99)}` : '—'],
     ['First token p50', formatMs(latest?.first_token_ms.p50)],
-    ['Spend', formatUsd(stats.data.reduce((sum, bucket) => sum + bucket.spend_usd, 0))],
+    ['Tokens in / out', tokensText(all.tokens)],
+    ['Spend', formatUsd(all.spend_usd)],
   ];
   return html`<dl class="figures">
     ${figures.map(([name, value]) => html`<div class="figure"><dt>${name}</dt><dd>${value}</dd></div>`)}
   </dl>`;
+}
+
+function tokensText(tokens: TokensView): string {
+  return `${formatTokens(tokens.input)} / ${formatTokens(tokens.output)}`;
+}
+
+/** How every request of the range ended: one bar split by outcome, and the counts behind it. */
+function outcomesView(stats: Stats): TemplateResult {
+  const total = stats.totals.requests;
+  const parts = outcomeParts(stats.totals.outcomes).filter((part) => part.count > 0 || part.group === 'served');
+  return html`<section class="outcomes" aria-labelledby="outcomes-heading">
+    <h2 id="outcomes-heading">How the requests ended</h2>
+    ${total === 0
+      ? html`<p class="muted">No request in this range.</p>`
+      : html`<div class="outcome-bar" aria-hidden="true">
+          ${parts.filter((part) => part.count > 0).map((part) => html`<span class=${part.colour} style="width: ${((part.count / total) * 100).toFixed(2)}%" title=${`${part.label}: ${part.count}`}></span>`)}
+        </div>`}
+    <div class="table-wrap fits">
+      <table class="outcome-table">
+        <thead>
+          <tr>
+            <th scope="col">Outcome</th>
+            <th scope="col" class="number">Requests</th>
+            <th scope="col" class="number">Share</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${parts.map(
+            (part) => html`<tr data-outcome=${part.key} data-group=${part.group}>
+              <th scope="row"><span class="swatch ${part.colour}"></span>${part.label}</th>
+              <td class="number">${part.count}</td>
+              <td class="number">${formatShare(total === 0 ? null : part.count / total)}</td>
+            </tr>`,
+          )}
+          <tr data-outcome="all">
+            <th scope="row"><strong>all requests</strong></th>
+            <td class="number"><strong>${total}</strong></td>
+            <td class="number"></td>
+          </tr>
+        </tbody>
+      </table>
+    </div>
+  </section>`;
+}
+
+function failingView(failing: FailingDeploymentView[]): TemplateResult {
+  return html`<section aria-labelledby="failing-heading">
+    <h2 id="failing-heading">Failing deployments</h2>
+    ${failing.length === 0
+      ? html`<p>No attempt failed in this range.</p>`
+      : html`<div class="table-wrap">
+          <table class="failing">
+            <thead>
+              <tr>
+                <th scope="col">Deployment</th>
+                <th scope="col" class="number">Failed / attempts</th>
+                <th scope="col">Kinds</th>
+                <th scope="col">Failing since / last failure</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${failing.map(
+                (row) => html`<tr data-deployment=${row.deployment}>
+                  <th scope="row" class="mono deployment-name">${row.deployment}</th>
+                  <td class="number">${row.failures} / ${row.attempts}</td>
+                  <td>${Object.entries(row.failure_kinds).map(([kind, count]) => html`<span class="kind-chip"><span class="swatch kind-${kind}"></span>${kind} ${count}</span> `)}</td>
+                  <td><div class="since">${shortTimeCell(row.since, '—', true)}</div><div class="muted">last ${shortTimeCell(row.last_failure)}</div></td>
+                </tr>`,
+              )}
+            </tbody>
+          </table>
+        </div>`}
+  </section>`;
+}
+
+function breakdownTable<Row extends BreakdownFigures>(title: string, rows: Row[], name: (row: Row) => TemplateResult | string): TemplateResult {
+  const id = `${title.toLowerCase().replaceAll(' ', '-')}-heading`;
+  return html`<section aria-labelledby=${id}>
+    <h2 id=${id}>${title}</h2>
+    ${rows.length === 0
+      ? html`<p class="muted">No request in this range.</p>`
+      : html`<div class="table-wrap">
+          <table class="breakdown">
+            <thead>
+              <tr>
+                <th scope="col">${title === 'By route' ? 'Route' : 'Provider'}</th>
+                <th scope="col" class="number">Requests</th>
+                <th scope="col" class="number">Success</th>
+                <th scope="col" class="number">Fallback</th>
+                <th scope="col" class="number">First token p50 / p99</th>
+                <th scope="col" class="number">Tokens in / out</th>
+                <th scope="col" class="number">Spend</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${rows.map(
+                (row) => html`<tr>
+                  <th scope="row">${name(row)}</th>
+                  <td class="number">${row.requests}</td>
+                  <td class="number">${formatShare(row.ok_share)}</td>
+                  <td class="number">${formatShare(row.fallback_share)}</td>
+                  <td class="number">${formatMs(row.first_token_ms.p50)} / ${formatMs(row.first_token_ms.p99)}</td>
+                  <td class="number">${tokensText(row.tokens)}</td>
+                  <td class="number">${formatUsd(row.spend_usd)}</td>
+                </tr>`,
+              )}
+            </tbody>
+          </table>
+        </div>`}
+  </section>`;
 }

@@ -1,7 +1,11 @@
 import { html, nothing, render } from 'lit-html';
-import { formatMs, formatUsd, relativeTime, timeCell } from '../format-time.js';
+import { FailureKind } from '../../../src/core/failure-kind.js';
+import { formatMs, formatUsage, formatUsd, relativeTime, timeCell } from '../format-time.js';
 import type { Page } from '../page.js';
-import type { AttemptEntry, RequestRecord, SkippedEntry } from '../request-record.js';
+import type { RequestRecord } from '../admin-api-types.js';
+
+type AttemptEntry = RequestRecord['attempts'][number];
+type SkippedEntry = NonNullable<RequestRecord['skipped']>[number];
 
 /** A request's record with its attempt timeline: every attempt a bar on one time axis. */
 export const requestPage: Page = (root, { api, params, navigate }) => {
@@ -52,6 +56,7 @@ function summary(record: RequestRecord) {
     ['Latency', `${formatMs(record.latency_ms)} (gateway added ${formatMs(record.added_latency_ms)})`],
     ['First token', formatMs(record.first_token_ms)],
     ['Deadline', formatMs(record.deadline_ms)],
+    ['Tokens in / out / cached', formatUsage(record.usage)],
     ['Cost', formatUsd(record.cost_usd)],
     ['Key', record.key_name ?? '—'],
     ['Origin', record.origin ?? '—'],
@@ -61,24 +66,6 @@ function summary(record: RequestRecord) {
   return html`<dl class="summary">${rows.map(([name, value]) => html`<div><dt>${name}</dt><dd>${value}</dd></div>`)}</dl>`;
 }
 
-/** The failure kinds of the records (docs/errors.md), each with its colour in styles.css. */
-const KINDS = [
-  'ok',
-  'rate_limit',
-  'quota_exhausted',
-  'server_error',
-  'empty_answer',
-  'timeout',
-  'connection',
-  'credential',
-  'not_found',
-  'context_length',
-  'moderation',
-  'invalid_request',
-  'stream_interrupted',
-  'cancelled',
-  'internal_error',
-];
 
 /**
  * The bars share one axis from the request's start to its end. First-token marks sit where the
@@ -145,15 +132,15 @@ function timeline(record: RequestRecord, selected: number | undefined, select: (
                 ${record.attempts.map(
                   (attempt, index) => html`<tr class=${selected === attempt.n ? 'selected' : ''}>
                     <td>${attempt.n}</td>
-                    <td class="mono">${attempt.connection}/${attempt.model}</td>
-                    <td><span class="swatch kind-${kindClass(attempt.kind)}"></span>${attempt.kind}${attempt.hedge ? ' (hedge)' : ''}</td>
+                    <td class="mono wraps">${attempt.connection}/${attempt.model}</td>
+                    <td class="nowrap"><span class="swatch kind-${kindClass(attempt.kind)}"></span>${attempt.kind}${attempt.hedge ? ' (hedge)' : ''}</td>
                     <td>${attempt.http_status ?? '—'}</td>
-                    <td>+${formatMs(attempt.started_ms)}</td>
-                    <td>${formatMs(attempt.latency_ms)}</td>
+                    <td class="nowrap">+${formatMs(attempt.started_ms)}</td>
+                    <td class="nowrap">${formatMs(attempt.latency_ms)}</td>
                     <td>${formatMs(attempt.first_token_ms)}${attempt.first_token_timeout_ms ? html` <span class="muted">(limit ${formatMs(attempt.first_token_timeout_ms)})</span>` : nothing}</td>
                     <td>${attempt.committed ? 'yes' : 'no'}</td>
                     <td>${formatUsd(attempt.cost_usd)}</td>
-                    <td>${movedOn(attempt, index === record.attempts.length - 1, record)}</td>
+                    <td class="message">${movedOn(attempt, index === record.attempts.length - 1, record)}</td>
                   </tr>`,
                 )}
               </tbody>
@@ -193,6 +180,7 @@ function movedOn(attempt: AttemptEntry, last: boolean, record: RequestRecord): s
   return last ? `${why}; nothing left to try (${record.status})` : why;
 }
 
+/** Each failure kind of the records (docs/errors.md) has its colour in styles.css. */
 function kindClass(kind: string): string {
-  return KINDS.includes(kind) ? kind : 'other';
+  return (Object.values(FailureKind) as string[]).includes(kind) ? kind : 'other';
 }

@@ -1,17 +1,20 @@
 import { html, nothing, render } from 'lit-html';
-import { formatMs, formatUsd, timeCell } from '../format-time.js';
+import type { AdminHealthResponse, AdminRequestsResponse, RequestRecord } from '../admin-api-types.js';
+import { formatMs, formatUsage, formatUsd, shortTimeCell } from '../format-time.js';
 import type { Page } from '../page.js';
-import type { RequestRecord } from '../request-record.js';
+import { errorKindLabel, recordErrorKind, REQUEST_ERROR_KINDS } from '../request-error-kind.js';
 
 const PAGE_SIZE = 50;
+const LIVE_MS = 5_000;
 const STATUSES = ['ok', 'interrupted', 'failed', 'rejected', 'cancelled'];
 const ORIGINS = ['caller', 'drill', 'canary', 'probe'];
 /** The filters, as the page URL's query and the admin API's parameters alike. */
-const FILTERS = ['route', 'status', 'key', 'origin', 'since'] as const;
+const FILTERS = ['route', 'deployment', 'key', 'status', 'error_kind', 'fallback', 'origin', 'since'] as const;
 
 /**
  * Requests: `/admin/requests` with the filters in the page URL (so a filtered list is a link),
- * paged by `before` (the last id shown); each id opens its attempt timeline.
+ * paged by `before` (the last id shown); each id opens its attempt timeline. `live=1` (the newest
+ * page only) reads the list again every few seconds.
  */
 export const requestsPage: Page = (root, { api, query, navigate }) => {
   const filters = new URLSearchParams();
@@ -20,14 +23,20 @@ export const requestsPage: Page = (root, { api, query, navigate }) => {
     if (value) filters.set(name, value);
   }
   const before = query.get('before');
+  const live = query.get('live') === '1' && !before;
   let records: RequestRecord[] | undefined;
+  let deployments: string[] = [];
   let error: string | undefined;
+  let loadedAt: string | undefined;
 
+  const listUrl = (next: URLSearchParams) => {
+    const text = next.toString();
+    return `/ui/requests${text ? `?${text}` : ''}`;
+  };
   const pageUrl = (extra: Record<string, string>) => {
     const next = new URLSearchParams(filters);
     for (const [name, value] of Object.entries(extra)) next.set(name, value);
-    const text = next.toString();
-    return `/ui/requests${text ? `?${text}` : ''}`;
+    return listUrl(next);
   };
   const open = (event: MouseEvent, url: string) => {
     if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
@@ -44,8 +53,13 @@ export const requestsPage: Page = (root, { api, query, navigate }) => {
       // The time field is local; the API takes ISO 8601.
       next.set(name, name === 'since' ? new Date(value).toISOString() : value);
     }
-    const text = next.toString();
-    navigate(`/ui/requests${text ? `?${text}` : ''}`);
+    if (live) next.set('live', '1');
+    navigate(listUrl(next));
+  };
+  const toggleLive = (event: Event) => {
+    const next = new URLSearchParams(filters);
+    if ((event.currentTarget as HTMLInputElement).checked) next.set('live', '1');
+    navigate(listUrl(next));
   };
   const sinceLocal = () => {
     const since = filters.get('since');
@@ -53,65 +67,70 @@ export const requestsPage: Page = (root, { api, query, navigate }) => {
     const at = new Date(Date.parse(since) - new Date().getTimezoneOffset() * 60_000);
     return at.toISOString().slice(0, 16);
   };
+  const choice = (name: string, options: readonly string[], label: (option: string) => string = (option) => option) =>
+    html`<select name=${name}>
+      <option value="">any</option>
+      ${options.map((option) => html`<option value=${option} ?selected=${filters.get(name) === option}>${label(option)}</option>`)}
+    </select>`;
+  const requestLink = (id: string) => html`<a class="mono" href=${`/ui/requests/${encodeURIComponent(id)}`} title=${id} @click=${(event: MouseEvent) => open(event, `/ui/requests/${encodeURIComponent(id)}`)}>${id}</a>`;
 
   const draw = () =>
     render(
       html`<h1 tabindex="-1">Requests</h1>
         <form class="filters" @submit=${apply}>
           <label>Route <input name="route" .value=${filters.get('route') ?? ''} /></label>
-          <label
-            >Status
-            <select name="status">
-              <option value="">any</option>
-              ${STATUSES.map((status) => html`<option ?selected=${filters.get('status') === status}>${status}</option>`)}
-            </select></label
-          >
+          <label>Served by <input name="deployment" list="deployments" placeholder="connection/model" .value=${filters.get('deployment') ?? ''} /></label>
+          <datalist id="deployments">${deployments.map((deployment) => html`<option value=${deployment}></option>`)}</datalist>
           <label>Key <input name="key" .value=${filters.get('key') ?? ''} /></label>
-          <label
-            >Origin
-            <select name="origin">
-              <option value="">any</option>
-              ${ORIGINS.map((origin) => html`<option ?selected=${filters.get('origin') === origin}>${origin}</option>`)}
-            </select></label
-          >
+          <label>Status ${choice('status', STATUSES)}</label>
+          <label>Error kind ${choice('error_kind', REQUEST_ERROR_KINDS, errorKindLabel)}</label>
+          <label>Fallback ${choice('fallback', ['true', 'false'], (value) => (value === 'true' ? 'yes' : 'no'))}</label>
+          <label>Origin ${choice('origin', ORIGINS)}</label>
           <label>Since <input name="since" type="datetime-local" .value=${sinceLocal()} /></label>
           <button type="submit">Apply</button>
           <a href="/ui/requests" @click=${(event: MouseEvent) => open(event, '/ui/requests')}>Clear</a>
         </form>
+        <div class="toolbar">
+          <label class="inline"><input type="checkbox" .checked=${live} ?disabled=${before !== null} @change=${toggleLive} /> Live: read again every ${LIVE_MS / 1000} s</label>
+          ${loadedAt ? html`<span class="muted">read ${shortTimeCell(loadedAt)}</span>` : nothing}
+        </div>
         ${error ? html`<p class="error" role="alert">${error}</p>` : nothing}
         ${records === undefined
           ? html`<p class="muted">Loading…</p>`
           : records.length === 0
             ? html`<p>No request matches.</p>`
             : html`<div class="table-wrap">
-                <table>
+                <table class="requests">
                   <thead>
                     <tr>
                       <th scope="col">Request</th>
                       <th scope="col">Time</th>
-                      <th scope="col">Route</th>
+                      <th scope="col">Requested → served</th>
                       <th scope="col">Status</th>
-                      <th scope="col">Served by</th>
-                      <th scope="col">Tries</th>
-                      <th scope="col">Latency</th>
-                      <th scope="col">Cost</th>
+                      <th scope="col">Error kind</th>
+                      <th scope="col" class="number">Tries</th>
+                      <th scope="col" class="number">First token / total</th>
+                      <th scope="col" class="number">Tokens in / out / cached</th>
+                      <th scope="col" class="number">Cost</th>
                       <th scope="col">Key</th>
-                      <th scope="col">Origin</th>
                     </tr>
                   </thead>
                   <tbody>
                     ${records.map(
-                      (record) => html`<tr>
-                        <th scope="row"><a class="mono" href=${`/ui/requests/${encodeURIComponent(record.id)}`} @click=${(event: MouseEvent) => open(event, `/ui/requests/${encodeURIComponent(record.id)}`)}>${record.id}</a></th>
-                        <td>${timeCell(record.created_at)}</td>
-                        <td>${record.route ?? record.model_requested ?? '—'}</td>
-                        <td><span class="status status-${record.status}">${record.status}</span> <span class="muted">${record.http_status}</span></td>
-                        <td>${record.served ? `${record.served.connection}/${record.served.model}` : '—'}${record.fallback ? html` <span class="tag">fallback</span>` : nothing}</td>
-                        <td>${record.attempts.length}</td>
-                        <td>${formatMs(record.latency_ms)}</td>
-                        <td>${formatUsd(record.cost_usd)}</td>
+                      (record) => html`<tr data-error-kind=${recordErrorKind(record) ?? ''}>
+                        <th scope="row" class="request-id">${requestLink(record.id)}</th>
+                        <td class="nowrap">${shortTimeCell(record.created_at)}</td>
+                        <td>
+                          ${record.route ?? record.model_requested ?? '—'}
+                          ${record.served ? html`→ <span class="mono">${record.served.connection}/${record.served.model}</span>` : nothing}${record.fallback ? html` <span class="tag">fallback</span>` : nothing}${record.origin !== 'caller' ? html` <span class="tag origin">${record.origin}</span>` : nothing}
+                        </td>
+                        <td class="nowrap"><span class="status status-${record.status}">${record.status}</span> <span class="muted">${record.http_status}</span></td>
+                        <td class="error-kind">${errorKindLabel(recordErrorKind(record) ?? '')}</td>
+                        <td class="number">${record.attempts.length}</td>
+                        <td class="number nowrap">${record.first_token_ms === null ? '—' : formatMs(record.first_token_ms)} / ${formatMs(record.latency_ms)}</td>
+                        <td class="number nowrap">${formatUsage(record.usage)}</td>
+                        <td class="number">${formatUsd(record.cost_usd)}</td>
                         <td>${record.key_name ?? '—'}</td>
-                        <td>${record.origin ?? '—'}</td>
                       </tr>`,
                     )}
                   </tbody>
@@ -131,15 +150,27 @@ export const requestsPage: Page = (root, { api, query, navigate }) => {
     parameters.set('limit', String(PAGE_SIZE));
     if (before) parameters.set('before', before);
     try {
-      records = (await api.get<{ data: RequestRecord[] }>(`/admin/requests?${parameters}`)).data;
+      records = (await api.get<AdminRequestsResponse>(`/admin/requests?${parameters}`)).data;
+      loadedAt = new Date().toISOString();
       error = undefined;
     } catch (failure) {
-      records = [];
+      records ??= [];
       error = `The requests could not be listed: ${(failure as Error).message}`;
     }
     draw();
   }
+  /** The deployments to offer in the "Served by" field: every configured one. */
+  async function loadDeployments(): Promise<void> {
+    try {
+      deployments = (await api.get<AdminHealthResponse>('/admin/health')).data.map((deployment) => deployment.deployment);
+      draw();
+    } catch {
+      // The field takes any connection/model typed in; the suggestions are a convenience.
+    }
+  }
   draw();
   void load();
-  return () => undefined;
+  void loadDeployments();
+  const timer = live ? setInterval(() => void load(), LIVE_MS) : undefined;
+  return () => clearInterval(timer);
 };
