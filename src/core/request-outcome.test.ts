@@ -15,6 +15,8 @@ describe('requestOutcome', () => {
     expect(requestOutcome(ended({ http_status: 503, error_code: 'overloaded' }))).toBe('refused_other');
     // Failed without an attempt (every target out): the gateway answered itself.
     expect(requestOutcome(ended({ status: 'failed', http_status: 503, error_code: 'upstream_error' }))).toBe('refused_other');
+    // Every target cooling after a provider's 429: the caller sees rate_limit_exceeded, but no key limit refused it.
+    expect(requestOutcome(ended({ status: 'failed', http_status: 429, error_code: 'rate_limit_exceeded' }))).toBe('refused_other');
   });
 
   it("keys upstream failures by the last attempt's kind, and tells a failover from a first try", () => {

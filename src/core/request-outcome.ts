@@ -24,8 +24,12 @@ const AUTH_CODES: ReadonlySet<string> = new Set(['invalid_api_key', 'model_not_a
 export function requestOutcome(record: Pick<RequestRecord, 'status' | 'http_status' | 'error_code' | 'attempts' | 'fallback'>): RequestOutcome {
   if (record.status === 'cancelled') return 'cancelled';
   if (record.status === 'ok') return record.attempts.length > 1 || record.fallback === true ? 'served_after_failover' : 'served_first_try';
-  const last = record.attempts.at(-1);
-  if (record.status !== 'rejected' && last) return `failed_${last.kind}`;
+  if (record.status !== 'rejected') {
+    const last = record.attempts.at(-1);
+    // Failed with no attempt: every target was skipped (cooling after a provider's 429, ejected),
+    // which is no target left to try, not the key's own limit whatever code the caller saw.
+    return last ? `failed_${last.kind}` : 'refused_other';
+  }
   return `refused_${refusalClass(record.error_code, record.http_status)}`;
 }
 
