@@ -6,9 +6,14 @@
  * calls each (SQLite on its store thread, PostgreSQL through its pool). Target: the day in
  * ≤ 200 ms on SQLite (issue 28).
  *
- *   npm run bench:stats -- [--records N] [--runs R] [--postgres URL]
+ *   npm run bench:stats -- [--records N] [--runs R] [--postgres URL] [--sqlite-file FILE]
+ *
+ * `--sqlite-file FILE` keeps the seeded SQLite store in FILE (and when it was seeded in FILE.json)
+ * and, when FILE already holds a store seeded with as many records, measures it without seeding
+ * again: seeding takes minutes, a measurement seconds. The windows are then taken back to the
+ * seeding's moment, so the same records are asked for.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -37,26 +42,39 @@ const CONNECTIONS = [
 const KEYS = 20;
 
 const { values } = parseArgs({
-  options: { records: { type: 'string', default: '1000000' }, runs: { type: 'string', default: '7' }, postgres: { type: 'string' } },
+  options: {
+    records: { type: 'string', default: '1000000' },
+    runs: { type: 'string', default: '7' },
+    postgres: { type: 'string' },
+    'sqlite-file': { type: 'string' },
+  },
   strict: true,
 });
 const count = Number(values.records);
 if (!Number.isInteger(count) || count < 1 || count > 5_000_000) throw new Error('--records must be a whole number from 1 to 5000000');
 const runs = Number(values.runs);
 if (!Number.isInteger(runs) || runs < 1 || runs > 100) throw new Error('--runs must be a whole number from 1 to 100');
-const nowMs = Date.now();
+const keptFile = values['sqlite-file'];
+const kept = keptFile === undefined ? undefined : keptSeeding(keptFile);
+const nowMs = kept?.nowMs ?? Date.now();
 
 const directory = mkdtempSync(join(tmpdir(), 'switchyard-stats-bench-'));
 try {
-  const path = join(directory, 'store.db');
-  const { db, sqlite } = openStore({ kind: 'sqlite', path });
-  await migrate(db);
-  const inserts = new SqliteInserts(sqlite);
-  await seed(async (records, spend) => {
-    inserts.records(records);
-    inserts.spend(spend);
-  });
-  await db.destroy();
+  const path = keptFile ?? join(directory, 'store.db');
+  if (kept) {
+    console.log(`measuring ${path}: ${count} records seeded at ${new Date(nowMs).toISOString()}`);
+  } else {
+    rmSync(path, { force: true });
+    const { db, sqlite } = openStore({ kind: 'sqlite', path });
+    await migrate(db);
+    const inserts = new SqliteInserts(sqlite);
+    await seed(async (records, spend) => {
+      inserts.records(records);
+      inserts.spend(spend);
+    });
+    await db.destroy();
+    if (keptFile !== undefined) writeFileSync(`${keptFile}.json`, JSON.stringify({ nowMs, count }));
+  }
   await measure('sqlite', `store: { kind: sqlite, path: "${path}" }`);
   if (values.postgres) {
     const pgDb = postgresDatabase(values.postgres, { timeoutMs: 60_000 });
@@ -71,6 +89,13 @@ try {
   }
 } finally {
   rmSync(directory, { recursive: true, force: true });
+}
+
+/** The seeding kept in `file`, when it holds `count` records (and the seeding finished). */
+function keptSeeding(file: string): { nowMs: number } | undefined {
+  if (!existsSync(file) || !existsSync(`${file}.json`)) return undefined;
+  const seeding = JSON.parse(readFileSync(`${file}.json`, 'utf8')) as { nowMs: number; count: number };
+  return seeding.count === count ? { nowMs: seeding.nowMs } : undefined;
 }
 
 async function seed(write: (records: RequestRecord[], spend: SpendRow[]) => Promise<void>): Promise<void> {

@@ -1,9 +1,9 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { RequestOrigin } from '../core/request-origin.js';
-import { BREAKDOWN_TABLES, FIVE_MINUTES, HOUR_MINUTES } from './breakdown-rollups.js';
+import { BREAKDOWN_TABLES, HOUR_MINUTES } from './breakdown-rollups.js';
 import type { OutcomeMinutesTable } from './schema.js';
 import type { DatabaseSchema } from './schema.js';
-import { minuteBuckets, type StatsRange } from './request-stats.js';
+import { inWholeFiveMinutes, minuteBuckets, type StatsRange } from './request-stats.js';
 import { MINUTE_MS } from './stats-rollups.js';
 
 /** The summed figures of `outcome_minutes` (requests, attempts, tokens, cost…). */
@@ -54,9 +54,7 @@ export async function breakdownStats(db: Kysely<DatabaseSchema>, range: StatsRan
     FROM (${hoursAndEdges(range, (table, minutes) => sql`SELECT facet, name, detail, bin, count FROM ${sql.table(`first_token_${table}`)}
       WHERE facet IN ('route', 'connection') AND ${origin} AND ${minutes}`)}) AS parts
     GROUP BY facet, name, detail, bin`);
-  // Buckets of whole 5 minutes that start on one (as the handler aligns them) hold whole 5-minute rows: read those.
-  const fiveMs = FIVE_MINUTES * MINUTE_MS;
-  const deploymentTable = range.bucketMs % fiveMs === 0 && range.sinceMs % fiveMs === 0 ? 'first_token_five_minutes' : 'first_token_minutes';
+  const deploymentTable = inWholeFiveMinutes(range) ? 'first_token_five_minutes' : 'first_token_minutes';
   const deploymentFirstTokens = await rows(sql`SELECT ${bucket} AS bucket, name AS connection, detail AS model, bin, SUM(count) AS count
     FROM ${sql.table(deploymentTable)} WHERE facet = 'deployment' AND ${origin} AND ${inRange} GROUP BY 1, name, detail, bin`);
   const attemptMinutes = await rows(sql`SELECT minute, connection, model, kind, SUM(attempts) AS attempts FROM attempt_minutes

@@ -1,5 +1,5 @@
-import type { Transaction } from 'kysely';
-import { BREAKDOWN_TABLES } from './breakdown-rollups.js';
+import { sql, type Transaction } from 'kysely';
+import { BREAKDOWN_TABLES, FIVE_MINUTES } from './breakdown-rollups.js';
 import type { DatabaseSchema } from './schema.js';
 
 /** Key columns holding numbers; the other keys are text. */
@@ -11,12 +11,19 @@ const NUMERIC_KEYS: ReadonlySet<string> = new Set(['minute', 'bin']);
  * read is a range of minutes within them, and the pruner deletes by the same prefix.
  */
 export async function createBreakdownTables(transaction: Transaction<DatabaseSchema>): Promise<void> {
+  const existing = new Set((await transaction.introspection.getTables()).map((table) => table.name));
   for (const [table, { keys, sums }] of Object.entries(BREAKDOWN_TABLES)) {
     let create = transaction.schema.createTable(table).ifNotExists();
     for (const key of keys) create = create.addColumn(key, NUMERIC_KEYS.has(key) ? 'bigint' : 'text', (column) => column.notNull());
     for (const sum of sums) create = create.addColumn(sum, 'bigint', (column) => column.notNull());
     // The builder types key columns by the columns it was told of statically; these come from a table spec.
     await create.addPrimaryKeyConstraint(`${table}_primary_key`, [...keys] as never[]).execute();
+  }
+  // Made after `latency_minutes` (callers' histograms): it starts with what that holds, so the
+  // figures of a day read by 5 minutes are those read by the minute from the upgrade on.
+  if (!existing.has('latency_five_minutes')) {
+    await sql`INSERT INTO latency_five_minutes (origin, minute, metric, bin, count)
+      SELECT 'caller', minute - minute % ${sql.lit(FIVE_MINUTES)}, metric, bin, SUM(count) FROM latency_minutes GROUP BY 2, metric, bin`.execute(transaction);
   }
 }
 

@@ -49,6 +49,7 @@ export const BREAKDOWN_PREFIXES: Readonly<Record<BreakdownTable, readonly string
   outcome_hours: ['route', 'connection', 'key'] satisfies OutcomeFacet[],
   first_token_hours: ['route', 'connection'] satisfies FirstTokenFacet[],
   first_token_five_minutes: ['deployment'] satisfies FirstTokenFacet[],
+  latency_five_minutes: undefined,
 };
 
 /** Deletes a breakdown table's minutes before a cutoff (the one positional parameter, epoch minutes). */
