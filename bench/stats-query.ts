@@ -10,8 +10,8 @@
  *
  * `--sqlite-file FILE` keeps the seeded SQLite store in FILE (and when it was seeded in FILE.json)
  * and, when FILE already holds a store seeded with as many records, measures it without seeding
- * again: seeding takes minutes, a measurement seconds. The windows are then taken back to the
- * seeding's moment, so the same records are asked for.
+ * again: seeding takes minutes, a measurement seconds. The windows then start where they did
+ * at the seeding (and run to now), so the same records are asked for.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -124,6 +124,9 @@ async function measure(store: string, storeYaml: string): Promise<void> {
       // One untimed call first: the store's pages were last touched by the seeding's connection.
       await fetch(`${url}/admin/stats?${query}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }).then((response) => response.arrayBuffer());
       const timesMs: number[] = [];
+      // The whole process's CPU (getrusage: every thread, the store thread's included) over the timed
+      // calls: on a machine shared with other work a steadier figure than the wall time.
+      const cpuBefore = process.cpuUsage();
       let body: AdminStatsResponse | undefined;
       let unavailable = 0;
       for (let run = 0; run < runs; run++) {
@@ -139,6 +142,8 @@ async function measure(store: string, storeYaml: string): Promise<void> {
         body = (await response.json()) as AdminStatsResponse;
         timesMs.push(performance.now() - startedAt);
       }
+      const cpu = process.cpuUsage(cpuBefore);
+      const cpuMsPerCall = (cpu.user + cpu.system) / 1000 / runs;
       timesMs.sort((a, b) => a - b);
       const over = unavailable === 0 ? '' : `; ${unavailable} of ${runs} calls over the store's 1 s bound (503)`;
       if (!body) {
@@ -146,7 +151,7 @@ async function measure(store: string, storeYaml: string): Promise<void> {
         continue;
       }
       const figures = `${body.totals.requests} requests in ${body.data.length} buckets, ${body.by_route.length} routes, ${body.by_deployment.length} deployments, ${body.by_key.length} keys`;
-      console.log(`${store} ${label}: ${figures}; median ${timesMs[timesMs.length >> 1]!.toFixed(0)} ms, max ${timesMs.at(-1)!.toFixed(0)} ms of ${timesMs.length} calls${over}`);
+      console.log(`${store} ${label}: ${figures}; median ${timesMs[timesMs.length >> 1]!.toFixed(0)} ms, max ${timesMs.at(-1)!.toFixed(0)} ms of ${timesMs.length} calls${over}; CPU ${cpuMsPerCall.toFixed(0)} ms a call (gateway and client)`);
     }
   } finally {
     await app.close();
