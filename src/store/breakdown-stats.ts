@@ -39,8 +39,11 @@ const SUMS = BREAKDOWN_TABLES.outcome_minutes.sums;
 export async function breakdownStats(db: Kysely<DatabaseSchema>, range: StatsRange, origins: readonly RequestOrigin[]): Promise<BreakdownStats> {
   const { bucket, inRange } = minuteBuckets(range);
   const origin = sql`origin IN (${sql.join([...origins])})`;
+  // Buckets of whole 5 minutes hold whole rows of the 5-minute twins: a fifth of the rows to read.
+  const fives = inWholeFiveMinutes(range);
+  const bucketTable = sql.table(fives ? 'outcome_five_minutes' : 'outcome_minutes');
   const summed = sql.join(SUMS.map((name) => sql`SUM(${sql.ref(name)}) AS ${sql.ref(name)}`));
-  const bucketOutcomes = await rows(sql`SELECT ${bucket} AS bucket, outcome, ${summed} FROM outcome_minutes
+  const bucketOutcomes = await rows(sql`SELECT ${bucket} AS bucket, outcome, ${summed} FROM ${bucketTable}
     WHERE facet = 'all' AND ${origin} AND ${inRange} GROUP BY 1, outcome`);
   const columns = sql.join(['facet', 'name', 'detail', 'outcome', ...SUMS].map((name) => sql.ref(name)));
   const facetOutcomes = await rows(sql`SELECT facet, name, detail, outcome, ${summed}
@@ -49,12 +52,12 @@ export async function breakdownStats(db: Kysely<DatabaseSchema>, range: StatsRan
     GROUP BY facet, name, detail, outcome`);
   const keyBuckets = await rows(sql`SELECT ${bucket} AS bucket, name, SUM(cost_micros) AS cost_micros, SUM(input_tokens) AS input_tokens,
       SUM(output_tokens) AS output_tokens
-    FROM outcome_minutes WHERE facet = 'key' AND ${origin} AND ${inRange} GROUP BY 1, name`);
+    FROM ${bucketTable} WHERE facet = 'key' AND ${origin} AND ${inRange} GROUP BY 1, name`);
   const facetFirstTokens = await rows(sql`SELECT facet, name, detail, bin, SUM(count) AS count
     FROM (${hoursAndEdges(range, (table, minutes) => sql`SELECT facet, name, detail, bin, count FROM ${sql.table(`first_token_${table}`)}
       WHERE facet IN ('route', 'connection') AND ${origin} AND ${minutes}`)}) AS parts
     GROUP BY facet, name, detail, bin`);
-  const deploymentTable = inWholeFiveMinutes(range) ? 'first_token_five_minutes' : 'first_token_minutes';
+  const deploymentTable = fives ? 'first_token_five_minutes' : 'first_token_minutes';
   const deploymentFirstTokens = await rows(sql`SELECT ${bucket} AS bucket, name AS connection, detail AS model, bin, SUM(count) AS count
     FROM ${sql.table(deploymentTable)} WHERE facet = 'deployment' AND ${origin} AND ${inRange} GROUP BY 1, name, detail, bin`);
   const attemptMinutes = await rows(sql`SELECT minute, connection, model, kind, SUM(attempts) AS attempts FROM attempt_minutes

@@ -21,6 +21,8 @@ export interface DatabaseSchema {
   outcome_hours: OutcomeMinutesTable;
   /** `first_token_minutes` by the hour, for the range-wide breakdowns (route, connection). */
   first_token_hours: FirstTokenMinutesTable;
+  /** `outcome_minutes` of the buckets (`all`) and keys by 5 minutes, for buckets of 5 minutes or more. */
+  outcome_five_minutes: OutcomeMinutesTable;
   /** `first_token_minutes` of deployments by 5 minutes, for their series in buckets of 5 minutes or more. */
   first_token_five_minutes: FirstTokenMinutesTable;
   latency_five_minutes: LatencyFiveMinutesTable;

@@ -17,13 +17,25 @@ const stores: { name: string; skip: boolean; open: () => Promise<Kysely<Database
   { name: 'PostgreSQL', skip: !postgresAvailable, open: async () => postgresDatabase(await server().createDatabase('latency_fives'), { timeoutMs: 10_000 }) },
 ];
 
-describe.each(stores)('a $name store made before the 5-minute latency histograms', ({ skip, open }) => {
-  it.skipIf(skip)('gains them summed from its per-minute histograms, as callers’ figures, once', async () => {
+const sums = { attempts: 1, reached: 1, fallback: 0, routed: 1, input_tokens: 10, output_tokens: 20, cache_read_tokens: 0, cache_write_tokens: 0, cost_micros: 7 };
+
+describe.each(stores)('a $name store made before the 5-minute twins', ({ skip, open }) => {
+  it.skipIf(skip)('gains them summed from its per-minute rollups (latencies as callers’ figures), once', async () => {
     const db = await open();
     closers.push(() => db.destroy());
     await migrate(db);
-    // As a store of the version before: per-minute histograms, no 5-minute table.
+    // As a store of the version before: per-minute rollups, no 5-minute twins.
     await db.schema.dropTable('latency_five_minutes').execute();
+    await db.schema.dropTable('outcome_five_minutes').execute();
+    const outcome = { origin: 'drill', name: '', detail: '', outcome: 'served_first_try', ...sums };
+    await db
+      .insertInto('outcome_minutes')
+      .values([
+        { ...outcome, facet: 'all', minute: 1_001, requests: 1 },
+        { ...outcome, facet: 'all', minute: 1_003, requests: 2 },
+        { ...outcome, facet: 'route', minute: 1_003, requests: 2 },
+      ])
+      .execute();
     await db
       .insertInto('latency_minutes')
       .values([
@@ -40,6 +52,10 @@ describe.each(stores)('a $name store made before the 5-minute latency histograms
       { origin: 'caller', minute: 1_000, metric: 'added', bin: 3, count: 3 },
       { origin: 'caller', minute: 1_000, metric: 'first_token', bin: 120, count: 5 },
       { origin: 'caller', minute: 1_005, metric: 'added', bin: 3, count: 4 },
+    ]);
+    const outcomes = await db.selectFrom('outcome_five_minutes').select(['facet', 'origin', 'minute', 'requests', 'cost_micros']).execute();
+    expect(outcomes.map((row) => ({ ...row, minute: Number(row.minute), requests: Number(row.requests), cost_micros: Number(row.cost_micros) }))).toEqual([
+      { facet: 'all', origin: 'drill', minute: 1_000, requests: 3, cost_micros: 14 },
     ]);
   });
 });
