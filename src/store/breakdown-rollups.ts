@@ -2,7 +2,7 @@ import type { RequestRecord } from '../core/request-record.js';
 import { requestOutcome } from '../core/request-outcome.js';
 import { usdToMicros } from '../metering/money.js';
 import type { AttemptMinutesTable, FirstTokenMinutesTable, LatencyFiveMinutesTable, OutcomeMinutesTable } from './schema.js';
-import { latencyBin, MINUTE_MS } from './stats-rollups.js';
+import { MINUTE_MS, type LatencyMinuteRow } from './stats-rollups.js';
 import { createdMsOf, storedOrigin } from './table-rows.js';
 
 /**
@@ -45,8 +45,8 @@ export const BREAKDOWN_TABLES = {
   // Deployments' first tokens by 5 minutes (`minute`: the first of the five), for their series: a
   // day by 5 minutes or more reads a fifth of the per-minute rows.
   first_token_five_minutes: { keys: ['facet', 'origin', 'minute', 'name', 'detail', 'bin'], sums: ['count'] },
-  // `latency_minutes`' histograms by 5 minutes and origin, for the buckets of 5 minutes or more:
-  // a day's read is then a fifth of the per-minute rows, the largest read of the day.
+  // `latency_minutes`' histograms (callers' figures, origin `caller`) by 5 minutes, for the buckets
+  // of 5 minutes or more: a day's read is then a fifth of the per-minute rows, the largest read of the day.
   latency_five_minutes: { keys: ['origin', 'minute', 'metric', 'bin'], sums: ['count'] },
 } as const;
 
@@ -60,10 +60,11 @@ export type BreakdownRollups = Record<BreakdownTable, object[]>;
 /**
  * The incident view's per-minute figures of newly stored records, every origin's (the view picks
  * one), to add to the rollup tables in the transaction that stores the records: a replayed
- * record, skipped as stored already, is not counted again. Rows come sorted by key, so
- * concurrent writers lock them in one order.
+ * record, skipped as stored already, is not counted again. `callerLatencies`: the same records'
+ * `latency_minutes` rows (`requestRollups`), summed into their 5-minute twin. Rows come sorted by
+ * key, so concurrent writers lock them in one order.
  */
-export function breakdownRollups(records: readonly RequestRecord[]): BreakdownRollups {
+export function breakdownRollups(records: readonly RequestRecord[], callerLatencies: readonly LatencyMinuteRow[]): BreakdownRollups {
   const outcomes = new Rollup<OutcomeMinuteRow>('outcome_minutes');
   const attempts = new Rollup<AttemptMinuteRow>('attempt_minutes');
   const firstTokens = new Rollup<FirstTokenMinuteRow>('first_token_minutes');
@@ -72,14 +73,12 @@ export function breakdownRollups(records: readonly RequestRecord[]): BreakdownRo
   const firstTokenHours = new Rollup<FirstTokenMinuteRow>('first_token_hours');
   const firstTokenFives = new Rollup<FirstTokenMinuteRow>('first_token_five_minutes');
   const latencyFives = new Rollup<LatencyFiveMinuteRow>('latency_five_minutes');
+  const fiveOf = (minute: number) => Math.floor(minute / FIVE_MINUTES) * FIVE_MINUTES;
   for (const record of records) {
     const origin = storedOrigin(record);
     const minute = Math.floor(createdMsOf(record) / MINUTE_MS);
     const hour = Math.floor(minute / HOUR_MINUTES) * HOUR_MINUTES;
-    const five = Math.floor(minute / FIVE_MINUTES) * FIVE_MINUTES;
-    // The figures `requestRollups` puts in `latency_minutes`, by 5 minutes.
-    if (record.status === 'ok') latencyFives.add({ origin, minute: five, metric: 'added', bin: latencyBin(record.added_latency_ms), count: 1 });
-    if (record.first_token_ms !== null) latencyFives.add({ origin, minute: five, metric: 'first_token', bin: latencyBin(record.first_token_ms), count: 1 });
+    const five = fiveOf(minute);
     const figures = requestFigures(record);
     const outcome = requestOutcome(record);
     const facets: [OutcomeFacet, string, string][] = [['all', '', ''], ['route', record.route ?? '', '']];
@@ -88,7 +87,6 @@ export function breakdownRollups(records: readonly RequestRecord[]): BreakdownRo
     for (const [facet, name, detail] of facets) {
       outcomes.add({ facet, origin, minute, name, detail, outcome, ...figures });
       if (facet !== 'all') outcomeHours.add({ facet, origin, minute: hour, name, detail, outcome, ...figures });
-      if (facet === 'all' || facet === 'key') outcomeFives.add({ facet, origin, minute: five, name, detail, outcome, ...figures });
     }
     if (record.first_token_ms !== null) {
       const bin = firstTokenBin(record.first_token_ms);
@@ -108,6 +106,9 @@ export function breakdownRollups(records: readonly RequestRecord[]): BreakdownRo
       }
     }
   }
+  // The 5-minute twins are sums of the batch's minute rows: work per row, not per record.
+  for (const row of outcomes.values()) if (row.facet === 'all' || row.facet === 'key') outcomeFives.add({ ...row, minute: fiveOf(row.minute) });
+  for (const row of callerLatencies) latencyFives.add({ origin: 'caller', ...row, minute: fiveOf(row.minute) });
   return {
     outcome_minutes: outcomes.rows(),
     attempt_minutes: attempts.rows(),
@@ -184,6 +185,11 @@ class Rollup<Row extends object> {
       return;
     }
     for (const name of this.#sums) found[name]! += fields[name] as number;
+  }
+
+  /** The rows in no particular order. */
+  values(): IterableIterator<Row> {
+    return this.#rows.values();
   }
 
   rows(): Row[] {
