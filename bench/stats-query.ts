@@ -10,8 +10,8 @@
  *
  * `--sqlite-file FILE` keeps the seeded SQLite store in FILE (and when it was seeded in FILE.json)
  * and, when FILE already holds a store seeded with as many records, measures it without seeding
- * again: seeding takes minutes, a measurement seconds. The windows then start where they did
- * at the seeding (and run to now), so the same records are asked for.
+ * again (for 12 hours): seeding takes minutes, a measurement seconds. The windows then start
+ * where they did at the seeding (and run to now), so the same records are asked for.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,6 +40,8 @@ const CONNECTIONS = [
   { connection: 'bedrock', provider: 'bedrock', models: ['claude-c', 'llama-a'] },
 ];
 const KEYS = 20;
+/** How long a store kept with `--sqlite-file` is measured again before it is seeded anew. */
+const KEPT_STORE_MAX_AGE_MS = 12 * 3_600_000;
 
 const { values } = parseArgs({
   options: {
@@ -64,7 +66,8 @@ try {
   if (kept) {
     console.log(`measuring ${path}: ${count} records seeded at ${new Date(nowMs).toISOString()}`);
   } else {
-    rmSync(path, { force: true });
+    // A store kept from another seeding goes, with its write-ahead log.
+    for (const file of [path, `${path}-wal`, `${path}-shm`, `${path}.json`]) rmSync(file, { force: true });
     const { db, sqlite } = openStore({ kind: 'sqlite', path });
     await migrate(db);
     const inserts = new SqliteInserts(sqlite);
@@ -91,11 +94,15 @@ try {
   rmSync(directory, { recursive: true, force: true });
 }
 
-/** The seeding kept in `file`, when it holds `count` records (and the seeding finished). */
+/**
+ * The seeding kept in `file`, when it holds `count` records (and the seeding finished) and is
+ * recent enough: the windows run from where they started at the seeding to now, and the hour by
+ * the minute is refused past 1 440 buckets.
+ */
 function keptSeeding(file: string): { nowMs: number } | undefined {
   if (!existsSync(file) || !existsSync(`${file}.json`)) return undefined;
   const seeding = JSON.parse(readFileSync(`${file}.json`, 'utf8')) as { nowMs: number; count: number };
-  return seeding.count === count ? { nowMs: seeding.nowMs } : undefined;
+  return seeding.count === count && Date.now() - seeding.nowMs < KEPT_STORE_MAX_AGE_MS ? { nowMs: seeding.nowMs } : undefined;
 }
 
 async function seed(write: (records: RequestRecord[], spend: SpendRow[]) => Promise<void>): Promise<void> {
