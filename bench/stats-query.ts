@@ -6,9 +6,14 @@
  * calls each (SQLite on its store thread, PostgreSQL through its pool). Target: the day in
  * ≤ 200 ms on SQLite (issue 28).
  *
- *   npm run bench:stats -- [--records N] [--runs R] [--postgres URL]
+ *   npm run bench:stats -- [--records N] [--runs R] [--postgres URL] [--sqlite-file FILE]
+ *
+ * `--sqlite-file FILE` keeps the seeded SQLite store in FILE (and when it was seeded in FILE.json)
+ * and, when FILE already holds a store seeded with as many records, measures it without seeding
+ * again (for 12 hours): seeding takes minutes, a measurement seconds. The windows then start
+ * where they did at the seeding (and run to now), so the same records are asked for.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -35,28 +40,44 @@ const CONNECTIONS = [
   { connection: 'bedrock', provider: 'bedrock', models: ['claude-c', 'llama-a'] },
 ];
 const KEYS = 20;
+/** How long a store kept with `--sqlite-file` is measured again before it is seeded anew. */
+const KEPT_STORE_MAX_AGE_MS = 12 * 3_600_000;
 
 const { values } = parseArgs({
-  options: { records: { type: 'string', default: '1000000' }, runs: { type: 'string', default: '7' }, postgres: { type: 'string' } },
+  options: {
+    records: { type: 'string', default: '1000000' },
+    runs: { type: 'string', default: '7' },
+    postgres: { type: 'string' },
+    'sqlite-file': { type: 'string' },
+  },
   strict: true,
 });
 const count = Number(values.records);
 if (!Number.isInteger(count) || count < 1 || count > 5_000_000) throw new Error('--records must be a whole number from 1 to 5000000');
 const runs = Number(values.runs);
 if (!Number.isInteger(runs) || runs < 1 || runs > 100) throw new Error('--runs must be a whole number from 1 to 100');
-const nowMs = Date.now();
+const keptFile = values['sqlite-file'];
+const kept = keptFile === undefined ? undefined : keptSeeding(keptFile);
+const nowMs = kept?.nowMs ?? Date.now();
 
 const directory = mkdtempSync(join(tmpdir(), 'switchyard-stats-bench-'));
 try {
-  const path = join(directory, 'store.db');
-  const { db, sqlite } = openStore({ kind: 'sqlite', path });
-  await migrate(db);
-  const inserts = new SqliteInserts(sqlite);
-  await seed(async (records, spend) => {
-    inserts.records(records);
-    inserts.spend(spend);
-  });
-  await db.destroy();
+  const path = keptFile ?? join(directory, 'store.db');
+  if (kept) {
+    console.log(`measuring ${path}: ${count} records seeded at ${new Date(nowMs).toISOString()}`);
+  } else {
+    // A store kept from another seeding goes, with its write-ahead log.
+    for (const file of [path, `${path}-wal`, `${path}-shm`, `${path}.json`]) rmSync(file, { force: true });
+    const { db, sqlite } = openStore({ kind: 'sqlite', path });
+    await migrate(db);
+    const inserts = new SqliteInserts(sqlite);
+    await seed(async (records, spend) => {
+      inserts.records(records);
+      inserts.spend(spend);
+    });
+    await db.destroy();
+    if (keptFile !== undefined) writeFileSync(`${keptFile}.json`, JSON.stringify({ nowMs, count }));
+  }
   await measure('sqlite', `store: { kind: sqlite, path: "${path}" }`);
   if (values.postgres) {
     const pgDb = postgresDatabase(values.postgres, { timeoutMs: 60_000 });
@@ -73,13 +94,28 @@ try {
   rmSync(directory, { recursive: true, force: true });
 }
 
+/**
+ * The seeding kept in `file`, when it holds `count` records (and the seeding finished) and is
+ * recent enough: the windows run from where they started at the seeding to now, and the hour by
+ * the minute is refused past 1 440 buckets.
+ */
+function keptSeeding(file: string): { nowMs: number } | undefined {
+  if (!existsSync(file) || !existsSync(`${file}.json`)) return undefined;
+  const seeding = JSON.parse(readFileSync(`${file}.json`, 'utf8')) as { nowMs: number; count: number };
+  return seeding.count === count && Date.now() - seeding.nowMs < KEPT_STORE_MAX_AGE_MS ? { nowMs: seeding.nowMs } : undefined;
+}
+
 async function seed(write: (records: RequestRecord[], spend: SpendRow[]) => Promise<void>): Promise<void> {
   const startedAt = performance.now();
+  const cpuBefore = process.cpuUsage();
   for (let start = 0; start < count; start += SEED_BATCH) {
     const records = Array.from({ length: Math.min(SEED_BATCH, count - start) }, (_, index) => seededRecord(start + index));
     await write(records, records.filter((record) => record.status === 'ok').map(spendOf));
   }
-  console.log(`seeded ${count} records over the last day in ${((performance.now() - startedAt) / 1000).toFixed(1)} s`);
+  const cpu = process.cpuUsage(cpuBefore);
+  // The write path's cost per record (its rollups included), with making the records: compare builds by it.
+  const cpuUsPerRecord = (cpu.user + cpu.system) / count;
+  console.log(`seeded ${count} records over the last day in ${((performance.now() - startedAt) / 1000).toFixed(1)} s, CPU ${cpuUsPerRecord.toFixed(1)} µs a record`);
 }
 
 /** A gateway on the seeded store, asked over HTTP as the dashboard asks. */
@@ -99,6 +135,9 @@ async function measure(store: string, storeYaml: string): Promise<void> {
       // One untimed call first: the store's pages were last touched by the seeding's connection.
       await fetch(`${url}/admin/stats?${query}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }).then((response) => response.arrayBuffer());
       const timesMs: number[] = [];
+      // The whole process's CPU (getrusage: every thread, the store thread's included) over the timed
+      // calls: on a machine shared with other work a steadier figure than the wall time.
+      const cpuBefore = process.cpuUsage();
       let body: AdminStatsResponse | undefined;
       let unavailable = 0;
       for (let run = 0; run < runs; run++) {
@@ -114,6 +153,8 @@ async function measure(store: string, storeYaml: string): Promise<void> {
         body = (await response.json()) as AdminStatsResponse;
         timesMs.push(performance.now() - startedAt);
       }
+      const cpu = process.cpuUsage(cpuBefore);
+      const cpuMsPerCall = (cpu.user + cpu.system) / 1000 / runs;
       timesMs.sort((a, b) => a - b);
       const over = unavailable === 0 ? '' : `; ${unavailable} of ${runs} calls over the store's 1 s bound (503)`;
       if (!body) {
@@ -121,7 +162,7 @@ async function measure(store: string, storeYaml: string): Promise<void> {
         continue;
       }
       const figures = `${body.totals.requests} requests in ${body.data.length} buckets, ${body.by_route.length} routes, ${body.by_deployment.length} deployments, ${body.by_key.length} keys`;
-      console.log(`${store} ${label}: ${figures}; median ${timesMs[timesMs.length >> 1]!.toFixed(0)} ms, max ${timesMs.at(-1)!.toFixed(0)} ms of ${timesMs.length} calls${over}`);
+      console.log(`${store} ${label}: ${figures}; median ${timesMs[timesMs.length >> 1]!.toFixed(0)} ms, max ${timesMs.at(-1)!.toFixed(0)} ms of ${timesMs.length} calls${over}; CPU ${cpuMsPerCall.toFixed(0)} ms a call (gateway and client)`);
     }
   } finally {
     await app.close();

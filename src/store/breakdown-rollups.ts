@@ -1,8 +1,8 @@
 import type { RequestRecord } from '../core/request-record.js';
 import { requestOutcome } from '../core/request-outcome.js';
 import { usdToMicros } from '../metering/money.js';
-import type { AttemptMinutesTable, FirstTokenMinutesTable, OutcomeMinutesTable } from './schema.js';
-import { MINUTE_MS } from './stats-rollups.js';
+import type { AttemptMinutesTable, FirstTokenMinutesTable, LatencyFiveMinutesTable, OutcomeMinutesTable } from './schema.js';
+import { MINUTE_MS, type LatencyMinuteRow } from './stats-rollups.js';
 import { createdMsOf, storedOrigin } from './table-rows.js';
 
 /**
@@ -19,6 +19,7 @@ export type FirstTokenFacet = 'route' | 'connection' | 'deployment';
 export type OutcomeMinuteRow = OutcomeMinutesTable;
 export type AttemptMinuteRow = AttemptMinutesTable;
 export type FirstTokenMinuteRow = FirstTokenMinutesTable;
+export type LatencyFiveMinuteRow = LatencyFiveMinutesTable;
 
 /** Each rollup table: the columns a row is keyed on and the ones an upsert adds up. */
 export const BREAKDOWN_TABLES = {
@@ -35,9 +36,18 @@ export const BREAKDOWN_TABLES = {
     sums: ['requests', 'attempts', 'reached', 'fallback', 'routed', 'input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens', 'cost_micros'],
   },
   first_token_hours: { keys: ['facet', 'origin', 'minute', 'name', 'detail', 'bin'], sums: ['count'] },
+  // The buckets' own figures (facet `all`) and keys' series by 5 minutes, for buckets of 5 minutes
+  // or more: a day's keys by the minute were the largest scan of the breakdowns.
+  outcome_five_minutes: {
+    keys: ['facet', 'origin', 'minute', 'name', 'detail', 'outcome'],
+    sums: ['requests', 'attempts', 'reached', 'fallback', 'routed', 'input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens', 'cost_micros'],
+  },
   // Deployments' first tokens by 5 minutes (`minute`: the first of the five), for their series: a
   // day by 5 minutes or more reads a fifth of the per-minute rows.
   first_token_five_minutes: { keys: ['facet', 'origin', 'minute', 'name', 'detail', 'bin'], sums: ['count'] },
+  // `latency_minutes`' histograms (callers' figures, origin `caller`) by 5 minutes, for the buckets
+  // of 5 minutes or more: a day's read is then a fifth of the per-minute rows, the largest read of the day.
+  latency_five_minutes: { keys: ['origin', 'minute', 'metric', 'bin'], sums: ['count'] },
 } as const;
 
 export const HOUR_MINUTES = 60;
@@ -50,21 +60,25 @@ export type BreakdownRollups = Record<BreakdownTable, object[]>;
 /**
  * The incident view's per-minute figures of newly stored records, every origin's (the view picks
  * one), to add to the rollup tables in the transaction that stores the records: a replayed
- * record, skipped as stored already, is not counted again. Rows come sorted by key, so
- * concurrent writers lock them in one order.
+ * record, skipped as stored already, is not counted again. `callerLatencies`: the same records'
+ * `latency_minutes` rows (`requestRollups`), summed into their 5-minute twin. Rows come sorted by
+ * key, so concurrent writers lock them in one order.
  */
-export function breakdownRollups(records: readonly RequestRecord[]): BreakdownRollups {
+export function breakdownRollups(records: readonly RequestRecord[], callerLatencies: readonly LatencyMinuteRow[]): BreakdownRollups {
   const outcomes = new Rollup<OutcomeMinuteRow>('outcome_minutes');
   const attempts = new Rollup<AttemptMinuteRow>('attempt_minutes');
   const firstTokens = new Rollup<FirstTokenMinuteRow>('first_token_minutes');
   const outcomeHours = new Rollup<OutcomeMinuteRow>('outcome_hours');
+  const outcomeFives = new Rollup<OutcomeMinuteRow>('outcome_five_minutes');
   const firstTokenHours = new Rollup<FirstTokenMinuteRow>('first_token_hours');
   const firstTokenFives = new Rollup<FirstTokenMinuteRow>('first_token_five_minutes');
+  const latencyFives = new Rollup<LatencyFiveMinuteRow>('latency_five_minutes');
+  const fiveOf = (minute: number) => Math.floor(minute / FIVE_MINUTES) * FIVE_MINUTES;
   for (const record of records) {
     const origin = storedOrigin(record);
     const minute = Math.floor(createdMsOf(record) / MINUTE_MS);
     const hour = Math.floor(minute / HOUR_MINUTES) * HOUR_MINUTES;
-    const five = Math.floor(minute / FIVE_MINUTES) * FIVE_MINUTES;
+    const five = fiveOf(minute);
     const figures = requestFigures(record);
     const outcome = requestOutcome(record);
     const facets: [OutcomeFacet, string, string][] = [['all', '', ''], ['route', record.route ?? '', '']];
@@ -92,13 +106,18 @@ export function breakdownRollups(records: readonly RequestRecord[]): BreakdownRo
       }
     }
   }
+  // The 5-minute twins are sums of the batch's minute rows: work per row, not per record.
+  for (const row of outcomes.values()) if (row.facet === 'all' || row.facet === 'key') outcomeFives.add({ ...row, minute: fiveOf(row.minute) });
+  for (const row of callerLatencies) latencyFives.add({ origin: 'caller', ...row, minute: fiveOf(row.minute) });
   return {
     outcome_minutes: outcomes.rows(),
     attempt_minutes: attempts.rows(),
     first_token_minutes: firstTokens.rows(),
     outcome_hours: outcomeHours.rows(),
+    outcome_five_minutes: outcomeFives.rows(),
     first_token_hours: firstTokenHours.rows(),
     first_token_five_minutes: firstTokenFives.rows(),
+    latency_five_minutes: latencyFives.rows(),
   };
 }
 
@@ -166,6 +185,11 @@ class Rollup<Row extends object> {
       return;
     }
     for (const name of this.#sums) found[name]! += fields[name] as number;
+  }
+
+  /** The rows in no particular order. */
+  values(): IterableIterator<Row> {
+    return this.#rows.values();
   }
 
   rows(): Row[] {

@@ -85,8 +85,8 @@ export function kyselyWrites(db: Kysely<DatabaseSchema>): Omit<StoreWrites, 'clo
 }
 
 async function addRequestRollups(transaction: Transaction<DatabaseSchema>, stored: Parameters<typeof requestRollups>[0]): Promise<void> {
-  await addBreakdownRollups(transaction, breakdownRollups(stored));
   const { minutes, latencies } = requestRollups(stored);
+  await addBreakdownRollups(transaction, breakdownRollups(stored, latencies));
   if (minutes.length > 0) {
     await transaction
       .insertInto('request_minutes')

@@ -2,6 +2,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DatabaseSchema } from './schema.js';
 import { percentileOfHistogram, type HistogramBin } from './percentile-of-histogram.js';
 import { MINUTE_MS } from './stats-rollups.js';
+import { FIVE_MINUTES } from './breakdown-rollups.js';
 
 export interface StatsRange {
   /** Start of the first bucket, epoch milliseconds: a whole minute. */
@@ -41,6 +42,15 @@ export function minuteBuckets(range: StatsRange): { bucket: RawBuilder<number>; 
 }
 
 /**
+ * Whether the range's buckets are whole 5 minutes starting on one (as the handler aligns buckets
+ * of 5 minutes or more): the 5-minute rollups then hold exactly the buckets' figures.
+ */
+export function inWholeFiveMinutes(range: StatsRange): boolean {
+  const fiveMs = FIVE_MINUTES * MINUTE_MS;
+  return range.bucketMs % fiveMs === 0 && range.sinceMs % fiveMs === 0;
+}
+
+/**
  * The dashboard's time-bucketed figures, from the per-minute rollups written with the records
  * (stats-rollups.ts): three grouped reads of the range's minutes, the same SQL on SQLite and
  * PostgreSQL, whose cost is the number of minutes (and histogram bins) in the range, not the
@@ -54,8 +64,9 @@ export async function requestStats(db: Kysely<DatabaseSchema>, range: StatsRange
   const counts = await sql<CountsRow>`SELECT ${bucket} AS bucket, SUM(requests) AS requests, SUM(ok) AS ok, SUM(fallback) AS fallback,
       SUM(routed) AS routed, SUM(attempts) AS attempts
     FROM request_minutes WHERE ${inRange} GROUP BY 1`.execute(db);
+  const histograms = inWholeFiveMinutes(range) ? sql`latency_five_minutes WHERE origin = 'caller' AND` : sql`latency_minutes WHERE`;
   const bins = await sql<BinRow>`SELECT ${bucket} AS bucket, metric, bin, SUM(count) AS count
-    FROM latency_minutes WHERE ${inRange} GROUP BY 1, 2, 3`.execute(db);
+    FROM ${histograms} ${inRange} GROUP BY 1, 2, 3`.execute(db);
   const spend = await sql<SpendRow>`SELECT ${bucket} AS bucket, SUM(cost_micros) AS micros FROM spend_minutes WHERE ${inRange} GROUP BY 1`.execute(db);
 
   const buckets = Array.from({ length: range.bucketCount }, () => ({

@@ -47,8 +47,10 @@ export const BREAKDOWN_PREFIXES: Readonly<Record<BreakdownTable, readonly string
   attempt_minutes: undefined,
   first_token_minutes: ['route', 'connection', 'deployment'] satisfies FirstTokenFacet[],
   outcome_hours: ['route', 'connection', 'key'] satisfies OutcomeFacet[],
+  outcome_five_minutes: ['all', 'key'] satisfies OutcomeFacet[],
   first_token_hours: ['route', 'connection'] satisfies FirstTokenFacet[],
   first_token_five_minutes: ['deployment'] satisfies FirstTokenFacet[],
+  latency_five_minutes: undefined,
 };
 
 /** Deletes a breakdown table's minutes before a cutoff (the one positional parameter, epoch minutes). */

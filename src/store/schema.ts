@@ -21,8 +21,11 @@ export interface DatabaseSchema {
   outcome_hours: OutcomeMinutesTable;
   /** `first_token_minutes` by the hour, for the range-wide breakdowns (route, connection). */
   first_token_hours: FirstTokenMinutesTable;
+  /** `outcome_minutes` of the buckets (`all`) and keys by 5 minutes, for buckets of 5 minutes or more. */
+  outcome_five_minutes: OutcomeMinutesTable;
   /** `first_token_minutes` of deployments by 5 minutes, for their series in buckets of 5 minutes or more. */
   first_token_five_minutes: FirstTokenMinutesTable;
+  latency_five_minutes: LatencyFiveMinutesTable;
 }
 
 /** One row per request; `record_json` is the whole `RequestRecord`, the rest are filterable copies. */
@@ -198,6 +201,11 @@ export interface LatencyMinutesTable {
   metric: string;
   bin: number;
   count: number;
+}
+
+/** `latency_minutes` by 5 minutes (`minute`: the first of the five) and origin; pruned with the records. */
+export interface LatencyFiveMinutesTable extends LatencyMinutesTable {
+  origin: string;
 }
 
 /** The ledger's cost per minute the requests started in; kept like the ledger. */

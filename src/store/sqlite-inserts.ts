@@ -77,7 +77,7 @@ export class SqliteInserts {
       const rollups = requestRollups(stored);
       for (const row of rollups.minutes) this.#upsertRequestMinute.run(row);
       for (const row of rollups.latencies) this.#upsertLatencyMinute.run(row);
-      const breakdowns = breakdownRollups(stored);
+      const breakdowns = breakdownRollups(stored, rollups.latencies);
       for (const [table, upsert] of this.#upsertBreakdowns) for (const row of breakdowns[table]) upsert.run(row);
       if (this.#maxRecords !== undefined && count > this.#maxRecords) {
         count -= pruneRecords(database, { olderThanMs: Number.POSITIVE_INFINITY, limit: count - this.#maxRecords });

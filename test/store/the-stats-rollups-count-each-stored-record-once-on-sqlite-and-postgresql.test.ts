@@ -15,8 +15,9 @@ afterAll(() => rmSync(directory, { recursive: true, force: true }));
 const { available: postgresAvailable, server } = postgresForThisFile();
 
 const MINUTE_MS = 60_000;
-// Two whole minutes, long enough ago that nothing else writes there.
-const startMs = Math.floor(Date.now() / MINUTE_MS) * MINUTE_MS - 60 * MINUTE_MS;
+const FIVE_MINUTES_MS = 5 * MINUTE_MS;
+// Two whole minutes of one whole five, long enough ago that nothing else writes there.
+const startMs = Math.floor(Date.now() / FIVE_MINUTES_MS) * FIVE_MINUTES_MS - 60 * MINUTE_MS;
 const at = (offsetMs: number) => new Date(startMs + offsetMs).toISOString();
 
 const records = [
@@ -77,6 +78,10 @@ describe.each(kinds)('the per-minute rollups on $name', ({ skip, open }) => {
     });
     const [both] = await requestStats(store.db, { sinceMs: startMs, bucketMs: 2 * MINUTE_MS, bucketCount: 1 });
     expect(both).toMatchObject({ requests: 3, okShare: 2 / 3, spendMicros: 4_000 });
+    // Buckets of 5 minutes read the 5-minute twin of the histograms: the same figures, each record counted once.
+    const [five] = await requestStats(store.db, { sinceMs: startMs, bucketMs: FIVE_MINUTES_MS, bucketCount: 1 });
+    expect(five).toEqual({ ...both, addedLatencyP50Ms: 3, addedLatencyP99Ms: 5, firstTokenP50Ms: 120 });
+    expect(await latencyFiveMinuteCounts()).toEqual([{ metric: 'added', count: 2 }, { metric: 'first_token', count: 2 }]);
   });
 
   it.skipIf(skip)('are pruned with the records, the spend minutes kept like the ledger', async () => {
@@ -84,5 +89,18 @@ describe.each(kinds)('the per-minute rollups on $name', ({ skip, open }) => {
     const [first, second] = await requestStats(store.db, { sinceMs: startMs, bucketMs: MINUTE_MS, bucketCount: 2 });
     expect(first).toMatchObject({ requests: 0, addedLatencyP50Ms: null, spendMicros: 4_000 });
     expect(second).toMatchObject({ requests: 1 });
+    expect(await latencyFiveMinuteCounts()).toEqual([]);
   });
+
+  /** What the 5-minute histograms hold for the records' five minutes, per metric. */
+  async function latencyFiveMinuteCounts(): Promise<{ metric: string; count: number }[]> {
+    const rows = await store.db
+      .selectFrom('latency_five_minutes')
+      .select(['metric', (eb) => eb.fn.sum<number | string>('count').as('count')])
+      .where('minute', '=', startMs / MINUTE_MS)
+      .groupBy('metric')
+      .orderBy('metric')
+      .execute();
+    return rows.map(({ metric, count }) => ({ metric, count: Number(count) }));
+  }
 });
