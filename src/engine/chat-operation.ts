@@ -84,7 +84,7 @@ export function chatOperation(request: ChatRequest, commit: CommitPolicy, option
         return context.fail(ready);
       }
       nameTheAnsweringModel(ready.held, input.target.routedModel);
-      return { ok: true, record, answer: { events: forwardCommitted(ready, batches, context, { estimateInputTokens }), upstream: adapter.dialect } };
+      return { ok: true, record, answer: { events: forwardCommitted(ready, batches, context), upstream: adapter.dialect } };
     },
   };
 }

@@ -1,6 +1,9 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { GatewayError } from '../errors/gateway-error.js';
 
+/** An attempt that cannot get this much time is not started: it could not finish. */
+export const MIN_ATTEMPT_MS = 50;
+
 /**
  * The caller's deadline as an absolute time (docs/lifecycle.md): `x-deadline-ms` (epoch ms), else
  * `x-request-timeout-ms` (relative ms), else `x-stainless-timeout` (seconds, sent by the official

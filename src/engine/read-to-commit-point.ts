@@ -1,10 +1,9 @@
 import type { AttemptTimeouts, CommitPolicy } from '../config/schema.js';
-import { estimatedUsage, estimateTokens, outputCharactersOf } from '../metering/estimate-tokens.js';
-import { trustedUsage } from '../metering/trusted-usage.js';
 import type { ChatRequest, UpstreamFailure, StreamEvent } from '../providers/spec.js';
 import type { AttemptContext } from './attempt-context.js';
 import { contentPredicate } from './content-predicate.js';
 import { EMPTY_ANSWER, finishedEmpty } from './empty-answer.js';
+import { StreamReading } from './stream-reading.js';
 import { timerDelayMs } from '../core/timer-delay.js';
 
 /** An upstream stream as the engine reads it: one batch of events per network read. */
@@ -15,8 +14,8 @@ export interface CommitReady {
   held: StreamEvent[];
   /** The unchecked rest of the batch in which the commit point fell: forwarded next, as committed events. */
   remainder: StreamEvent[];
-  /** Output characters in `held`, for estimating usage should the stream die later. */
-  outputCharacters: number;
+  /** The stream as read so far (output characters, finish), read on by the forwarder. */
+  reading: StreamReading;
   /** A read already under way when a hold window closed; the forwarder adopts it. */
   pendingNext?: Promise<IteratorResult<StreamEvent[], void>>;
   /** The upstream stream already ended (after its finish): nothing more to read. */
@@ -41,21 +40,13 @@ export async function readToCommitPoint(
   },
 ): Promise<CommitReady | UpstreamFailure> {
   const held: StreamEvent[] = [];
+  const reading = new StreamReading(context, options.estimateInputTokens);
   const isContent = contentPredicate(options.shownReasoning);
   let sawContent = false;
   // Hosted tool calls and encrypted reasoning pass through whole: not content to commit on, but not nothing either.
   let sawOutputItem = false;
-  let outputCharacters = 0;
-  // A stream that dies here was still generated, and billed: its usage is estimated for the ledger.
-  const failed = (error: UpstreamFailure): UpstreamFailure => {
-    if (outputCharacters > 0 || context.record.usage !== undefined) {
-      context.record.usage = estimatedUsage(context.record.usage, outputCharacters, options.estimateInputTokens);
-    }
-    return error;
-  };
   const holdMs = typeof options.commit === 'object' ? options.commit.hold_ms : undefined;
   let holdUntilMs: number | undefined;
-  let finished = false;
   let pendingNext: Promise<IteratorResult<StreamEvent[], void>> | undefined;
   try {
     for (;;) {
@@ -65,59 +56,46 @@ export async function readToCommitPoint(
       } else {
         pendingNext ??= batches.next();
         const settled = await settledWithin(pendingNext, holdUntilMs - Date.now());
-        if (settled === undefined) return { held, remainder: [], outputCharacters, pendingNext, ended: false };
+        if (settled === undefined) return { held, remainder: [], reading, pendingNext, ended: false };
         next = settled;
         pendingNext = undefined;
       }
       if (next.done) {
-        if (finished) return { held, remainder: [], outputCharacters, ended: true };
-        return failed({ kind: 'server_error', message: sawContent ? 'the upstream stream was cut before it finished' : 'the upstream stream ended before any content' });
+        if (reading.finished) return { held, remainder: [], reading, ended: true };
+        return failed(context, reading, { kind: 'server_error', message: sawContent ? 'the upstream stream was cut before it finished' : 'the upstream stream ended before any content' });
       }
       const batch = next.value;
       for (let position = 0; position < batch.length; position++) {
         const event = batch[position]!;
-        switch (event.type) {
-          case 'malformed-event':
-            context.record.malformedEvents++;
-            continue;
-          case 'provider-error':
-            return failed(event.error);
-          case 'output-item':
-            sawOutputItem = true;
-            break;
-          case 'usage':
-            // In place: the caller's usage chunk shows what the ledger is charged.
-            event.usage = trustedUsage(event.usage, () => ({ inputTokens: options.estimateInputTokens(), outputTokens: estimateTokens(outputCharacters) }));
-            context.record.usage = event.usage;
-            break;
-          case 'finish': {
-            if (event.reason === 'content_filter' && !sawContent) {
-              return { kind: 'moderation', code: 'content_filter', message: 'the provider refused to answer (content filter)' };
-            }
-            if (!sawContent && !sawOutputItem && finishedEmpty(event.reason)) return failed(EMPTY_ANSWER);
-            finished = true;
-            context.finishSeen();
-            break;
-          }
-          default:
+        if (event.type === 'provider-error') return failed(context, reading, event.error);
+        if (event.type === 'output-item') sawOutputItem = true;
+        else if (event.type === 'finish' && !sawContent) {
+          if (event.reason === 'content_filter') return { kind: 'moderation', code: 'content_filter', message: 'the provider refused to answer (content filter)' };
+          if (!sawOutputItem && finishedEmpty(event.reason)) return failed(context, reading, EMPTY_ANSWER);
         }
+        if (!reading.read(event)) continue;
         held.push(event);
-        outputCharacters += outputCharactersOf(event);
         const content = isContent(event);
         sawContent ||= content;
         if (context.record.firstTokenMs === undefined && (content || event.type === 'finish')) {
           context.record.firstTokenMs = Date.now() - context.startedAtMs;
-          if (!finished) context.timer.arm('idle', options.timeouts.idle_ms);
-          if (options.commit === 'first_token') return { held, remainder: batch.slice(position + 1), outputCharacters, ended: false };
+          if (!reading.finished) context.timer.arm('idle', options.timeouts.idle_ms);
+          if (options.commit === 'first_token') return { held, remainder: batch.slice(position + 1), reading, ended: false };
           if (holdMs !== undefined) holdUntilMs = Date.now() + holdMs;
         }
       }
-      if (context.record.firstTokenMs !== undefined && !finished) context.timer.touch();
+      if (context.record.firstTokenMs !== undefined && !reading.finished) context.timer.touch();
     }
   } catch (error) {
-    if (context.endedAfterFinish) return { held, remainder: [], outputCharacters, ended: true };
-    return failed(context.classify(error));
+    if (context.endedAfterFinish) return { held, remainder: [], reading, ended: true };
+    return failed(context, reading, context.classify(error));
   }
+}
+
+/** A stream that dies before its commit point was still generated, and billed: once it produced anything, its usage is estimated. */
+function failed(context: AttemptContext, reading: StreamReading, error: UpstreamFailure): UpstreamFailure {
+  if (reading.outputCharacters > 0 || context.record.usage !== undefined) reading.estimateUsage();
+  return error;
 }
 
 /** The read's result if it settles within `ms`, else undefined (the read stays pending for later). */

@@ -18,7 +18,8 @@ import type { AttemptRecord } from '../core/attempt-record.js';
 import { Cancellation } from '../core/cancellation.js';
 import { chatOperation } from './chat-operation.js';
 import { RetryBudgets } from './retry-budget.js';
-import { FORCED_FAILURE_MESSAGE, runRoute, type EngineDeps } from './run-route.js';
+import { FORCED_FAILURE_MESSAGE } from './attempt-loop.js';
+import { runRoute, type EngineDeps } from './run-route.js';
 
 /** What the fake upstream answers a model with, one entry per request it gets (the last repeats). */
 type Reply = { status: number; headers?: Record<string, string>; body?: unknown } | 'silent';

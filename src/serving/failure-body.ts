@@ -1,38 +1,29 @@
 import type { Config } from '../config/schema.js';
 import { knownSecrets } from '../config/known-secrets.js';
 import type { AttemptRecord } from '../core/attempt-record.js';
-import { finalError, type FinalError } from '../engine/final-error.js';
-import type { AllAttemptsFailedError } from '../errors/all-attempts-failed-error.js';
+import type { FinalError } from '../engine/final-error.js';
 import { secretRedactor, type Redact } from '../records/redact-secrets.js';
-import type { RecordDraft } from '../records/record-draft.js';
 import type { CallerDialect } from '../dialects/caller-dialect.js';
 
 /**
  * The final error of a request whose every attempt failed (docs/lifecycle.md), as the caller's dialect
  * spells it, with each attempt listed. Its messages can be a provider's own words (an invalid
- * request, a refusal), which may echo the key it was sent: `final.message` and every attempt's
- * message are redacted here, so the body and an in-band error frame made from `final` are too;
- * `attempts` is that list alone, for the in-band form of the same error after a heartbeat.
+ * request, a refusal), which may echo the key it was sent: the final error's message (`message`)
+ * and every attempt's are redacted here, so the body and an in-band error frame made from them
+ * are too; `attempts` is that list alone, for the in-band form of the same error after a heartbeat.
  */
 export function failureBody(
-  error: AllAttemptsFailedError,
-  draft: RecordDraft,
+  final: FinalError,
+  failed: readonly AttemptRecord[],
+  requestId: string,
   config: Config,
   dialect: Pick<CallerDialect, 'errorBody'>,
-): { final: FinalError; body: unknown; attempts: Record<string, unknown>[] } {
+): { message: string; body: unknown; attempts: Record<string, unknown>[] } {
   const redact = secretRedactor(knownSecrets(config));
-  const decided = finalError(error.attempts, error.coolingEndsInMs, error.skipped);
-  const final = { ...decided, message: redact(decided.message) };
-  const attempts = error.attempts.map((attempt) => describeAttempt(attempt, redact));
-  const body = dialect.errorBody({
-    status: final.status,
-    code: final.code,
-    type: final.type,
-    message: final.message,
-    requestId: draft.id,
-    attempts,
-  });
-  return { final, body, attempts };
+  const message = redact(final.message);
+  const attempts = failed.map((attempt) => describeAttempt(attempt, redact));
+  const body = dialect.errorBody({ status: final.status, code: final.code, type: final.type, message, requestId, attempts });
+  return { message, body, attempts };
 }
 
 function describeAttempt(attempt: AttemptRecord, redact: Redact): Record<string, unknown> {

@@ -1,31 +1,23 @@
 import type { IncomingMessage } from 'node:http';
-import type { Logger } from 'pino';
 import { settleAdmission } from '../admission/admit-request.js';
 import { consumptionOf } from '../admission/consumption.js';
-import { knownSecrets } from '../config/known-secrets.js';
-import { CALLER_LEFT, DRAIN_TIME_UP } from '../core/cancellation.js';
+import { DRAIN_TIME_UP } from '../core/cancellation.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { FallbackShare } from '../health/fallback-share.js';
 import type { GatewayResponse } from '../http/gateway-response.js';
 import type { InFlightLimit } from '../http/in-flight-limit.js';
 import type { IdempotencyStore } from '../idempotency/idempotency-store.js';
-import type { RecordDraft } from '../records/record-draft.js';
 import { isPrimaryTarget } from '../routing/plan-targets.js';
 import { resolveRoute } from '../routing/resolve-route.js';
-import { logRequest } from '../telemetry/log-request.js';
 import type { Metrics } from '../telemetry/metrics.js';
-import { observeRequest } from '../telemetry/observe-request.js';
-import type { RequestSpans } from '../telemetry/request-spans.js';
 import { keepRecord, type KeepRecordDeps } from './keep-record.js';
 import { priceAttempts } from './price-attempts.js';
+import { recordFailure } from './record-failure.js';
 import type { RequestContext, RequestStart } from './request-context.js';
 
 export interface FinishDeps extends KeepRecordDeps {
   idempotency: IdempotencyStore;
   inFlight: InFlightLimit;
-  metrics: Metrics;
-  logger: Logger;
-  spans: RequestSpans | undefined;
   fallbackShare: FallbackShare;
 }
 
@@ -40,15 +32,19 @@ export interface RequestEnd {
 }
 
 /**
- * The one end of every inference request, whatever happened. The attempts are priced once, from
- * the request's own snapshot; that pricing settles the admission, becomes the spend rows and
- * the record's costs. Then the log line, spans, metrics and the route's fallback share. Sinks
- * are only enqueued here: nothing waits for a store.
+ * The end of every caller's inference request, whatever happened. The attempts are priced once,
+ * from the request's own snapshot; that pricing settles the admission, and `keepRecord` — the end
+ * the gateway's own requests come to as well — makes it the spend rows and the record's costs,
+ * with the log line, spans and metrics. What is the callers' alone is settled here: admission,
+ * idempotency, the in-flight count and the route's fallback share.
  */
 export function finishRequest(end: RequestEnd, deps: FinishDeps): void {
   const { start, context, request, response } = end;
   const { config, draft } = start;
-  if (end.thrown) noteThrown(draft, end.thrown.error, deps.metrics);
+  if (end.thrown) {
+    recordFailure(draft, end.thrown.error);
+    countRefusal(end.thrown.error, deps.metrics);
+  }
   deps.inFlight.leave(request);
   // No status line reached a caller cut before its answer began: 503 is what it would have said.
   if (response.cutAtShutdown) draft.fail('interrupted', response.headersSent ? response.statusCode : 503, 'shutdown', DRAIN_TIME_UP.message);
@@ -65,24 +61,15 @@ export function finishRequest(end: RequestEnd, deps: FinishDeps): void {
       draft.fallback = !isPrimaryTarget(targets, route.strategy, draft.served);
     }
   }
-  const record = keepRecord(draft, rows, config, deps);
-  logRequest(deps.logger, record, () => knownSecrets(config));
-  deps.spans?.export(record, () => knownSecrets(config));
+  keepRecord(draft, config, deps, rows);
   if (draft.replayed) deps.metrics.idempotentReplays.inc();
-  // Callers' requests end here (the gateway's own end in keepGatewayRecord), so the share is theirs alone.
+  // Only callers' requests end here, so the share is theirs alone.
   if (draft.route !== null && draft.fallback !== undefined) deps.fallbackShare.record(draft.route, draft.fallback, Date.now());
-  observeRequest(deps.metrics, record, {
-    routeLabel: draft.routeLabel,
-    malformedEvents: draft.attempts.reduce((sum, attempt) => sum + attempt.malformedEvents, 0),
-  });
 }
 
-/** A caller that left before its body was whole is `cancelled`; a refusal is `rejected`; anything else a 500. */
-function noteThrown(draft: RecordDraft, error: unknown, metrics: Metrics): void {
-  if (error === CALLER_LEFT) draft.fail('cancelled', 499, 'cancelled');
-  else if (error instanceof GatewayError) {
-    draft.fail('rejected', error.status, error.code, error.message);
-    if (error.code === 'budget_exceeded') metrics.budgetRefusals.inc();
-    if (error.code === 'rate_limit_exceeded') metrics.limitRefusals.inc({ limit: error.type });
-  } else draft.fail('failed', 500, 'internal_error');
+/** Refusals for budget and rate limits are counted apart: they are the callers' limits at work, not failures. */
+function countRefusal(error: unknown, metrics: Metrics): void {
+  if (!(error instanceof GatewayError)) return;
+  if (error.code === 'budget_exceeded') metrics.budgetRefusals.inc();
+  if (error.code === 'rate_limit_exceeded') metrics.limitRefusals.inc({ limit: error.type });
 }

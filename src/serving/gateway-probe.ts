@@ -6,7 +6,7 @@ import type { EngineDeps } from '../engine/run-route.js';
 import { PROBE_EMBEDDINGS_REQUEST, PROBE_REQUEST } from '../health/probe-request.js';
 import { PROBE_TIMEOUTS, type ProbeDeps } from '../health/run-probe.js';
 import { isEmbeddingModel } from '../metering/embedding-models.js';
-import { keepGatewayRecord } from './keep-gateway-record.js';
+import { keepRecord } from './keep-record.js';
 import type { GatewayRequestDeps } from './run-gateway-request.js';
 
 /**
@@ -19,7 +19,7 @@ export function gatewayProbe(deps: GatewayRequestDeps): ProbeDeps {
     config: deps.config,
     newRequestId: deps.newRequestId,
     attempt: probeAttempt(deps.engine),
-    keep: (draft) => keepGatewayRecord(draft, deps.config(), deps),
+    keep: (draft) => keepRecord(draft, deps.config(), deps),
   };
 }
 

@@ -4,17 +4,16 @@ import type { RequestOrigin } from '../core/request-origin.js';
 import type { RequestRecord } from '../core/request-record.js';
 import { chatOperation, type ChatAnswer } from '../engine/chat-operation.js';
 import { embeddingsOperation } from '../engine/embeddings-operation.js';
-import { finalError } from '../engine/final-error.js';
 import { runRoute, type EngineDeps, type Served } from '../engine/run-route.js';
 import { AllAttemptsFailedError } from '../errors/all-attempts-failed-error.js';
-import { GatewayError } from '../errors/gateway-error.js';
 import type { HealthDoor } from '../health/health-door.js';
 import type { ChatRequest, EmbeddingsRequest } from '../providers/spec.js';
 import { RecordDraft } from '../records/record-draft.js';
 import type { ResolvedRoute, ResolvedTarget } from '../routing/resolve-route.js';
-import { keepGatewayRecord, type GatewayRecordDeps } from './keep-gateway-record.js';
+import { keepRecord, type KeepRecordDeps } from './keep-record.js';
+import { recordFailure } from './record-failure.js';
 
-export interface GatewayRequestDeps extends GatewayRecordDeps {
+export interface GatewayRequestDeps extends KeepRecordDeps {
   config(): Config;
   engine: EngineDeps;
   newRequestId(): string;
@@ -83,7 +82,7 @@ export async function runGatewayRequest(input: GatewayRequest, deps: GatewayRequ
   } catch (error) {
     outcome = failureOf(error, draft);
   }
-  const record = keepGatewayRecord(draft, config, deps);
+  const record = keepRecord(draft, config, deps);
   return { ...outcome, record };
 }
 
@@ -92,20 +91,9 @@ function textOf(answer: ChatAnswer): string {
   return 'result' in answer ? answer.result.text : '';
 }
 
-/** The last attempt's kind and message say what went wrong; the final error says it when there was none. */
+/** The last attempt's kind and message say what went wrong; the record's error says it when there was none. */
 function failureOf(error: unknown, draft: RecordDraft): { ok: false; kind: string; message: string } {
-  if (error instanceof AllAttemptsFailedError) {
-    draft.attempts = error.attempts;
-    draft.skipped = error.skipped;
-    const final = finalError(error.attempts, error.coolingEndsInMs, error.skipped);
-    draft.fail('failed', final.status, final.code, final.message);
-    const last = error.attempts.at(-1);
-    return { ok: false, kind: last?.kind ?? final.code, message: last?.message ?? final.message };
-  }
-  if (error instanceof GatewayError) {
-    draft.fail('rejected', error.status, error.code, error.message);
-    return { ok: false, kind: error.code, message: error.message };
-  }
-  draft.fail('failed', 500, 'internal_error', String(error));
-  return { ok: false, kind: 'internal_error', message: error instanceof Error ? error.message : String(error) };
+  recordFailure(draft, error);
+  const last = error instanceof AllAttemptsFailedError ? error.attempts.at(-1) : undefined;
+  return { ok: false, kind: last?.kind ?? draft.errorCode!, message: last?.message ?? draft.errorMessage! };
 }

@@ -17,6 +17,7 @@ import type { Endpoint } from './endpoint.js';
 import { failureBody } from './failure-body.js';
 import { finishRequest, type FinishDeps } from './finish-request.js';
 import { openRequest, type OpenDeps, type OpenedRequest } from './open-request.js';
+import { recordFailure } from './record-failure.js';
 import type { IdempotencyClaim, RequestContext } from './request-context.js';
 
 /** A replayable stream is kept up to this size; a longer one is answered but not stored. */
@@ -142,8 +143,7 @@ function answerFailure<Parsed extends { requestedModel: string }>(
   deps: ServingDeps,
 ): void {
   const { draft } = context;
-  draft.attempts = error.attempts;
-  draft.skipped = error.skipped;
+  const final = recordFailure(draft, error);
   if (context.caller.aborted) {
     // Cut by a shutdown after a heartbeat: the caller, still there, gets its dialect's error event.
     if (context.caller.reason === DRAIN_TIME_UP && response.headersSent && streamRenderer) {
@@ -152,11 +152,11 @@ function answerFailure<Parsed extends { requestedModel: string }>(
     draft.fail('cancelled', 499, 'cancelled');
     return;
   }
-  const { final, body, attempts } = failureBody(error, draft, context.config, endpoint);
+  const { message, body, attempts } = failureBody(final, error.attempts, draft.id, context.config, endpoint);
   // After a heartbeat the caller already has a 200; the failure goes in-band, saying as much.
-  draft.fail('failed', response.headersSent ? 200 : final.status, final.code, final.message);
+  if (response.headersSent) draft.httpStatus = 200;
   if (response.headersSent && streamRenderer) {
-    response.end(streamRenderer.error({ kind: final.code, message: final.message, requestId: draft.id, attempts }));
+    response.end(streamRenderer.error({ kind: final.code, message, requestId: draft.id, attempts }));
     return;
   }
   const headers = retryHeaders(final.retryAfterMs);

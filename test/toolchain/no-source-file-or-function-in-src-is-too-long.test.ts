@@ -16,10 +16,6 @@ const ALLOWED: Readonly<Record<string, string>> = {
   'src/store/migrate.ts:migrate':
     'declarative: the tables and indexes as schema-builder steps, in one transaction (the stats helper of issue 27 adds to it now)',
   'src/store/migrate.ts:<anonymous at line 21>': 'the transaction body of `migrate`, above',
-  // Being split by another helper (issue 27): drop these when that work is merged.
-  'src/engine/run-route.ts': 'being reshaped: issue 27 item 2/3',
-  'src/engine/forward-committed.ts:forwardCommitted': 'being reshaped: issue 27 item 2/3',
-  'src/engine/read-to-commit-point.ts:readToCommitPoint': 'being reshaped: issue 27 item 2/3',
 };
 
 describe('the size rule', () => {
