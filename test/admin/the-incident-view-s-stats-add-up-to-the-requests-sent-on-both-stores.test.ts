@@ -135,7 +135,9 @@ describe.each(stores)('the incident view on a $name store', ({ skip, store }) =>
     expect(broken.series.reduce((sum, point) => sum + point.failures, 0)).toBe(2);
     const steady = stats.by_deployment.find((deployment) => deployment.model === 'steady?first_token_ms=30')!;
     expect(steady).toMatchObject({ attempts: 5, failures: 0, failure_kinds: {} });
-    expect(steady.first_token_ms.p95).toBeGreaterThanOrEqual(30);
+    // The mock holds the first token 30 ms; a percentile is read from bins 10 % wide, rounded down
+    // (a 30.4 ms first token is counted in the bin that starts at 29 ms).
+    expect(steady.first_token_ms.p95).toBeGreaterThanOrEqual(27);
 
     expect(stats.failing_deployments.map((deployment) => [deployment.deployment, deployment.failures])).toEqual([
       ['mock-openai/broken?status=503', 2],

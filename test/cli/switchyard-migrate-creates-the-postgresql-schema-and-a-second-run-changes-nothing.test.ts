@@ -38,7 +38,27 @@ describe.skipIf(!available)('switchyard migrate on PostgreSQL', () => {
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(/^migrated the PostgreSQL store postgres:\/\/postgres@127\.0\.0\.1:\d+\/migrate_empty: the schema is up to date$/m);
     const tables = await query<{ table_name: string }>(url, "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name");
-    expect(tables.map((row) => row.table_name)).toEqual(['attempts', 'cache_minutes', 'canary_baseline_scores', 'canary_runs', 'latency_minutes', 'request_minutes', 'requests', 'spend', 'spend_minutes', 'stored_responses', 'virtual_keys']);
+    expect(tables.map((row) => row.table_name)).toEqual([
+      'attempt_minutes',
+      'attempts',
+      'cache_minutes',
+      'canary_baseline_scores',
+      'canary_runs',
+      'first_token_five_minutes',
+      'first_token_hours',
+      'first_token_minutes',
+      'latency_five_minutes',
+      'latency_minutes',
+      'outcome_five_minutes',
+      'outcome_hours',
+      'outcome_minutes',
+      'request_minutes',
+      'requests',
+      'spend',
+      'spend_minutes',
+      'stored_responses',
+      'virtual_keys',
+    ]);
 
     await query(url, "INSERT INTO virtual_keys (id, name, key_hash, key_prefix, created_at, direct) VALUES ('key_kept', 'kept', 'hash', 'sk-sy-ab', '2025-01-01T00:00:00.000Z', 1)");
     const second = await runCli(['migrate', '--config', file]);
