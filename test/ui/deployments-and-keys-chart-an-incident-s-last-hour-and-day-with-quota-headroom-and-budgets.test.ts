@@ -51,6 +51,13 @@ it.skipIf(!available)("each key's row charts its period's spend over the last da
     expect(await team.locator('svg').getAttribute('aria-label')).toBe(`spend of the period over the last day: $0.00 to ${spent} of $2.00`);
     // The budget is drawn as a dashed line, the spend as a line under it.
     expect(await team.locator('svg polyline[stroke-dasharray="3 2"]').count()).toBeGreaterThan(0);
+    // A key without a budget, created minutes ago (its period began then): its spend still has a
+    // point, and no budget line.
+    const tight = page.locator(`tr[data-key="${traffic.keys.tight}"]`);
+    const tightSpent = `$${day.find((row) => row.key_name === traffic.keys.tight)!.spend_usd.toFixed(2)}`;
+    expect(await tight.locator('svg').getAttribute('aria-label')).toBe(`spend of the period over the last day: ${tightSpent} to ${tightSpent}, no budget`);
+    expect(await tight.locator('svg polyline').count()).toBe(1);
+    expect(await tight.locator('svg polyline[stroke-dasharray="3 2"]').count()).toBe(0);
     expect(errors).toEqual([]);
   } finally {
     await close();

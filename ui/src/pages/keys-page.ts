@@ -224,8 +224,8 @@ function spendOf(key: KeyView, spend: KeySpendView | undefined) {
 
 /**
  * The spend of the key's current period at the end of each quarter hour of the last day, against
- * its budget: today's spend minus what was spent after that point. Points before the period
- * began (its budget restarted) are left out.
+ * its budget: today's spend minus what was spent after that point. Quarter hours that ended
+ * before the period began (its budget restarted) are left out.
  */
 function spendHistory(spend: KeySpendView | undefined, history: { starts: number[]; byKey: Map<string, KeyStatsView> } | undefined, name: string) {
   if (!spend || !history) return '—';
@@ -234,8 +234,11 @@ function spendHistory(spend: KeySpendView | undefined, history: { starts: number
   let after = 0;
   const cumulative: (number | null)[] = [];
   for (let index = series.length - 1; index >= 0; index--) {
-    const startMs = history.starts[index] ?? 0;
-    cumulative[index] = startMs < periodStartMs ? null : Math.max(0, spend.usd - after);
+    // A point is the spend at its quarter hour's end: only one that ended before the period began
+    // has nothing to show (a key created, or a budget restarted, within the last quarter hour still
+    // gets its latest point).
+    const endMs = (history.starts[index] ?? 0) + HISTORY_BUCKET_S * 1000;
+    cumulative[index] = endMs <= periodStartMs ? null : Math.max(0, spend.usd - after);
     after += series[index]?.spend_usd ?? 0;
   }
   const first = cumulative.find((value) => value !== null);
