@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -9,6 +10,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Vitest's default (one CPU less than the machine has) is one worker on CI's 2 cores, which
+    // leaves a core idle while most tests wait on sockets and child processes: two halve the run.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });

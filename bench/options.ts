@@ -32,7 +32,7 @@ export interface BenchOptions {
 
 export const usage = `usage: npm run bench -- [options]
 
-  --duration S         seconds per measurement (default 5, at most 60)
+  --duration S         seconds per measurement (default 5, from 0.5 to 60)
   --warmup S           seconds of discarded warm-up before each measurement (default 1, at most 10)
   --connections N      connections for the loaded runs (default 32, at most 256)
   --rounds N           rounds of every run, order reversed every other round (default 5 with a
@@ -79,7 +79,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions | 'help
     if (values.baseline !== undefined && values['baseline-dir'] !== undefined) throw new Error('give --baseline or --baseline-dir, not both');
     const hasBaseline = values.baseline !== undefined || values['baseline-dir'] !== undefined;
     return {
-      durationS: boundedNumber('--duration', values.duration, 1, 60, false),
+      durationS: boundedNumber('--duration', values.duration, 0.5, 60, false),
       warmupS: boundedNumber('--warmup', values.warmup, 0, 10, false),
       connections: boundedNumber('--connections', values.connections, 1, 256, true),
       rounds: boundedNumber('--rounds', values.rounds ?? (hasBaseline ? '5' : '1'), 1, 20, true),

@@ -89,7 +89,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const alerts = new AlertSender(() => config().alerts.webhook_url, logger);
   // Read at each alert, not bound once: tests listen to what is sent by replacing `app.alerts.send`.
   const alert = (sent: Alert) => alerts.send(sent);
-  const shared = openSharedState(config().state, { logger, alert, onDegraded: (degraded) => metrics.stateDegraded.set(degraded ? 1 : 0) });
+  const shared = await openSharedState(config().state, { logger, alert, onDegraded: (degraded) => metrics.stateDegraded.set(degraded ? 1 : 0) });
   const transport = new Transport({ poolSizes: poolSizesFollowingConfig(config, mockUrl) });
   const health = buildHealth({ config, metrics, alert, link: shared.link, probe: (deployment) => runProbe(deployment, probe) });
   const engine: EngineDeps = {

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config/schema.js';
 import type { Alert } from '../telemetry/alert-sender.js';
-import { RedisLink } from './redis-link.js';
+import type { RedisLink } from './redis-link.js';
 import type { RedisTarget } from './redis-target.js';
 
 /** What `/readyz` says of state: kept in this process by design, shared through Redis, or local for want of Redis. */
@@ -30,10 +30,12 @@ const START_WAIT_MS = 2_000;
  * back to local state while the link is down and resynchronises when it returns. Losing and
  * regaining Redis is logged, alerted (`state_unavailable`, `state_restored`) and gauged.
  */
-export function openSharedState(state: Config['state'], deps: SharedStateDeps): SharedState {
+export async function openSharedState(state: Config['state'], deps: SharedStateDeps): Promise<SharedState> {
   if (state.kind === 'memory') {
     return { link: undefined, readiness: () => 'memory', close: async () => undefined };
   }
+  // The Redis client is loaded only when state is shared: a memory-state gateway and the CLI start without it.
+  const { RedisLink } = await import('./redis-link.js');
   let unavailableSinceMs: number | undefined;
   const link = new RedisLink({
     ...redisTargetOf(state),

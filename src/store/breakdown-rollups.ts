@@ -1,5 +1,7 @@
 import type { RequestRecord } from '../core/request-record.js';
-import { requestOutcome } from '../core/request-outcome.js';
+import type { FailureKind } from '../core/failure-kind.js';
+import { requestOutcome, type RequestOutcome } from '../core/request-outcome.js';
+import type { RequestOrigin } from '../core/request-origin.js';
 import { usdToMicros } from '../metering/money.js';
 import type { AttemptMinutesTable, FirstTokenMinutesTable, LatencyFiveMinutesTable, OutcomeMinutesTable } from './schema.js';
 import { MINUTE_MS, type LatencyMinuteRow } from './stats-rollups.js';
@@ -63,8 +65,56 @@ export type BreakdownRollups = Record<BreakdownTable, object[]>;
  * record, skipped as stored already, is not counted again. `callerLatencies`: the same records'
  * `latency_minutes` rows (`requestRollups`), summed into their 5-minute twin. Rows come sorted by
  * key, so concurrent writers lock them in one order.
+ *
+ * Records are first summed into groups that count alike everywhere (a batch under steady traffic
+ * is a handful of them), and each group is then spread over the tables' facets: the per-record
+ * work is one key and one sum, not a row per table.
  */
 export function breakdownRollups(records: readonly RequestRecord[], callerLatencies: readonly LatencyMinuteRow[]): BreakdownRollups {
+  const requests = new Map<string, RequestGroup>();
+  const attemptGroups = new Map<string, AttemptGroup>();
+  for (const record of records) {
+    const origin = storedOrigin(record);
+    const minute = Math.floor(createdMsOf(record) / MINUTE_MS);
+    const bin = record.first_token_ms === null ? null : firstTokenBin(record.first_token_ms);
+    const outcome = requestOutcome(record);
+    const key = JSON.stringify([origin, minute, record.route, record.served?.connection, record.served?.provider, record.key_name, outcome, bin]);
+    const group = requests.get(key);
+    if (group) addFigures(group.figures, record);
+    else requests.set(key, { origin, minute, record, outcome, bin, figures: addFigures(noFigures(), record) });
+    for (const attempt of record.attempts) {
+      const attemptBin = attempt.first_token_ms === null ? null : firstTokenBin(attempt.first_token_ms);
+      const attemptKey = JSON.stringify([origin, minute, attempt.connection, attempt.model, attempt.kind, attemptBin]);
+      const found = attemptGroups.get(attemptKey);
+      if (found) found.count += 1;
+      else attemptGroups.set(attemptKey, { origin, minute, connection: attempt.connection, model: attempt.model, kind: attempt.kind, bin: attemptBin, count: 1 });
+    }
+  }
+  return spreadOverFacets([...requests.values()], [...attemptGroups.values()], callerLatencies);
+}
+
+/** Requests of one origin and minute that share their route, serving target, key, outcome and first-token bin; `record`: the first of them. */
+interface RequestGroup {
+  origin: RequestOrigin;
+  minute: number;
+  record: RequestRecord;
+  outcome: RequestOutcome;
+  bin: number | null;
+  figures: Figures;
+}
+
+/** Attempts of one origin and minute on one deployment that ended alike, with their first-token bin. */
+interface AttemptGroup {
+  origin: RequestOrigin;
+  minute: number;
+  connection: string;
+  model: string;
+  kind: FailureKind;
+  bin: number | null;
+  count: number;
+}
+
+function spreadOverFacets(requests: readonly RequestGroup[], attemptGroups: readonly AttemptGroup[], callerLatencies: readonly LatencyMinuteRow[]): BreakdownRollups {
   const outcomes = new Rollup<OutcomeMinuteRow>('outcome_minutes');
   const attempts = new Rollup<AttemptMinuteRow>('attempt_minutes');
   const firstTokens = new Rollup<FirstTokenMinuteRow>('first_token_minutes');
@@ -73,14 +123,8 @@ export function breakdownRollups(records: readonly RequestRecord[], callerLatenc
   const firstTokenHours = new Rollup<FirstTokenMinuteRow>('first_token_hours');
   const firstTokenFives = new Rollup<FirstTokenMinuteRow>('first_token_five_minutes');
   const latencyFives = new Rollup<LatencyFiveMinuteRow>('latency_five_minutes');
-  const fiveOf = (minute: number) => Math.floor(minute / FIVE_MINUTES) * FIVE_MINUTES;
-  for (const record of records) {
-    const origin = storedOrigin(record);
-    const minute = Math.floor(createdMsOf(record) / MINUTE_MS);
+  for (const { origin, minute, record, outcome, bin, figures } of requests) {
     const hour = Math.floor(minute / HOUR_MINUTES) * HOUR_MINUTES;
-    const five = fiveOf(minute);
-    const figures = requestFigures(record);
-    const outcome = requestOutcome(record);
     const facets: [OutcomeFacet, string, string][] = [['all', '', ''], ['route', record.route ?? '', '']];
     if (record.served) facets.push(['connection', record.served.connection, record.served.provider]);
     if (record.key_name !== null) facets.push(['key', record.key_name, '']);
@@ -88,27 +132,24 @@ export function breakdownRollups(records: readonly RequestRecord[], callerLatenc
       outcomes.add({ facet, origin, minute, name, detail, outcome, ...figures });
       if (facet !== 'all') outcomeHours.add({ facet, origin, minute: hour, name, detail, outcome, ...figures });
     }
-    if (record.first_token_ms !== null) {
-      const bin = firstTokenBin(record.first_token_ms);
-      const served: [string, string][] = record.served ? [['connection', record.served.connection], ['route', record.route ?? '']] : [['route', record.route ?? '']];
-      for (const [facet, name] of served) {
-        const detail = facet === 'connection' ? record.served!.provider : '';
-        firstTokens.add({ facet, origin, minute, name, detail, bin, count: 1 });
-        firstTokenHours.add({ facet, origin, minute: hour, name, detail, bin, count: 1 });
-      }
-    }
-    for (const attempt of record.attempts) {
-      attempts.add({ origin, minute, connection: attempt.connection, model: attempt.model, kind: attempt.kind, attempts: 1 });
-      if (attempt.first_token_ms !== null) {
-        const row = { facet: 'deployment', origin, minute, name: attempt.connection, detail: attempt.model, bin: firstTokenBin(attempt.first_token_ms), count: 1 };
-        firstTokens.add(row);
-        firstTokenFives.add({ ...row, minute: five });
-      }
+    if (bin === null) continue;
+    const route: [FirstTokenFacet, string, string] = ['route', record.route ?? '', ''];
+    const served: [FirstTokenFacet, string, string][] = record.served ? [['connection', record.served.connection, record.served.provider], route] : [route];
+    for (const [facet, name, detail] of served) {
+      firstTokens.add({ facet, origin, minute, name, detail, bin, count: figures.requests });
+      firstTokenHours.add({ facet, origin, minute: hour, name, detail, bin, count: figures.requests });
     }
   }
+  for (const { origin, minute, connection, model, kind, bin, count } of attemptGroups) {
+    attempts.add({ origin, minute, connection, model, kind, attempts: count });
+    if (bin === null) continue;
+    const row = { facet: 'deployment', origin, minute, name: connection, detail: model, bin, count };
+    firstTokens.add(row);
+    firstTokenFives.add({ ...row, minute: fiveMinutesOf(minute) });
+  }
   // The 5-minute twins are sums of the batch's minute rows: work per row, not per record.
-  for (const row of outcomes.values()) if (row.facet === 'all' || row.facet === 'key') outcomeFives.add({ ...row, minute: fiveOf(row.minute) });
-  for (const row of callerLatencies) latencyFives.add({ origin: 'caller', ...row, minute: fiveOf(row.minute) });
+  for (const row of outcomes.values()) if (row.facet === 'all' || row.facet === 'key') outcomeFives.add({ ...row, minute: fiveMinutesOf(row.minute) });
+  for (const row of callerLatencies) latencyFives.add({ origin: 'caller', ...row, minute: fiveMinutesOf(row.minute) });
   return {
     outcome_minutes: outcomes.rows(),
     attempt_minutes: attempts.rows(),
@@ -119,6 +160,10 @@ export function breakdownRollups(records: readonly RequestRecord[], callerLatenc
     first_token_five_minutes: firstTokenFives.rows(),
     latency_five_minutes: latencyFives.rows(),
   };
+}
+
+function fiveMinutesOf(minute: number): number {
+  return Math.floor(minute / FIVE_MINUTES) * FIVE_MINUTES;
 }
 
 const EXACT_BELOW_MS = 20;
@@ -141,20 +186,18 @@ export function firstTokenBin(ms: number): number {
 
 type Figures = Omit<OutcomeMinuteRow, (typeof BREAKDOWN_TABLES)['outcome_minutes']['keys'][number]>;
 
-/** One request's additive figures; tokens are every attempt's, as the ledger has them. */
-function requestFigures(record: RequestRecord): Figures {
-  const figures: Figures = {
-    requests: 1,
-    attempts: record.attempts.length,
-    reached: record.attempts.length > 0 ? 1 : 0,
-    fallback: record.fallback === true ? 1 : 0,
-    routed: record.fallback === undefined ? 0 : 1,
-    input_tokens: 0,
-    output_tokens: 0,
-    cache_read_tokens: 0,
-    cache_write_tokens: 0,
-    cost_micros: record.cost_usd === null ? 0 : usdToMicros(record.cost_usd),
-  };
+function noFigures(): Figures {
+  return { requests: 0, attempts: 0, reached: 0, fallback: 0, routed: 0, input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0, cost_micros: 0 };
+}
+
+/** Adds one request's additive figures; tokens are every attempt's, as the ledger has them. */
+function addFigures(figures: Figures, record: RequestRecord): Figures {
+  figures.requests += 1;
+  figures.attempts += record.attempts.length;
+  if (record.attempts.length > 0) figures.reached += 1;
+  if (record.fallback === true) figures.fallback += 1;
+  if (record.fallback !== undefined) figures.routed += 1;
+  if (record.cost_usd !== null) figures.cost_micros += usdToMicros(record.cost_usd);
   for (const { usage } of record.attempts) {
     if (!usage) continue;
     figures.input_tokens += usage.input_tokens;

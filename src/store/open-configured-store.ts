@@ -4,7 +4,6 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/schema.js';
 import { migrate } from './migrate.js';
 import { openStore } from './open-database.js';
-import { openPostgresStore } from './postgres-store.js';
 import type { DatabaseSchema } from './schema.js';
 import { SqliteInserts } from './sqlite-inserts.js';
 import { StoreThread } from './store-thread.js';
@@ -35,7 +34,8 @@ export function spillPathOf(store: Config['store']): string | undefined {
  * already: a bounded pool, no thread (postgres-store.ts).
  */
 export async function openConfiguredStore(store: Config['store'], logger: Logger): Promise<AppStore> {
-  if (store.kind === 'postgres') return openPostgresStore(store, logger);
+  // The PostgreSQL driver is loaded only for a PostgreSQL store.
+  if (store.kind === 'postgres') return (await import('./postgres-store.js')).openPostgresStore(store, logger);
   const opened = openStore(store);
   await migrate(opened.db);
   const file = sqliteFileOf(store);

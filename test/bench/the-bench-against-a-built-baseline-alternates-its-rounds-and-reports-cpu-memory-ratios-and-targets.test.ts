@@ -31,7 +31,7 @@ it(
   async () => {
     directory = mkdtempSync(join(tmpdir(), 'switchyard-bench-smoke-'));
     const jsonFile = join(directory, 'bench.json');
-    const args = ['--duration', '1.5', '--warmup', '0', '--rounds', '2', '--baseline-dir', process.cwd(), '--json', jsonFile];
+    const args = ['--duration', '0.5', '--warmup', '0', '--rounds', '2', '--baseline-dir', process.cwd(), '--json', jsonFile];
     const { code, stdout, stderr } = await runBenchScript('run.js', args, RUN_TIMEOUT_MS);
     expect(code, stderr).toBe(0);
 
