@@ -52,15 +52,21 @@ describe.each(kinds)('structural faults across replicas (%s)', (kind) => {
     await Promise.all([a.monitor.tick(), b.monitor.tick(), a.monitor.tick(), b.monitor.tick()]);
     const probesOfEastA = () => [...new Set([a, b])].flatMap((replica) => replica.probes).filter((key) => key === 'east/a').length;
     expect(probesOfEastA()).toBe(1);
-    // The next interval has its own probe, and this one succeeds.
+    // The next interval has its own probe, and this one succeeds. On a loaded machine a round of
+    // ticks can outlast an interval (0.3 s), so the replica that has not yet heard of the success
+    // may probe in the interval after it: one probe per interval, not two probes in all.
     a.probeAnswer = 'ok';
     b.probeAnswer = 'ok';
     await within(10_000, async () => {
       await Promise.all([a.monitor.tick(), b.monitor.tick()]);
-      return probesOfEastA() === 2;
+      return probesOfEastA() >= 2;
     });
     await within(10_000, () => !structural(a, 'east/a') && !structural(b, 'east/a') && !structural(b, 'east/b'));
     expect((await b.door.admit(b.target('chat', 1), b.route())).out).toBe(false);
-    expect(probesOfEastA()).toBe(2);
+    // Readmitted on both, it is probed no more.
+    const probed = probesOfEastA();
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    await Promise.all([a.monitor.tick(), b.monitor.tick()]);
+    expect(probesOfEastA()).toBe(probed);
   });
 });
