@@ -1,22 +1,12 @@
 import type { RequestRecord } from '../core/request-record.js';
 import type { SpendRow } from '../core/spend-row.js';
-import type { CacheMinutesTable } from './schema.js';
+import type { CacheMinutesTable, RequestMinutesTable } from './schema.js';
 import { createdMsOf, storedOrigin } from './table-rows.js';
 
 export const MINUTE_MS = 60_000;
 
 /** One minute's counts (the `request_minutes` table), by the minute the requests started in. */
-export interface RequestMinuteRow {
-  /** Epoch minutes: created_ms / 60 000, rounded down. */
-  minute: number;
-  requests: number;
-  ok: number;
-  /** Served by a non-primary target of a named route. */
-  fallback: number;
-  /** Served on a named route at all: the fallback share's denominator. */
-  routed: number;
-  attempts: number;
-}
+export type RequestMinuteRow = RequestMinutesTable;
 
 /** How many requests of a minute had a figure in one histogram bin (the `latency_minutes` table). */
 export interface LatencyMinuteRow {
