@@ -23,30 +23,30 @@ export type AttemptMinuteRow = AttemptMinutesTable;
 export type FirstTokenMinuteRow = FirstTokenMinutesTable;
 export type LatencyFiveMinuteRow = LatencyFiveMinutesTable;
 
+/** The columns of `outcome_minutes` and its twins by the hour and by 5 minutes. */
+const OUTCOME_COLUMNS = {
+  keys: ['facet', 'origin', 'minute', 'name', 'detail', 'outcome'],
+  sums: ['requests', 'attempts', 'reached', 'fallback', 'routed', 'input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens', 'cost_micros'],
+} as const;
+
+/** The columns of `first_token_minutes` and its twins by the hour and by 5 minutes. */
+const FIRST_TOKEN_COLUMNS = { keys: ['facet', 'origin', 'minute', 'name', 'detail', 'bin'], sums: ['count'] } as const;
+
 /** Each rollup table: the columns a row is keyed on and the ones an upsert adds up. */
 export const BREAKDOWN_TABLES = {
-  outcome_minutes: {
-    keys: ['facet', 'origin', 'minute', 'name', 'detail', 'outcome'],
-    sums: ['requests', 'attempts', 'reached', 'fallback', 'routed', 'input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens', 'cost_micros'],
-  },
+  outcome_minutes: OUTCOME_COLUMNS,
   attempt_minutes: { keys: ['origin', 'minute', 'connection', 'model', 'kind'], sums: ['attempts'] },
-  first_token_minutes: { keys: ['facet', 'origin', 'minute', 'name', 'detail', 'bin'], sums: ['count'] },
+  first_token_minutes: FIRST_TOKEN_COLUMNS,
   // The same figures by the hour (`minute`: the hour's first), for the range-wide breakdowns: a
   // day's read is then 24 hours of rows and the minutes of the partial hours at its ends.
-  outcome_hours: {
-    keys: ['facet', 'origin', 'minute', 'name', 'detail', 'outcome'],
-    sums: ['requests', 'attempts', 'reached', 'fallback', 'routed', 'input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens', 'cost_micros'],
-  },
-  first_token_hours: { keys: ['facet', 'origin', 'minute', 'name', 'detail', 'bin'], sums: ['count'] },
+  outcome_hours: OUTCOME_COLUMNS,
+  first_token_hours: FIRST_TOKEN_COLUMNS,
   // The buckets' own figures (facet `all`) and keys' series by 5 minutes, for buckets of 5 minutes
   // or more: a day's keys by the minute were the largest scan of the breakdowns.
-  outcome_five_minutes: {
-    keys: ['facet', 'origin', 'minute', 'name', 'detail', 'outcome'],
-    sums: ['requests', 'attempts', 'reached', 'fallback', 'routed', 'input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens', 'cost_micros'],
-  },
+  outcome_five_minutes: OUTCOME_COLUMNS,
   // Deployments' first tokens by 5 minutes (`minute`: the first of the five), for their series: a
   // day by 5 minutes or more reads a fifth of the per-minute rows.
-  first_token_five_minutes: { keys: ['facet', 'origin', 'minute', 'name', 'detail', 'bin'], sums: ['count'] },
+  first_token_five_minutes: FIRST_TOKEN_COLUMNS,
   // `latency_minutes`' histograms (callers' figures, origin `caller`) by 5 minutes, for the buckets
   // of 5 minutes or more: a day's read is then a fifth of the per-minute rows, the largest read of the day.
   latency_five_minutes: { keys: ['origin', 'minute', 'metric', 'bin'], sums: ['count'] },
