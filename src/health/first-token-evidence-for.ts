@@ -22,7 +22,12 @@ export function firstTokenEvidenceFor(
     }
     return found;
   };
-  const withKey = (deployment: { connection: string; model: string }): EvidenceDeployment => ({ ...deployment, key: deploymentKey(deployment.connection, deployment.model) });
+  // The two fields, not a spread: the target is the health registry's whole deployment, and this runs per attempt.
+  const withKey = (deployment: { connection: string; model: string }): EvidenceDeployment => ({
+    connection: deployment.connection,
+    model: deployment.model,
+    key: deploymentKey(deployment.connection, deployment.model),
+  });
   return firstTokenEvidence({
     target: withKey(target),
     routeTargets: () => routeTargets().map(withKey),

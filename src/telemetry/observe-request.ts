@@ -15,7 +15,8 @@ export function observeRequest(metrics: Metrics, record: RequestRecord, options:
   if (record.status === 'rejected') return;
   // The attempt whose output reached the caller: a race's loser never commits.
   const answered = record.attempts.find((attempt) => attempt.committed);
-  for (const [index, attempt] of record.attempts.entries()) {
+  for (let index = 0; index < record.attempts.length; index++) {
+    const attempt = record.attempts[index]!;
     metrics.attempts.inc({ kind: attempt.kind, origin });
     if (attempt.hedge) metrics.hedges.inc({ route, outcome: answered === undefined ? 'unanswered' : answered === attempt ? 'won' : 'lost', origin });
     if (attempt.kind === 'stream_interrupted') metrics.streamInterrupted.inc({ route, origin });
