@@ -39,6 +39,21 @@ function writerOver(store: ReturnType<typeof fakeStore>, path: string) {
   });
 }
 
+/**
+ * Moves the fake clock on until `work` settles. Flushes queued behind slow writes and backed-off
+ * retries can need more fake time than any fixed step gives, and a promise awaited while nothing
+ * moves the clock never settles; false when a minute of fake time was not enough (a real hang).
+ */
+async function settledInFakeTime(work: Promise<unknown>): Promise<boolean> {
+  let settled = false;
+  void work.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  for (let waitedMs = 0; !settled && waitedMs < 60_000; waitedMs += 50) await vi.advanceTimersByTimeAsync(50);
+  return settled;
+}
+
 describe('BatchWriter with a spill file', () => {
   it('refused items go to the file, not memory, and are written first once the store is back', async () => {
     const store = fakeStore();
@@ -187,9 +202,7 @@ describe('BatchWriter with a spill file', () => {
             else if (action.op === 'flush') pending.push(writer.flush().catch(() => undefined));
             else {
               // A graceful restart: close spills what the store will not take; the next run replays it.
-              const closing = writer.close().catch(() => undefined);
-              await vi.advanceTimersByTimeAsync(1_000);
-              await closing;
+              expect(await settledInFakeTime(writer.close().catch(() => undefined))).toBe(true);
               writer = new BatchWriter<{ id: number }>({ ...options, spill: new SpillFile(path) });
             }
             // Lets what the step started (a flush, a write) run up to its next wait.
@@ -198,8 +211,10 @@ describe('BatchWriter with a spill file', () => {
           store.failing = false;
           slow = false;
           await vi.advanceTimersByTimeAsync(10_000);
-          await Promise.all(pending);
-          await writer.flush();
+          expect(await settledInFakeTime(Promise.all(pending))).toBe(true);
+          const flushing = writer.flush();
+          expect(await settledInFakeTime(flushing)).toBe(true);
+          await flushing;
           const expected = Array.from({ length: nextId - 1 }, (_, index) => index + 1);
           expect([...store.stored.keys()].sort((a, b) => a - b)).toEqual(expected);
           expect(writer.spilledCount).toBe(0);
