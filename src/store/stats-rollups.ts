@@ -1,6 +1,6 @@
 import type { RequestRecord } from '../core/request-record.js';
 import type { SpendRow } from '../core/spend-row.js';
-import type { CacheMinutesTable, RequestMinutesTable } from './schema.js';
+import type { CacheMinutesTable, RequestMinutesTable, SpendMinutesTable } from './schema.js';
 import { createdMsOf, storedOrigin } from './table-rows.js';
 
 export const MINUTE_MS = 60_000;
@@ -22,10 +22,7 @@ export interface LatencyMinuteRow {
 export type CacheMinuteRow = CacheMinutesTable;
 
 /** One minute's ledger total (the `spend_minutes` table), by the minute the requests started in. */
-export interface SpendMinuteRow {
-  minute: number;
-  cost_micros: number;
-}
+export type SpendMinuteRow = SpendMinutesTable;
 
 /**
  * Milliseconds rounded down to two significant digits (exact below 100 ms): at most 90 bins a
