@@ -106,7 +106,10 @@ describe.each(stores)('the incident view on a $name store', ({ skip, store }) =>
 
     const steady = stats.by_route.find((route) => route.route === 'steady')!;
     expect(steady).toMatchObject({ requests: 8, ok_share: 5 / 8 });
-    expect(steady.first_token_ms.p50).toBeGreaterThanOrEqual(30);
+    // The mock holds the first token 30 ms by its timer (the monotonic clock, in whole ms); the record
+    // times it by Date.now (the wall clock, in whole ms). The two clocks' sub-millisecond phases
+    // differ, so a 30 ms hold can read as 29 ms (a clean-clone CI run saw p50 29 on PostgreSQL).
+    expect(steady.first_token_ms.p50).toBeGreaterThanOrEqual(29);
     expect(stats.by_route.find((route) => route.route === 'failing-over')).toMatchObject({ requests: 2, ok_share: 1, fallback_share: 1 });
     // The refused key still asked for `steady`; only the unknown model names no route.
     expect(stats.by_route.find((route) => route.route === null)).toMatchObject({ requests: 1 });
