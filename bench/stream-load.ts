@@ -43,6 +43,11 @@ export interface StreamLoadResult {
   /** Time between successive reads of one stream's body (one read carries one chunk unless they queued up). */
   gapP50Ms: number;
   gapP99Ms: number;
+  /**
+   * The same, for reads during the plateau only: no stream is being opened then, so this is what
+   * holding N streams open costs, without the ramp's queue. Undefined when there was no plateau.
+   */
+  plateauGapP99Ms?: number;
   /** SSE events received in all (`data:` lines). */
   events: number;
   /** SSE events received during the plateau; undefined when there was none. */
@@ -60,6 +65,7 @@ export async function runStreamLoad(spec: StreamLoadSpec): Promise<StreamLoadRes
   const agent = new Agent({ connections: spec.streams, pipelining: 1, headersTimeout: spec.giveUpMs, bodyTimeout: spec.giveUpMs, keepAliveTimeout: idleConnectionMs, keepAliveMaxTimeout: idleConnectionMs });
   const ttfb = new LatencyRecorder();
   const gaps = new LatencyRecorder();
+  const plateauGaps = new LatencyRecorder();
   const firstErrors: string[] = [];
   let completed = 0;
   let errors = 0;
@@ -121,6 +127,7 @@ export async function runStreamLoad(spec: StreamLoadSpec): Promise<StreamLoadRes
               }
             } else {
               gaps.record(now - lastReadAt);
+              if (plateauStartEvents !== undefined && plateauEvents === undefined) plateauGaps.record(now - lastReadAt);
             }
             lastReadAt = now;
             events += countOccurrences(chunk, eventMarker);
@@ -166,6 +173,8 @@ export async function runStreamLoad(spec: StreamLoadSpec): Promise<StreamLoadRes
   }
   const ttfbFigures = ttfb.summarise([0.5, 0.99]).percentilesMs;
   const gapFigures = gaps.summarise([0.5, 0.99]).percentilesMs;
+  // NaN when the plateau saw no read (it ended as it began).
+  const plateauGapP99Ms = plateauEvents === undefined ? Number.NaN : plateauGaps.summarise([0.99]).percentilesMs[0]!;
   return {
     streams: spec.streams,
     connectS,
@@ -177,6 +186,7 @@ export async function runStreamLoad(spec: StreamLoadSpec): Promise<StreamLoadRes
     ttfbP99Ms: ttfbFigures[1]!,
     gapP50Ms: gapFigures[0]!,
     gapP99Ms: gapFigures[1]!,
+    ...(Number.isNaN(plateauGapP99Ms) ? {} : { plateauGapP99Ms }),
     events,
     ...(plateauEvents === undefined ? {} : { plateauEvents }),
   };

@@ -11,7 +11,7 @@ const mib = 1024 * 1024;
 
 export function streamsTable(runs: readonly StreamsRun[]): string {
   return formatTable(
-    ['streams', 'path', 'connect s', 'accept overflows', 'complete', 'errors', 'TTFB p99 ms', 'gap p50 ms', 'gap p99 ms', 'plateau s', 'CPU % of a core', 'CPU µs/chunk', 'load side cores', 'others cores', 'idle RSS MiB', 'peak RSS MiB', 'KiB/stream'],
+    ['streams', 'path', 'connect s', 'accept overflows', 'complete', 'errors', 'TTFB p99 ms', 'gap p50 ms', 'gap p99 ms', 'plateau gap p99 ms', 'plateau s', 'CPU % of a core', 'CPU µs/chunk', 'load side cores', 'others cores', 'idle RSS MiB', 'peak RSS MiB', 'KiB/stream'],
     runs.map((run) => [
       String(run.streams),
       run.path,
@@ -22,6 +22,7 @@ export function streamsTable(runs: readonly StreamsRun[]): string {
       formatNumber(run.ttfbP99Ms, 1),
       formatNumber(run.gapP50Ms, 1),
       formatNumber(run.gapP99Ms, 1),
+      formatNumber(run.plateauGapP99Ms, 1),
       formatNumber(run.plateauS, 1),
       formatNumber(run.cpuCores === undefined ? undefined : run.cpuCores * 100, 0),
       formatNumber(run.cpuUsPerChunk, 2),
@@ -45,10 +46,11 @@ export function streamsComparisonTable(runs: readonly StreamsRun[]): string {
       run.path,
       formatTimes(ratio(run.cpuUsPerChunk, floor.cpuUsPerChunk)),
       formatSigned(run.gapP99Ms - floor.gapP99Ms, 2),
+      formatSigned(difference(run.plateauGapP99Ms, floor.plateauGapP99Ms), 2),
       formatSigned(run.ttfbP99Ms - floor.ttfbP99Ms, 2),
     ]);
   }
-  return formatTable(['streams', 'path', 'CPU/chunk × floor', 'added gap p99 ms', 'added TTFB p99 ms'], rows);
+  return formatTable(['streams', 'path', 'CPU/chunk × floor', 'added gap p99 ms', 'added plateau gap p99 ms', 'added TTFB p99 ms'], rows);
 }
 
 /** Issue 25's stream targets at each N, for the working tree's gateway and the baseline's. */
@@ -77,10 +79,10 @@ export function streamsTargets(runs: readonly StreamsRun[]): TargetRow[] {
       row('RSS per open stream above idle', `≤ ${streamRssGoalBytes / 1024} KiB`, (run) =>
         run.rssPerStreamBytes === undefined ? undefined : { value: run.rssPerStreamBytes, text: `${formatNumber(run.rssPerStreamBytes, 1, '—', 1024)} KiB`, pass: run.rssPerStreamBytes <= streamRssGoalBytes },
       ),
-      row('added inter-chunk gap p99: gateway − floor', `≤ ${streamAddedGapGoalMs} ms`, (run) => {
-        if (floor === undefined) return undefined;
-        const value = run.gapP99Ms - floor.gapP99Ms;
-        return { value, text: `${formatSigned(value, 2)} ms`, pass: value <= streamAddedGapGoalMs };
+      // Judged over the plateau: during the ramp the server is also opening streams (bench/README.md).
+      row('added inter-chunk gap p99 over the plateau: gateway − floor', `≤ ${streamAddedGapGoalMs} ms`, (run) => {
+        const value = difference(run.plateauGapP99Ms, floor?.plateauGapP99Ms);
+        return value === undefined ? undefined : { value, text: `${formatSigned(value, 2)} ms`, pass: value <= streamAddedGapGoalMs };
       }),
     );
   }
@@ -89,6 +91,10 @@ export function streamsTargets(runs: readonly StreamsRun[]): TargetRow[] {
 
 function floorRun(runs: readonly StreamsRun[], streams: number): StreamsRun | undefined {
   return runs.find((run) => run.streams === streams && run.path === floorPath);
+}
+
+function difference(value: number | undefined, floor: number | undefined): number | undefined {
+  return value === undefined || floor === undefined ? undefined : value - floor;
 }
 
 function ratio(value: number | undefined, floor: number | undefined): number | undefined {
