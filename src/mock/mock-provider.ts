@@ -53,6 +53,12 @@ const defaultMaxAttempts = 10_000;
 // Longer than common clients' idle timeouts (undici: 4 s), so the client, not the mock, retires
 // idle connections and never reuses one the mock is closing.
 const keepAliveTimeoutMs = 65_000;
+/**
+ * Handshakes waiting to be accepted (Linux caps it at net.core.somaxconn, 4096 by default). Node's
+ * 511 overflows when thousands of streams open upstream connections at once (the bench's
+ * `--streams 5000`), and each dropped handshake waits for TCP's retry, 1 s and more.
+ */
+const ACCEPT_BACKLOG = 4_096;
 
 export async function startMockProvider(options: MockProviderOptions = {}): Promise<MockProvider> {
   const host = options.host ?? '127.0.0.1';
@@ -92,7 +98,7 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
+    server.listen({ port: options.port ?? 0, host, backlog: ACCEPT_BACKLOG }, () => {
       server.off('error', reject);
       resolve();
     });
