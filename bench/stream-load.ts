@@ -173,8 +173,8 @@ export async function runStreamLoad(spec: StreamLoadSpec): Promise<StreamLoadRes
   }
   const ttfbFigures = ttfb.summarise([0.5, 0.99]).percentilesMs;
   const gapFigures = gaps.summarise([0.5, 0.99]).percentilesMs;
-  // NaN when the plateau saw no read (it ended as it began).
-  const plateauGapP99Ms = plateauEvents === undefined ? Number.NaN : plateauGaps.summarise([0.99]).percentilesMs[0]!;
+  // NaN when no read fell in a plateau (there was none, or it ended as it began).
+  const plateauGapP99Ms = plateauGaps.summarise([0.99]).percentilesMs[0]!;
   return {
     streams: spec.streams,
     connectS,
