@@ -18,6 +18,7 @@ const keepAliveTimeoutMs = 30_000;
 const inboundKeepAliveTimeoutMs = 65_000;
 // As the bench's mock: Node's 511 overflows when the streams mode opens thousands of connections at
 // once, and a dropped handshake waits a second or more for TCP's retry (Linux caps this at somaxconn).
+// Its own constant, not the mock's: importing the mock would load it into the floor's process.
 const acceptBacklog = 4_096;
 // Enough to say what went wrong; a dead upstream under load would otherwise flood the terminal.
 const loggedFailureLimit = 3;
