@@ -11,9 +11,15 @@ export interface ReadinessDeps {
   routes(): number;
   /** Where shared state is kept now (`memory`, `shared`, or `degraded` while Redis is away). */
   state(): string;
+  /** Records and spend rows waiting in this process's spill files for the store. */
+  spill(): { records: number; spend: number };
 }
 
-/** `GET /readyz`: ready to serve, with how many routes and on which state; a gateway on local state for want of Redis still serves. */
+/**
+ * `GET /readyz`: ready to serve, with how many routes, on which state, and what waits in this
+ * process's spill files; a gateway on local state for want of Redis, or spilling for want of its
+ * store, still serves.
+ */
 export function handleReadiness(_request: IncomingMessage, response: ServerResponse, deps: ReadinessDeps): void {
-  sendJson(response, 200, { status: 'ready', routes: deps.routes(), state: deps.state() });
+  sendJson(response, 200, { status: 'ready', routes: deps.routes(), state: deps.state(), spill: deps.spill() });
 }

@@ -71,11 +71,12 @@ export class BatchWriter<T> {
     // Not silent by default: a lost write should be visible even if nobody wired a logger.
     this.onError = options.onError ?? ((error) => process.emitWarning(error instanceof Error ? error : String(error)));
     this.spill = options.spill;
-    // Items spilled by an earlier run are replayed soon, traffic or not.
+    // Items adopted from a process that is gone are replayed soon, traffic or not.
+    this.spill?.onAdopted(() => this.armTimer());
     if (this.spill && this.spill.count > 0) this.flushInBackground();
   }
 
-  /** Items in the spill file, waiting for the store to come back. */
+  /** Items in this process's spill files, waiting for the store to come back. */
   get spilledCount(): number {
     return this.spill?.count ?? 0;
   }

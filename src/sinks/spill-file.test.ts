@@ -1,16 +1,38 @@
-import { appendFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { settledInFakeTime } from '../../test/support/fake-time.js';
 import { BatchWriter } from './batch-writer.js';
-import { SpillFile } from './spill-file.js';
+import { SpillDirectory } from './spill-directory.js';
+import type { SpillFile } from './spill-file.js';
 
 let directory: string;
+/** Every spill directory a test opened, closed after it (their locks let go). */
+const opened: SpillDirectory[] = [];
 beforeEach(() => {
   directory = mkdtempSync(join(tmpdir(), 'switchyard-spill-'));
 });
-afterEach(() => rmSync(directory, { recursive: true, force: true }));
+afterEach(() => {
+  for (const spill of opened.splice(0)) spill.close();
+  rmSync(directory, { recursive: true, force: true });
+});
+
+/** A process's spill files in the test's directory (`prefix` apart, so runs of a property test do not meet). */
+function processSpill(instanceId: string, prefix = 'test'): SpillDirectory {
+  const spill = new SpillDirectory({ directory, prefix }, { instanceId });
+  opened.push(spill);
+  return spill;
+}
+
+/** A fresh process's records spill file, with what gone processes left adopted, as a gateway starts. */
+function startedSpill(instanceId: string, prefix = 'test'): SpillFile<{ id: number }> {
+  const spill = processSpill(instanceId, prefix);
+  const file = spill.file<{ id: number }>('records');
+  spill.adoptOrphans({ sweepLocks: true });
+  return file;
+}
 
 /** A store that keeps items by id (insert-or-ignore) and can be made to fail. */
 function fakeStore() {
@@ -28,36 +50,21 @@ function fakeStore() {
   return store;
 }
 
-function writerOver(store: ReturnType<typeof fakeStore>, path: string) {
+function writerOver(store: ReturnType<typeof fakeStore>, spill: SpillFile<{ id: number }>) {
   return new BatchWriter<{ id: number }>({
     name: 'TestWriter',
     itemName: 'item',
     flushIntervalMs: 60_000,
     onError: () => undefined,
     writeBatch: store.writeBatch,
-    spill: new SpillFile(path),
+    spill,
   });
-}
-
-/**
- * Moves the fake clock on until `work` settles. Flushes queued behind slow writes and backed-off
- * retries can need more fake time than any fixed step gives, and a promise awaited while nothing
- * moves the clock never settles; false when a minute of fake time was not enough (a real hang).
- */
-async function settledInFakeTime(work: Promise<unknown>): Promise<boolean> {
-  let settled = false;
-  void work.then(
-    () => (settled = true),
-    () => (settled = true),
-  );
-  for (let waitedMs = 0; !settled && waitedMs < 60_000; waitedMs += 50) await vi.advanceTimersByTimeAsync(50);
-  return settled;
 }
 
 describe('BatchWriter with a spill file', () => {
   it('refused items go to the file, not memory, and are written first once the store is back', async () => {
     const store = fakeStore();
-    const writer = writerOver(store, join(directory, 'spill.jsonl'));
+    const writer = writerOver(store, startedSpill('a'));
     store.failing = true;
     for (let id = 1; id <= 5; id++) writer.enqueue({ id });
     await expect(writer.flush()).rejects.toThrow('store down');
@@ -74,17 +81,19 @@ describe('BatchWriter with a spill file', () => {
   });
 
   it('a shutdown during an outage spills what is buffered, and the next run replays it exactly once', async () => {
-    const path = join(directory, 'spill.jsonl');
     const store = fakeStore();
-    const first = writerOver(store, path);
+    const firstSpill = processSpill('first');
+    const first = writerOver(store, firstSpill.file('records'));
     for (let id = 1; id <= 3; id++) first.enqueue({ id });
     store.failing = true;
     await first.close();
-    expect(new SpillFile(path).count).toBe(3);
+    firstSpill.close();
     store.failing = false;
     // A replay that already partly landed (a crash between writing and clearing) duplicates nothing.
     store.stored.set(1, { id: 1 });
-    const second = writerOver(store, path);
+    const secondSpill = startedSpill('second');
+    expect(secondSpill.count).toBe(3);
+    const second = writerOver(store, secondSpill);
     await second.flush();
     expect([...store.stored.keys()].sort()).toEqual([1, 2, 3]);
     expect(second.spilledCount).toBe(0);
@@ -100,7 +109,7 @@ describe('BatchWriter with a spill file', () => {
       flushIntervalMs: 100,
       onError: () => undefined,
       writeBatch: store.writeBatch,
-      spill: new SpillFile(join(directory, 'spill.jsonl')),
+      spill: startedSpill('a'),
     });
     store.failing = true;
     writer.enqueue({ id: 1 });
@@ -137,7 +146,7 @@ describe('BatchWriter with a spill file', () => {
         await gate;
         await store.writeBatch(batch);
       },
-      spill: new SpillFile(join(directory, 'spill.jsonl')),
+      spill: startedSpill('a'),
     });
     store.failing = true;
     for (let id = 1; id <= 3; id++) writer.enqueue({ id });
@@ -174,7 +183,8 @@ describe('BatchWriter with a spill file', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 40 }), async (steps) => {
         vi.useFakeTimers();
-        const path = join(directory, `property-${run++}.jsonl`);
+        const prefix = `property-${run++}`;
+        let generation = 0;
         const store = fakeStore();
         let slow = false;
         const options = {
@@ -189,7 +199,7 @@ describe('BatchWriter with a spill file', () => {
             await store.writeBatch(batch);
           },
         };
-        let writer = new BatchWriter<{ id: number }>({ ...options, spill: new SpillFile(path) });
+        let writer = new BatchWriter<{ id: number }>({ ...options, spill: startedSpill(`run-${generation++}`, prefix) });
         const pending: Promise<void>[] = [];
         let nextId = 1;
         try {
@@ -201,9 +211,10 @@ describe('BatchWriter with a spill file', () => {
             } else if (action.op === 'tick') await vi.advanceTimersByTimeAsync(action.ms);
             else if (action.op === 'flush') pending.push(writer.flush().catch(() => undefined));
             else {
-              // A graceful restart: close spills what the store will not take; the next run replays it.
+              // A graceful restart: close spills what the store will not take; the next run adopts and replays it.
               expect(await settledInFakeTime(writer.close().catch(() => undefined))).toBe(true);
-              writer = new BatchWriter<{ id: number }>({ ...options, spill: new SpillFile(path) });
+              opened.pop()!.close();
+              writer = new BatchWriter<{ id: number }>({ ...options, spill: startedSpill(`run-${generation++}`, prefix) });
             }
             // Lets what the step started (a flush, a write) run up to its next wait.
             await vi.advanceTimersByTimeAsync(0);
@@ -228,55 +239,34 @@ describe('BatchWriter with a spill file', () => {
     );
   });
 
-  it('a torn last line from a crash mid-append is skipped', () => {
-    const spill = new SpillFile<{ id: number }>(join(directory, 'spill.jsonl'));
-    spill.append([{ id: 1 }]);
-    appendFileSync(spill.path, '{"id": 2');
-    expect(spill.read()).toEqual([{ id: 1 }]);
-  });
 });
 
 describe('SpillFile', () => {
-  it('a replay claims the file: items appended meanwhile stay for the next claim, and a crash mid-replay replays the claimed items first', () => {
-    const path = join(directory, 'spill.jsonl');
-    const spill = new SpillFile<{ id: number }>(path);
+  it('a replay claims the file: items appended meanwhile stay for the next claim, and a crash mid-replay leaves the claimed items to replay first', () => {
+    const spill = startedSpill('a');
     spill.append([{ id: 1 }, { id: 2 }]);
     expect(spill.claim()).toEqual([{ id: 1 }, { id: 2 }]);
     spill.append([{ id: 3 }]);
     expect(spill.count).toBe(3);
-    // The process dies before release: the next run sees both files, claimed items first.
-    const afterCrash = new SpillFile<{ id: number }>(path);
-    expect(afterCrash.count).toBe(3);
-    expect(afterCrash.read()).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
-    expect(afterCrash.claim()).toEqual([{ id: 1 }, { id: 2 }]);
-    afterCrash.release();
-    expect(afterCrash.count).toBe(1);
-    expect(afterCrash.claim()).toEqual([{ id: 3 }]);
-    afterCrash.release();
-    expect(afterCrash.claim()).toEqual([]);
-    expect(afterCrash.count).toBe(0);
-    expect(existsSync(path)).toBe(false);
-    expect(existsSync(`${path}.replaying`)).toBe(false);
+    // The claim is not released (a crash): it is handed out again, before what was appended since.
+    expect(spill.claim()).toEqual([{ id: 1 }, { id: 2 }]);
+    spill.release();
+    expect(spill.count).toBe(1);
+    expect(spill.claim()).toEqual([{ id: 3 }]);
+    spill.release();
+    expect(spill.claim()).toEqual([]);
+    expect(spill.count).toBe(0);
+    // Nothing left behind but the lock, which goes with the process.
+    expect(readdirSync(directory)).toEqual(['test.spill.a.lock']);
   });
 
-  it('an item appended after a line torn by a crash is read whole', () => {
-    const path = join(directory, 'spill.jsonl');
-    writeFileSync(path, '{"id": 1}\n{"id": 2');
-    const spill = new SpillFile<{ id: number }>(path);
-    spill.append([{ id: 3 }]);
-    expect(spill.read()).toEqual([{ id: 1 }, { id: 3 }]);
-    expect(new SpillFile(path).count).toBe(2);
-  });
-
-  it('removes a file that holds nothing to replay, and counts only whole items', () => {
-    const path = join(directory, 'spill.jsonl');
-    writeFileSync(path, '');
-    expect(new SpillFile(path).count).toBe(0);
-    expect(existsSync(path)).toBe(false);
-    writeFileSync(path, '{"id": 1}\n{"id": 2');
-    expect(new SpillFile(path).count).toBe(1);
-    writeFileSync(path, '{"id": 2');
-    expect(new SpillFile(path).count).toBe(0);
-    expect(existsSync(path)).toBe(false);
+  it('a line torn by a crash mid-append is skipped when the file is adopted, and a file with nothing whole is removed', () => {
+    appendFileSync(join(directory, 'test.spill-records.gone-1.jsonl'), '{"id": 1}\n{"id": 2');
+    appendFileSync(join(directory, 'test.spill-records.gone-2.jsonl'), '{"id": 3');
+    const spill = startedSpill('a');
+    expect(spill.count).toBe(1);
+    expect(spill.claim()).toEqual([{ id: 1 }]);
+    spill.release();
+    expect(readdirSync(directory)).toEqual(['test.spill.a.lock']);
   });
 });

@@ -1,7 +1,8 @@
-import { join } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Config } from '../config/schema.js';
+import type { SpillLocation } from '../sinks/spill-directory.js';
 import { migrate } from './migrate.js';
 import { openStore } from './open-database.js';
 import type { DatabaseSchema } from './schema.js';
@@ -21,9 +22,14 @@ function sqliteFileOf(store: Config['store']): string | undefined {
   return store.kind === 'sqlite' && store.path !== ':memory:' ? store.path : undefined;
 }
 
-/** Where refused writes wait: beside an SQLite file, in `spill_dir` for PostgreSQL; in memory only for an in-memory store (tests). */
-export function spillPathOf(store: Config['store']): string | undefined {
-  return store.kind === 'postgres' ? join(store.spill_dir, 'switchyard') : sqliteFileOf(store);
+/**
+ * Where refused writes wait: beside an SQLite file (named after it), in `spill_dir` for
+ * PostgreSQL (`switchyard.spill-…`); in memory only for an in-memory store (tests).
+ */
+export function spillLocationOf(store: Config['store']): SpillLocation | undefined {
+  if (store.kind === 'postgres') return { directory: store.spill_dir, prefix: 'switchyard' };
+  const file = sqliteFileOf(store);
+  return file === undefined ? undefined : { directory: dirname(file), prefix: basename(file) };
 }
 
 /**

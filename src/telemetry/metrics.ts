@@ -160,7 +160,7 @@ export class Metrics {
   });
   readonly spillDepth: Gauge<'kind'> = new Gauge({
     name: 'switchyard_spill_depth',
-    help: 'Records and spend rows in the local spill file, waiting for the store to come back',
+    help: "Records and spend rows in this process's spill files (its own and those it adopted), waiting for the store to come back",
     labelNames: ['kind'] as const,
     registers: [this.registry],
     collect: () => {
@@ -169,6 +169,12 @@ export class Metrics {
       this.spillDepth.set({ kind: 'records' }, depth.records);
       this.spillDepth.set({ kind: 'spend' }, depth.spend);
     },
+  });
+  readonly spillAdopted = new Counter({
+    name: 'switchyard_spill_adopted_total',
+    help: 'Records and spend rows this process took over from the spill files of gateway processes that are gone (crashed, or stopped while the store refused writes), to replay',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
   });
   readonly sinkDropped: Counter<'kind'> = new Counter({
     name: 'switchyard_sink_dropped_total',

@@ -77,7 +77,8 @@ export function routeTable(deps: RouteTableDeps): RouteTable {
     'GET /v1/models/:id': (request, response, _id, params) => handleModel(request, response, params.id!, { config: config(), keys, startedAtSeconds }),
     // Operations (http/).
     'GET /healthz': handleLiveness,
-    'GET /readyz': (request, response) => handleReadiness(request, response, { routes: () => Object.keys(config().routes).length, state: deps.readiness }),
+    'GET /readyz': (request, response) =>
+      handleReadiness(request, response, { routes: () => Object.keys(config().routes).length, state: deps.readiness, spill: storage.sinkCounts.spilled }),
     'GET /metrics': (request, response) => handleMetrics(request, response, deps.metrics),
     // The admin API (admin/).
     'GET /admin/requests': (request, response, _id, params) => handleListRequests(request, response, params, adminRequests),

@@ -8,8 +8,8 @@ import { LedgerWriter } from '../ledger/ledger-writer.js';
 import { SpendAccounting } from '../ledger/spend-accounting.js';
 import { DEFAULT_RECENT_LIMIT } from '../records/recent-records.js';
 import { RecordStore } from '../records/record-store.js';
-import { SpillFile } from '../sinks/spill-file.js';
-import { openConfiguredStore, spillPathOf, type AppStore } from '../store/open-configured-store.js';
+import { SpillDirectory, type SpillLocation } from '../sinks/spill-directory.js';
+import { openConfiguredStore, spillLocationOf, type AppStore } from '../store/open-configured-store.js';
 import { RecordPruner } from '../store/record-pruner.js';
 import type { Metrics, SinkCounts } from '../telemetry/metrics.js';
 
@@ -43,23 +43,27 @@ export async function openStorage(deps: StorageDeps): Promise<Storage> {
   const { config, logger, metrics } = deps;
   const storeConfig = config().store;
   const { db, writes } = deps.store ?? (await openConfiguredStore(storeConfig, logger));
-  const spillPath = spillPathOf(storeConfig);
+  const spillLocation = spillLocationOf(storeConfig);
+  const spill = spillLocation && openSpillDirectory(spillLocation, { logger, metrics });
   const ledger = new LedgerWriter({
     insert: (rows) => writes.spend(rows),
     onError: (error) => logger.error({ err: error }, 'writing spend rows failed; will retry'),
-    ...(spillPath ? { spill: new SpillFile<SpendRow>(`${spillPath}.spill-spend.jsonl`) } : {}),
+    ...(spill ? { spill: spill.file<SpendRow>('spend') } : {}),
   });
   const records = new RecordStore({
     db,
     // A `:memory:` store keeps at most max_records; the readable-before-written cache is no bigger.
-    ...(storeConfig.kind === 'sqlite' && spillPath === undefined ? { recentLimit: Math.min(DEFAULT_RECENT_LIMIT, storeConfig.max_records) } : {}),
+    ...(storeConfig.kind === 'sqlite' && spill === undefined ? { recentLimit: Math.min(DEFAULT_RECENT_LIMIT, storeConfig.max_records) } : {}),
     knownSecrets: () => knownSecrets(config()),
     writer: {
       insert: (batch) => writes.records(batch),
       onError: (error) => logger.error({ err: error }, 'writing request records failed; will retry'),
-      ...(spillPath ? { spill: new SpillFile<RequestRecord>(`${spillPath}.spill-records.jsonl`) } : {}),
+      ...(spill ? { spill: spill.file<RequestRecord>('records') } : {}),
     },
   });
+  // The writers listen for adopted files: what gone processes left here is replayed from now on.
+  spill?.adoptOrphans({ sweepLocks: true });
+  spill?.watchForOrphans();
   const pruner = new RecordPruner({
     prune: (pruneOptions) => writes.pruneRecords(pruneOptions),
     retentionDays: storeConfig.retention_days,
@@ -94,10 +98,31 @@ export async function openStorage(deps: StorageDeps): Promise<Storage> {
         await responsesPruner.stop();
         await records.close();
         await ledger.close();
+        spill?.close();
       } finally {
         await writes.close();
         await db.destroy();
       }
     },
   };
+}
+
+/**
+ * This process's spill files, in a directory other gateways may share; what it adopts from
+ * processes that are gone is logged (naming them) and counted.
+ */
+function openSpillDirectory(location: SpillLocation, deps: { logger: Logger; metrics: Metrics }): SpillDirectory {
+  const { logger, metrics } = deps;
+  const spill = new SpillDirectory(location, {
+    onAdopted: ({ owners, items }) => {
+      for (const kind of ['records', 'spend'] as const) metrics.spillAdopted.inc({ kind }, items[kind]);
+      logger.warn(
+        { adopted: owners, records: items.records, spend: items.spend, spill_dir: location.directory },
+        `adopted the spill files of ${owners.length} gateway process${owners.length === 1 ? '' : 'es'} that ${owners.length === 1 ? 'is' : 'are'} gone (${owners.join(', ')}): ${items.records} records and ${items.spend} spend rows to replay`,
+      );
+    },
+    onError: (error) => logger.error({ err: error }, 'looking for spill files of gone processes failed; will look again'),
+  });
+  logger.info({ spill_dir: location.directory, spill_id: spill.instanceId }, `spill files (while the store refuses writes): ${location.prefix}.spill-*.${spill.instanceId}.jsonl in ${location.directory}`);
+  return spill;
 }

@@ -29,9 +29,9 @@ export interface FleetForThisFile {
  * A fleet for the calling test file, started before its tests and stopped after them (before the
  * Redis and PostgreSQL under it). `yaml` gets the mock provider's URL and returns the connections
  * and routes (and anything else) of the config. `onCluster`: state on a 3-primary Redis Cluster
- * instead of one Redis.
+ * instead of one Redis. `sharedDirectory`: every replica started in one working directory.
  */
-export function fleetForThisFile(options: { yaml: (mockUrl: string) => string; replicas?: number; onCluster?: boolean }): FleetForThisFile {
+export function fleetForThisFile(options: { yaml: (mockUrl: string) => string; replicas?: number; onCluster?: boolean; sharedDirectory?: boolean }): FleetForThisFile {
   const redis = options.onCluster ? undefined : redisForThisFile();
   const cluster = options.onCluster ? redisClusterForThisFile() : undefined;
   const postgres = postgresForThisFile();
@@ -48,6 +48,7 @@ export function fleetForThisFile(options: { yaml: (mockUrl: string) => string; r
       postgresUrl: databaseUrl,
       yaml: options.yaml(mock.url),
       ...(options.replicas === undefined ? {} : { replicas: options.replicas }),
+      ...(options.sharedDirectory ? { sharedDirectory: true } : {}),
     });
   }, 120_000);
   afterAll(async () => {

@@ -3,8 +3,9 @@
  * first) on one config file, sharing the test file's Redis (`state.kind: redis`, one server or a
  * Sentinel set; or `redis-cluster`) and PostgreSQL (`store.kind: postgres`), gated by virtual keys with an admin
  * token, and sending to upstreams the test itself runs, so a deployment that fails fails for
- * every replica. Each replica has its own working directory (its spill file) and picks its own
- * port; `stop` ends them all. The fault soak (bench/fault-soak.ts) runs its fleet with it too.
+ * every replica. Each replica has its own working directory (its spill files) unless they are
+ * asked to share one, as replicas started from one directory do; each picks its own port; `stop`
+ * ends them all. The fault soak (bench/fault-soak.ts) runs its fleet with it too.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,19 +26,26 @@ export interface FleetOptions {
   replicas?: number;
   /** Default `fleet:`; the test's Redis is its own, so this only shows the prefix is honoured. */
   keyPrefix?: string;
+  /** Every replica started in one working directory (the default `store.spill_dir` is then shared). */
+  sharedDirectory?: boolean;
 }
 
 export interface Replica {
   /** `http://127.0.0.1:PORT` */
   url: string;
   process: CliProcess;
-  /** Its working directory, where its spill file lives. */
+  /** Its working directory, where its spill files live. */
   directory: string;
 }
 
 export interface GatewayFleet {
   replicas: Replica[];
   configFile: string;
+  /**
+   * Starts replica `index` again in its directory (after it exited or was killed) and resolves
+   * once it listens, on a port of its own; `replicas[index]` is then the new process.
+   */
+  restart(index: number): Promise<Replica>;
   /** Every replica: SIGTERM, then SIGKILL past 10 s (see `CliProcess.stop`); then the files go. */
   stop(): Promise<void>;
 }
@@ -65,24 +73,29 @@ export async function startGatewayFleet(options: FleetOptions): Promise<GatewayF
   const configFile = join(root, 'config.yaml');
   writeFileSync(configFile, fleetConfig(options));
   const started: Replica[] = [];
+  /** Every process started, the replaced ones included (a killed one is stopped at once). */
+  const processes: CliProcess[] = [];
   const stop = async () => {
-    await Promise.all(started.map((replica) => replica.process.stop()));
+    await Promise.all(processes.map((process) => process.stop()));
     rmSync(root, { recursive: true, force: true });
+  };
+  const startReplica = async (index: number, directory: string): Promise<Replica> => {
+    const child = startCli(['serve', '--config', configFile, '--port', '0'], { cwd: directory, env: { LOG_FORMAT: 'json' } });
+    processes.push(child);
+    const [, url] = await child.waitFor(LISTENING, PROCESS_START_TIMEOUT_MS);
+    return (started[index] = { url: url!, process: child, directory });
   };
   try {
     const count = options.replicas ?? 2;
     // One at a time: the first runs the migrations, and the machine is small.
     for (let index = 0; index < count; index++) {
-      const directory = join(root, `replica-${index}`);
-      mkdirSync(directory);
-      const child = startCli(['serve', '--config', configFile, '--port', '0'], { cwd: directory, env: { LOG_FORMAT: 'json' } });
-      started.push({ url: '', process: child, directory });
-      const [, url] = await child.waitFor(LISTENING, PROCESS_START_TIMEOUT_MS);
-      started[index]!.url = url!;
+      const directory = join(root, options.sharedDirectory ? 'replicas' : `replica-${index}`);
+      mkdirSync(directory, { recursive: true });
+      await startReplica(index, directory);
     }
   } catch (error) {
     await stop();
     throw error;
   }
-  return { replicas: started, configFile, stop };
+  return { replicas: started, configFile, restart: (index) => startReplica(index, started[index]!.directory), stop };
 }

@@ -33,8 +33,11 @@ export interface PostgresServer {
   /** A URL for `database` on this server (created by `createDatabase`). */
   url(database: string): string;
   createDatabase(name: string): Promise<string>;
-  /** `pg_ctl stop -m fast`: connections are cut, the data stays. */
-  stop(): Promise<void>;
+  /**
+   * `pg_ctl stop -m fast` (default): connections are cut, the data stays. `immediate`: the server
+   * quits without a shutdown checkpoint, as after a crash; the next start recovers from its WAL.
+   */
+  stop(mode?: 'fast' | 'immediate'): Promise<void>;
   /** Starts it again on the same port, after `stop`. */
   start(): Promise<void>;
   /**
@@ -102,8 +105,8 @@ export async function startPostgresServer(): Promise<PostgresServer> {
       }
       return url(name);
     },
-    async stop() {
-      await runTool('pg_ctl', ['-D', dataDirectory, '-m', 'fast', '-w', 'stop']);
+    async stop(mode = 'fast') {
+      await runTool('pg_ctl', ['-D', dataDirectory, '-m', mode, '-w', 'stop']);
       running = false;
     },
     async start() {

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { afterAll, expect, it } from 'vitest';
 import type { SpendRow } from '../../../src/core/spend-row.js';
 import type { RequestRecord } from '../../../src/core/request-record.js';
-import { SpillFile } from '../../../src/sinks/spill-file.js';
+import { spilledItems, spillFileNames } from '../../support/spill-files.js';
 import { postChat } from '../../support/start-gateway.js';
 import { hello } from '../scenario-helpers.js';
 
@@ -81,8 +81,8 @@ it('killed with SIGKILL while the store refuses writes, the gateway loses only w
     const killedAtMs = Date.now();
     await exited;
 
-    const spilledRecords = new Set(new SpillFile<RequestRecord>(`${storePath}.spill-records.jsonl`).read().map((record) => record.id));
-    const spilledSpend = new Set(new SpillFile<SpendRow>(`${storePath}.spill-spend.jsonl`).read().map((row) => row.requestId));
+    const spilledRecords = new Set(spilledItems<RequestRecord>(directory, 'switchyard.db', 'records').map((record) => record.id));
+    const spilledSpend = new Set(spilledItems<SpendRow>(directory, 'switchyard.db', 'spend').map((row) => row.requestId));
     const lostRecords = [...endedAtMs].filter(([id]) => !spilledRecords.has(id));
     const lostSpend = [...endedAtMs].filter(([id]) => !spilledSpend.has(id));
     // Every request that ended before the window is safe on disk, its record and its spend row.
@@ -94,15 +94,14 @@ it('killed with SIGKILL while the store refuses writes, the gateway loses only w
     lock.close();
   }
 
-  // The next start replays the spill files into the store and removes them; a graceful stop
-  // (SIGTERM) flushes what is left of the replay.
-  const spilled = new SpillFile<RequestRecord>(`${storePath}.spill-records.jsonl`).read().map((record) => record.id);
+  // The next start adopts the killed process's spill files (its lock is free), replays them into
+  // the store and removes them; a graceful stop (SIGTERM) flushes what is left of the replay.
+  const spilled = spilledItems<RequestRecord>(directory, 'switchyard.db', 'records').map((record) => record.id);
   const restarted = await serve();
   const stopped = new Promise((resolve) => restarted.process.once('exit', resolve));
   restarted.process.kill('SIGTERM');
   await stopped;
-  expect(existsSync(`${storePath}.spill-records.jsonl`)).toBe(false);
-  expect(existsSync(`${storePath}.spill-spend.jsonl`)).toBe(false);
+  expect(spillFileNames(directory, 'switchyard.db')).toEqual([]);
   const store = new Database(storePath, { readonly: true });
   try {
     const stored = new Set(store.prepare('SELECT id FROM requests').pluck().all() as string[]);
