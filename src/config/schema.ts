@@ -279,7 +279,7 @@ export const configSchema = z
             kind: z.literal('postgres'),
             url: z.url({ protocol: /^postgres(ql)?$/, error: 'a postgres:// or postgresql:// URL' }),
             retention_days: z.number().positive().default(30),
-            /** Where records and spend rows wait while PostgreSQL is unreachable; one directory per gateway process. */
+            /** Where records and spend rows wait while PostgreSQL is unreachable; processes may share it (each spills into files of its own). */
             spill_dir: z.string().min(1).default('.'),
           })
           .strict(),
