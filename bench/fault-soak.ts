@@ -66,6 +66,8 @@ async function main(): Promise<boolean> {
     postgresUrl: databaseUrl,
     replicas: options.replicas,
     keyPrefix: 'soak:',
+    // As replicas started from one working directory are: they spill into one directory (the default `.`).
+    sharedDirectory: true,
     yaml: `connections:
   mock: { provider: mock, dialect: openai, base_url: "${mock.url}/v1" }
 routes:
@@ -75,6 +77,8 @@ routes:
   });
   track(() => fleet.stop());
   const urls = fleet.replicas.map((replica) => replica.url);
+  /** Every replica's URL now: one restarted by a fault listens on a new port. */
+  const replicaUrls = () => fleet.replicas.map((replica) => replica.url);
 
   // Limits far above the load: every request passes the whole gate (rpm, budget reservation) in Redis, none is refused.
   const keyFields = { limits: { rpm: 1_000_000_000 }, budget: { usd: 1_000_000, period: 'total' } };
@@ -97,18 +101,27 @@ routes:
     else if (outcome.requestId !== undefined) errorIds.push(outcome.requestId);
   };
 
-  const states = watchReplicaStates(urls, log);
-  const load = startOpenLoopLoad({ urls, key: key.key, route, rps: options.rps, durationS: options.durationS, onOutcome });
+  const states = watchReplicaStates(replicaUrls, log);
+  let inLoad = [...urls];
+  const load = startOpenLoopLoad({ urls: () => inLoad, key: key.key, route, rps: options.rps, durationS: options.durationS, onOutcome });
   stopLoad = load.abort;
   const loadStartedAtMs = Date.now();
   // With what the spill files hold as the phase ends: a store fault shows there.
   const logPhase = async (index: number) => {
-    const spilled = await sumOverReplicas(urls, 'switchyard_spill_depth').then(String, () => 'unknown');
+    // A replica killed by a fault does not answer: the others' spill files are still worth a look.
+    const depths = await Promise.all(replicaUrls().map((url) => sumOverReplicas([url], 'switchyard_spill_depth').catch(() => undefined)));
+    const reached = depths.filter((depth) => depth !== undefined);
+    const spilled = reached.length === 0 ? 'unknown' : `${reached.reduce((sum, depth) => sum + depth, 0)}${reached.length < depths.length ? ` (${depths.length - reached.length} replica(s) not answering)` : ''}`;
     log(`${phaseLine(phases[index]!, tallies[index]!, dueIn(phases[index]!, options.rps) - tallies[index]!.sent)}; in spill files: ${spilled}`);
   };
   // The last phase's line comes once the load has settled (it may settle before the phase's end, its last request being due earlier).
   const phaseTimers = phases.slice(0, -1).map((phase, index) => setTimeout(() => void logPhase(index), phase.toS * 1_000));
-  const faults = faultActions({ sentinels, postgres, log } satisfies FaultTargets);
+  const rotation = {
+    take: (url: string) => (inLoad = inLoad.filter((each) => each !== url)),
+    put: (url: string) => (inLoad = [...inLoad, url]),
+    inFlightTo: load.inFlightTo,
+  };
+  const faults = faultActions({ sentinels, postgres, fleet, rotation, log } satisfies FaultTargets);
   let summary: LoadSummary;
   try {
     await runSchedule(schedule, loadStartedAtMs, faults.of);
@@ -125,10 +138,10 @@ routes:
   }
 
   log(`waiting for the replicas to drain their spill files (at most ${drainBoundMs / 1_000} s)…`);
-  const drain = await waitForDrain(urls, databaseUrl, { id: key.id, name: 'soak' }, drainBoundMs);
+  const drain = await waitForDrain(replicaUrls(), databaseUrl, { id: key.id, name: 'soak' }, drainBoundMs);
   const check = await checkStore(databaseUrl, { id: key.id, name: 'soak' }, answeredIds, errorIds);
-  const dropped = await sumOverReplicas(urls, 'switchyard_sink_dropped_total');
-  const spilled = await sumOverReplicas(urls, 'switchyard_spill_depth');
+  const dropped = await sumOverReplicas(replicaUrls(), 'switchyard_sink_dropped_total');
+  const spilled = await sumOverReplicas(replicaUrls(), 'switchyard_spill_depth');
 
   const worst = worstPhases(phases, tallies);
   console.log(
@@ -165,7 +178,7 @@ async function waitForSharedState(urls: readonly string[]): Promise<void> {
 async function verifyEveryReplica(urls: readonly string[], verifyKey: string): Promise<void> {
   const problems: string[] = [];
   const load = startOpenLoopLoad({
-    urls,
+    urls: () => urls,
     key: verifyKey,
     route,
     rps: urls.length * 2,

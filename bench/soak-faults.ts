@@ -3,19 +3,19 @@ import { Redis } from 'ioredis';
 import type { PostgresServer } from '../test/support/postgres-process.js';
 import type { RedisServer } from '../test/support/redis-process.js';
 import type { RedisSentinelSet } from '../test/support/redis-sentinel-set.js';
-import type { FaultName } from './soak-schedule.js';
+import type { GatewayFleet } from '../test/support/gateway-fleet.js';
+import { replicaKillDuringPostgresStop, watchSpillEmptied, type Rotation } from './soak-replica-kill.js';
+import type { FaultActions, FaultName } from './soak-schedule.js';
+import { seconds } from './soak-tally.js';
 
 export interface FaultTargets {
   sentinels: RedisSentinelSet;
   postgres: PostgresServer;
+  /** The replicas, sharing one spill directory. */
+  fleet: GatewayFleet;
+  rotation: Rotation;
   /** Prints a line stamped with the soak's clock. */
   log(line: string): void;
-}
-
-/** Injecting a fault, then recovering from it; what each did is logged as it happens. */
-export interface FaultActions {
-  begin(): Promise<void>;
-  end(): Promise<void>;
 }
 
 /** How long the soak watches for the sentinels' promotion and for a restarted server to follow the new primary. */
@@ -33,7 +33,7 @@ const rejoinPollMs = 250;
 export function faultActions(targets: FaultTargets): { of(name: FaultName): FaultActions; watched(): Promise<void> } {
   const watches: Promise<void>[] = [];
   const watch = (what: () => Promise<void>) => watches.push(what().catch((error: unknown) => targets.log(`  (watch ended: ${error instanceof Error ? error.message : String(error)})`)));
-  const { sentinels, postgres, log } = targets;
+  const { sentinels, postgres, fleet, log } = targets;
 
   const currentPrimary = async (): Promise<RedisServer> => {
     const port = await sentinels.primaryPort();
@@ -97,8 +97,10 @@ export function faultActions(targets: FaultTargets): { of(name: FaultName): Faul
       async end() {
         await postgres.start();
         log('postgres-stop: PostgreSQL started again');
+        watch(watchSpillEmptied(fleet, Date.now(), log));
       },
     }),
+    'postgres-stop-kill': () => replicaKillDuringPostgresStop({ ...targets, watch }),
     'postgres-hang': () => ({
       async begin() {
         postgres.freeze();
@@ -130,8 +132,4 @@ async function followsAPrimary(url: string): Promise<boolean> {
   } finally {
     redis.disconnect();
   }
-}
-
-function seconds(ms: number): string {
-  return `${(ms / 1_000).toFixed(1)} s`;
 }

@@ -18,8 +18,8 @@ export interface RequestOutcome {
 }
 
 export interface LoadSpec {
-  /** The replicas, sent to in turn. */
-  urls: readonly string[];
+  /** The replicas in the load now, sent to in turn (a replica taken out for a fault is not). */
+  urls: () => readonly string[];
   key: string;
   /** The route every request names. */
   route: string;
@@ -48,9 +48,10 @@ const tickMs = 5;
  * Open-loop load: request i is due at i / rps seconds and is sent then whether or not earlier
  * ones were answered, so a stalled gateway meets the load a real fleet would (a closed loop would
  * slow down with it and hide the stall). Request i goes to replica i mod N and alternates between
- * non-streaming and streaming on each replica. `abort` stops sending and cuts what is in flight.
+ * non-streaming and streaming on each replica. `abort` stops sending and cuts what is in flight;
+ * `inFlightTo` counts the requests a replica has not finished answering.
  */
-export function startOpenLoopLoad(spec: LoadSpec): { finished: Promise<LoadSummary>; abort(): void } {
+export function startOpenLoopLoad(spec: LoadSpec): { finished: Promise<LoadSummary>; abort(): void; inFlightTo(url: string): number } {
   const dispatcher = new Agent({ keepAliveTimeout: 10_000 });
   const aborted = new AbortController();
   const bodies = { plain: chatBody(spec.route, false), stream: chatBody(spec.route, true) };
@@ -59,6 +60,7 @@ export function startOpenLoopLoad(spec: LoadSpec): { finished: Promise<LoadSumma
   const startedAtMs = performance.now();
   let sent = 0;
   let inFlight = 0;
+  const inFlightByUrl = new Map<string, number>();
   let maxSendLagMs = 0;
   let allSettled: () => void = () => undefined;
   const settledOnce = new Promise<void>((resolve) => (allSettled = resolve));
@@ -66,12 +68,16 @@ export function startOpenLoopLoad(spec: LoadSpec): { finished: Promise<LoadSumma
   const send = (index: number) => {
     const dueMs = (index * 1_000) / spec.rps;
     maxSendLagMs = Math.max(maxSendLagMs, performance.now() - startedAtMs - dueMs);
-    const stream = Math.floor(index / spec.urls.length) % 2 === 1;
+    const urls = spec.urls();
+    const url = urls[index % urls.length]!;
+    const stream = Math.floor(index / urls.length) % 2 === 1;
     inFlight += 1;
-    void sendOne(`${spec.urls[index % spec.urls.length]!}/v1/chat/completions`, stream ? bodies.stream : bodies.plain, stream)
+    inFlightByUrl.set(url, (inFlightByUrl.get(url) ?? 0) + 1);
+    void sendOne(`${url}/v1/chat/completions`, stream ? bodies.stream : bodies.plain, stream)
       .then((outcome) => spec.onOutcome({ dueS: dueMs / 1_000, stream, ...outcome }))
       .finally(() => {
         inFlight -= 1;
+        inFlightByUrl.set(url, inFlightByUrl.get(url)! - 1);
         if (inFlight === 0 && (sent === scheduled || aborted.signal.aborted)) allSettled();
       });
   };
@@ -120,6 +126,7 @@ export function startOpenLoopLoad(spec: LoadSpec): { finished: Promise<LoadSumma
   });
   return {
     finished,
+    inFlightTo: (url) => inFlightByUrl.get(url) ?? 0,
     abort() {
       clearInterval(timer);
       aborted.abort();

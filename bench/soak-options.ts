@@ -23,6 +23,10 @@ export const soakUsage = `usage: npm run bench:soak -- [--duration S] [--rps N] 
                     redis-kill      SIGKILL the Redis primary; restart it 15 s later
                     postgres-stop   stop PostgreSQL (pg_ctl -m fast), start it 20 s later
                     postgres-hang   SIGSTOP PostgreSQL and its backends, SIGCONT after 10 s
+                    postgres-stop-kill
+                                    take a replica out of the load, stop PostgreSQL (pg_ctl -m immediate),
+                                    SIGKILL that replica once its answers are spilled; 20 s later start
+                                    PostgreSQL and the replica again (the replicas share one spill directory)
                   or "none" for load alone`;
 
 /** Parses argv; throws with the usage text on anything out of bounds, so every run stays bounded. */

@@ -1,10 +1,10 @@
 /** When the fault soak injects each fault and recovers from it, and the phases that splits the run into. */
 
-export const faultNames = ['redis-hang', 'redis-kill', 'postgres-stop', 'postgres-hang'] as const;
+export const faultNames = ['redis-hang', 'redis-kill', 'postgres-stop', 'postgres-hang', 'postgres-stop-kill'] as const;
 export type FaultName = (typeof faultNames)[number];
 
 /** How long each fault holds at full length; the kill holds until the killed primary is restarted. */
-const fullHoldS: Record<FaultName, number> = { 'redis-hang': 10, 'redis-kill': 15, 'postgres-stop': 20, 'postgres-hang': 10 };
+const fullHoldS: Record<FaultName, number> = { 'redis-hang': 10, 'redis-kill': 15, 'postgres-stop': 20, 'postgres-hang': 10, 'postgres-stop-kill': 20 };
 
 /** The share of the run before the first fault: the warm-up, then the baseline every fault phase is read against. */
 const baselineShare = 0.1;
@@ -14,6 +14,12 @@ const warmUpS = 5;
 
 /** A fault holds at most this share of its slot, so most of the slot shows the recovery. */
 const holdShareOfSlot = 0.3;
+
+/** Injecting a fault, then recovering from it; what each did is logged as it happens. */
+export interface FaultActions {
+  begin(): Promise<void>;
+  end(): Promise<void>;
+}
 
 export interface ScheduledFault {
   name: FaultName;

@@ -64,6 +64,11 @@ export function phaseTable(phases: readonly Phase[], tallies: readonly Tally[], 
   );
 }
 
+/** A duration in seconds, one decimal: for the log's lines about faults. */
+export function seconds(ms: number): string {
+  return `${(ms / 1_000).toFixed(1)} s`;
+}
+
 export function ms(value: number): string {
   if (Number.isNaN(value)) return '–';
   return value >= 1_000 ? `${(value / 1_000).toFixed(2)} s` : `${value.toFixed(value < 10 ? 1 : 0)} ms`;
