@@ -119,6 +119,17 @@ describe('SpillDirectory', () => {
     await writer.close();
   });
 
+  it('a look that fails (the directory is not one) is reported, not thrown: the process goes on', () => {
+    const notADirectory = join(directory, 'a-file');
+    writeFileSync(notADirectory, '');
+    const errors: unknown[] = [];
+    const spill = new SpillDirectory({ directory: notADirectory, prefix: 'switchyard' }, { instanceId: 'a', onError: (error) => errors.push(error) });
+    opened.push(spill);
+    spill.watchForOrphans();
+    spill.adoptOrphansBeforeReplay();
+    expect(errors.map((error) => (error as NodeJS.ErrnoException).code)).toEqual(['ENOTDIR', 'ENOTDIR']);
+  });
+
   it('names: locks, appended and replay files, unnamed ones from an earlier version, and nothing else', () => {
     expect(parseSpillName('switchyard.spill.web-1-4242-a1b2c3.lock', 'switchyard')).toEqual({ owner: 'web-1-4242-a1b2c3', lock: true });
     expect(parseSpillName('switchyard.spill-spend.web-1.jsonl', 'switchyard')).toMatchObject({ owner: 'web-1', kind: 'spend' });
@@ -157,7 +168,6 @@ describe('Processes sharing one spill directory', () => {
         const start = () => {
           const spill = new SpillDirectory({ directory, prefix }, { instanceId: `p${generation++}` });
           const writer = new BatchWriter<{ id: number }>({ name: 'TestWriter', itemName: 'item', batchSize: 4, flushIntervalMs: 100, onError: () => undefined, writeBatch, spill: spill.file('records') });
-          spill.adoptOrphans({ sweepLocks: true });
           spill.watchForOrphans();
           return { spill, writer };
         };

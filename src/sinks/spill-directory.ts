@@ -22,7 +22,7 @@ export interface Adoption {
 export interface SpillDirectoryOptions {
   /** After files of gone processes were adopted (at start, before a replay, or found by the watch). */
   onAdopted?: (adoption: Adoption) => void;
-  /** A scan of the watch that failed; the next one tries again. */
+  /** A look for files of gone processes that failed (an unreadable directory, say); the next one tries again. */
   onError?: (error: unknown) => void;
   /** This process's name in its files (default: host, pid and a random part); tests set it. */
   instanceId?: string;
@@ -101,17 +101,28 @@ export class SpillDirectory implements SpillFileHome {
     return adoption;
   }
 
-  /** Looks for files of gone processes every `ORPHAN_SCAN_MS`, so they are replayed even when this process has nothing of its own to replay. */
+  adoptOrphansBeforeReplay(): void {
+    this.#adoptReportingErrors({});
+  }
+
+  /**
+   * Adopts what gone processes left (sweeping the locks crashed ones left with no files), then
+   * looks again every `ORPHAN_SCAN_MS`, so their files are replayed even when this process has
+   * nothing of its own to replay. A look that fails is reported, never thrown: the gateway serves on.
+   */
   watchForOrphans(): void {
     if (this.#watch) return;
-    this.#watch = setInterval(() => {
-      try {
-        this.adoptOrphans();
-      } catch (error) {
-        this.#options.onError?.(error);
-      }
-    }, ORPHAN_SCAN_MS);
+    this.#adoptReportingErrors({ sweepLocks: true });
+    this.#watch = setInterval(() => this.#adoptReportingErrors({}), ORPHAN_SCAN_MS);
     this.#watch.unref();
+  }
+
+  #adoptReportingErrors(options: { sweepLocks?: boolean }): void {
+    try {
+      this.adoptOrphans(options);
+    } catch (error) {
+      this.#options.onError?.(error);
+    }
   }
 
   /**

@@ -11,8 +11,8 @@ export interface SpillFileHome {
   nextReplayPathOf(kind: SpillKind): string;
   /** Called before this process's first spill file is made: the lock that says its files are taken. */
   holdLock(): void;
-  /** Takes over the files of processes that are gone (into their kinds' files); called before a replay. */
-  adoptOrphans(): void;
+  /** Takes over the files of processes that are gone (into their kinds' files), before a replay; never throws. */
+  adoptOrphansBeforeReplay(): void;
 }
 
 /**
@@ -62,7 +62,7 @@ export class SpillFile<T> {
    */
   claim(): T[] {
     if (this.count === 0) return [];
-    this.#home.adoptOrphans();
+    this.#home.adoptOrphansBeforeReplay();
     for (;;) {
       if (this.#replays.length === 0) {
         if (this.#appendedCount === 0) return [];

@@ -62,7 +62,6 @@ export async function openStorage(deps: StorageDeps): Promise<Storage> {
     },
   });
   // The writers listen for adopted files: what gone processes left here is replayed from now on.
-  spill?.adoptOrphans({ sweepLocks: true });
   spill?.watchForOrphans();
   const pruner = new RecordPruner({
     prune: (pruneOptions) => writes.pruneRecords(pruneOptions),

@@ -6,7 +6,7 @@ import { afterAll, expect, it } from 'vitest';
 import { startCli, type CliProcess } from '../../support/cli-process.js';
 import { spillFileNames } from '../../support/spill-files.js';
 import { postChat } from '../../support/start-gateway.js';
-import { eventually, hello } from '../scenario-helpers.js';
+import { eventually, hello, metricsText, metricValue } from '../scenario-helpers.js';
 
 /**
  * Two gateways started in one directory with a config that names only a connection and a route:
@@ -110,6 +110,9 @@ it('two gateways on one SQLite file spill into files of their own while it is lo
     .filter((line) => line.includes('"adopted":'))
     .map((line) => JSON.parse(line) as { adopted: string[]; records: number; spend: number });
   expect(adoptions.map(({ adopted, records, spend }) => ({ adopted, records, spend }))).toEqual([{ adopted: [second.spillId], records: 10, spend: 10 }]);
+  const metrics = await metricsText(first.url);
+  expect(['records', 'spend'].map((kind) => metricValue(metrics, 'switchyard_spill_adopted_total', { kind }))).toEqual([10, 10]);
+  expect(await spillOf(first.url)).toEqual({ records: 0, spend: 0 });
 
   expect(await first.process.stop()).toBe(0);
   expect(spillFileNames(directory, 'switchyard.db')).toEqual([]);
