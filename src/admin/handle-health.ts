@@ -72,7 +72,7 @@ function firstTokenOf(deployment: { key: string; connection: string; model: stri
     const evidence = firstTokenEvidenceFor(state, deployment, () => route.targets, reasoning);
     const streamedInputTokens = evidence?.recent.typicalInputTokens ?? recent.typicalInputTokens ?? 0;
     // A route's only target is its last option, which waits the maximum.
-    const timeout = firstTokenTimeout(route.timeouts, evidence, { streamedInputTokens, lastOption: route.targets.length === 1, reasoning });
+    const timeout = firstTokenTimeout(route.timeouts, evidence, { streamedInputTokens, lastOption: route.targets.length === 1, reasoning }, state.latency.recentFirstTokens(deployment.key, reasoning));
     timeoutMs[name] = timeout.timeoutMs;
     source[name] = timeout.source;
   }

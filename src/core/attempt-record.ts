@@ -37,7 +37,15 @@ export interface AttemptRecord {
  * Where an attempt's first-token timeout came from: the route's number (`configured`); under
  * `auto`, the recent first-token times of the deployment itself (`own`), of the same model on
  * another connection (`same_model`), of another model on the connection (`connection`) or of
- * another target of the route (`route`); with no evidence, the cold default (`cold`); or the
- * maximum (a whole answer, the plan's last option, a reasoning request with no reasoning evidence).
+ * another target of the route (`route`); with no evidence, the cold default (`cold`); twice the
+ * slowest first token the deployment itself has shown lately, answered or cut, when that is longer
+ * than any of those guesses (`widened`); or the maximum (a whole answer, the plan's last option, a
+ * reasoning request with no reasoning evidence, anything that reaches it).
  */
-export type FirstTokenSource = 'configured' | 'own' | 'same_model' | 'connection' | 'route' | 'cold' | 'maximum';
+export type FirstTokenSource = 'configured' | 'own' | 'same_model' | 'connection' | 'route' | 'cold' | 'widened' | 'maximum';
+
+/**
+ * Timeouts that were a guess about a deployment that had not shown its own speed: an attempt cut
+ * at one proved the guess short, not the deployment failing (docs/lifecycle.md).
+ */
+export const GUESSED_FIRST_TOKEN_SOURCES: ReadonlySet<FirstTokenSource> = new Set(['cold', 'same_model', 'connection', 'route']);

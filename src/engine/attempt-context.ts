@@ -26,6 +26,9 @@ export class AttemptContext {
   #settled = false;
   #finishSeen = false;
   #endedAfterFinish = false;
+  /** After content: when the upstream last sent an event, and the idle timeout it streams under. */
+  #lastHeardAtMs = 0;
+  #idleTimeoutMs = 0;
 
   constructor(
     record: AttemptRecord,
@@ -78,11 +81,22 @@ export class AttemptContext {
     return classifyTransportError(error, { caller: this.#caller, attempt: this.cancellation });
   }
 
-  /** How long the target has had the request without sending content; undefined once content came (or before it was sent). */
+  /**
+   * The upstream sent events after its first content (one upstream read): the idle timer starts
+   * again, and a failure after a long silence from now on is judged against `idleTimeoutMs`.
+   */
+  heard(idleTimeoutMs: number): void {
+    this.#lastHeardAtMs = Date.now();
+    this.#idleTimeoutMs = idleTimeoutMs;
+    this.timer.touch();
+  }
+
+  /** How long the target has been silent: since the request was sent until content came, since its last event after that. */
   #silence(): Silence | undefined {
     const { sentMs, firstTokenMs, firstTokenTimeoutMs } = this.record;
-    if (sentMs === undefined || firstTokenMs !== undefined || firstTokenTimeoutMs === undefined) return undefined;
-    return { silentMs: Date.now() - this.startedAtMs - sentMs, firstTokenTimeoutMs };
+    if (firstTokenMs !== undefined) return this.#lastHeardAtMs === 0 ? undefined : { silentMs: Date.now() - this.#lastHeardAtMs, timeoutMs: this.#idleTimeoutMs, afterContent: true };
+    if (sentMs === undefined || firstTokenTimeoutMs === undefined) return undefined;
+    return { silentMs: Date.now() - this.startedAtMs - sentMs, timeoutMs: firstTokenTimeoutMs, afterContent: false };
   }
 
   /**

@@ -79,12 +79,16 @@ export async function readToCommitPoint(
         sawContent ||= content;
         if (context.record.firstTokenMs === undefined && (content || event.type === 'finish')) {
           context.record.firstTokenMs = Date.now() - context.startedAtMs;
-          if (!reading.finished) context.timer.arm('idle', options.timeouts.idle_ms);
+          if (!reading.finished) {
+            context.timer.arm('idle', options.timeouts.idle_ms);
+            context.heard(options.timeouts.idle_ms);
+          }
           if (options.commit === 'first_token') return { held, remainder: batch.slice(position + 1), reading, ended: false };
           if (holdMs !== undefined) holdUntilMs = Date.now() + holdMs;
         }
       }
-      if (context.record.firstTokenMs !== undefined && !reading.finished) context.timer.touch();
+      // Held back until the commit point: a failure after a long silence here still fails over.
+      if (context.record.firstTokenMs !== undefined && !reading.finished) context.heard(options.timeouts.idle_ms);
     }
   } catch (error) {
     if (context.endedAfterFinish) return { held, remainder: [], reading, ended: true };

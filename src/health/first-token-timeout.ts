@@ -1,6 +1,7 @@
 import type { TimeoutsConfig } from '../config/schema.js';
 import type { FirstTokenSource } from '../core/attempt-record.js';
 import type { EvidenceSource, FirstTokenEvidence } from './first-token-evidence.js';
+import type { RecentFirstTokens } from './first-token-samples.js';
 
 /** The share of recent first tokens the timeout is built on: the slow end, not the typical one. */
 export const FIRST_TOKEN_PERCENTILE = 0.99;
@@ -21,6 +22,12 @@ const HEADROOM: Readonly<Record<EvidenceSource, number>> = { own: 2, same_model:
 const COLD_FIRST_TOKEN_MS = 8_000;
 const COLD_INPUT_TOKENS = 8_000;
 
+/**
+ * A deployment is never timed below this many times the slowest first token it has shown lately
+ * (an answer, or a silence the gateway cut): what it did once it may do again, and a guess that was
+ * cut short must not be made again at the same length.
+ */
+const SHOWN_HEADROOM = 2;
 
 /** What one attempt's first-token timeout depends on besides the evidence. */
 export interface FirstTokenAttempt {
@@ -39,29 +46,45 @@ export interface FirstTokenTimeout {
 
 /**
  * The first-token timeout of one attempt. A number is used as written. `auto` (the default): the
- * evidence's recent p99 first-token time × its headroom, scaled up by how much larger the request's
- * input is than the samples' typical one, clamped to [`first_token_min_ms`, `first_token_max_ms`].
- * Without evidence: `COLD_FIRST_TOKEN_MS` (scaled likewise) for a non-reasoning request, the
- * maximum for a reasoning one, which may think for longer than any cold guess. The maximum, too,
- * for an answer that comes whole, whose wait is its whole generation, and for the last option,
- * where cutting a slow answer short could only turn it into an error.
+ * deployment's own recent p99 first-token time × 2 once it has enough samples; until then a guess —
+ * the same model elsewhere (× 3), another model of the connection or the route (× 4), or with no
+ * evidence `COLD_FIRST_TOKEN_MS` (the maximum for a reasoning request) — raised to twice the
+ * slowest first token the deployment has shown itself (`shown`: its recent answers and cut
+ * silences, however few) when that is longer (`widened`): once a deployment has shown it is slower
+ * than a guess, no faster deployment's pace times it again. Each is scaled up by how much larger the
+ * request's input is than the samples' typical one, and clamped to [`first_token_min_ms`,
+ * `first_token_max_ms`]. The maximum (`maximum`) for an
+ * answer that comes whole, whose wait is its whole generation, and for the last option, where
+ * cutting a slow answer short could only turn it into an error.
  */
 export function firstTokenTimeout(
   timeouts: Pick<TimeoutsConfig, 'first_token_ms' | 'first_token_min_ms' | 'first_token_max_ms'>,
   evidence: FirstTokenEvidence | undefined,
   attempt: FirstTokenAttempt,
+  shown: RecentFirstTokens,
 ): FirstTokenTimeout {
   if (timeouts.first_token_ms !== 'auto') return { timeoutMs: timeouts.first_token_ms, source: 'configured' };
   const maximum: FirstTokenTimeout = { timeoutMs: timeouts.first_token_max_ms, source: 'maximum' };
   const { streamedInputTokens } = attempt;
   if (streamedInputTokens === undefined || attempt.lastOption) return maximum;
-  const clamp = (ms: number) => Math.min(timeouts.first_token_max_ms, Math.max(timeouts.first_token_min_ms, Math.ceil(ms)));
+  const bounded = (ms: number, source: FirstTokenSource): FirstTokenTimeout => ({
+    timeoutMs: Math.min(timeouts.first_token_max_ms, Math.max(timeouts.first_token_min_ms, Math.ceil(ms))),
+    source,
+  });
   const p99Ms = evidence?.recent.quantileMs(FIRST_TOKEN_PERCENTILE);
+  if (evidence?.source === 'own' && p99Ms !== undefined) return bounded(p99Ms * HEADROOM.own * inputScale(streamedInputTokens, evidence.recent), 'own');
+  let guess: { ms: number; source: FirstTokenSource };
   if (evidence === undefined || p99Ms === undefined) {
     if (attempt.reasoning) return maximum;
-    return { timeoutMs: clamp(COLD_FIRST_TOKEN_MS * Math.max(1, streamedInputTokens / COLD_INPUT_TOKENS)), source: 'cold' };
+    guess = { ms: COLD_FIRST_TOKEN_MS * Math.max(1, streamedInputTokens / COLD_INPUT_TOKENS), source: 'cold' };
+  } else {
+    guess = { ms: p99Ms * HEADROOM[evidence.source] * inputScale(streamedInputTokens, evidence.recent), source: evidence.source };
   }
-  // Only ever up: a short prompt is no reason to cut the tail the samples showed.
-  const inputScale = Math.max(1, streamedInputTokens / Math.max(1, evidence.recent.typicalInputTokens ?? 1));
-  return { timeoutMs: clamp(p99Ms * HEADROOM[evidence.source] * inputScale), source: evidence.source };
+  const widenedMs = SHOWN_HEADROOM * (shown.quantileMs(1) ?? 0);
+  return widenedMs > guess.ms ? bounded(widenedMs, 'widened') : bounded(guess.ms, guess.source);
+}
+
+/** How much larger the request is than the samples' typical one; only ever up: a short prompt is no reason to cut the tail the samples showed. */
+function inputScale(streamedInputTokens: number, recent: RecentFirstTokens): number {
+  return Math.max(1, streamedInputTokens / Math.max(1, recent.typicalInputTokens ?? 1));
 }

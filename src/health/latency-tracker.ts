@@ -38,10 +38,23 @@ export class LatencyTracker {
   observe(deploymentKey: string, answer: ObservedAnswer): void {
     const previous = this.#averageMs.get(deploymentKey);
     this.#averageMs.set(deploymentKey, previous === undefined ? answer.latencyMs : previous + SMOOTHING * (answer.latencyMs - previous));
-    if (answer.firstToken === undefined) return;
+    if (answer.firstToken !== undefined) this.#ringOf(deploymentKey, answer.reasoning).observe(answer.firstToken, this.#now());
+  }
+
+  /**
+   * A stream cut at its first-token timeout: its first token would have come later than that, so
+   * the timeout joins the samples as one (a censored sample). Left out, the samples would show only
+   * the answers fast enough to get through, and a deployment cut every time could never learn
+   * that it is slower.
+   */
+  observeSilence(deploymentKey: string, silence: FirstTokenSample, reasoning: boolean): void {
+    this.#ringOf(deploymentKey, reasoning).observe(silence, this.#now());
+  }
+
+  #ringOf(deploymentKey: string, reasoning: boolean | undefined): FirstTokenSamples {
     let rings = this.#firstTokens.get(deploymentKey);
     if (rings === undefined) this.#firstTokens.set(deploymentKey, (rings = { plain: new FirstTokenSamples(), reasoning: new FirstTokenSamples() }));
-    (answer.reasoning ? rings.reasoning : rings.plain).observe(answer.firstToken, this.#now());
+    return reasoning ? rings.reasoning : rings.plain;
   }
 
   /** Drops the deployment's figures (the health registry forgot it). */

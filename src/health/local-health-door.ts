@@ -1,5 +1,5 @@
 import { DEFAULT_ROUTE_HEALTH, type Config, type HedgeConfig, type TimeoutsConfig } from '../config/schema.js';
-import type { AttemptRecord } from '../core/attempt-record.js';
+import { GUESSED_FIRST_TOKEN_SOURCES, type AttemptRecord } from '../core/attempt-record.js';
 import { deploymentKey } from '../core/deployment-key.js';
 import { FAILURE_POLICY } from '../core/failure-policy.js';
 import type { ResponseHeaders } from '../providers/spec.js';
@@ -111,6 +111,8 @@ class DeploymentPermit implements Permit {
   readonly #breakerPermit: BreakerPermit;
   #streamedInputTokens: number | undefined;
   #reasoning = false;
+  /** The longest this attempt could have waited for its first token (its route's `first_token_max_ms`). */
+  #maximumMs = Number.POSITIVE_INFINITY;
 
   constructor(deps: LocalHealthDoorDeps, deployment: DeploymentHealth, route: ResolvedRoute, breakerPermit: BreakerPermit) {
     this.#deps = deps;
@@ -126,6 +128,7 @@ class DeploymentPermit implements Permit {
   firstTokenTimeout(timeouts: TimeoutsConfig, attempt: FirstTokenAttempt): FirstTokenTimeout {
     this.#streamedInputTokens = attempt.streamedInputTokens;
     this.#reasoning = attempt.reasoning;
+    this.#maximumMs = timeouts.first_token_max_ms;
     // Searching the evidence sorts samples: only `auto` needs it.
     const evidence =
       timeouts.first_token_ms === 'auto'
@@ -136,7 +139,7 @@ class DeploymentPermit implements Permit {
             attempt.reasoning,
           )
         : undefined;
-    return firstTokenTimeout(timeouts, evidence, attempt);
+    return firstTokenTimeout(timeouts, evidence, attempt, this.#deps.latency.recentFirstTokens(this.#deployment.key, attempt.reasoning));
   }
 
   hedgeAfterMs(hedge: HedgeConfig, attempt: { streamed: boolean; reasoning: boolean }): number | undefined {
@@ -149,10 +152,23 @@ class DeploymentPermit implements Permit {
     const { registry, cooling, load, latency } = this.#deps;
     const deployment = this.#deployment;
     if (record.kind === 'ok') latency.observe(deployment.key, { latencyMs: record.firstTokenMs ?? record.latencyMs, firstToken: this.#firstTokenSample(record), reasoning: this.#reasoning });
+    const cut = this.#cutSilence(record);
+    if (cut) latency.observeSilence(deployment.key, cut, this.#reasoning);
     load.release(deployment.connection);
-    registry.settled(deployment, this.#breakerPermit, record.kind, record.message);
-    if (this.#breakerPermit.trial && breakerOutcomeOf(record.kind) === 'neutral') this.#deps.trials?.release(deployment);
+    // A guess that proved short is the gateway's mistake, not the deployment's failure: it counts for
+    // nothing. Silence for the whole maximum is a failure whatever was guessed.
+    const guessedWrong = cut !== undefined && GUESSED_FIRST_TOKEN_SOURCES.has(record.firstTokenSource!) && cut.firstTokenMs < this.#maximumMs;
+    if (guessedWrong) deployment.breaker.record(this.#breakerPermit, 'neutral');
+    else registry.settled(deployment, this.#breakerPermit, record.kind, record.message);
+    if (this.#breakerPermit.trial && (guessedWrong || breakerOutcomeOf(record.kind) === 'neutral')) this.#deps.trials?.release(deployment);
     if (record.kind !== 'ok' && FAILURE_POLICY[record.kind].cools) cooling.cool(deployment.key, coolingCauseOf(record));
+  }
+
+  /** A stream cut at a learned first-token timeout, as a sample: silent at least that long. */
+  #cutSilence(record: AttemptRecord): FirstTokenSample | undefined {
+    if (record.kind !== 'timeout' || record.errorType !== 'first_token' || this.#streamedInputTokens === undefined) return undefined;
+    if (record.firstTokenSource === undefined || record.firstTokenSource === 'configured' || record.firstTokenTimeoutMs === undefined) return undefined;
+    return { firstTokenMs: record.firstTokenTimeoutMs, inputTokens: this.#streamedInputTokens };
   }
 
   /** A stream's first-token time from the send, when its first-token clock started: connecting is not the provider's answer time. */

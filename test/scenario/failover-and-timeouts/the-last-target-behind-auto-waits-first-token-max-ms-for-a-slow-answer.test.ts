@@ -65,9 +65,10 @@ it('a deployment that slows past its learned timeout still answers where it is t
     { connection: 'scripted', kind: 'ok', first_token_timeout_ms: MAX_MS },
   ]);
 
-  // The slow answer is a sample like any other: the deployment's p99 is now that answer's time.
+  // The slow answer is a sample like any other, and so is the cut before it (a silence of at least
+  // its timeout): the deployment's p99 is now that answer's time.
   const learned = (await deploymentHealth(gateway.url, 'scripted/primary')).first_token!;
-  expect(learned.samples).toBe(26);
+  expect(learned.samples).toBe(27);
   expect(learned.timeout_ms['with-standby']).toBeGreaterThanOrEqual(2 * SLOW_MS);
 
   expect(upstream.seen.filter((request) => request.model === 'primary')).toHaveLength(27);
