@@ -26,15 +26,15 @@ export interface ServeProcess {
   kill(): Promise<ServeExit>;
 }
 
-/** Spawns `node dist/src/cli/main.js serve --config FILE --port 0` and waits for the URL it logs. */
-export async function startServeProcess(configFile: string): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--config', configFile, '--port', '0'], {
+/** Spawns `node dist/src/cli/main.js serve --config FILE --port 0` (or another build's CLI) and waits for the URL it logs. */
+export async function startServeProcess(configFile: string, cliPath = CLI): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [cliPath, 'serve', '--config', configFile, '--port', '0'], {
     stdio: ['ignore', 'pipe', 'pipe'],
     // None of the caller's secrets (provider keys in the environment) may reach the config.
     env: { PATH: process.env.PATH },
   });
   const pid = child.pid;
-  if (pid === undefined) throw new Error(`could not spawn ${CLI}`);
+  if (pid === undefined) throw new Error(`could not spawn ${cliPath}`);
   const logs: Record<string, unknown>[] = [];
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));

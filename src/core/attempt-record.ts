@@ -44,8 +44,3 @@ export interface AttemptRecord {
  */
 export type FirstTokenSource = 'configured' | 'own' | 'same_model' | 'connection' | 'route' | 'cold' | 'widened' | 'maximum';
 
-/**
- * Timeouts that were a guess about a deployment that had not shown its own speed: an attempt cut
- * at one proved the guess short, not the deployment failing (docs/lifecycle.md).
- */
-export const GUESSED_FIRST_TOKEN_SOURCES: ReadonlySet<FirstTokenSource> = new Set(['cold', 'same_model', 'connection', 'route']);

@@ -257,7 +257,7 @@ describe('the attempt loop behind a fake health door', () => {
       admit: (target): Permit | Out => {
         const answer = answers[target.connectionName] ?? 'permit';
         if (answer !== 'permit') return answer;
-        return { out: false, observeHeaders: () => undefined, firstTokenTimeout: (timeouts) => ({ timeoutMs: timeouts.first_token_ms === 'auto' ? timeouts.first_token_max_ms : timeouts.first_token_ms, source: 'configured' as const }), hedgeAfterMs: () => undefined, settle: (record) => settled.push(record) };
+        return { out: false, observeHeaders: () => undefined, firstTokenTimeout: (timeouts) => ({ timeoutMs: timeouts.first_token_ms === 'auto' ? timeouts.first_token_max_ms : timeouts.first_token_ms, source: 'configured' as const, guess: false }), hedgeAfterMs: () => undefined, settle: (record) => settled.push(record) };
       },
       coolingEndsAtMs: () => undefined,
       coolingUntilMs: () => undefined,

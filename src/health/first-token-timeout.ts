@@ -42,6 +42,11 @@ export interface FirstTokenAttempt {
 export interface FirstTokenTimeout {
   timeoutMs: number;
   source: FirstTokenSource;
+  /**
+   * The timeout is a guess about a deployment that has not shown its own speed (docs/lifecycle.md):
+   * an attempt cut at it proves the guess short, not the deployment failing, and counts for nothing.
+   */
+  guess: boolean;
 }
 
 /**
@@ -51,7 +56,8 @@ export interface FirstTokenTimeout {
  * evidence `COLD_FIRST_TOKEN_MS` (the maximum for a reasoning request) — raised to twice the
  * slowest first token the deployment has shown itself (`shown`: its recent answers and cut
  * silences, however few) when that is longer (`widened`): once a deployment has shown it is slower
- * than a guess, no faster deployment's pace times it again. Each is scaled up by how much larger the
+ * than a guess, no faster deployment's pace times it again. Every one of these is a `guess` until it
+ * reaches the cold guess for the request's size (or the maximum). Each is scaled up by how much larger the
  * request's input is than the samples' typical one, and clamped to [`first_token_min_ms`,
  * `first_token_max_ms`]. The maximum (`maximum`) for an
  * answer that comes whole, whose wait is its whole generation, and for the last option, where
@@ -63,25 +69,28 @@ export function firstTokenTimeout(
   attempt: FirstTokenAttempt,
   shown: RecentFirstTokens,
 ): FirstTokenTimeout {
-  if (timeouts.first_token_ms !== 'auto') return { timeoutMs: timeouts.first_token_ms, source: 'configured' };
-  const maximum: FirstTokenTimeout = { timeoutMs: timeouts.first_token_max_ms, source: 'maximum' };
+  if (timeouts.first_token_ms !== 'auto') return { timeoutMs: timeouts.first_token_ms, source: 'configured', guess: false };
+  const maximum: FirstTokenTimeout = { timeoutMs: timeouts.first_token_max_ms, source: 'maximum', guess: false };
   const { streamedInputTokens } = attempt;
   if (streamedInputTokens === undefined || attempt.lastOption) return maximum;
-  const bounded = (ms: number, source: FirstTokenSource): FirstTokenTimeout => ({
-    timeoutMs: Math.min(timeouts.first_token_max_ms, Math.max(timeouts.first_token_min_ms, Math.ceil(ms))),
-    source,
-  });
+  // Silence for the whole maximum is a failure, whatever was guessed: no attempt may wait longer.
+  const bounded = (ms: number, source: FirstTokenSource, guess: boolean): FirstTokenTimeout => {
+    const timeoutMs = Math.min(timeouts.first_token_max_ms, Math.max(timeouts.first_token_min_ms, Math.ceil(ms)));
+    return { timeoutMs, source, guess: guess && timeoutMs < timeouts.first_token_max_ms };
+  };
   const p99Ms = evidence?.recent.quantileMs(FIRST_TOKEN_PERCENTILE);
-  if (evidence?.source === 'own' && p99Ms !== undefined) return bounded(p99Ms * HEADROOM.own * inputScale(streamedInputTokens, evidence.recent), 'own');
+  if (evidence?.source === 'own' && p99Ms !== undefined) return bounded(p99Ms * HEADROOM.own * inputScale(streamedInputTokens, evidence.recent), 'own', false);
+  const coldMs = COLD_FIRST_TOKEN_MS * Math.max(1, streamedInputTokens / COLD_INPUT_TOKENS);
   let guess: { ms: number; source: FirstTokenSource };
   if (evidence === undefined || p99Ms === undefined) {
     if (attempt.reasoning) return maximum;
-    guess = { ms: COLD_FIRST_TOKEN_MS * Math.max(1, streamedInputTokens / COLD_INPUT_TOKENS), source: 'cold' };
+    guess = { ms: coldMs, source: 'cold' };
   } else {
     guess = { ms: p99Ms * HEADROOM[evidence.source] * inputScale(streamedInputTokens, evidence.recent), source: evidence.source };
   }
   const widenedMs = SHOWN_HEADROOM * (shown.quantileMs(1) ?? 0);
-  return widenedMs > guess.ms ? bounded(widenedMs, 'widened') : bounded(guess.ms, guess.source);
+  // Widening is still guessing until it reaches the cold guess, which is already far past a healthy answer.
+  return widenedMs > guess.ms ? bounded(widenedMs, 'widened', widenedMs < coldMs) : bounded(guess.ms, guess.source, true);
 }
 
 /** How much larger the request is than the samples' typical one; only ever up: a short prompt is no reason to cut the tail the samples showed. */

@@ -49,7 +49,7 @@ describe('LocalHealthDoor', () => {
     const auto = { ...route.policy.timeouts, first_token_ms: 'auto' as const };
     const streamed = permitted(health.admit(westC, route));
     // Nothing measured anywhere yet: the cold default.
-    expect(streamed.firstTokenTimeout(auto, { streamedInputTokens: 40, lastOption: false, reasoning: false })).toEqual({ timeoutMs: 8_000, source: 'cold' });
+    expect(streamed.firstTokenTimeout(auto, { streamedInputTokens: 40, lastOption: false, reasoning: false })).toEqual({ timeoutMs: 8_000, source: 'cold', guess: true });
     streamed.settle(record('ok', { connection: 'west', model: 'c', sentMs: 30, firstTokenMs: 130 }));
     const whole = permitted(health.admit(westC, route));
     whole.firstTokenTimeout(auto, { streamedInputTokens: undefined, lastOption: false, reasoning: false });
@@ -64,7 +64,7 @@ describe('LocalHealthDoor', () => {
     expect(recent.typicalInputTokens).toBe(40);
   });
 
-  it('a stream cut at a guessed first-token timeout counts for nothing against the deployment, joins its samples as a silence, and widens its next timeout; a cut at its own counts', () => {
+  it('a stream cut at a guessed first-token timeout counts for nothing against the deployment, joins its samples as a silence, and widens its next timeout; a cut past the cold guess counts', () => {
     const { door: health, latency } = door();
     const auto = { ...route.policy.timeouts, first_token_ms: 'auto' as const };
     const attempt = { streamedInputTokens: 40, lastOption: false, reasoning: false };
@@ -72,19 +72,19 @@ describe('LocalHealthDoor', () => {
     for (const timeoutMs of [8_000, 16_000]) {
       const permit = permitted(health.admit(westC, route));
       const timeout = permit.firstTokenTimeout(auto, attempt);
-      expect(timeout).toEqual({ timeoutMs, source: timeoutMs === 8_000 ? 'cold' : 'widened' });
+      expect(timeout).toEqual({ timeoutMs, source: timeoutMs === 8_000 ? 'cold' : 'widened', guess: timeoutMs === 8_000 });
       const cut = record('timeout', { connection: 'west', model: 'c', errorType: 'first_token', firstTokenTimeoutMs: timeout.timeoutMs, firstTokenSource: timeout.source });
       permit.settle(cut);
       if (timeout.source === 'cold') expect(health.admit(westC, route)).toMatchObject({ out: false });
     }
     expect(latency.recentFirstTokens('west/c').quantileMs(1)).toBe(16_000);
-    // A widened timeout is the deployment's own evidence: a cut there counts, and ejects it here.
+    // Widened past the cold guess it is no longer a guess: a cut there counts, and ejects it here.
     expect(health.admit(westC, route)).toMatchObject({ out: true, reason: 'ejected' });
   });
 
   it('a number of the route is the timeout in force, whatever the deployment has learned', () => {
     const { door: health } = door();
-    expect(permitted(health.admit(westC, route)).firstTokenTimeout({ ...route.policy.timeouts, first_token_ms: 2_500 }, { streamedInputTokens: 40, lastOption: false, reasoning: false })).toEqual({ timeoutMs: 2_500, source: 'configured' });
+    expect(permitted(health.admit(westC, route)).firstTokenTimeout({ ...route.policy.timeouts, first_token_ms: 2_500 }, { streamedInputTokens: 40, lastOption: false, reasoning: false })).toEqual({ timeoutMs: 2_500, source: 'configured', guess: false });
   });
 
   it('a settled 429 cools the deployment: new attempts are out until the Retry-After ends, a chosen retry is not, and the plan leaves it out', () => {

@@ -1,5 +1,5 @@
 import { DEFAULT_ROUTE_HEALTH, type Config, type HedgeConfig, type TimeoutsConfig } from '../config/schema.js';
-import { GUESSED_FIRST_TOKEN_SOURCES, type AttemptRecord } from '../core/attempt-record.js';
+import type { AttemptRecord } from '../core/attempt-record.js';
 import { deploymentKey } from '../core/deployment-key.js';
 import { FAILURE_POLICY } from '../core/failure-policy.js';
 import type { ResponseHeaders } from '../providers/spec.js';
@@ -111,8 +111,8 @@ class DeploymentPermit implements Permit {
   readonly #breakerPermit: BreakerPermit;
   #streamedInputTokens: number | undefined;
   #reasoning = false;
-  /** The longest this attempt could have waited for its first token (its route's `first_token_max_ms`). */
-  #maximumMs = Number.POSITIVE_INFINITY;
+  /** The attempt's first-token timeout was a guess: a cut there counts for nothing against the deployment. */
+  #guessedTimeout = false;
 
   constructor(deps: LocalHealthDoorDeps, deployment: DeploymentHealth, route: ResolvedRoute, breakerPermit: BreakerPermit) {
     this.#deps = deps;
@@ -128,7 +128,6 @@ class DeploymentPermit implements Permit {
   firstTokenTimeout(timeouts: TimeoutsConfig, attempt: FirstTokenAttempt): FirstTokenTimeout {
     this.#streamedInputTokens = attempt.streamedInputTokens;
     this.#reasoning = attempt.reasoning;
-    this.#maximumMs = timeouts.first_token_max_ms;
     // Searching the evidence sorts samples: only `auto` needs it.
     const evidence =
       timeouts.first_token_ms === 'auto'
@@ -139,7 +138,9 @@ class DeploymentPermit implements Permit {
             attempt.reasoning,
           )
         : undefined;
-    return firstTokenTimeout(timeouts, evidence, attempt, this.#deps.latency.recentFirstTokens(this.#deployment.key, attempt.reasoning));
+    const timeout = firstTokenTimeout(timeouts, evidence, attempt, this.#deps.latency.recentFirstTokens(this.#deployment.key, attempt.reasoning));
+    this.#guessedTimeout = timeout.guess;
+    return timeout;
   }
 
   hedgeAfterMs(hedge: HedgeConfig, attempt: { streamed: boolean; reasoning: boolean }): number | undefined {
@@ -155,9 +156,8 @@ class DeploymentPermit implements Permit {
     const cut = this.#cutSilence(record);
     if (cut) latency.observeSilence(deployment.key, cut, this.#reasoning);
     load.release(deployment.connection);
-    // A guess that proved short is the gateway's mistake, not the deployment's failure: it counts for
-    // nothing. Silence for the whole maximum is a failure whatever was guessed.
-    const guessedWrong = cut !== undefined && GUESSED_FIRST_TOKEN_SOURCES.has(record.firstTokenSource!) && cut.firstTokenMs < this.#maximumMs;
+    // A guess that proved short is the gateway's mistake, not the deployment's failure: it counts for nothing.
+    const guessedWrong = cut !== undefined && this.#guessedTimeout;
     if (guessedWrong) deployment.breaker.record(this.#breakerPermit, 'neutral');
     else registry.settled(deployment, this.#breakerPermit, record.kind, record.message);
     if (this.#breakerPermit.trial && (guessedWrong || breakerOutcomeOf(record.kind) === 'neutral')) this.#deps.trials?.release(deployment);
