@@ -1,7 +1,6 @@
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, fetchRecord, hello, metricValue, metricsText } from '../scenario-helpers.js';
+import { loggerInto } from '../../support/captured-log.js';
 import { MOCK_CONNECTIONS, startGateway, type TestGateway } from '../../support/start-gateway.js';
 
 // What the Python `anthropic` SDK sends on `messages.stream()` and `create(stream=True)`.
@@ -11,12 +10,6 @@ const logLines: string[] = [];
 let gateway: TestGateway;
 
 beforeAll(async () => {
-  const logStream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      logLines.push(chunk.toString('utf8'));
-      done();
-    },
-  });
   gateway = await startGateway(
     `
 admin: { token: ${ADMIN_TOKEN} }
@@ -24,7 +17,7 @@ ${MOCK_CONNECTIONS}
 routes:
   chat: { targets: [{ connection: mock-anthropic, model: claude-hinted }] }
 `,
-    { logger: pino({ level: 'debug' }, logStream) },
+    { logger: loggerInto(logLines, 'debug') },
   );
 });
 afterAll(() => gateway.close());

@@ -1,7 +1,6 @@
-import { Writable } from 'node:stream';
-import { pino, type Logger } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, fetchRecord, hello, metricsText } from '../scenario-helpers.js';
+import { loggerInto } from '../../support/captured-log.js';
 import { MOCK_CONNECTIONS, startGateway, type TestGateway } from '../../support/start-gateway.js';
 
 // Made-up keys in each provider's shape; the tail of each is what must never show up.
@@ -12,17 +11,6 @@ const KEYS = {
   'Google': `AIzaSy${'Dq3Wf5Gh7Jk9'.repeat(3)}`,
 };
 const TAILS = Object.values(KEYS).map((key) => key.slice(-16));
-
-/** A logger at its most talkative whose lines go into `lines`. */
-function loggerInto(lines: string[]): Logger {
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(chunk.toString('utf8'));
-      done();
-    },
-  });
-  return pino({ level: 'trace' }, stream);
-}
 
 const logLines: string[] = [];
 let gateway: TestGateway;
