@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config/schema.js';
+import { redactKeyShapes } from '../core/redact-key-shapes.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { authenticateRequest, mayUseRoute, type Principal } from '../keys/authenticate.js';
 import type { KeyCache } from '../keys/key-cache.js';
@@ -33,7 +34,7 @@ export async function handleModel(request: IncomingMessage, response: ServerResp
   const principal = await authenticate(request, deps);
   const route = routeNamed(deps.config, id);
   if (route === undefined || !mayUseRoute(principal, route)) {
-    throw new GatewayError(`The model \`${id}\` does not exist or you do not have access to it. GET /v1/models lists the models you can use.`, {
+    throw new GatewayError(`The model \`${redactKeyShapes(id)}\` does not exist or you do not have access to it. GET /v1/models lists the models you can use.`, {
       status: 404,
       code: 'model_not_found',
       type: 'invalid_request_error',

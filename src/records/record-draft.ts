@@ -1,4 +1,5 @@
 import type { AttemptRecord } from '../core/attempt-record.js';
+import { redactKeyShapes } from '../core/redact-key-shapes.js';
 import type { SkippedTarget } from '../core/skipped-target.js';
 import type { RequestOrigin } from '../core/request-origin.js';
 import { microsToUsd } from '../metering/money.js';
@@ -18,6 +19,7 @@ const MAX_RECORDED_MODEL_CHARS = 256;
 export class RecordDraft {
   readonly id: string;
   readonly startedAtMs: number;
+  /** As the caller sent it; the record keeps it with key shapes redacted (`toRecord`). */
   modelRequested: string | null = null;
   keyName: string | null = null;
   keyId: string | null = null;
@@ -76,7 +78,8 @@ export class RecordDraft {
     if (typeof json !== 'object' || json === null) return;
     const { model, stream } = json as { model?: unknown; stream?: unknown };
     if (typeof model === 'string') {
-      this.modelRequested = model.length > MAX_RECORDED_MODEL_CHARS ? `${model.slice(0, MAX_RECORDED_MODEL_CHARS)}…` : model;
+      // Redacted before the cut, which could leave a key's head too short to look like one.
+      this.modelRequested = model.length > MAX_RECORDED_MODEL_CHARS ? `${redactKeyShapes(model).slice(0, MAX_RECORDED_MODEL_CHARS)}…` : model;
     }
     this.stream = stream === true;
   }
@@ -93,7 +96,8 @@ export class RecordDraft {
       status: this.status,
       http_status: this.httpStatus,
       key_name: this.keyName,
-      model_requested: this.modelRequested,
+      // A caller can paste a key into `model`: every place a record goes (the store, the log, spans) gets it without.
+      model_requested: this.modelRequested === null ? null : redactKeyShapes(this.modelRequested),
       route: this.route,
       served: this.served
         ? { connection: this.served.connectionName, provider: this.served.connection.provider, model: this.served.routedModel }

@@ -1,20 +1,7 @@
+import { REDACTED, redactKeyShapes } from '../core/redact-key-shapes.js';
+
 /** Known secrets shorter than this are not replaced: they would match ordinary words. */
 const MIN_SECRET_LENGTH = 8;
-
-const REDACTED = '[redacted]';
-
-/**
- * Key shapes redacted even when the gateway does not know the key: a provider's error message
- * can echo a key the caller sent, or another tenant's.
- */
-const KEY_SHAPES: readonly RegExp[] = [
-  // OpenAI (`sk-…`, `sk-proj-…`), Anthropic (`sk-ant-…`) and Switchyard virtual keys (`sk-sy-…`).
-  /\bsk-[A-Za-z0-9_-]{8,}/g,
-  // Google API keys.
-  /\bAIza[A-Za-z0-9_-]{30,}/g,
-  // AWS access key ids: long-term (AKIA) and temporary (ASIA).
-  /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g,
-];
 
 /** The scheme word is kept so the message still says what kind of credential was there. */
 const BEARER_TOKEN = /\b(Bearer)\s+[A-Za-z0-9._~+/=-]+/gi;
@@ -35,11 +22,7 @@ export function secretRedactor(knownSecrets: ReadonlySet<string>): Redact {
     // Longest first, so a secret that contains another is replaced whole.
     const secrets = [...knownSecrets].filter((secret) => secret.length >= MIN_SECRET_LENGTH).sort((left, right) => right.length - left.length);
     const known = secrets.length === 0 ? undefined : new RegExp(secrets.map(escapeRegExp).join('|'), 'g');
-    redact = (text) => {
-      let redacted = known ? text.replace(known, REDACTED) : text;
-      for (const shape of KEY_SHAPES) redacted = redacted.replace(shape, REDACTED);
-      return redacted.replace(BEARER_TOKEN, `$1 ${REDACTED}`);
-    };
+    redact = (text) => redactKeyShapes(known ? text.replace(known, REDACTED) : text).replace(BEARER_TOKEN, `$1 ${REDACTED}`);
     byKnownSecrets.set(knownSecrets, redact);
   }
   return redact;

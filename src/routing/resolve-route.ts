@@ -2,6 +2,7 @@ import { GatewayError } from '../errors/gateway-error.js';
 import type { Config, ConnectionConfig, RouteConfig, TargetConfig } from '../config/schema.js';
 import { configSchema } from '../config/schema.js';
 import { compileGlob, globMatches, isGlob, type CompiledGlob } from '../core/glob.js';
+import { redactKeyShapes } from '../core/redact-key-shapes.js';
 import { nearestNames } from '../config/closest-name.js';
 import { modelChanges } from './model-change.js';
 
@@ -48,8 +49,10 @@ export function resolveRoute(config: Config, requestedModel: string, mayUse: (ro
   if (aliasedRoute !== undefined) return namedRoute(config, aliasedRoute, config.routes[aliasedRoute]!);
 
   const slash = requestedModel.indexOf('/');
-  // With the direct form off, `connection/model` is a model like any other unknown one.
-  if (config.direct.enabled && slash > 0 && slash < requestedModel.length - 1) {
+  // With the direct form off, `connection/model` is a model like any other unknown one. So is a
+  // model shaped like a key, a key pasted into the wrong field: sent on, it would reach a provider
+  // and become a deployment's name in health, metrics and alerts.
+  if (config.direct.enabled && slash > 0 && slash < requestedModel.length - 1 && redactKeyShapes(requestedModel) === requestedModel) {
     const connectionName = requestedModel.slice(0, slash);
     if (Object.hasOwn(config.connections, connectionName)) {
       const target: TargetConfig = {
@@ -124,8 +127,10 @@ const SUGGESTED_ROUTES = 3;
 function unknownModel(config: Config, requestedModel: string, mayUse: (route: string) => boolean): GatewayError {
   const closest = nearestNames(requestedModel, Object.keys(config.routes).filter(mayUse), SUGGESTED_ROUTES);
   const suggestion = closest.length > 0 ? ` The closest routes: ${closest.map((name) => `\`${name}\``).join(', ')}.` : '';
+  const quoted = redactKeyShapes(requestedModel);
+  const keyHint = quoted === requestedModel ? '' : ' It looks like an API key: a key goes in the Authorization or x-api-key header, never in `model`.';
   return new GatewayError(
-    `The model \`${requestedModel}\` does not exist or you do not have access to it.${suggestion} GET /v1/models lists the models you can use.`,
+    `The model \`${quoted}\` does not exist or you do not have access to it.${keyHint}${suggestion} GET /v1/models lists the models you can use.`,
     { status: 404, code: 'model_not_found', type: 'invalid_request_error', param: 'model' },
   );
 }

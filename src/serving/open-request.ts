@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
 import { admitRequest, type AdmissionDeps, type AdmissionHandle } from '../admission/admit-request.js';
 import type { Config } from '../config/schema.js';
 import { sessionHash, sessionIdOf } from '../dialects/shared/session-id.js';
@@ -16,12 +17,14 @@ import type { RecordDraft } from '../records/record-draft.js';
 import { resolveRoute } from '../routing/resolve-route.js';
 import type { SessionAffinity } from '../routing/session-affinity.js';
 import type { Metrics } from '../telemetry/metrics.js';
+import { clientHints } from './client-hints.js';
 import type { Endpoint } from './endpoint.js';
 import type { IdempotencyClaim, RequestContext, RequestStart } from './request-context.js';
 
 export interface OpenDeps extends AdmissionDeps {
   keys: KeyCache;
   metrics: Metrics;
+  logger: Logger;
   inFlight: InFlightLimit;
   idempotency: IdempotencyStore;
   affinity: SessionAffinity;
@@ -37,6 +40,9 @@ export interface OpenedRequest<Parsed> {
  * arrive (and are drained) anyway, but a large body is not worth parsing for a record.
  */
 const REFUSED_BODY_READ_BYTES = 64 * 1024;
+
+/** An unreadable hint header is logged this far: enough to see what the SDK sent. */
+const MAX_LOGGED_HINT_CHARS = 100;
 
 /** The output cap sent upstream, when the key's budget lowered it. */
 const MAX_TOKENS_HEADER = 'x-switchyard-max-tokens';
@@ -85,9 +91,12 @@ export async function openRequest<Parsed extends { requestedModel: string }>(
   draft.route = route.name;
   draft.routeLabel = routeLabel(route);
   authorizeRoute(principal, route);
-  const deadlineAtMs = deadlineFromHeaders(request.headers, route.policy.timeouts.total_ms, draft.startedAtMs);
+  const hints = clientHints(request.headers, (header, value) =>
+    deps.logger.debug({ request_id: draft.id, header, value: value.slice(0, MAX_LOGGED_HINT_CHARS) }, 'client hint header ignored: not a value the gateway can read'),
+  );
+  const deadlineAtMs = deadlineFromHeaders(request.headers, { totalMs: route.policy.timeouts.total_ms, nowMs: draft.startedAtMs, sdkTimeoutMs: hints.timeoutMs });
   draft.deadlineAtMs = deadlineAtMs;
-  if (Number(request.headers['x-stainless-retry-count']) > 0) deps.metrics.callerRetries.inc({ route: draft.routeLabel });
+  if (hints.retryCount !== undefined && hints.retryCount > 0) deps.metrics.callerRetries.inc({ route: draft.routeLabel });
   // Read beside the gate, so that with Redis the binding costs no round trip of its own.
   const sessionBinding = draft.session === undefined ? undefined : deps.affinity.lookup(route, draft.session);
 

@@ -1,8 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loggerInto } from '../../support/captured-log.js';
 import { startGateway, type TestGateway } from '../../support/start-gateway.js';
 import { ADMIN_TOKEN, fetchRecord, hello } from '../scenario-helpers.js';
 
@@ -92,12 +91,6 @@ beforeAll(async () => {
   upstream = scriptedUpstream();
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
-  const logStream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      logLines.push(chunk.toString('utf8'));
-      done();
-    },
-  });
   gateway = await startGateway(
     `
 admin: { token: ${ADMIN_TOKEN} }
@@ -116,7 +109,7 @@ routes:
     timeouts: { heartbeat_ms: 50 }
     targets: [{ connection: openai-up, model: slow-invalid }]
 `,
-    { env: { OPENAI_KEY: KEYS.openai, ANTHROPIC_KEY: KEYS.anthropic, GEMINI_KEY: KEYS.gemini }, logger: pino({ level: 'trace' }, logStream) },
+    { env: { OPENAI_KEY: KEYS.openai, ANTHROPIC_KEY: KEYS.anthropic, GEMINI_KEY: KEYS.gemini }, logger: loggerInto(logLines) },
   );
 });
 afterAll(async () => {
