@@ -1,6 +1,7 @@
 import type { UpstreamDialect } from '../providers/spec.js';
-import { countInputTokens, isRecord, mockAnswerText, mockDegradedPieces, splitIntoPieces } from './answer.js';
+import { isRecord, mockAnswerText, mockDegradedPieces, splitIntoPieces } from './answer.js';
 import type { AnswerShape } from './directives.js';
+import type { PromptUsage } from './prompt-usage.js';
 import { requestedJson } from './requested-json.js';
 import { schemaValue } from './schema-value.js';
 import { mockToolCall, type MockToolCall } from './tool-call.js';
@@ -33,20 +34,19 @@ export function answerContent(dialect: UpstreamDialect, fields: Record<string, u
 }
 
 export function answerPlan(
-  n: number,
-  name: string,
-  nowMs: number,
+  attempt: { n: number; name: string; nowMs: number },
   fields: Record<string, unknown>,
   shape: AnswerShape,
   { toolCall, pieces }: AnswerContent,
+  { inputTokens, cache }: PromptUsage,
 ): AnswerPlan {
   const streamOptions = fields.stream_options;
   return {
-    n,
-    name,
-    createdS: Math.floor(nowMs / 1000),
-    inputTokens: countInputTokens(fields),
-    cache: shape.cache,
+    n: attempt.n,
+    name: attempt.name,
+    createdS: Math.floor(attempt.nowMs / 1000),
+    inputTokens,
+    cache,
     pieceCount: pieces?.length ?? shape.chunks,
     ...(pieces ? { pieces } : {}),
     toolCall,

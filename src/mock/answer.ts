@@ -104,7 +104,8 @@ function turnsLength(turns: unknown, contentKey: 'content' | 'parts'): number {
   return characters;
 }
 
-function textLength(content: unknown): number {
+/** The characters of text in a content value (a string, or parts with `text` or nested content), as input tokens count them. */
+export function textLength(content: unknown): number {
   if (typeof content === 'string') return content.length;
   if (!Array.isArray(content)) return 0;
   let characters = 0;

@@ -13,6 +13,7 @@ import { FaultWindow } from './fault-window.js';
 import { MockAttempts, type MockAttempt } from './mock-attempts.js';
 import { sendJson } from './mock-http.js';
 import { openaiWire } from './openai-wire.js';
+import { PromptCache } from './prompt-cache.js';
 import { findRoute } from './routes.js';
 import { serveMockRequest, type MockState } from './serve-mock-request.js';
 
@@ -25,7 +26,7 @@ export interface MockProvider {
   port: number;
   attempts: readonly MockAttempt[];
   attemptsFor(name: string): MockAttempt[];
-  /** Forgets attempts and the `times` / `flap_down_s` counters. */
+  /** Forgets attempts, the `times` / `flap_down_s` counters and the prompt cache. */
   reset(): void;
   /** Stops listening and destroys every open socket, silent and stalled ones included. */
   close(): Promise<void>;
@@ -63,11 +64,12 @@ const ACCEPT_BACKLOG = 4_096;
 export async function startMockProvider(options: MockProviderOptions = {}): Promise<MockProvider> {
   const host = options.host ?? '127.0.0.1';
   const attempts = new MockAttempts({ maxAttempts: options.maxAttempts ?? defaultMaxAttempts, log: options.log ?? false });
-  const state: MockState = { attempts, faultWindow: new FaultWindow(), rejectedKeys: new Set(options.rejectedKeys ?? []) };
+  const state: MockState = { attempts, faultWindow: new FaultWindow(), rejectedKeys: new Set(options.rejectedKeys ?? []), promptCache: new PromptCache() };
   const sockets = new Set<Socket>();
   const reset = (): void => {
     attempts.clear();
     state.faultWindow.clear();
+    state.promptCache.clear();
   };
   const server = createServer((request, response) => {
     const url = request.url ?? '/';

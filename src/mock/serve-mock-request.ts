@@ -14,6 +14,8 @@ import { embeddingsResponse } from './openai-embeddings.js';
 import { openaiResponsesWire } from './openai-responses-wire.js';
 import { openaiWire } from './openai-wire.js';
 import { presentedKeys } from './presented-keys.js';
+import type { PromptCache } from './prompt-cache.js';
+import { promptUsage } from './prompt-usage.js';
 import type { Route } from './routes.js';
 import { SchemaProblem } from './schema-value.js';
 import { afterDelay, playStream, streamEnding } from './stream-player.js';
@@ -34,10 +36,12 @@ export interface MockState {
   faultWindow: FaultWindow;
   /** Keys refused as a provider refuses a revoked one. */
   rejectedKeys: ReadonlySet<string>;
+  promptCache: PromptCache;
 }
 
 /** One request whose body has arrived, as the mock sees it. */
 interface Arrival {
+  request: IncomingMessage;
   route: Route;
   wire: WireFormat;
   attempt: MockAttempt;
@@ -91,7 +95,7 @@ export function serveMockRequest(route: Route, path: string, request: IncomingMe
   } else if (route.endpoint === 'embeddings') {
     serveEmbeddings(arrival, arrival.fields, { response, headers, faults, settle });
   } else {
-    serveCompletion(arrival, arrival.fields, shape, { response, headers, faults, settle });
+    serveCompletion(arrival, { fields: arrival.fields, shape, promptCache: state.promptCache }, { response, headers, faults, settle });
   }
 }
 
@@ -115,7 +119,7 @@ function arrive(route: Route, path: string, request: IncomingMessage, text: stri
     headers: flattenHeaders(request.headers),
     body: body === undefined ? text : body,
   });
-  return { route, wire: wires[route.dialect], attempt, parsed, fields, model, mockHeader, nowMs };
+  return { request, route, wire: wires[route.dialect], attempt, parsed, fields, model, mockHeader, nowMs };
 }
 
 /** Why the request is refused before any directive applies: a rejected key (checked first, as a provider does), a bad body, a bad directive. */
@@ -146,19 +150,32 @@ function serveEmbeddings(arrival: Arrival, fields: Record<string, unknown>, { re
   });
 }
 
-function serveCompletion(arrival: Arrival, fields: Record<string, unknown>, shape: AnswerShape, reply: Reply): void {
+function serveCompletion(
+  arrival: Arrival,
+  { fields, shape, promptCache }: { fields: Record<string, unknown>; shape: AnswerShape; promptCache: PromptCache },
+  reply: Reply,
+): void {
   const { response, headers, faults, settle } = reply;
-  const { wire, attempt } = arrival;
+  const { wire, attempt, route, nowMs } = arrival;
   let content: AnswerContent;
   try {
-    content = answerContent(arrival.route.dialect, fields, shape);
+    content = answerContent(route.dialect, fields, shape);
   } catch (error) {
     if (!(error instanceof SchemaProblem || error instanceof ToolChoiceProblem)) throw error;
     settle('invalid_request');
     sendError(response, wire.invalidRequest(`mock: ${error.message}`), headers);
     return;
   }
-  const plan = answerPlan(attempt.n, arrival.parsed.name, arrival.nowMs, fields, shape, content);
+  const usage = promptUsage({
+    dialect: route.dialect,
+    body: fields,
+    directed: shape.cache,
+    promptCache,
+    // A cache is an account's, for one model: two keys to one provider have two caches.
+    scope: () => `${presentedKeys(arrival.request).join(' ')}\n${arrival.parsed.name}`,
+    nowMs,
+  });
+  const plan = answerPlan({ n: attempt.n, name: arrival.parsed.name, nowMs }, fields, shape, content, usage);
   if (!attempt.stream) {
     afterDelay(response, faults.headersDelayMs + faults.firstTokenMs, () => {
       settle('ok');

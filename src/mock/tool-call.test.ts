@@ -96,12 +96,21 @@ describe('mockToolCall', () => {
     expect(mockToolCall('openai', chat({ tool_choice: 'required' }), undefined)).toEqual({ name: 'get_time', input: { zone: 'w0' } });
   });
 
-  it('answers text for auto, none, no tools, and after a tool result, even when a tool is forced or named by tool_call', () => {
+  const afterResult = (extra: Record<string, unknown>): Record<string, unknown> =>
+    chat({ ...extra, messages: [question, { role: 'tool', tool_call_id: 'c', content: 'sunny' }] });
+
+  it('answers text for auto, none, no tools, and after a tool result when no tool is forced, even when tool_call names one', () => {
     expect(mockToolCall('openai', chat({}), undefined)).toBeUndefined();
     expect(mockToolCall('openai', chat({ tool_choice: 'auto' }), undefined)).toBeUndefined();
     expect(mockToolCall('openai', chat({ tool_choice: 'none' }), 'get_weather')).toBeUndefined();
-    const afterResult = chat({ tool_choice: 'required', messages: [question, { role: 'tool', tool_call_id: 'c', content: 'sunny' }] });
-    expect(mockToolCall('openai', afterResult, 'get_weather')).toBeUndefined();
+    expect(mockToolCall('openai', afterResult({}), 'get_weather')).toBeUndefined();
+    expect(mockToolCall('openai', afterResult({ tool_choice: 'auto' }), undefined)).toBeUndefined();
+  });
+
+  it("calls a forced tool after a tool result too, as a provider obeys a forced choice on every turn, whatever tool_call names", () => {
+    expect(mockToolCall('openai', afterResult({ tool_choice: 'required' }), 'get_weather')).toEqual({ name: 'get_time', input: { zone: 'w0' } });
+    const named = afterResult({ tool_choice: { type: 'function', function: { name: 'get_weather' } } });
+    expect(mockToolCall('openai', named, undefined)).toEqual({ name: 'get_weather', input: { city: 'w0', unit: 'celsius', days: 1 } });
   });
 
   it("calls the tool_call directive's tool, before a forced choice, with its schema's arguments, or fixed ones when it is not declared", () => {

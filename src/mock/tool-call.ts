@@ -1,7 +1,8 @@
 /**
  * Whether the mock answers with a tool call, to which tool, and with what arguments — so an agent
  * loop run against the mock behaves as against a model: a forced tool is called with arguments
- * its schema accepts, and the turn after a tool's result is text, so the loop ends.
+ * its schema accepts on every turn, as a provider obeys a forced choice, and otherwise the turn
+ * after a tool's result is text, so the loop ends.
  */
 import type { UpstreamDialect } from '../providers/spec.js';
 import { isRecord } from './answer.js';
@@ -20,16 +21,17 @@ export class ToolChoiceProblem extends Error {}
 export const undeclaredToolInput: Readonly<Record<string, string>> = Object.freeze({ city: 'Paris', unit: 'celsius' });
 
 /**
- * In order: a turn ending in a tool's result is answered with text; so is a `none` choice; else
- * the `tool_call=NAME` directive's tool is called; else a forced choice's tool (the named one, the
- * first allowed one, or the first declared one for `required` / `any`); else (`auto`, no tools)
- * the answer is text.
+ * In order: a `none` choice is answered with text; a turn ending in a tool's result is answered
+ * with a forced choice's tool, or else text; any other turn calls the `tool_call=NAME`
+ * directive's tool, else a forced choice's tool (the named one, the first allowed one, or the
+ * first declared one for `required` / `any`); else (`auto`, no tools) the answer is text.
  */
 export function mockToolCall(dialect: UpstreamDialect, body: Record<string, unknown>, directiveTool: string | undefined): MockToolCall | undefined {
   const request = requestedTools(dialect, body);
   const forced = forcedTool(request.choice, request.tools, request.choiceField);
-  if (request.endsWithToolResult || request.choice.kind === 'none') return undefined;
-  const name = directiveTool ?? forced;
+  if (request.choice.kind === 'none') return undefined;
+  // The directive stands for a model's own choice, which a tool's result ends; a forced choice binds every turn.
+  const name = request.endsWithToolResult ? forced : (directiveTool ?? forced);
   if (name === undefined) return undefined;
   if (!request.tools.has(name)) return { name, input: { ...undeclaredToolInput } };
   return { name, input: argumentsFor(name, request.tools.get(name)) };

@@ -9,7 +9,7 @@ export interface AnswerPlan {
   /** The model to report: the requested model without its directives. */
   name: string;
   createdS: number;
-  /** Prompt tokens counted from the request's text; the cached ones (`cache`) come on top. */
+  /** Prompt tokens counted from the request's text that were neither read from the cache nor written to it (`cache`). */
   inputTokens: number;
   cache: CacheUsage;
   /** Content pieces: text chunks, or the argument fragments of a tool call; also the output tokens. */

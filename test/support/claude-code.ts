@@ -58,14 +58,18 @@ export function locateClaudeCode(): ClaudeCodeInstall {
   return { binary, version };
 }
 
-/** `claude -p <prompt> …args` with ANTHROPIC_BASE_URL at `baseUrl`; killed after `timeoutMs`. */
+/**
+ * `claude -p <prompt> …args` with ANTHROPIC_BASE_URL at `baseUrl`; killed after `timeoutMs`. With
+ * `home` (a directory the caller made and removes), the run keeps its sessions there for a later
+ * run to resume (`--session-id`, then `--resume`).
+ */
 export async function runClaudeCode(
   binary: string,
-  options: { baseUrl: string; prompt: string; args?: string[]; timeoutMs: number },
+  options: { baseUrl: string; prompt: string; args?: string[]; timeoutMs: number; home?: string },
 ): Promise<ClaudeCodeRun> {
-  const home = mkdtempSync(join(tmpdir(), 'switchyard-claude-code-'));
+  const home = options.home ?? mkdtempSync(join(tmpdir(), 'switchyard-claude-code-'));
   const workDirectory = join(home, 'work');
-  mkdirSync(workDirectory);
+  mkdirSync(workDirectory, { recursive: true });
   try {
     return await runOffline({
       command: binary,
@@ -75,6 +79,6 @@ export async function runClaudeCode(
       timeoutMs: options.timeoutMs,
     });
   } finally {
-    rmSync(home, { recursive: true, force: true });
+    if (options.home === undefined) rmSync(home, { recursive: true, force: true });
   }
 }

@@ -63,23 +63,30 @@ export function codexConfig(baseUrl: string, model?: string): string {
   ].join('\n');
 }
 
-/** `codex exec <prompt>` with the gateway at `baseUrl` serving `model` (or Codex's default); killed after `timeoutMs`. */
-export async function runCodex(launcher: string, options: { baseUrl: string; model?: string; prompt: string; timeoutMs: number }): Promise<OfflineRun> {
-  const home = mkdtempSync(join(tmpdir(), 'switchyard-codex-'));
+/**
+ * `codex exec <prompt>` with the gateway at `baseUrl` serving `model` (or Codex's default); killed
+ * after `timeoutMs`. With `home` (a directory the caller made and removes), the run keeps its
+ * sessions there, and `resumeLast` goes on with the latest of them (`codex exec resume --last`).
+ */
+export async function runCodex(
+  launcher: string,
+  options: { baseUrl: string; model?: string; prompt: string; timeoutMs: number; home?: string; resumeLast?: boolean },
+): Promise<OfflineRun> {
+  const home = options.home ?? mkdtempSync(join(tmpdir(), 'switchyard-codex-'));
   const codexHome = join(home, 'codex');
   const workDirectory = join(home, 'work');
-  mkdirSync(codexHome);
-  mkdirSync(workDirectory);
+  mkdirSync(codexHome, { recursive: true });
+  mkdirSync(workDirectory, { recursive: true });
   writeFileSync(join(codexHome, 'config.toml'), codexConfig(options.baseUrl, options.model));
   try {
     return await runOffline({
       command: process.execPath,
-      args: [launcher, 'exec', '--skip-git-repo-check', '--sandbox', 'read-only', options.prompt],
+      args: [launcher, 'exec', '--skip-git-repo-check', '--sandbox', 'read-only', ...(options.resumeLast ? ['resume', '--last'] : []), options.prompt],
       cwd: workDirectory,
       env: { PATH: process.env.PATH, HOME: home, TMPDIR: home, CODEX_HOME: codexHome, SWITCHYARD_API_KEY: CODEX_API_KEY, OPENAI_API_KEY: CODEX_API_KEY },
       timeoutMs: options.timeoutMs,
     });
   } finally {
-    rmSync(home, { recursive: true, force: true });
+    if (options.home === undefined) rmSync(home, { recursive: true, force: true });
   }
 }

@@ -1,5 +1,5 @@
 import { createOpenAI } from '@ai-sdk/openai';
-import { generateText, isStepCount, jsonSchema, streamText, tool } from 'ai';
+import { generateText, jsonSchema, stepCountIs, streamText, tool } from 'ai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { mockAnswerText, startMockProvider, type MockProvider } from '../../../src/mock/mock-provider.js';
 import { MOCK_CONNECTIONS, startGateway, type TestGateway } from '../../support/start-gateway.js';
@@ -65,7 +65,7 @@ it('a tool: the call is executed and its result goes back up as a function_call_
     model: openai('gpt-tools'),
     prompt: 'weather in Paris?',
     maxRetries: 0,
-    stopWhen: isStepCount(2),
+    stopWhen: stepCountIs(2),
     tools: {
       get_weather: tool({
         description: 'The weather in a city',

@@ -325,9 +325,18 @@ describe.each(dialects)('$name', (dialect) => {
     expect(await ask({})).toEqual({ text: mockAnswerText(8), finish: dialect.textFinish });
   });
 
-  it('the turn after a tool result is text, even with the tool still forced or named by tool_call, so an agent loop ends', async () => {
-    expect(await ask({ choice: { name: 'get_weather' }, afterToolResult: true })).toEqual({ text: mockAnswerText(8), finish: dialect.textFinish });
+  it('the turn after a tool result calls a forced tool again, whole and streamed, as a provider obeys a forced choice on every turn', async () => {
+    expect(await ask({ choice: { name: 'get_weather' }, afterToolResult: true })).toMatchObject({
+      call: { name: 'get_weather', input: weatherInput },
+      text: '',
+      finish: dialect.toolFinish,
+    });
     const streamed = await ask({ choice: 'required', afterToolResult: true, stream: true, directives: 'tool_call=get_weather' });
+    expect(streamed).toMatchObject({ call: { name: 'get_time', input: { zone: 'w0' } }, text: '', finish: dialect.toolFinish });
+  });
+
+  it('the turn after a tool result is text when no tool is forced, even with one named by tool_call, so an agent loop ends', async () => {
+    const streamed = await ask({ afterToolResult: true, stream: true, directives: 'tool_call=get_weather' });
     expect(streamed.call).toBeUndefined();
     expect(streamed).toMatchObject({ text: mockAnswerText(8), finish: dialect.textFinish });
   });
