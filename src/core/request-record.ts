@@ -1,5 +1,6 @@
 import type { FirstTokenSource } from './attempt-record.js';
 import type { FailureKind } from './failure-kind.js';
+import type { AttemptFailureKind } from './failure-policy.js';
 import type { RequestOrigin } from './request-origin.js';
 import type { SkipReason } from './skipped-target.js';
 
@@ -47,6 +48,12 @@ export interface SkippedTargetEntry {
   connection: string;
   model: string;
   reason: SkipReason;
+  /**
+   * The failure kind the skip stands for: cooling `rate_limit`, ejected the kind that ejected it,
+   * structural its cause's kind, context_window `context_length`; absent for busy, and on records
+   * made before it was kept.
+   */
+  kind?: AttemptFailureKind;
   /** Epoch milliseconds when its time out ends, when known. */
   until_ms?: number;
 }

@@ -153,6 +153,7 @@ function toSkippedEntry(skip: SkippedTarget): SkippedTargetEntry {
     connection: skip.connection,
     model: skip.model,
     reason: skip.reason,
+    ...(skip.kind === undefined ? {} : { kind: skip.kind }),
     ...(skip.untilMs === undefined ? {} : { until_ms: skip.untilMs }),
   };
 }

@@ -16,7 +16,7 @@ function outcomeOf(draft: RecordDraft) {
 describe('recordFailure', () => {
   it('every attempt failing keeps the attempts and skips and records the final error, which it returns', () => {
     const draft = new RecordDraft('r', 0);
-    const skipped = [{ connection: 'c2', model: 'm2', reason: 'ejected' as const }];
+    const skipped = [{ connection: 'c2', model: 'm2', reason: 'ejected' as const, kind: 'server_error' as const }];
     const final = recordFailure(draft, new AllAttemptsFailedError([rateLimited], undefined, skipped));
     expect(final).toEqual(finalError([rateLimited], undefined, skipped));
     expect(draft.attempts).toEqual([rateLimited]);
