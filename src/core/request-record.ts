@@ -101,6 +101,12 @@ export interface RequestRecord {
   error_code: string | null;
   /** The error message the caller saw, secrets redacted; null when it got an answer. */
   error_message: string | null;
+  /**
+   * The error's `type` as the OpenAI-shaped envelope names it (`invalid_request_error`,
+   * `rate_limit_error`, `upstream_error`, …); absent when the gateway sent no error envelope (an
+   * answer, a cancelled or cut stream, a probe) and on records made before it was kept.
+   */
+  error_type?: string;
   /** An active health probe of a faulted deployment, not a caller's request (docs/health.md). */
   probe?: true;
   /**

@@ -39,7 +39,7 @@ export async function runProbe(deployment: DeploymentHealth, deps: ProbeDeps): P
   const outcome = await deps.attempt({ target, requestStartedAtMs: draft.startedAtMs, deadlineAtMs: draft.startedAtMs + PROBE_TIMEOUTS.total_ms });
   draft.attempts = [outcome.record];
   if (outcome.ok) draft.served = target;
-  else draft.fail('failed', outcome.record.httpStatus ?? 502, outcome.error.kind);
+  else draft.fail('failed', outcome.record.httpStatus ?? 502, { code: outcome.error.kind });
   deps.keep(draft);
   return outcome.record.kind;
 }
