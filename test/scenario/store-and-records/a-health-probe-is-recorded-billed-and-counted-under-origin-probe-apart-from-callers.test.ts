@@ -63,7 +63,9 @@ it("a probe's record and spend row say origin probe and name its deployment as t
   expect(callers.map((record) => record.id)).toEqual([callerId]);
   expect(callers[0]).toMatchObject({ origin: 'caller', route: 'keyed', status: 'ok' });
   expect(callers[0]!.probe).toBeUndefined();
-  expect((await listRecords('limit=10')).map((record) => record.id)).toEqual([probe.id, callerId]);
+  // Listed only when asked for: the callers' requests are the default.
+  expect((await listRecords('limit=10')).map((record) => record.id)).toEqual([callerId]);
+  expect((await listRecords('origin=all&limit=10')).map((record) => record.id)).toEqual([probe.id, callerId]);
 
   // Metrics: the caller's request and attempts under origin="caller", the probe's under origin="probe".
   const text = await metricsText(url);
