@@ -1,16 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminRequestsResponse, AdminStatsResponse, RequestRecord } from '../../src/admin/admin-api-types.js';
-import { postgresForThisFile } from '../support/postgres-server.js';
+import { bothStoresForThisFile } from '../support/both-stores.js';
 import { postChat, startGateway, type TestGateway } from '../support/start-gateway.js';
 
 const ADMIN_TOKEN = 'skipped-targets-admin-token';
 const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
-const { available: postgresAvailable, server } = postgresForThisFile();
-const directory = mkdtempSync(join(tmpdir(), 'switchyard-skipped-stats-'));
-afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
 // Nothing but connections and targets: a provider's 429 cools a target for its Retry-After; a
 // spend cap cools it and takes it out structurally.
@@ -30,10 +24,7 @@ routes:
       - { connection: mock-anthropic, model: "capped-a?error=insufficient_quota" }
 `;
 
-const stores = [
-  { name: 'SQLite file', skip: false, store: async () => `store: { kind: sqlite, path: "${join(directory, 'skipped.db')}" }` },
-  { name: 'PostgreSQL', skip: !postgresAvailable, store: async () => `store: { kind: postgres, url: "${await server().createDatabase('skipped')}", spill_dir: "${directory}" }` },
-];
+const stores = bothStoresForThisFile('skipped');
 
 describe.each(stores)('on a $name store', ({ skip, store }) => {
   let gateway: TestGateway | undefined;

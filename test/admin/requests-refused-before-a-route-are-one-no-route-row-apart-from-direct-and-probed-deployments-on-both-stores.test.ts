@@ -1,17 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminRequestsResponse, AdminStatsResponse } from '../../src/admin/admin-api-types.js';
 import { eventually } from '../scenario/scenario-helpers.js';
-import { postgresForThisFile } from '../support/postgres-server.js';
+import { bothStoresForThisFile } from '../support/both-stores.js';
 import { postChat, startGateway, type TestGateway } from '../support/start-gateway.js';
 
 const ADMIN_TOKEN = 'no-route-admin-token';
 const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
-const { available: postgresAvailable, server } = postgresForThisFile();
-const directory = mkdtempSync(join(tmpdir(), 'switchyard-no-route-'));
-afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
 // A small body limit is what this is about: a body past it is refused before its model is read.
 const routes = `
@@ -28,10 +22,7 @@ routes:
 `;
 const PROBED = 'mock-openai/primary?status=503';
 
-const stores = [
-  { name: 'SQLite file', skip: false, store: async () => `store: { kind: sqlite, path: "${join(directory, 'no-route.db')}" }` },
-  { name: 'PostgreSQL', skip: !postgresAvailable, store: async () => `store: { kind: postgres, url: "${await server().createDatabase('noroute')}", spill_dir: "${directory}" }` },
-];
+const stores = bothStoresForThisFile('no-route');
 
 describe.each(stores)('on a $name store', ({ skip, store }) => {
   let gateway: TestGateway | undefined;
