@@ -62,8 +62,8 @@ export type UpstreamFailureKind = Exclude<FailureKind, 'ok'>;
  */
 export type RequestErrorKind = UpstreamFailureKind | `refused_${RefusalClass}`;
 
-/** `GET /admin/stats?origin=`: whose requests the breakdowns count. */
-export type StatsOrigin = RequestOrigin | 'all';
+/** `GET /admin/stats?origin=` and `GET /admin/requests?origin=`: whose requests are counted or listed (one origin, or every one). */
+export type OriginChoice = RequestOrigin | 'all';
 
 /** Every request counted in exactly one place, so the figures add up to the requests. */
 export interface OutcomesView {
@@ -202,7 +202,7 @@ export interface AdminStatsResponse {
   until: string;
   bucket_s: number;
   /** Whose requests the breakdowns count. */
-  origin: StatsOrigin;
+  origin: OriginChoice;
   data: StatsBucketView[];
   cache: DeploymentCacheView[];
   totals: StatsTotalsView;

@@ -2,11 +2,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { GatewayError } from '../errors/gateway-error.js';
 import { noStore, sendJson } from '../http/send.js';
 import { MAX_LIST_LIMIT, sinceToEpochMs, UnknownRecordError, type RecordFilter, type RecordStore } from '../records/record-store.js';
-import { REQUEST_ORIGINS } from '../core/request-origin.js';
 import type { RequestStatus } from '../core/request-record.js';
 import { storeCall } from '../store/store-call.js';
 import { badParameter } from './bad-parameter.js';
 import { checkAdminToken } from './check-admin-token.js';
+import { originParameter } from './origin-parameter.js';
 import type { AdminRequestsResponse, RequestErrorKind, UpstreamFailureKind } from './admin-api-types.js';
 import { FailureKind } from '../core/failure-kind.js';
 import { REFUSAL_CLASSES, type RequestOutcome } from '../core/request-outcome.js';
@@ -40,7 +40,10 @@ export async function handleGetRequest(
   sendJson(response, 200, record, noStore());
 }
 
-/** `GET /admin/requests?route=&status=&since=&origin=&key=&deployment=&error_kind=&fallback=&limit=&before=` → `{data: [records]}`, newest first. */
+/**
+ * `GET /admin/requests?route=&status=&since=&origin=&key=&deployment=&error_kind=&fallback=&limit=&before=`
+ * → `{data: [records]}`, newest first; callers' unless `origin` says otherwise (`all` for every origin).
+ */
 export async function handleListRequests(
   request: IncomingMessage,
   response: ServerResponse,
@@ -79,12 +82,8 @@ function parseListQuery(query: URLSearchParams): RecordFilter {
     if (sinceToEpochMs(since) === undefined) throw badParameter('since', `Query parameter "since" must be an ISO 8601 time or epoch milliseconds (got "${since}").`);
     filter.since = since;
   }
-  const origin = query.get('origin');
-  if (origin !== null) {
-    const known = REQUEST_ORIGINS.find((candidate) => candidate === origin);
-    if (!known) throw badParameter('origin', `Query parameter "origin" must be one of ${REQUEST_ORIGINS.join(', ')} (got "${origin}").`);
-    filter.origin = known;
-  }
+  const origin = originParameter(query);
+  if (origin !== 'all') filter.origin = origin;
   const key = query.get('key');
   if (key !== null) {
     if (key === '') throw badParameter('key', 'Query parameter "key" is empty; give a key\'s name.');

@@ -10,9 +10,10 @@ import type { DatabaseSchema } from '../store/schema.js';
 import { storeCall } from '../store/store-call.js';
 import { badParameter } from './bad-parameter.js';
 import { checkAdminToken } from './check-admin-token.js';
-import type { AdminStatsResponse, DeploymentCacheView, StatsBucketView, StatsOrigin } from './admin-api-types.js';
+import type { AdminStatsResponse, DeploymentCacheView, OriginChoice, StatsBucketView } from './admin-api-types.js';
 import { breakdownViews, type BreakdownViews } from './stats-breakdown-views.js';
 import { breakdownStats } from '../store/breakdown-stats.js';
+import { originParameter } from './origin-parameter.js';
 import { REQUEST_ORIGINS } from '../core/request-origin.js';
 
 export interface AdminStatsDeps {
@@ -28,7 +29,6 @@ const MAX_BUCKET_S = 86_400;
 const DEFAULT_BUCKET_S = 60;
 const DEFAULT_SPAN_MS = 3_600_000;
 const QUERY_PARAMETERS = ['since', 'bucket_s', 'origin'] as const;
-const ORIGINS: readonly StatsOrigin[] = [...REQUEST_ORIGINS, 'all'];
 
 /**
  * `GET /admin/stats?since=<ISO 8601>&bucket_s=<seconds>&origin=<origin|all>` → `AdminStatsResponse`:
@@ -97,7 +97,7 @@ function toBody(bucket: StatsBucket): Omit<StatsBucketView, keyof BreakdownViews
 }
 
 /** Refuses (never ignores or clamps) a bad or unknown parameter, naming it. */
-function parseStatsQuery(query: URLSearchParams, nowMs: number): { sinceMs: number; bucketS: number; origin: StatsOrigin } {
+function parseStatsQuery(query: URLSearchParams, nowMs: number): { sinceMs: number; bucketS: number; origin: OriginChoice } {
   for (const name of new Set(query.keys())) {
     if (!(QUERY_PARAMETERS as readonly string[]).includes(name)) throw badParameter(name, `Unknown query parameter "${name}"; expected one of ${QUERY_PARAMETERS.join(', ')}.`);
     if (query.getAll(name).length > 1) throw badParameter(name, `Query parameter "${name}" is given more than once.`);
@@ -112,8 +112,5 @@ function parseStatsQuery(query: URLSearchParams, nowMs: number): { sinceMs: numb
   if (!(bucketS >= 60 && bucketS <= MAX_BUCKET_S && bucketS % 60 === 0)) {
     throw badParameter('bucket_s', `Query parameter "bucket_s" must be a whole number of minutes in seconds (60, 300, 900, …) up to ${MAX_BUCKET_S} (got "${bucket}").`);
   }
-  const asked = query.get('origin') ?? 'caller';
-  const origin = ORIGINS.find((candidate) => candidate === asked);
-  if (origin === undefined) throw badParameter('origin', `Query parameter "origin" must be one of ${ORIGINS.join(', ')} (got "${asked}").`);
-  return { sinceMs, bucketS, origin };
+  return { sinceMs, bucketS, origin: originParameter(query) };
 }

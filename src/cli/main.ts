@@ -129,7 +129,7 @@ requests
   .description('list request records, newest first, one line each; exit 1 on failure')
   .option('--route <route>', 'only this route')
   .option('--status <status>', 'only this outcome: ok, interrupted, failed, rejected or cancelled')
-  .option('--origin <origin>', "only this origin: caller, or the gateway's own drill, canary or probe")
+  .option('--origin <origin>', "whose requests: caller (the default), the gateway's own drill, canary or probe, or all")
   .option('--key <name>', 'only the requests of the key with this name')
   .option('--before <id>', 'only requests older than this one (the last id of the previous page)')
   .option('--limit <count>', 'at most this many (1 to 1000)', '20')

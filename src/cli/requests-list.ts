@@ -6,6 +6,7 @@ import { dollars, milliseconds } from './requests-show.js';
 export interface RequestsListOptions extends AdminClientOptions {
   route?: string;
   status?: string;
+  /** One origin, or `all`; the gateway lists callers' when not given. */
   origin?: string;
   /** A key's name. */
   key?: string;
@@ -44,11 +45,12 @@ export async function runRequestsList(options: RequestsListOptions): Promise<num
   }
   console.log(
     formatTable(
-      ['request', 'created', 'route', 'status', 'http', 'attempts', 'served by', 'latency', 'cost'],
+      ['request', 'created', 'origin', 'route', 'status', 'http', 'attempts', 'served by', 'latency', 'cost'],
       records.map((record) => [
         record.id,
         record.created_at,
-        record.route ?? record.model_requested ?? '-',
+        record.origin,
+        routeOf(record),
         record.status,
         String(record.http_status),
         String(record.attempts.length),
@@ -59,6 +61,12 @@ export async function runRequestsList(options: RequestsListOptions): Promise<num
     ),
   );
   return 0;
+}
+
+/** What the request named: its route (or `connection/model`); a request refused before any route shows the model it asked for. */
+function routeOf(record: RequestRecord): string {
+  if (record.route !== null) return record.route;
+  return record.model_requested === null ? 'no route' : `no route (${record.model_requested})`;
 }
 
 function parseList(text: string): RequestRecord[] | undefined {

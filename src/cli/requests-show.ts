@@ -1,4 +1,6 @@
-import type { AttemptRecordEntry, RecordUsage, RequestRecord } from '../core/request-record.js';
+import type { AttemptRecordEntry, RecordUsage, RequestRecord, SkippedTargetEntry } from '../core/request-record.js';
+import { describeRecord } from '../records/describe-record.js';
+import { relativeToTheSecond } from '../records/relative-to-the-second.js';
 import { formatTable } from './format-table.js';
 import { callAdmin, errorMessage, type AdminClientOptions } from './admin-client.js';
 
@@ -28,14 +30,18 @@ export async function runRequestsShow(id: string, options: AdminClientOptions): 
   return 0;
 }
 
-function formatTimeline(record: RequestRecord): string {
+/** The record as the dashboard's request page shows it: the error, each attempt and why the gateway moved on, each skipped target. */
+function formatTimeline(record: RequestRecord, nowMs = Date.now()): string {
+  const description = describeRecord(record);
   const served = record.served ? `${record.served.connection}/${record.served.model} (${record.served.provider})` : '-';
   const header: [string, string][] = [
     ['request', record.id],
     ['created', record.created_at],
     ['status', `${record.status}${record.error_code ? ` (${record.error_code})` : ''}`],
     ['http status', String(record.http_status)],
-    ['route', `${record.route ?? '-'}${record.model_requested && record.model_requested !== record.route ? ` (model ${record.model_requested})` : ''}`],
+    // Whole, unlike a table cell: it is what the caller was told.
+    ...(description.error === null ? [] : [['error', description.error.replace(/\s+/g, ' ')] as [string, string]]),
+    ['route', `${record.route ?? 'no route'}${record.model_requested && record.model_requested !== record.route ? ` (model ${record.model_requested})` : ''}`],
     ['served by', served],
     ['stream', record.stream ? 'yes' : 'no'],
     ['latency', milliseconds(record.latency_ms)],
@@ -50,15 +56,18 @@ function formatTimeline(record: RequestRecord): string {
   const lines = header.map(([label, value]) => `${label.padEnd(labelWidth)}  ${value}`);
   const attempts =
     record.attempts.length === 0
-      ? '(no attempts: the gateway answered without calling a provider)'
+      ? `(no attempts: ${record.skipped?.length ? 'every target of the route was passed over' : 'the gateway answered without calling a provider'})`
       : formatTable(
-          ['#', 'start', 'target', 'kind', 'http', 'latency', 'first token', 'committed', 'usage', 'cost', 'message'],
-          record.attempts.map(attemptRow),
+          ['#', 'start', 'target', 'kind', 'http', 'latency', 'first token', 'committed', 'usage', 'cost', 'why the gateway moved on'],
+          record.attempts.map((attempt, index) => attemptRow(attempt, description.attempts[index]!)),
         );
-  return `${lines.join('\n')}\n\n${attempts}`;
+  const skipped = record.skipped?.length
+    ? `\n\nskipped targets\n${formatTable(['target', 'why', 'until'], record.skipped.map((skip, index) => skipRow(skip, description.skipped[index]!, nowMs)))}`
+    : '';
+  return `${lines.join('\n')}\n\n${attempts}${skipped}`;
 }
 
-function attemptRow(attempt: AttemptRecordEntry): string[] {
+function attemptRow(attempt: AttemptRecordEntry, movedOn: string): string[] {
   return [
     `#${attempt.n}`,
     `+${Math.round(attempt.started_ms)} ms`,
@@ -71,9 +80,15 @@ function attemptRow(attempt: AttemptRecordEntry): string[] {
     // Each attempt's own: a fallback that had to write the cache its primary held shows it here.
     usage(attempt.usage),
     dollars(attempt.cost_usd),
-    oneLine(attempt.message),
+    oneLine(movedOn),
   ];
 }
+
+function skipRow(skip: SkippedTargetEntry, why: string, nowMs: number): string[] {
+  const until = skip.until_ms === undefined ? '-' : `${new Date(skip.until_ms).toISOString()} (${relativeToTheSecond(skip.until_ms, nowMs)})`;
+  return [`${skip.connection}/${skip.model}`, why, until];
+}
+
 
 export function milliseconds(value: number | null): string {
   return value === null ? '-' : `${Math.round(value)} ms`;
@@ -96,8 +111,7 @@ function usage(value: RecordUsage | null): string {
 }
 
 /** Table cells must stay on one line and the table narrow enough to read. */
-function oneLine(message: string | null): string {
-  if (message === null) return '';
+function oneLine(message: string): string {
   const flat = message.replace(/\s+/g, ' ').trim();
   return flat.length > MESSAGE_WIDTH ? `${flat.slice(0, MESSAGE_WIDTH - 1)}…` : flat;
 }

@@ -5,7 +5,7 @@ import type { RequestRecord } from './request-record.js';
  * Why the gateway answered a request itself, without a provider's answer: a bad or missing key
  * or a model the key may not use (`auth`), a key's rpm/tpm limit (`rate_limit`), a key's budget
  * (`budget`), a request it could not take as sent (`bad_request`), anything else (`other`:
- * overload, a store outage, a gateway bug, no target left to try).
+ * overload, a store outage, a gateway bug).
  */
 export const REFUSAL_CLASSES = ['auth', 'rate_limit', 'budget', 'bad_request', 'other'] as const;
 export type RefusalClass = (typeof REFUSAL_CLASSES)[number];
@@ -13,7 +13,8 @@ export type RefusalClass = (typeof REFUSAL_CLASSES)[number];
 /**
  * Where one request ended, as the incident view counts it, each request in exactly one:
  * served (first try, or after a failover), refused by the gateway (by class), failed upstream
- * (by the last attempt's failure kind), or cancelled by the caller. Stored with the record
+ * (by the last attempt's failure kind; with no attempt because every target was out, by the
+ * failure the last skipped target stands for), or cancelled by the caller. Stored with the record
  * (`requests.outcome`) and in the per-minute rollups, so `GET /admin/stats` and the
  * `error_kind` filter of `GET /admin/requests` count the same thing.
  */
@@ -21,14 +22,16 @@ export type RequestOutcome = 'served_first_try' | 'served_after_failover' | 'can
 
 const AUTH_CODES: ReadonlySet<string> = new Set(['invalid_api_key', 'model_not_allowed']);
 
-export function requestOutcome(record: Pick<RequestRecord, 'status' | 'http_status' | 'error_code' | 'attempts' | 'fallback'>): RequestOutcome {
+export function requestOutcome(record: Pick<RequestRecord, 'status' | 'http_status' | 'error_code' | 'attempts' | 'skipped' | 'fallback'>): RequestOutcome {
   if (record.status === 'cancelled') return 'cancelled';
   if (record.status === 'ok') return record.attempts.length > 1 || record.fallback === true ? 'served_after_failover' : 'served_first_try';
   if (record.status !== 'rejected') {
-    const last = record.attempts.at(-1);
-    // Failed with no attempt: every target was skipped (cooling after a provider's 429, ejected),
-    // which is no target left to try, not the key's own limit whatever code the caller saw.
-    return last ? `failed_${last.kind}` : 'refused_other';
+    // Every target skipped (cooling after a provider's 429, ejected, structurally down) is the
+    // providers failing, not the key's own limit, whatever code the caller saw.
+    const kind = record.attempts.at(-1)?.kind ?? record.skipped?.findLast((skip) => skip.kind !== undefined)?.kind;
+    // Nothing tried and nothing out for a failure: the gateway's own (a bug, a deadline gone before
+    // any attempt), or a record from before skips named their failure, which keeps its class.
+    return kind === undefined ? 'refused_other' : `failed_${kind}`;
   }
   return `refused_${refusalClass(record.error_code, record.http_status)}`;
 }

@@ -1,5 +1,6 @@
 import type { FirstTokenSource } from './attempt-record.js';
 import type { FailureKind } from './failure-kind.js';
+import type { AttemptFailureKind } from './failure-policy.js';
 import type { RequestOrigin } from './request-origin.js';
 import type { SkipReason } from './skipped-target.js';
 
@@ -47,6 +48,12 @@ export interface SkippedTargetEntry {
   connection: string;
   model: string;
   reason: SkipReason;
+  /**
+   * The failure kind the skip stands for: cooling `rate_limit`, ejected the kind that ejected it,
+   * structural its cause's kind, context_window `context_length`; absent for busy, and on records
+   * made before it was kept.
+   */
+  kind?: AttemptFailureKind;
   /** Epoch milliseconds when its time out ends, when known. */
   until_ms?: number;
 }
@@ -94,6 +101,12 @@ export interface RequestRecord {
   error_code: string | null;
   /** The error message the caller saw, secrets redacted; null when it got an answer. */
   error_message: string | null;
+  /**
+   * The error's `type` as the OpenAI-shaped envelope names it (`invalid_request_error`,
+   * `rate_limit_error`, `upstream_error`, …); absent when the gateway sent no error envelope (an
+   * answer, a cancelled or cut stream, a probe) and on records made before it was kept.
+   */
+  error_type?: string;
   /** An active health probe of a faulted deployment, not a caller's request (docs/health.md). */
   probe?: true;
   /**

@@ -1,3 +1,5 @@
+import type { AttemptFailureKind } from './failure-policy.js';
+
 /**
  * Why a planned target got no attempt: health had it out (`ejected`, `cooling`, `structural`,
  * `busy`), or an earlier target refused the input as too long and this one is not known to take
@@ -19,4 +21,11 @@ export interface SkippedTarget {
    * exhausted quota from a passing outage by it.
    */
   cause?: string;
+  /**
+   * The failure the skip stands for, in the final error and in where the request ended: the
+   * structural fault's cause (a persistent 429 is a `rate_limit`), else cooling a `rate_limit`, an
+   * ejection the kind that ejected it, a window too small `context_length`; absent for `busy` (a
+   * full connection says nothing of the deployment).
+   */
+  kind?: AttemptFailureKind;
 }

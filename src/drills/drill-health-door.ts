@@ -1,6 +1,6 @@
 import { DEFAULT_ROUTE_HEALTH, type Config, type TimeoutsConfig } from '../config/schema.js';
 import type { AttemptRecord } from '../core/attempt-record.js';
-import type { AdmitOptions, HealthDoor, Out, Permit } from '../health/health-door.js';
+import type { AdmitOptions, HealthDoor, Out, OutCause, Permit } from '../health/health-door.js';
 import type { FirstTokenAttempt, FirstTokenTimeout } from '../health/first-token-timeout.js';
 import type { HealthState } from '../health/health-registry.js';
 import type { ResponseHeaders } from '../providers/spec.js';
@@ -56,8 +56,8 @@ export class DrillHealthDoor implements HealthDoor {
     return this.#deps.engine.coolingUntilMs(target);
   }
 
-  structuralCauseOf(target: ResolvedTarget): string | undefined {
-    return this.#deps.engine.structuralCauseOf(target);
+  outCauseOf(target: ResolvedTarget): OutCause {
+    return this.#deps.engine.outCauseOf(target);
   }
 
   #readmitIfStructural(target: ResolvedTarget, route: ResolvedRoute): void {

@@ -60,7 +60,7 @@ export class AttemptLoop<Answer> implements HedgedLoop<Answer> {
   }
 
   skip(target: ResolvedTarget, reason: SkipReason, untilMs: number | undefined): void {
-    const cause = reason === 'busy' || reason === 'context_window' ? undefined : this.#deps.health.structuralCauseOf(target);
+    const cause = reason === 'busy' || reason === 'context_window' ? undefined : this.#deps.health.outCauseOf(target);
     (this.#skipped ??= []).push({ target, reason, untilMs, cause });
   }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FailureKind } from '../core/failure-kind.js';
 import type { AttemptRecord } from '../core/attempt-record.js';
+import type { AttemptFailureKind } from '../core/failure-policy.js';
 import type { SkippedTarget } from '../core/skipped-target.js';
 import { finalError, TRANSIENT_RETRY_AFTER_MS } from './final-error.js';
 
@@ -8,8 +9,9 @@ function attempt(kind: FailureKind, extra: Partial<AttemptRecord> = {}): Attempt
   return { n: 1, connection: 'c', provider: 'openai', model: 'm', kind, startedMs: 0, latencyMs: 1, committed: false, malformedEvents: 0, ...extra };
 }
 
-function skip(reason: SkippedTarget['reason'], cause?: string): SkippedTarget {
-  return { connection: 'c2', model: 'm2', reason, ...(cause === undefined ? {} : { cause }) };
+/** `kind`: the failure the skip stands for (planned-skips.ts reads it from health). */
+function skip(reason: SkippedTarget['reason'], kind: AttemptFailureKind): SkippedTarget {
+  return { connection: 'c2', model: 'm2', reason, kind };
 }
 
 describe('finalError', () => {
@@ -53,11 +55,11 @@ describe('finalError', () => {
   });
 
   it('a quota beside a transient failure answers with the transient one: the 429 of a cooling target, the 502 of a server error', () => {
-    expect(finalError([attempt('quota_exhausted')], 4_000, [skip('cooling')])).toMatchObject({ status: 429, code: 'rate_limit_exceeded', retryAfterMs: 4_000 });
+    expect(finalError([attempt('quota_exhausted')], 4_000, [skip('cooling', 'rate_limit')])).toMatchObject({ status: 429, code: 'rate_limit_exceeded', retryAfterMs: 4_000 });
     const failed = finalError([attempt('quota_exhausted'), attempt('server_error')]);
     expect(failed).toMatchObject({ status: 502, code: 'upstream_error', retryAfterMs: TRANSIENT_RETRY_AFTER_MS });
     expect(failed.message).toBe('every attempt failed (attempts: quota_exhausted, server_error)');
-    expect(finalError([attempt('quota_exhausted')], undefined, [skip('ejected')])).toMatchObject({ status: 502, retryAfterMs: TRANSIENT_RETRY_AFTER_MS });
+    expect(finalError([attempt('quota_exhausted')], undefined, [skip('ejected', 'server_error')])).toMatchObject({ status: 502, retryAfterMs: TRANSIENT_RETRY_AFTER_MS });
   });
 
   it('timeouts and no other transient kind → 504; a mix of transient kinds → 502; both say when to ask again', () => {

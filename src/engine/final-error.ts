@@ -35,8 +35,7 @@ const WORDS: Readonly<Record<string, string>> = {
 
 /**
  * A failure that decides the final error: an attempt's, or the one a target skipped as out stands
- * for (its structural cause; cooling is a rate limit unless a structural cause keeps it out; an
- * ejection stands for the transient faults that opened its breaker).
+ * for (`SkippedTarget.kind`).
  */
 interface Failure {
   kind: AttemptFailureKind;
@@ -75,20 +74,9 @@ export function finalError(attempts: readonly AttemptRecord[], coolingEndsInMs?:
   };
 }
 
+/** A full connection says nothing about the target (all busy is a 503 of its own). */
 function standsFor(skip: SkippedTarget): Failure[] {
-  if (skip.cause !== undefined) return [{ kind: skip.cause === 'persistent_429' ? 'rate_limit' : (skip.cause as AttemptFailureKind) }];
-  switch (skip.reason) {
-    case 'cooling':
-      return [{ kind: 'rate_limit' }];
-    case 'ejected':
-      return [{ kind: 'server_error' }];
-    case 'context_window':
-      return [{ kind: 'context_length' }];
-    // A full connection says nothing about the target (all busy is a 503 of its own).
-    case 'busy':
-    case 'structural':
-      return [];
-  }
+  return skip.kind === undefined ? [] : [{ kind: skip.kind }];
 }
 
 function holds(final: FinalAnswer, failures: readonly Failure[]): boolean {

@@ -208,7 +208,7 @@ describe('the attempt loop', () => {
     expect(first.skipped).toBeUndefined();
     const second = await ask(deps, route);
     expect(kindsOf(second.attempts)).toEqual(['west/d ok']);
-    expect(second.skipped).toEqual([{ connection: 'east', model: 'c', reason: 'cooling', untilMs: expect.any(Number) }]);
+    expect(second.skipped).toEqual([{ connection: 'east', model: 'c', reason: 'cooling', kind: 'rate_limit', untilMs: expect.any(Number) }]);
     expect(second.skipped![0]!.untilMs! - Date.now()).toBeGreaterThan(28_000);
     expect(sent).toEqual(['c', 'd', 'd']);
   });
@@ -261,7 +261,7 @@ describe('the attempt loop behind a fake health door', () => {
       },
       coolingEndsAtMs: () => undefined,
       coolingUntilMs: () => undefined,
-      structuralCauseOf: () => undefined,
+      outCauseOf: () => ({ structural: undefined, ejectedBy: undefined }),
     };
   }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type BreakerPermit, Breaker, type BreakerOutcome, type BreakerSettings, type BreakerTransition, breakerOutcomeOf } from './breaker.js';
+import { type BreakerPermit, Breaker, type BreakerSettings, type BreakerTransition } from './breaker.js';
+import { type BreakerOutcome, breakerOutcomeOf } from './breaker-outcome.js';
 
 const SETTINGS: BreakerSettings = {
   consecutive_failures: 3,
@@ -406,5 +407,36 @@ describe('Breaker: adopting another replica’s state', () => {
     expect(context.breaker.ejectedUntilMs).toBeUndefined();
     context.sendMany('FF');
     expect(context.breaker.state).toBe('closed');
+  });
+});
+
+describe('Breaker: what ejected it', () => {
+  it('keeps the kind of the failure that tripped it, then of a failed trial, and forgets it when it closes', () => {
+    const context = setup();
+    const { breaker, clock } = context;
+    for (const kind of ['server_error', 'connection', 'timeout'] as const) breaker.record(breaker.admit()!, 'failure', kind);
+    expect(breaker.state).toBe('ejected');
+    expect(breaker.ejectedBy).toBe('timeout');
+    expect(breaker.snapshot()).toMatchObject({ state: 'ejected', ejectedBy: 'timeout' });
+
+    clock.nowMs = breaker.ejectedUntilMs!;
+    breaker.record(trial(breaker), 'failure', 'server_error');
+    expect(breaker.ejectedBy).toBe('server_error');
+    clock.nowMs = breaker.ejectedUntilMs!;
+    breaker.record(trial(breaker), 'success');
+    expect(breaker.ejectedBy).toBeUndefined();
+    expect(breaker.snapshot()).not.toHaveProperty('ejectedBy');
+  });
+
+  it("takes another replica's kind with its ejection; a record without one keeps what this replica knew of the same state", () => {
+    const { breaker } = setup();
+    breaker.adopt({ state: 'ejected', sinceMs: 0, reason: '3 consecutive failures', ejectedUntilMs: 10_000, consecutiveEjections: 1, ejectedBy: 'connection' });
+    expect(breaker.ejectedBy).toBe('connection');
+    breaker.adopt({ state: 'ejected', sinceMs: 0, reason: '3 consecutive failures', ejectedUntilMs: 20_000, consecutiveEjections: 1 });
+    expect(breaker.ejectedBy).toBe('connection');
+    breaker.adopt({ state: 'closed', sinceMs: 20_000, reason: 'trial request succeeded', consecutiveEjections: 0 });
+    expect(breaker.ejectedBy).toBeUndefined();
+    breaker.adopt({ state: 'ejected', sinceMs: 30_000, reason: '3 consecutive failures', ejectedUntilMs: 40_000, consecutiveEjections: 1 });
+    expect(breaker.ejectedBy).toBeUndefined();
   });
 });

@@ -1,6 +1,6 @@
 import type { RouteConfig } from '../config/schema.js';
-import { FAILURE_POLICY } from '../core/failure-policy.js';
-import type { FailureKind } from '../core/failure-kind.js';
+import type { AttemptFailureKind } from '../core/failure-policy.js';
+import type { BreakerOutcome } from './breaker-outcome.js';
 import { WindowCounter } from './window-counter.js';
 
 export type BreakerSettings = Pick<
@@ -9,18 +9,6 @@ export type BreakerSettings = Pick<
 >;
 
 export type BreakerState = 'closed' | 'ejected' | 'half_open';
-
-/**
- * What an attempt's outcome tells the breaker. `failure` is a kind that counts toward ejection
- * (`FAILURE_POLICY[kind].countsTowardEjection`); `neutral` is every other failure (throttling,
- * the caller's own mistakes, cancellation): it says nothing about the deployment's health.
- */
-export type BreakerOutcome = 'success' | 'failure' | 'neutral';
-
-export function breakerOutcomeOf(kind: FailureKind): BreakerOutcome {
-  if (kind === 'ok') return 'success';
-  return FAILURE_POLICY[kind].countsTowardEjection ? 'failure' : 'neutral';
-}
 
 export interface BreakerTransition {
   from: BreakerState;
@@ -40,6 +28,8 @@ export interface SharedBreakerState {
   reason: string;
   ejectedUntilMs?: number;
   consecutiveEjections: number;
+  /** The failure kind that ejected it (absent when closed, or set by a replica of an older version). */
+  ejectedBy?: AttemptFailureKind;
 }
 
 /**
@@ -73,6 +63,7 @@ export class Breaker {
   #reason = 'initial state';
   #epoch = 0;
   #ejectedUntilMs: number | undefined;
+  #ejectedBy: AttemptFailureKind | undefined;
   #consecutiveEjections = 0;
   #consecutiveFailures = 0;
   #trialInFlight = false;
@@ -123,6 +114,11 @@ export class Breaker {
     return this.#ejectedUntilMs;
   }
 
+  /** The kind of the failure that ejected it (tripped it, or failed its trial); undefined when closed or not shared. */
+  get ejectedBy(): AttemptFailureKind | undefined {
+    return this.#ejectedBy;
+  }
+
   /** Ejections since the breaker last closed after a successful trial: the exponent of the doubling. */
   get consecutiveEjections(): number {
     return this.#consecutiveEjections;
@@ -150,6 +146,7 @@ export class Breaker {
       reason: this.#reason,
       ...(this.#ejectedUntilMs === undefined ? {} : { ejectedUntilMs: this.#ejectedUntilMs }),
       consecutiveEjections: this.#consecutiveEjections,
+      ...(this.#ejectedBy === undefined ? {} : { ejectedBy: this.#ejectedBy }),
     };
   }
 
@@ -161,6 +158,9 @@ export class Breaker {
   adopt(shared: SharedBreakerState): void {
     this.#ejectedUntilMs = shared.ejectedUntilMs;
     this.#consecutiveEjections = shared.consecutiveEjections;
+    // A replica of an older version shares no kind: what this one knew of the same state stands.
+    if (shared.state === 'closed') this.#ejectedBy = undefined;
+    else if (shared.ejectedBy !== undefined || shared.state !== this.#state) this.#ejectedBy = shared.ejectedBy;
     if (shared.state === this.#state) return;
     this.#trialInFlight = false;
     this.#consecutiveFailures = 0;
@@ -209,13 +209,14 @@ export class Breaker {
     return { epoch: this.#epoch, trial: false };
   }
 
-  record(permit: BreakerPermit, outcome: BreakerOutcome): void {
+  /** `kind`: the failure's kind, kept as what ejected the deployment if this failure does. */
+  record(permit: BreakerPermit, outcome: BreakerOutcome, kind?: AttemptFailureKind): void {
     if (permit.epoch !== this.#epoch) return;
     if (this.#state === 'half_open') {
-      if (permit.trial) this.#recordTrial(outcome);
+      if (permit.trial) this.#recordTrial(outcome, kind);
       return;
     }
-    if (this.#state === 'closed' && outcome !== 'neutral') this.#recordClosed(outcome);
+    if (this.#state === 'closed' && outcome !== 'neutral') this.#recordClosed(outcome, kind);
   }
 
   /**
@@ -228,21 +229,22 @@ export class Breaker {
     this.#close('readmitted by a successful recovery probe', { byProbe: true });
   }
 
-  #recordTrial(outcome: BreakerOutcome): void {
+  #recordTrial(outcome: BreakerOutcome, kind: AttemptFailureKind | undefined): void {
     // A neutral trial (throttled, cancelled…) proved nothing either way: free the slot for another.
     this.#trialInFlight = false;
     if (outcome === 'success') this.#close('trial request succeeded');
-    else if (outcome === 'failure') this.#eject('trial request failed');
+    else if (outcome === 'failure') this.#eject('trial request failed', kind);
   }
 
   #close(reason: string, how?: { byProbe: true }): void {
     this.#trialInFlight = false;
     this.#consecutiveEjections = 0;
     this.#ejectedUntilMs = undefined;
+    this.#ejectedBy = undefined;
     this.#transition('closed', reason, how);
   }
 
-  #recordClosed(outcome: 'success' | 'failure'): void {
+  #recordClosed(outcome: 'success' | 'failure', kind: AttemptFailureKind | undefined): void {
     const nowMs = this.#now();
     this.#outcomes.add(nowMs);
     if (outcome === 'success') {
@@ -252,7 +254,7 @@ export class Breaker {
       this.#consecutiveFailures += 1;
     }
     const tripReason = this.#tripReason(nowMs);
-    if (tripReason !== undefined) this.#eject(tripReason);
+    if (tripReason !== undefined) this.#eject(tripReason, kind);
   }
 
   #tripReason(nowMs: number): string | undefined {
@@ -265,8 +267,9 @@ export class Breaker {
     return `error ratio ${ratio.toFixed(2)} over ${outcomes} requests in ${window_s} s`;
   }
 
-  #eject(reason: string): void {
+  #eject(reason: string, kind: AttemptFailureKind | undefined): void {
     const { eject_base_s, eject_max_s } = this.#settings;
+    this.#ejectedBy = kind;
     this.#consecutiveEjections += 1;
     const ejectionS = Math.min(eject_base_s * 2 ** (this.#consecutiveEjections - 1), eject_max_s);
     this.#ejectedUntilMs = this.#now() + ejectionS * MS_PER_SECOND;

@@ -1,5 +1,6 @@
 import type { HedgeConfig, TimeoutsConfig } from '../config/schema.js';
 import type { AttemptRecord } from '../core/attempt-record.js';
+import type { AttemptFailureKind } from '../core/failure-policy.js';
 import type { ResponseHeaders } from '../providers/spec.js';
 import type { FirstTokenAttempt, FirstTokenTimeout } from './first-token-timeout.js';
 import type { ResolvedRoute, ResolvedTarget } from '../routing/resolve-route.js';
@@ -62,8 +63,16 @@ export interface HealthDoor {
   coolingEndsAtMs(route: ResolvedRoute): number | undefined;
   /** When this target stops cooling; undefined when it is not cooling. */
   coolingUntilMs(target: ResolvedTarget): number | undefined;
-  /** The cause of the target's structural fault (`quota_exhausted`, …); undefined when it has none. */
-  structuralCauseOf(target: ResolvedTarget): string | undefined;
+  /** What health knows of why the target is out. */
+  outCauseOf(target: ResolvedTarget): OutCause;
+}
+
+/** Why a deployment is out, as far as health knows; each undefined when it does not apply or is not known. */
+export interface OutCause {
+  /** The cause of its structural fault (`quota_exhausted`, `credential`, `persistent_429`, …). */
+  structural: string | undefined;
+  /** The kind of the failure that ejected it. */
+  ejectedBy: AttemptFailureKind | undefined;
 }
 
 /**

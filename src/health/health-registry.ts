@@ -3,7 +3,8 @@ import type { FailureKind } from '../core/failure-kind.js';
 import { FAILURE_POLICY, isStructuralKind, type StructuralKind } from '../core/failure-policy.js';
 import type { ResponseHeaders } from '../providers/spec.js';
 import { configuredDeployments } from './configured-deployments.js';
-import { Breaker, breakerOutcomeOf, type BreakerPermit, type BreakerTransition } from './breaker.js';
+import { Breaker, type BreakerPermit, type BreakerTransition } from './breaker.js';
+import { breakerOutcomeOf } from './breaker-outcome.js';
 import { deploymentKey } from '../core/deployment-key.js';
 import { LimitStepDownDetector, type LimitStepDown } from './limit-step-down.js';
 import { parseQuotaHeaders, type QuotaSnapshot } from './quota-headers.js';
@@ -178,7 +179,7 @@ export class HealthRegistry implements HealthState {
 
   /** An attempt has ended (a stream: when it ended); `permit` is what the breaker handed out. */
   settled(deployment: DeploymentHealth, permit: BreakerPermit, kind: FailureKind, message: string | undefined): void {
-    deployment.breaker.record(permit, breakerOutcomeOf(kind));
+    deployment.breaker.record(permit, breakerOutcomeOf(kind), kind === 'ok' ? undefined : kind);
     if (kind !== 'ok') deployment.lastError = { kind, message: message ?? kind, atMs: this.#now() };
     if (isStructuralKind(kind) && FAILURE_POLICY[kind].structural === 'connection') {
       this.#connectionFaults.set(deployment.connection, kind);

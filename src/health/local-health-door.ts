@@ -9,10 +9,11 @@ import { hedgeDelayMs } from './hedge-delay.js';
 import type { LatencyTracker } from './latency-tracker.js';
 import { planTargets } from '../routing/plan-targets.js';
 import type { ResolvedRoute, ResolvedTarget } from '../routing/resolve-route.js';
-import { breakerOutcomeOf, type BreakerPermit } from './breaker.js';
+import type { BreakerPermit } from './breaker.js';
+import { breakerOutcomeOf } from './breaker-outcome.js';
 import type { ConnectionLoad } from './connection-load.js';
 import type { Cooling, CoolingCause } from './cooling.js';
-import type { AdmitOptions, HealthDoor, Out, OutReason, Permit, TrialClaims } from './health-door.js';
+import type { AdmitOptions, HealthDoor, Out, OutCause, OutReason, Permit, TrialClaims } from './health-door.js';
 import { firstTokenEvidenceFor } from './first-token-evidence-for.js';
 import type { DeploymentHealth, HealthState } from './health-registry.js';
 
@@ -88,9 +89,10 @@ export class LocalHealthDoor implements HealthDoor {
     return this.#deps.cooling.coolingUntil(keyOf(target));
   }
 
-  structuralCauseOf(target: ResolvedTarget): string | undefined {
-    const structural = this.#deps.registry.find(keyOf(target))?.structural;
-    return structural?.state === 'structural' ? structural.cause : undefined;
+  outCauseOf(target: ResolvedTarget): OutCause {
+    const deployment = this.#deps.registry.find(keyOf(target));
+    const structural = deployment?.structural.state === 'structural' ? deployment.structural.cause : undefined;
+    return { structural, ejectedBy: deployment?.breaker.ejectedBy };
   }
 
   coolingEndsAtMs(route: ResolvedRoute): number | undefined {

@@ -36,10 +36,12 @@ export async function runProbe(deployment: DeploymentHealth, deps: ProbeDeps): P
   const draft = new RecordDraft(deps.newRequestId(), Date.now());
   draft.origin = 'probe';
   draft.modelRequested = deployment.key;
+  // Asked of the deployment directly, as a caller's `connection/model` is: `route` null means no route.
+  draft.route = deployment.key;
   const outcome = await deps.attempt({ target, requestStartedAtMs: draft.startedAtMs, deadlineAtMs: draft.startedAtMs + PROBE_TIMEOUTS.total_ms });
   draft.attempts = [outcome.record];
   if (outcome.ok) draft.served = target;
-  else draft.fail('failed', outcome.record.httpStatus ?? 502, outcome.error.kind);
+  else draft.fail('failed', outcome.record.httpStatus ?? 502, { code: outcome.error.kind });
   deps.keep(draft);
   return outcome.record.kind;
 }

@@ -12,6 +12,13 @@ const NO_COSTS: ReadonlyMap<number, number> = new Map();
 /** A refused body's model can be anything up to the body limit; the record keeps this much of it. */
 const MAX_RECORDED_MODEL_CHARS = 256;
 
+/** The error a request ended with: its code, and the message and envelope type when it had them. */
+export interface RecordedError {
+  code: string;
+  message?: string | null;
+  type?: string;
+}
+
 /**
  * What the HTTP layer learns about one request as it goes (model, route, attempts, outcome),
  * turned into the stored record once the response has ended.
@@ -39,6 +46,8 @@ export class RecordDraft {
   errorCode: string | null = null;
   /** What the caller was told when it got no answer (the error's message). */
   errorMessage: string | null = null;
+  /** The error's type, as the OpenAI-shaped envelope names it, when the gateway answered with one. */
+  errorType: string | null = null;
   /** When the first content went to the caller. */
   firstTokenAtMs: number | undefined;
   /** Who caused the request; the gateway's own traffic (drills, canaries, probes) says so. */
@@ -63,11 +72,12 @@ export class RecordDraft {
     this.startedAtMs = startedAtMs;
   }
 
-  fail(status: RequestStatus, httpStatus: number, errorCode: string, errorMessage: string | null = null): void {
+  fail(status: RequestStatus, httpStatus: number, error: RecordedError): void {
     this.status = status;
     this.httpStatus = httpStatus;
-    this.errorCode = errorCode;
-    this.errorMessage = errorMessage;
+    this.errorCode = error.code;
+    this.errorMessage = error.message ?? null;
+    this.errorType = error.type ?? null;
   }
 
   /**
@@ -116,6 +126,7 @@ export class RecordDraft {
     };
     // Assigned rather than spread in: this runs once per request, and each spread is an object made and copied.
     if (this.skipped !== undefined) record.skipped = this.skipped.map(toSkippedEntry);
+    if (this.errorType !== null) record.error_type = this.errorType;
     if (this.origin === 'probe') record.probe = true;
     if (this.fallback !== undefined) record.fallback = this.fallback;
     if (this.operation !== undefined) record.operation = this.operation;
@@ -157,6 +168,7 @@ function toSkippedEntry(skip: SkippedTarget): SkippedTargetEntry {
     connection: skip.connection,
     model: skip.model,
     reason: skip.reason,
+    ...(skip.kind === undefined ? {} : { kind: skip.kind }),
     ...(skip.untilMs === undefined ? {} : { until_ms: skip.untilMs }),
   };
 }

@@ -47,7 +47,7 @@ export function finishRequest(end: RequestEnd, deps: FinishDeps): void {
   }
   deps.inFlight.leave(request);
   // No status line reached a caller cut before its answer began: 503 is what it would have said.
-  if (response.cutAtShutdown) draft.fail('interrupted', response.headersSent ? response.statusCode : 503, 'shutdown', DRAIN_TIME_UP.message);
+  if (response.cutAtShutdown) draft.fail('interrupted', response.headersSent ? response.statusCode : 503, { code: 'shutdown', message: DRAIN_TIME_UP.message });
   const rows = priceAttempts(draft, config);
   if (context) {
     settleAdmission(context.admission, consumptionOf(rows), Date.now());

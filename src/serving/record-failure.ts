@@ -18,13 +18,13 @@ export function recordFailure(draft: RecordDraft, error: unknown): FinalError | 
     draft.attempts = error.attempts;
     draft.skipped = error.skipped;
     const final = finalError(error.attempts, error.coolingEndsInMs, error.skipped);
-    draft.fail('failed', final.status, final.code, final.message);
+    draft.fail('failed', final.status, final);
     return final;
   }
-  if (error === CALLER_LEFT) draft.fail('cancelled', 499, 'cancelled');
-  else if (error instanceof GatewayError) draft.fail('rejected', error.status, error.code, error.message);
+  if (error === CALLER_LEFT) draft.fail('cancelled', 499, { code: 'cancelled' });
+  else if (error instanceof GatewayError) draft.fail('rejected', error.status, error);
   // The record keeps what a caller was told, which is no more than that the gateway failed (the
   // HTTP edge's 500); the gateway's own request has no caller, and keeps the error's text.
-  else draft.fail('failed', 500, 'internal_error', draft.origin === 'caller' ? null : String(error));
+  else draft.fail('failed', 500, { code: 'internal_error', type: 'server_error', message: draft.origin === 'caller' ? null : String(error) });
   return undefined;
 }

@@ -49,7 +49,7 @@ export async function runGatewayRequest(input: GatewayRequest, deps: GatewayRequ
   const draft = new RecordDraft(deps.newRequestId(), Date.now());
   draft.origin = input.origin;
   draft.modelRequested = input.route.name;
-  draft.route = input.route.direct ? null : input.route.name;
+  draft.route = input.route.name;
   draft.routeLabel = input.route.name;
   draft.deadlineAtMs = draft.startedAtMs + input.route.policy.timeouts.total_ms;
   let outcome: { ok: true; text: string; served: ResolvedTarget } | { ok: false; kind: string; message: string };

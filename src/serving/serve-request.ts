@@ -125,8 +125,8 @@ async function answer<Parsed extends { requestedModel: string }, Answer>(
     cutShort: () => (context.caller.reason === DRAIN_TIME_UP ? DRAIN_TIME_UP.message : undefined),
     ...(keep && streamRenderer.finalAnswer ? { beforeEnd: () => keep(streamRenderer.finalAnswer!(), keepContext) } : {}),
   });
-  if (ended === 'interrupted') draft.fail('interrupted', 200, 'stream_interrupted', draft.attempts.at(-1)?.message ?? null);
-  else if (ended === 'cancelled') draft.fail('cancelled', 499, 'cancelled');
+  if (ended === 'interrupted') draft.fail('interrupted', 200, { code: 'stream_interrupted', message: draft.attempts.at(-1)?.message ?? null });
+  else if (ended === 'cancelled') draft.fail('cancelled', 499, { code: 'cancelled' });
   else {
     const sse = recorder?.text();
     if (sse !== undefined) storeForReplay(idempotency, 200, headers, { sse }, deps);
@@ -149,7 +149,7 @@ function answerFailure<Parsed extends { requestedModel: string }>(
     if (context.caller.reason === DRAIN_TIME_UP && response.headersSent && streamRenderer) {
       response.end(streamRenderer.error({ kind: 'stream_interrupted', message: DRAIN_TIME_UP.message, requestId: draft.id }));
     }
-    draft.fail('cancelled', 499, 'cancelled');
+    draft.fail('cancelled', 499, { code: 'cancelled' });
     return;
   }
   const { message, body, attempts } = failureBody(final, error.attempts, draft.id, context.config, endpoint);

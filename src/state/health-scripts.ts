@@ -16,7 +16,8 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
  * `close` (the trial succeeded) wins only over that half-open record. `readmit` (a recovery probe
  * succeeded) wins over any ejected or half-open record, whoever holds its trial: the probe's
  * success is news to the whole fleet. Each frees the trial lease.
- * KEYS: record, trial lease. ARGV: op, expected generation, reason, eject_base_s, eject_max_s, ttl_s, channel, deployment.
+ * A trip keeps the kind of the failure that ejected it (none when empty); a close forgets it.
+ * KEYS: record, trial lease. ARGV: op, expected generation, reason, eject_base_s, eject_max_s, ttl_s, channel, deployment, ejected by.
  */
 const BREAKER_TRANSITION = `${NOW_MS}
 local raw = redis.call('GET', KEYS[1])
@@ -30,9 +31,11 @@ if ARGV[1] == 'trip' then
   local ejectionS = math.min(tonumber(ARGV[4]) * 2 ^ (rec.consecutiveEjections - 1), tonumber(ARGV[5]))
   rec.ejectedUntilMs = now + ejectionS * 1000
   rec.state = 'ejected'
+  if ARGV[9] ~= '' then rec.ejectedBy = ARGV[9] else rec.ejectedBy = nil end
 else
   rec.consecutiveEjections = 0
   rec.ejectedUntilMs = nil
+  rec.ejectedBy = nil
   rec.state = 'closed'
 end
 rec.gen = rec.gen + 1

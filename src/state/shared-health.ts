@@ -94,6 +94,7 @@ export class SharedHealth implements HealthEvents, TrialClaims {
         RECORD_TTL_S,
         this.#link.key(CHANNEL),
         deployment.key,
+        deployment.breaker.ejectedBy ?? '',
       )
       .then(
         ([won, encoded]) => {

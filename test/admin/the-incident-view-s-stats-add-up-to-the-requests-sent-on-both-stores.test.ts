@@ -1,17 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminRequestsResponse, AdminStatsResponse, OutcomesView, RequestRecord } from '../../src/admin/admin-api-types.js';
-import { postgresForThisFile } from '../support/postgres-server.js';
+import { bothStoresForThisFile } from '../support/both-stores.js';
 import { postChat, startGateway, type TestGateway } from '../support/start-gateway.js';
 import { createKey, keysAuth } from '../support/virtual-keys.js';
 
 const ADMIN_TOKEN = 'incident-view-admin-token';
 const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
-const { available: postgresAvailable, server } = postgresForThisFile();
-const directory = mkdtempSync(join(tmpdir(), 'switchyard-incident-stats-'));
-afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
 const PRICE = 'price: { input_per_mtok: 5000, output_per_mtok: 7000 }';
 const routes = `
@@ -29,10 +23,7 @@ routes:
   down: { retries: 0, targets: [{ connection: mock-openai, model: "down?status=500" }] }
 `;
 
-const stores = [
-  { name: 'SQLite file', skip: false, store: async () => `store: { kind: sqlite, path: "${join(directory, 'incident.db')}" }` },
-  { name: 'PostgreSQL', skip: !postgresAvailable, store: async () => `store: { kind: postgres, url: "${await server().createDatabase('incident')}", spill_dir: "${directory}" }` },
-];
+const stores = bothStoresForThisFile('incident');
 
 const ask = (model: string) => ({ model, max_tokens: 8, stream: true, messages: [{ role: 'user', content: 'x' }] });
 

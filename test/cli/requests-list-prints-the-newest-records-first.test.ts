@@ -51,10 +51,10 @@ describe('switchyard requests list', () => {
     const { code, stdout, stderr } = await list({ token: ADMIN_TOKEN });
     expect(stderr).toBe('');
     expect(code).toBe(0);
-    expect(stdout.split('\n')[0]).toMatch(/^request +created +route +status +http +attempts +served by +latency +cost$/);
+    expect(stdout.split('\n')[0]).toMatch(/^request +created +origin +route +status +http +attempts +served by +latency +cost$/);
     expect(listedIds(stdout)).toEqual([...ids].reverse());
-    expect(stdout).toMatch(new RegExp(`^${ids[1]} +\\S+ +broken +failed +502 +1 +- +\\d+ ms`, 'm'));
-    expect(stdout).toMatch(new RegExp(`^${ids[0]} +\\S+ +fine +ok +200 +1 +mock-openai/gpt-mock +\\d+ ms`, 'm'));
+    expect(stdout).toMatch(new RegExp(`^${ids[1]} +\\S+ +caller +broken +failed +502 +1 +- +\\d+ ms`, 'm'));
+    expect(stdout).toMatch(new RegExp(`^${ids[0]} +\\S+ +caller +fine +ok +200 +1 +mock-openai/gpt-mock +\\d+ ms`, 'm'));
   });
 
   it('filters by route and status, and stops at the limit', async () => {
@@ -73,7 +73,7 @@ describe('switchyard requests list', () => {
     expect(listedIds((await list({ token: ADMIN_TOKEN, limit: '1', before: ids[2] })).stdout)).toEqual([ids[1]]);
     const unknownOrigin = await list({ token: ADMIN_TOKEN, origin: 'robot' });
     expect(unknownOrigin.code).toBe(1);
-    expect(unknownOrigin.stderr).toMatch(/^the gateway answered 400: Query parameter "origin" must be one of caller, drill, canary, probe \(got "robot"\)\.$/);
+    expect(unknownOrigin.stderr).toMatch(/^the gateway answered 400: Query parameter "origin" must be one of caller, drill, canary, probe, all \(got "robot"\)\.$/);
   });
 
   it('takes --origin, --key and --before on the command line', async () => {

@@ -75,10 +75,12 @@ describe('admin request records API', () => {
     expect(idsOf((await get('/admin/requests?route=support&limit=1')).body)).toEqual(['req_failed']);
   });
 
-  it('lists by origin and key name, and pages from a record with before', async () => {
+  it("lists callers' requests unless an origin (or all) is asked for, by key name, and pages from a record with before", async () => {
     admin.records.add(sampleRecord({ id: 'req_probe', created_at: '2025-03-01T12:03:00.000Z', route: null, key_name: null, origin: 'probe', probe: true }));
+    expect(idsOf((await get('/admin/requests')).body)).toEqual(['req_search', 'req_failed', 'req_ok']);
     expect(idsOf((await get('/admin/requests?origin=caller')).body)).toEqual(['req_search', 'req_failed', 'req_ok']);
     expect(idsOf((await get('/admin/requests?origin=probe')).body)).toEqual(['req_probe']);
+    expect(idsOf((await get('/admin/requests?origin=all')).body)).toEqual(['req_probe', 'req_search', 'req_failed', 'req_ok']);
     expect(idsOf((await get('/admin/requests?origin=canary')).body)).toEqual([]);
     expect(idsOf((await get('/admin/requests?key=team-a&limit=2')).body)).toEqual(['req_search', 'req_failed']);
     expect(idsOf((await get('/admin/requests?key=team-a&before=req_failed')).body)).toEqual(['req_ok']);

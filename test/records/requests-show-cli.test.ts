@@ -58,8 +58,8 @@ describe('switchyard requests show', () => {
     const lines = stdout.split('\n');
     const first = lines.find((line) => line.startsWith('#1 '));
     const second = lines.find((line) => line.startsWith('#2 '));
-    expect(first).toMatch(/^#1 +\+0 ms +mock-openai\/gpt-4o-mini +server_error +503 +41 ms +- +no +- +- +The upstream is overloaded\.$/);
-    expect(second).toMatch(/^#2 +\+230 ms +mock-anthropic\/claude-haiku +ok +200 +120 ms +35 ms +yes +12 in \/ 34 out +\$0\.000123$/);
+    expect(first).toMatch(/^#1 +\+0 ms +mock-openai\/gpt-4o-mini +server_error +503 +41 ms +- +no +- +- +server_error — The upstream is overloaded\.$/);
+    expect(second).toMatch(/^#2 +\+230 ms +mock-anthropic\/claude-haiku +ok +200 +120 ms +35 ms +yes +12 in \/ 34 out +\$0\.000123 +served the answer$/);
     // Aligned: every column starts at the same offset in both rows.
     expect(first!.indexOf('mock-openai')).toBe(second!.indexOf('mock-anthropic'));
   });
@@ -71,7 +71,7 @@ describe('switchyard requests show', () => {
     const { code, stdout } = await show('req_cache_loss', { url: admin.url, token: TOKEN });
     expect(code).toBe(0);
     expect(stdout).toMatch(/^usage +1200 in \/ 34 out \/ 1000 cache write \(1000 for 1 h\)$/m);
-    expect(stdout.split('\n').find((line) => line.startsWith('#2 '))).toMatch(/ 1200 in \/ 34 out \/ 1000 cache write \(1000 for 1 h\) +\$0\.006700$/);
+    expect(stdout.split('\n').find((line) => line.startsWith('#2 '))).toMatch(/ 1200 in \/ 34 out \/ 1000 cache write \(1000 for 1 h\) +\$0\.006700 +served the answer$/);
   });
 
   it('takes the token from SWITCHYARD_ADMIN_TOKEN when --token is not given', async () => {

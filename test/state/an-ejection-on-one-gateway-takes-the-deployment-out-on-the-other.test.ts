@@ -2,11 +2,12 @@ import { afterEach, expect, it } from 'vitest';
 import { redisForThisFile } from '../support/redis-server.js';
 import { postChat, startGateway, type TestGateway } from '../support/start-gateway.js';
 import { deploymentHealth } from '../scenario/health-helpers.js';
-import { ADMIN_TOKEN, eventually, hello } from '../scenario/scenario-helpers.js';
+import { ADMIN_TOKEN, eventually, fetchRecord, hello } from '../scenario/scenario-helpers.js';
 
 const redis = redisForThisFile();
 
-const FAILING = 'flaky?status=503';
+// Reset before its headers: a `connection` failure, so the kind B names can only be the one A shared.
+const FAILING = 'flaky?reset';
 const config = (url: string) => `
 admin: { token: ${ADMIN_TOKEN} }
 state: { kind: redis, url: "${url}", key_prefix: "gateways-${process.pid}:" }
@@ -28,7 +29,7 @@ afterEach(async () => {
   gateways = [];
 });
 
-it.runIf(redis.available)('a deployment ejected by gateway A is out on gateway B within 1 s: B sends it nothing and says so in /admin/health', async () => {
+it.runIf(redis.available)('a deployment ejected by gateway A is out on gateway B within 1 s: B sends it nothing, says so in /admin/health and names the failure that ejected it', async () => {
   const { url } = redis.server();
   const a = await startGateway(config(url));
   const b = await startGateway(config(url));
@@ -52,4 +53,6 @@ it.runIf(redis.available)('a deployment ejected by gateway A is out on gateway B
   expect(response.headers.get('x-switchyard-served-by')).toBe('standby/standby-model');
   expect(b.mock.attemptsFor('flaky')).toHaveLength(sentBefore);
   expect((await deploymentHealth(b.url, `primary/${FAILING}`)).consecutive_ejections).toBe(1);
+  const record = await fetchRecord(b.url, response.headers.get('x-request-id')!);
+  expect(record.skipped).toEqual([{ connection: 'primary', model: FAILING, reason: 'ejected', kind: 'connection', until_ms: expect.any(Number) }]);
 }, 30_000);

@@ -1,8 +1,9 @@
 /**
  * A gateway with an incident to look at, for the dashboard's browser tests and its screenshot
- * script: keys with budgets and limits, a route whose primary is down (served after failover),
- * routes whose every target fails (a 500, a provider's 429), and refusals of each class — a wrong
- * key, a key over its requests-per-minute, a key over its budget, a malformed body.
+ * script: keys with budgets and limits, a route whose primary is down (served after failover, and
+ * probed by the gateway once ejected), routes whose every target fails (a 500, a provider's 429 —
+ * then passed over while it cools), and refusals of each class — a wrong key, a key over its
+ * requests-per-minute, a key over its budget, a malformed body, bodies refused before any route.
  */
 import { createKey } from './virtual-keys.js';
 import { postChat } from './start-gateway.js';
@@ -32,7 +33,7 @@ routes:
     targets: [{ connection: mock-openai, model: "broken?status=500", price: ${PRICE} }]
   bulk:
     retries: 0
-    targets: [{ connection: mock-anthropic, model: "throttled?status=429&retry_after=1", price: ${PRICE} }]
+    targets: [{ connection: mock-anthropic, model: "throttled?status=429&retry_after=120", price: ${PRICE} }]
 drills: { interval_s: 0, routes: [support] }
 `;
 
@@ -43,11 +44,13 @@ export interface IncidentTraffic {
   servedAfterFailover: number;
   refused: { auth: number; rate_limit: number; budget: number; bad_request: number };
   failedUpstream: number;
+  /** Refused before any route (an unknown model, a body that is not JSON): the Overview's "no route" row. */
+  noRoute: number;
   /** The keys' names, by what they are for. */
   keys: { team: string; tight: string; broke: string };
 }
 
-const PLAN = { steady: 12, support: 6, reports: 3, bulk: 1, tightAllowed: 2, tightRefused: 2, wrongKey: 2, badBody: 2, brokeRefused: 2 } as const;
+const PLAN = { steady: 12, support: 6, reports: 3, bulk: 1, bulkCooling: 1, tightAllowed: 2, tightRefused: 2, wrongKey: 2, badBody: 2, noRoute: 2, brokeRefused: 2 } as const;
 
 /** Sends the incident's traffic one request at a time (so the counts are exact) and says what was sent. */
 export async function sendIncidentTraffic(gatewayUrl: string): Promise<IncidentTraffic> {
@@ -56,7 +59,10 @@ export async function sendIncidentTraffic(gatewayUrl: string): Promise<IncidentT
   // A budget smaller than any request's estimate: every request of it is refused for budget.
   const broke = await createKey(gatewayUrl, DASHBOARD_ADMIN_TOKEN, { name: 'intern', budget: { usd: 0.000001, period: 'month' } });
   const chat = async (key: string, model: string, expected: number[], body?: unknown, stream = false) => {
-    const response = await postChat(gatewayUrl, body ?? { model, stream, messages: [{ role: 'user', content: 'Where is my order?' }] }, { authorization: `Bearer ${key}` });
+    const response =
+      typeof body === 'string'
+        ? await fetch(`${gatewayUrl}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body, signal: AbortSignal.timeout(30_000) })
+        : await postChat(gatewayUrl, body ?? { model, stream, messages: [{ role: 'user', content: 'Where is my order?' }] }, { authorization: `Bearer ${key}` });
     await response.text();
     if (!expected.includes(response.status)) throw new Error(`${model} with key ${key.slice(0, 8)}… answered ${response.status}, expected ${expected.join(' or ')}`);
   };
@@ -65,17 +71,23 @@ export async function sendIncidentTraffic(gatewayUrl: string): Promise<IncidentT
   for (let index = 0; index < PLAN.support; index++) await chat(team.key, 'support', [200], undefined, true);
   for (let index = 0; index < PLAN.reports; index++) await chat(team.key, 'reports', [500, 502, 503]);
   for (let index = 0; index < PLAN.bulk; index++) await chat(team.key, 'bulk', [429, 502, 503]);
+  // Its only target cools for the provider's Retry-After: passed over, with no attempt, yet the provider's failure.
+  for (let index = 0; index < PLAN.bulkCooling; index++) await chat(team.key, 'bulk', [429]);
   for (let index = 0; index < PLAN.tightAllowed; index++) await chat(tight.key, 'steady', [200]);
   for (let index = 0; index < PLAN.tightRefused; index++) await chat(tight.key, 'steady', [429]);
   for (let index = 0; index < PLAN.brokeRefused; index++) await chat(broke.key, 'steady', [402, 429]);
   for (let index = 0; index < PLAN.wrongKey; index++) await chat('sk-not-a-key', 'steady', [401]);
   for (let index = 0; index < PLAN.badBody; index++) await chat(team.key, 'steady', [400], { model: 'steady', messages: 'not a list' });
+  // Refused before any route: a model no route answers to, and a body that is not JSON.
+  await chat(team.key, 'steady', [404], { model: 'no-such-route', messages: [{ role: 'user', content: 'hi' }] });
+  await chat(team.key, 'steady', [400], '{"model": "steady", ');
   return {
     sent: Object.values(PLAN).reduce((sum, count) => sum + count, 0),
     servedFirstTry: PLAN.steady + PLAN.tightAllowed,
     servedAfterFailover: PLAN.support,
-    refused: { auth: PLAN.wrongKey, rate_limit: PLAN.tightRefused, budget: PLAN.brokeRefused, bad_request: PLAN.badBody },
-    failedUpstream: PLAN.reports + PLAN.bulk,
+    refused: { auth: PLAN.wrongKey, rate_limit: PLAN.tightRefused, budget: PLAN.brokeRefused, bad_request: PLAN.badBody + PLAN.noRoute },
+    failedUpstream: PLAN.reports + PLAN.bulk + PLAN.bulkCooling,
+    noRoute: PLAN.noRoute,
     keys: { team: 'team-support', tight: 'batch-job', broke: 'intern' },
   };
 }

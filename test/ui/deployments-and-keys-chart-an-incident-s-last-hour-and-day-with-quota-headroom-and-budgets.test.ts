@@ -15,12 +15,13 @@ it.skipIf(!available)("each deployment's row charts its last hour (attempts, fai
     await signIn(page, incident.gateway().url, '/ui/deployments');
     const steady = page.locator('tr[data-deployment="mock-openai/steady?ratelimit=1000&remaining=640&cached=4"]');
     await steady.locator('.history svg').first().waitFor();
-    const hour = (await stats(`since=${encodeURIComponent(new Date(Date.now() - 3_600_000).toISOString())}&origin=all`)).by_deployment;
+    // The callers' attempts, as the page counts them by default.
+    const hour = (await stats(`since=${encodeURIComponent(new Date(Date.now() - 3_600_000).toISOString())}&origin=caller`)).by_deployment;
     // The healthy ones: an ejected deployment's recovery probes may add attempts between the page's read and this one.
     for (const row of hour.filter((deployment) => /steady|standby/.test(deployment.deployment))) {
       const history = page.locator(`tr[data-deployment="${row.deployment}"] .history`);
       expect(await history.textContent(), row.deployment).toContain(`${row.attempts} / ${row.failures} failed`);
-      expect(await history.locator('svg').first().getAttribute('aria-label')).toBe(`${row.attempts} attempts, ${row.failures} failed, in the last hour`);
+      expect(await history.locator('svg').first().getAttribute('aria-label')).toBe(`${row.attempts} callers' attempts, ${row.failures} failed, in the last hour`);
     }
     // Every attempt of the failing deployment failed; the streamed ones have a first-token line.
     const broken = page.locator('tr[data-deployment="mock-openai/broken?status=500"] .history');

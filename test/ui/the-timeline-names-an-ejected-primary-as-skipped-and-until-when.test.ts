@@ -29,7 +29,7 @@ routes:
 }, 30_000);
 afterAll(() => gateway?.close());
 
-it.skipIf(!available)('the timeline lists the ejected primary below the bars as skipped, with until when, and it is no attempt', async () => {
+it.skipIf(!available)('the timeline lists the ejected primary below the bars as skipped, with the failure that ejected it and until when, and it is no attempt', async () => {
   expect(gateway.mock.attemptsFor('flaky').map((attempt) => attempt.outcome)).toEqual(['status 503', 'status 503']);
   expect(gateway.mock.attemptsFor('standby')).toHaveLength(3);
   const { page, errors, close } = await openPage(browser());
@@ -44,10 +44,11 @@ it.skipIf(!available)('the timeline lists the ejected primary below the bars as 
     const skipped = page.getByRole('list', { name: 'Skipped targets' }).getByRole('listitem');
     expect(await skipped.count()).toBe(1);
     const text = (await skipped.textContent())!.replace(/\s+/g, ' ');
-    expect(text).toContain('skipped: mock-openai/flaky?status=503 — ejected until');
-    // The end of the ejection, in the browser's zone, with a relative time ("in 2 min").
+    // With the failure that ejected it.
+    expect(text).toContain('skipped: mock-openai/flaky?status=503 — ejected (server_error) until');
+    // The end of the ejection, in the browser's zone, with how far off it is to the second ("in 1 min 59 s").
     expect(text).toMatch(/until \d{1,2}:\d{2}:\d{2}/);
-    expect(text).toMatch(/\(in \d+ min\.?\)/);
+    expect(text).toMatch(/\(in (1 min( \d+ s)?|2 min)\)/);
     // Below the bars.
     const [bar, item] = await Promise.all([labelled.first().boundingBox(), skipped.boundingBox()]);
     expect(item!.y).toBeGreaterThan(bar!.y + bar!.height);

@@ -1,4 +1,5 @@
 import { html, type TemplateResult } from 'lit-html';
+import { relativeToTheSecond } from '../../src/records/relative-to-the-second.js';
 import type { RequestRecord } from './admin-api-types.js';
 
 const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto', style: 'short' });
@@ -29,10 +30,8 @@ export function timeCell(iso: string | null | undefined, empty = '—'): Templat
   return html`<time datetime=${iso} title=${iso}>${new Date(atMs).toLocaleString()} <span class="muted">(${relativeTime(atMs)})</span></time>`;
 }
 
-export function formatMs(ms: number | null | undefined): string {
-  if (ms === null || ms === undefined) return '—';
-  return ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`;
-}
+// Shared with the command line's record timeline (src/records/describe-record.ts).
+export { formatMs } from '../../src/records/format-ms.js';
 
 export function formatUsd(usd: number | null | undefined): string {
   if (usd === null || usd === undefined) return '—';
@@ -44,8 +43,8 @@ export function formatShare(share: number | null | undefined): string {
 }
 
 /**
- * A time in a table cell: the time of day (with the date when not today), and how far off when
- * `withRelative` (an ejection's end); the exact ISO time on hover.
+ * A time in a table cell: the time of day to the second (with the date when not today), and how
+ * far off to the second when `withRelative` (an ejection's end); the exact ISO time on hover.
  */
 export function shortTimeCell(iso: string | null | undefined, empty = '—', withRelative = false): TemplateResult | string {
   if (!iso) return empty;
@@ -53,7 +52,7 @@ export function shortTimeCell(iso: string | null | undefined, empty = '—', wit
   if (Number.isNaN(atMs)) return iso;
   const at = new Date(atMs);
   const today = at.toDateString() === new Date().toDateString();
-  return html`<time datetime=${iso} title=${`${iso} (${relativeTime(atMs)})`}>${today ? at.toLocaleTimeString() : at.toLocaleString()}${withRelative ? html` <span class="muted">(${relativeTime(atMs)})</span>` : ''}</time>`;
+  return html`<time datetime=${iso} title=${`${iso} (${relativeTime(atMs)})`}>${today ? at.toLocaleTimeString() : at.toLocaleString()}${withRelative ? html` <span class="muted">(${relativeToTheSecond(atMs)})</span>` : ''}</time>`;
 }
 
 /** Token counts: exact below ten thousand, then with k and M. */

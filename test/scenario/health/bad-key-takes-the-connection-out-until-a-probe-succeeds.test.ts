@@ -35,7 +35,7 @@ afterAll(async () => {
 const ask = () => postChat(gateway.url, { model: 'keyed', messages: hello });
 
 async function listRecords(): Promise<RequestRecord[]> {
-  const response = await fetch(`${gateway.url}/admin/requests?limit=50`, {
+  const response = await fetch(`${gateway.url}/admin/requests?origin=all&limit=50`, {
     headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
     signal: AbortSignal.timeout(5_000),
   });

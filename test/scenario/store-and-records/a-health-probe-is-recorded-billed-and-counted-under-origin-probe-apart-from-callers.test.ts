@@ -36,7 +36,7 @@ afterAll(async () => {
 
 const listRecords = (query: string): Promise<RequestRecord[]> => listRecordsOf(gateway!.url, query);
 
-it("a probe's record and spend row say origin probe, it is listed and counted apart from callers, and callers' say caller", async () => {
+it("a probe's record and spend row say origin probe and name its deployment as the route, it is listed and counted apart from callers, and callers' say caller", async () => {
   const { url, mock } = gateway!;
   const answer = await postChat(url, { model: 'keyed', messages: hello });
   await answer.text();
@@ -55,14 +55,17 @@ it("a probe's record and spend row say origin probe, it is listed and counted ap
   const probes = await listRecords('origin=probe');
   expect(probes).toHaveLength(1);
   const probe = probes[0]!;
-  expect(probe).toMatchObject({ origin: 'probe', probe: true, status: 'ok', key_name: null, served: { connection: 'conn-a' } });
+  // Asked of the deployment itself, as a caller's `connection/model` is: a route of null is a request refused before any route.
+  expect(probe).toMatchObject({ origin: 'probe', probe: true, status: 'ok', key_name: null, route: `conn-a/${MODEL_A}`, served: { connection: 'conn-a' } });
   expect(probe.attempts).toEqual([expect.objectContaining({ connection: 'conn-a', model: MODEL_A, kind: 'ok' })]);
 
   const callers = await listRecords('origin=caller');
   expect(callers.map((record) => record.id)).toEqual([callerId]);
   expect(callers[0]).toMatchObject({ origin: 'caller', route: 'keyed', status: 'ok' });
   expect(callers[0]!.probe).toBeUndefined();
-  expect((await listRecords('limit=10')).map((record) => record.id)).toEqual([probe.id, callerId]);
+  // Listed only when asked for: the callers' requests are the default.
+  expect((await listRecords('limit=10')).map((record) => record.id)).toEqual([callerId]);
+  expect((await listRecords('origin=all&limit=10')).map((record) => record.id)).toEqual([probe.id, callerId]);
 
   // Metrics: the caller's request and attempts under origin="caller", the probe's under origin="probe".
   const text = await metricsText(url);

@@ -26,7 +26,7 @@ afterAll(() => gateway.close());
 
 const ask = () => client.chat.completions.create({ model: 'flaky', messages: hello }).withResponse();
 
-it('a request that passes over an ejected primary records it under skipped, with the reason and when the ejection ends', async () => {
+it('a request that passes over an ejected primary records it under skipped, with the reason, the failure that ejected it and when the ejection ends', async () => {
   // Two 503s eject the primary; both requests fail over and record no skip.
   for (let i = 0; i < 2; i++) {
     const { response } = await ask();
@@ -47,7 +47,7 @@ it('a request that passes over an ejected primary records it under skipped, with
 
   const record = await fetchRecord(gateway.url, third.response.headers.get('x-request-id')!);
   expect(record.attempts).toMatchObject([{ n: 1, connection: 'mock-anthropic', model: 'standby', kind: 'ok' }]);
-  expect(record.skipped).toEqual([{ connection: 'mock-openai', model: 'flaky-primary?status=503', reason: 'ejected', until_ms: expect.any(Number) }]);
+  expect(record.skipped).toEqual([{ connection: 'mock-openai', model: 'flaky-primary?status=503', reason: 'ejected', kind: 'server_error', until_ms: expect.any(Number) }]);
   // Ejected for eject_base_s (120 s) from the second failure, give or take jitter.
   const untilMs = record.skipped![0]!.until_ms!;
   expect(untilMs).toBeGreaterThan(beforeMs + 60_000);

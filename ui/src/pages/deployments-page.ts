@@ -1,9 +1,11 @@
 import { html, nothing, render, type TemplateResult } from 'lit-html';
-import { formatMs, relativeTime, shortTimeCell, timeCell } from '../format-time.js';
-import type { AdminHealthResponse, AdminStatsResponse, DeploymentHealthView, DeploymentStatsView } from '../admin-api-types.js';
+import { formatMs, shortTimeCell, timeCell } from '../format-time.js';
+import type { AdminHealthResponse, AdminStatsResponse, DeploymentHealthView, DeploymentStatsView, OriginChoice } from '../admin-api-types.js';
+import { ORIGIN_WORDS, originOf } from '../origin-words.js';
 import type { Page } from '../page.js';
 import { sparkline } from '../sparkline.js';
 import { DEPLOYMENT_STATES, type DeploymentState } from '../../../src/health/deployment-state.js';
+import { relativeToTheSecond } from '../../../src/records/relative-to-the-second.js';
 
 /** What each state of `/admin/health` means (docs/health.md), most serious first. */
 const STATE_MEANINGS = {
@@ -21,8 +23,13 @@ const HOUR_MS = 3_600_000;
 /** How long a row that changed state stays highlighted. */
 const HIGHLIGHT_MS = 10_000;
 
-/** Deployments: `/admin/health`, polled; a deployment whose state changed is highlighted and announced. */
-export const deploymentsPage: Page = (root, { api }) => {
+/**
+ * Deployments: `/admin/health`, polled, failing ones first; a deployment whose state changed is
+ * highlighted and announced. The last hour's attempts are the callers' (as the Overview counts
+ * them) unless `origin=` asks for another origin's, or `all`.
+ */
+export const deploymentsPage: Page = (root, { api, query, navigate }) => {
+  const origin = originOf(query);
   let deployments: DeploymentHealthView[] | undefined;
   let error: string | undefined;
   let loadedAt: string | undefined;
@@ -34,7 +41,8 @@ export const deploymentsPage: Page = (root, { api }) => {
     const nowMs = Date.now();
     render(
       html`<h1 tabindex="-1">Deployments</h1>
-        <p class="muted">Refreshes every ${REFRESH_MS / 1000} s${loadedAt ? html`; last read ${timeCell(loadedAt)}` : nothing}.</p>
+        <p class="muted">Refreshes every ${REFRESH_MS / 1000} s${loadedAt ? html`; last read ${timeCell(loadedAt)}` : nothing}. Failing deployments first.</p>
+        ${originButtons(origin, navigate)}
         <p class="visually-hidden" aria-live="polite">${announcement}</p>
         ${error ? html`<p class="error" role="alert">${error}</p>` : nothing}
         ${deployments === undefined
@@ -46,14 +54,14 @@ export const deploymentsPage: Page = (root, { api }) => {
                     <th scope="col">Deployment</th>
                     <th scope="col">State</th>
                     <th scope="col">Since</th>
-                    <th scope="col">Last hour</th>
+                    <th scope="col">Last hour, <span class="heading-note">${ORIGIN_WORDS[origin]} attempts</span></th>
                     <th scope="col">Why</th>
                     <th scope="col">Quota headroom</th>
                     <th scope="col">First-token timeout</th>
                   </tr>
                 </thead>
                 <tbody>
-                  ${deployments.map((deployment) => {
+                  ${failingFirst(deployments, history).map((deployment) => {
                     const change = changedAtMs.get(deployment.deployment);
                     const highlighted = change !== undefined && nowMs - change.atMs < HIGHLIGHT_MS;
                     return html`<tr class=${highlighted ? 'changed' : ''} data-deployment=${deployment.deployment}>
@@ -63,7 +71,7 @@ export const deploymentsPage: Page = (root, { api }) => {
                         ${untilOf(deployment)}
                       </td>
                       <td class="nowrap">${shortTimeCell(deployment.since)}</td>
-                      <td class="history">${historyOf(history, deployment.deployment)}</td>
+                      <td class="history">${historyOf(history, deployment.deployment, ORIGIN_WORDS[origin])}</td>
                       <td>${deployment.reason}${deployment.last_error ? html`<div class="muted clamp" title=${deployment.last_error.message}>last error: ${deployment.last_error.kind}: ${deployment.last_error.message}</div>` : nothing}</td>
                       <td>${quotaOf(deployment.quota)}</td>
                       <td>${firstTokenOf(deployment.first_token)}</td>
@@ -99,11 +107,11 @@ export const deploymentsPage: Page = (root, { api }) => {
     }
     draw();
   }
-  /** Every origin's attempts: probes and drills reach the deployment as callers do. */
+  /** The chosen origin's attempts over the last hour by the minute, read as the Overview reads them. */
   async function loadHistory(): Promise<void> {
     try {
       const since = new Date(Date.now() - HOUR_MS).toISOString();
-      const stats = await api.get<AdminStatsResponse>(`/admin/stats?since=${encodeURIComponent(since)}&bucket_s=60&origin=all`);
+      const stats = await api.get<AdminStatsResponse>(`/admin/stats?since=${encodeURIComponent(since)}&bucket_s=60&origin=${origin}`);
       history = new Map(stats.by_deployment.map((row) => [row.deployment, row]));
     } catch {
       // The states matter more; the sparklines stay as they were until the next read.
@@ -121,11 +129,30 @@ export const deploymentsPage: Page = (root, { api }) => {
   };
 };
 
+/** Whose attempts the last hour counts: the callers' (as the Overview does) or another origin's, each its own URL. */
+function originButtons(origin: OriginChoice, navigate: (url: string) => void): TemplateResult {
+  return html`<div class="toolbar" role="group" aria-label="Whose attempts the last hour counts">
+    ${Object.entries(ORIGIN_WORDS).map(
+      ([name, words]) =>
+        html`<button type="button" aria-pressed=${name === origin ? 'true' : 'false'} @click=${() => navigate(name === 'caller' ? '/ui/deployments' : `/ui/deployments?origin=${name}`)}>${words} attempts</button>`,
+    )}
+  </div>`;
+}
+
+/**
+ * Out deployments first, the most serious state first (structural, ejected, half-open, cooling),
+ * then by failed attempts in the last hour; otherwise in the configured order.
+ */
+function failingFirst(deployments: DeploymentHealthView[], history: Map<string, DeploymentStatsView> | undefined): DeploymentHealthView[] {
+  const failures = (deployment: DeploymentHealthView) => history?.get(deployment.deployment)?.failures ?? 0;
+  return [...deployments].sort((a, b) => DEPLOYMENT_STATES.indexOf(a.state) - DEPLOYMENT_STATES.indexOf(b.state) || failures(b) - failures(a));
+}
+
 /** The deployment's last hour by the minute: attempts and failures on one scale, first-token p95 on its own. */
-function historyOf(history: Map<string, DeploymentStatsView> | undefined, deployment: string) {
+function historyOf(history: Map<string, DeploymentStatsView> | undefined, deployment: string, whose: string) {
   if (history === undefined) return '…';
   const row = history.get(deployment);
-  if (!row || row.attempts === 0) return html`<span class="muted">no attempts</span>`;
+  if (!row || row.attempts === 0) return html`<span class="muted">no ${whose} attempts</span>`;
   const p95 = row.series.map((point) => point.first_token_p95_ms);
   return html`<div class="spark-row">
       ${sparkline(
@@ -133,9 +160,9 @@ function historyOf(history: Map<string, DeploymentStatsView> | undefined, deploy
           { values: row.series.map((point) => point.attempts), colour: '#2563eb' },
           { values: row.series.map((point) => point.failures), colour: '#dc2626' },
         ],
-        `${row.attempts} attempts, ${row.failures} failed, in the last hour`,
+        `${row.attempts} ${whose} attempts, ${row.failures} failed, in the last hour`,
       )}
-      <span>${row.attempts} / <span class=${row.failures > 0 ? 'error' : ''}>${row.failures} failed</span></span>
+      <span class="attempt-counts">${row.attempts} / <span class=${row.failures > 0 ? 'error' : ''}>${row.failures} failed</span></span>
     </div>
     ${p95.some((value) => value !== null)
       ? html`<div class="spark-row">
@@ -169,7 +196,7 @@ function quotaOf(quota: DeploymentHealthView['quota']) {
         : html`<div class="budget-bar" role="meter" aria-label=${`${name} headroom`} aria-valuemin="0" aria-valuemax="100" aria-valuenow=${Math.round(share * 100)}>
             <span class=${share <= 0.1 ? 'over' : ''} style="width: ${(share * 100).toFixed(1)}%"></span>
           </div>`}
-      ${window.resetAtMs === undefined ? nothing : html`<span class="muted">full again ${relativeTime(window.resetAtMs)}</span>`}
+      ${window.resetAtMs === undefined ? nothing : html`<span class="muted">full again ${relativeToTheSecond(window.resetAtMs)}</span>`}
     </div>`;
   })}`;
 }

@@ -7,6 +7,7 @@ const HISTORY_BUCKET_S = 900;
 import type { AdminKeysResponse, AdminStatsResponse, CreatedKeyView, KeySpendView, KeyStatsView, KeyView } from '../admin-api-types.js';
 import { sparkline, type SparkSeries } from '../sparkline.js';
 import { ConfirmDialog } from '../confirm-dialog.js';
+import { ORIGIN_WORDS } from '../origin-words.js';
 import type { Page } from '../page.js';
 
 /**
@@ -39,6 +40,7 @@ export const keysPage: Page = (root, { api }) => {
               <button type="button" class="quiet" @click=${dismiss}>Done</button>
             </section>`
           : nothing}
+        <p class="muted keys-origin">Spend and tokens count each key's own requests: ${ORIGIN_WORDS.caller} only, as the gateway's drills, canaries and probes use no key.</p>
         <label class="inline"><input type="checkbox" .checked=${showInactive} @change=${toggleInactive} /> Show revoked and expired keys</label>
         ${keys === undefined
           ? html`<p class="muted">Loading…</p>`
@@ -109,7 +111,7 @@ export const keysPage: Page = (root, { api }) => {
   async function loadHistory(): Promise<void> {
     const since = new Date(Date.now() - DAY_MS).toISOString();
     try {
-      const stats = await api.get<AdminStatsResponse>(`/admin/stats?since=${encodeURIComponent(since)}&bucket_s=${HISTORY_BUCKET_S}&origin=all`);
+      const stats = await api.get<AdminStatsResponse>(`/admin/stats?since=${encodeURIComponent(since)}&bucket_s=${HISTORY_BUCKET_S}&origin=caller`);
       history = { starts: stats.data.map((bucket) => Date.parse(bucket.start)), byKey: new Map(stats.by_key.map((row) => [row.key_name, row])) };
     } catch {
       // The keys and their spend matter more: the charts stay empty ("—") until the next read.

@@ -2,6 +2,7 @@ import { html, nothing, render, type TemplateResult } from 'lit-html';
 import type { AdminStatsResponse as Stats, BreakdownFigures, FailingDeploymentView, StatsBucketView as StatsBucket, TokensView } from '../admin-api-types.js';
 import { formatMs, formatShare, formatTokens, formatUsd, shortTimeCell, timeCell } from '../format-time.js';
 import { failedUpstreamCount, outcomeParts, refusedCount } from '../outcomes.js';
+import { ORIGIN_WORDS } from '../origin-words.js';
 import type { Page } from '../page.js';
 import { TimeChart } from '../time-chart.js';
 
@@ -11,6 +12,8 @@ const RANGES = {
 } as const;
 type RangeName = keyof typeof RANGES;
 const REFRESH_MS = 15_000;
+/** The Overview is the callers': every count says so, spend over time excepted (the ledger's, every origin's). */
+const WHOSE = ORIGIN_WORDS.caller;
 
 /**
  * Overview: the callers' requests of the last hour or day from `/admin/stats` — how they ended
@@ -44,7 +47,7 @@ export const overviewPage: Page = (root, { api, query, navigate }) => {
           <div class="chart" id="chart-tokens"></div>
           <div class="chart" id="chart-spend"></div>
         </div>
-        ${stats ? html`${breakdownTable('By route', stats.by_route, (row) => row.route ?? html`<span class="muted">direct connection/model</span>`)}${breakdownTable('By provider', stats.by_provider, (row) => html`${row.connection} <span class="muted">(${row.provider})</span>`)}` : nothing}`,
+        ${stats ? breakdownTables(stats) : nothing}`,
       root,
     );
 
@@ -59,7 +62,7 @@ export const overviewPage: Page = (root, { api, query, navigate }) => {
   ) => charts.push({ chart: new TimeChart(root.querySelector<HTMLElement>(`#${id}`)!, { title, unit, series, ...(yRange ? { range: yRange } : {}) }), values });
   chart(
     'chart-requests',
-    'Requests per minute',
+    `${capitalized(WHOSE)} requests per minute`,
     (value) => value.toFixed(1),
     [
       { label: 'served', colour: '#16a34a' },
@@ -74,7 +77,7 @@ export const overviewPage: Page = (root, { api, query, navigate }) => {
   );
   chart(
     'chart-shares',
-    'Success and fallback share',
+    `${capitalized(WHOSE)} success and fallback share`,
     (value) => `${(value * 100).toFixed(0)} %`,
     [
       { label: 'success', colour: '#15803d' },
@@ -83,10 +86,10 @@ export const overviewPage: Page = (root, { api, query, navigate }) => {
     (bucket) => [bucket.ok_share, bucket.fallback_share],
     [0, 1],
   );
-  chart('chart-attempts', 'Attempts per request that reached a provider', (value) => value.toFixed(2), [{ label: 'attempts', colour: '#7c3aed' }], (bucket) => [bucket.attempts_per_reached_request]);
+  chart('chart-attempts', `${capitalized(WHOSE)} attempts per request that reached a provider`, (value) => value.toFixed(2), [{ label: 'attempts', colour: '#7c3aed' }], (bucket) => [bucket.attempts_per_reached_request]);
   chart(
     'chart-latency',
-    'Latency',
+    `${capitalized(WHOSE)} latency`,
     (value) => formatMs(value),
     [
       { label: 'added p50', colour: '#0891b2' },
@@ -97,7 +100,7 @@ export const overviewPage: Page = (root, { api, query, navigate }) => {
   );
   chart(
     'chart-tokens',
-    'Tokens per minute',
+    `${capitalized(WHOSE)} tokens per minute`,
     (value) => formatTokens(value),
     [
       { label: 'input', colour: '#2563eb' },
@@ -146,7 +149,7 @@ function totals(stats: Stats): TemplateResult {
   const latest = [...stats.data].reverse().find((bucket) => bucket.added_latency_ms.p50 !== null || bucket.first_token_ms.p50 !== null);
   const share = (count: number) => (all.requests === 0 ? '' : ` (${formatShare(count / all.requests)})`);
   const figures: [string, string][] = [
-    ['Requests', String(all.requests)],
+    [`${capitalized(WHOSE)} requests`, String(all.requests)],
     ['Served', `${served}${share(served)}`],
     ['Refused by the gateway', `${refusedCount(all.outcomes)}${share(refusedCount(all.outcomes))}`],
     ['Failed upstream', `${failedUpstreamCount(all.outcomes)}${share(failedUpstreamCount(all.outcomes))}`],
@@ -155,7 +158,7 @@ function totals(stats: Stats): TemplateResult {
     ['Added latency p50 / p99', latest ? `${formatMs(latest.added_latency_ms.p50)} / ${formatMs(latest.added_latency_ms.p99)}` : '—'],
     ['First token p50', formatMs(latest?.first_token_ms.p50)],
     ['Tokens in / out', tokensText(all.tokens)],
-    ['Spend', formatUsd(all.spend_usd)],
+    [`${capitalized(WHOSE)} spend`, formatUsd(all.spend_usd)],
   ];
   return html`<dl class="figures">
     ${figures.map(([name, value]) => html`<div class="figure"><dt>${name}</dt><dd>${value}</dd></div>`)}
@@ -171,7 +174,7 @@ function outcomesView(stats: Stats): TemplateResult {
   const total = stats.totals.requests;
   const parts = outcomeParts(stats.totals.outcomes).filter((part) => part.count > 0 || part.group === 'served');
   return html`<section class="outcomes" aria-labelledby="outcomes-heading">
-    <h2 id="outcomes-heading">How the requests ended</h2>
+    <h2 id="outcomes-heading">How ${WHOSE} requests ended</h2>
     ${total === 0
       ? html`<p class="muted">No request in this range.</p>`
       : html`<div class="outcome-bar" aria-hidden="true">
@@ -195,7 +198,7 @@ function outcomesView(stats: Stats): TemplateResult {
             </tr>`,
           )}
           <tr data-outcome="all">
-            <th scope="row"><strong>all requests</strong></th>
+            <th scope="row"><strong>all ${WHOSE} requests</strong></th>
             <td class="number"><strong>${total}</strong></td>
             <td class="number"></td>
           </tr>
@@ -207,7 +210,7 @@ function outcomesView(stats: Stats): TemplateResult {
 
 function failingView(failing: FailingDeploymentView[]): TemplateResult {
   return html`<section aria-labelledby="failing-heading">
-    <h2 id="failing-heading">Failing deployments</h2>
+    <h2 id="failing-heading">Failing deployments, ${WHOSE} attempts</h2>
     ${failing.length === 0
       ? html`<p>No attempt failed in this range.</p>`
       : html`<div class="table-wrap">
@@ -235,17 +238,28 @@ function failingView(failing: FailingDeploymentView[]): TemplateResult {
   </section>`;
 }
 
-function breakdownTable<Row extends BreakdownFigures>(title: string, rows: Row[], name: (row: Row) => TemplateResult | string): TemplateResult {
+/** By route (requests refused before any route in one row, "no route") and by the provider that served them. */
+function breakdownTables(stats: Stats): TemplateResult {
+  const noRoute = html`<span class="muted" title="refused before a route: bad JSON, an unknown model, too large">no route</span>`;
+  return html`${breakdownTable({ title: 'By route', column: 'Route' }, stats.by_route, (row) => row.route ?? noRoute)}
+  ${breakdownTable({ title: 'By provider', column: 'Provider' }, stats.by_provider, (row) => html`${row.connection} <span class="muted">(${row.provider})</span>`)}`;
+}
+
+function breakdownTable<Row extends BreakdownFigures>(
+  { title, column }: { title: string; column: string },
+  rows: Row[],
+  name: (row: Row) => TemplateResult | string,
+): TemplateResult {
   const id = `${title.toLowerCase().replaceAll(' ', '-')}-heading`;
   return html`<section aria-labelledby=${id}>
-    <h2 id=${id}>${title}</h2>
+    <h2 id=${id}>${title}, ${WHOSE} requests</h2>
     ${rows.length === 0
       ? html`<p class="muted">No request in this range.</p>`
       : html`<div class="table-wrap">
           <table class="breakdown">
             <thead>
               <tr>
-                <th scope="col">${title === 'By route' ? 'Route' : 'Provider'}</th>
+                <th scope="col">${column}</th>
                 <th scope="col" class="number">Requests</th>
                 <th scope="col" class="number">Success</th>
                 <th scope="col" class="number">Fallback</th>
@@ -270,4 +284,8 @@ function breakdownTable<Row extends BreakdownFigures>(title: string, rows: Row[]
           </table>
         </div>`}
   </section>`;
+}
+
+function capitalized(words: string): string {
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }

@@ -1,11 +1,10 @@
 import { html, nothing, render } from 'lit-html';
 import { FailureKind } from '../../../src/core/failure-kind.js';
-import { formatMs, formatUsage, formatUsd, relativeTime, timeCell } from '../format-time.js';
+import { describeRecord, type RecordDescription } from '../../../src/records/describe-record.js';
+import { relativeToTheSecond } from '../../../src/records/relative-to-the-second.js';
+import { formatMs, formatUsage, formatUsd, timeCell } from '../format-time.js';
 import type { Page } from '../page.js';
 import type { RequestRecord } from '../admin-api-types.js';
-
-type AttemptEntry = RequestRecord['attempts'][number];
-type SkippedEntry = NonNullable<RequestRecord['skipped']>[number];
 
 /** A request's record with its attempt timeline: every attempt a bar on one time axis. */
 export const requestPage: Page = (root, { api, params, navigate }) => {
@@ -29,8 +28,8 @@ export const requestPage: Page = (root, { api, params, navigate }) => {
       html`<p><a href="/ui/requests" @click=${back}>← Requests</a></p>
         <h1 tabindex="-1" class="mono">${id}</h1>
         ${error ? html`<p class="error" role="alert">${error}</p>` : nothing}
-        ${record ? summary(record) : error ? nothing : html`<p class="muted">Loading…</p>`}
-        ${record ? timeline(record, selected, select) : nothing}`,
+        ${record ? summary(record, describeRecord(record)) : error ? nothing : html`<p class="muted">Loading…</p>`}
+        ${record ? timeline(record, describeRecord(record), selected, select) : nothing}`,
       root,
     );
 
@@ -47,11 +46,11 @@ export const requestPage: Page = (root, { api, params, navigate }) => {
   return () => undefined;
 };
 
-function summary(record: RequestRecord) {
+function summary(record: RequestRecord, description: RecordDescription) {
   const rows: [string, unknown][] = [
     ['Time', timeCell(record.created_at)],
     ['Status', html`<span class="status status-${record.status}">${record.status}</span> ${record.http_status}${record.error_code ? ` ${record.error_code}` : ''}`],
-    ['Route', record.route ?? record.model_requested ?? '—'],
+    ['Route', record.route ?? html`<span class="muted">no route</span>${record.model_requested === null ? nothing : ` (model ${record.model_requested})`}`],
     ['Served by', record.served ? html`${record.served.connection}/${record.served.model}${record.fallback ? html` <span class="tag">fallback</span>` : nothing}` : '—'],
     ['Latency', `${formatMs(record.latency_ms)} (gateway added ${formatMs(record.added_latency_ms)})`],
     ['First token', formatMs(record.first_token_ms)],
@@ -62,8 +61,10 @@ function summary(record: RequestRecord) {
     ['Origin', record.origin ?? '—'],
     ['Stream', record.stream ? 'yes' : 'no'],
   ];
-  if (record.error_message) rows.push(['Error', record.error_message]);
-  return html`<dl class="summary">${rows.map(([name, value]) => html`<div><dt>${name}</dt><dd>${value}</dd></div>`)}</dl>`;
+  return html`<dl class="summary">
+    ${rows.map(([name, value]) => html`<div><dt>${name}</dt><dd>${value}</dd></div>`)}
+    ${description.error === null ? nothing : html`<div class="whole-row"><dt>Error</dt><dd>${description.error}</dd></div>`}
+  </dl>`;
 }
 
 
@@ -73,7 +74,7 @@ function summary(record: RequestRecord) {
  * commit mark where the answer was committed to the caller: at its first content when it
  * streamed one, else at the attempt's end.
  */
-function timeline(record: RequestRecord, selected: number | undefined, select: (n: number) => void) {
+function timeline(record: RequestRecord, description: RecordDescription, selected: number | undefined, select: (n: number) => void) {
   const endMs = Math.max(1, record.latency_ms, ...record.attempts.map((attempt) => attempt.started_ms + attempt.latency_ms));
   const at = (ms: number) => `${Math.min(100, Math.max(0, (ms / endMs) * 100)).toFixed(3)}%`;
   const ticks = [0, 0.25, 0.5, 0.75, 1].map((fraction) => fraction * endMs);
@@ -81,8 +82,11 @@ function timeline(record: RequestRecord, selected: number | undefined, select: (
   return html`<section class="timeline" aria-labelledby="timeline-heading">
     <h2 id="timeline-heading">Timeline</h2>
     ${record.attempts.length === 0
-      ? html`<p>No provider was called: the gateway refused the request before its first try${record.error_code ? ` (${record.error_code})` : ''}.</p>
-          ${skippedList(record.skipped)}`
+      ? html`<p>
+            No provider was called:
+            ${record.skipped?.length ? 'every target of the route was passed over (below)' : `the gateway refused the request before its first try${record.error_code ? ` (${record.error_code})` : ''}`}.
+          </p>
+          ${skippedList(record, description)}`
       : html`<ul class="legend">
             ${kinds.map((kind) => html`<li><span class="swatch kind-${kindClass(kind)}"></span>${kind}</li>`)}
             <li><span class="mark-sample first-token"></span>first token</li>
@@ -111,7 +115,7 @@ function timeline(record: RequestRecord, selected: number | undefined, select: (
               <div class="track">${ticks.map((ms) => html`<span class="tick" style="left: ${at(ms)}">${formatMs(ms)}</span>`)}</div>
             </div>
           </div>
-          ${skippedList(record.skipped)}
+          ${skippedList(record, description)}
           <div class="table-wrap">
             <table>
               <thead>
@@ -140,7 +144,7 @@ function timeline(record: RequestRecord, selected: number | undefined, select: (
                     <td>${formatMs(attempt.first_token_ms)}${attempt.first_token_timeout_ms ? html` <span class="muted">(limit ${formatMs(attempt.first_token_timeout_ms)})</span>` : nothing}</td>
                     <td>${attempt.committed ? 'yes' : 'no'}</td>
                     <td>${formatUsd(attempt.cost_usd)}</td>
-                    <td class="message">${movedOn(attempt, index === record.attempts.length - 1, record)}</td>
+                    <td class="message">${description.attempts[index]}</td>
                   </tr>`,
                 )}
               </tbody>
@@ -149,35 +153,19 @@ function timeline(record: RequestRecord, selected: number | undefined, select: (
   </section>`;
 }
 
-const SKIP_REASONS: Record<string, string> = {
-  ejected: 'ejected',
-  cooling: 'cooling',
-  structural: 'structurally down',
-  busy: 'busy (at its in-flight limit)',
-  context_window: 'context window too small for the input',
-};
-
-/** Targets of the plan that got no attempt, and why; none of their labels starts with "attempt". */
-function skippedList(skipped: SkippedEntry[] | undefined) {
-  if (!skipped || skipped.length === 0) return nothing;
+/** Targets of the plan that got no attempt, why and until when; none of their labels starts with "attempt". */
+function skippedList(record: RequestRecord, description: RecordDescription) {
+  if (!record.skipped || record.skipped.length === 0) return nothing;
   return html`<ul class="skipped" aria-label="Skipped targets">
-    ${skipped.map(
-      (skip) => html`<li data-skipped=${`${skip.connection}/${skip.model}`}>
-        skipped: <span class="mono">${skip.connection}/${skip.model}</span> — ${SKIP_REASONS[skip.reason] ?? skip.reason}${skip.until_ms === undefined
+    ${record.skipped.map(
+      (skip, index) => html`<li data-skipped=${`${skip.connection}/${skip.model}`}>
+        skipped: <span class="mono">${skip.connection}/${skip.model}</span> — ${description.skipped[index]}${skip.until_ms === undefined
           ? nothing
           : html` until <time datetime=${new Date(skip.until_ms).toISOString()} title=${new Date(skip.until_ms).toISOString()}>${new Date(skip.until_ms).toLocaleTimeString()}</time>
-              <span class="muted">(${relativeTime(skip.until_ms)})</span>`}
+              <span class="muted">(${relativeToTheSecond(skip.until_ms)})</span>`}
       </li>`,
     )}
   </ul>`;
-}
-
-function movedOn(attempt: AttemptEntry, last: boolean, record: RequestRecord): string {
-  if (attempt.kind === 'ok') return last ? 'served the answer' : 'answered';
-  const detail = [attempt.error_type === attempt.kind ? null : attempt.error_type, attempt.message].filter(Boolean).join(': ');
-  const wait = attempt.retry_after_ms === null ? '' : ` (retry after ${formatMs(attempt.retry_after_ms)})`;
-  const why = `${attempt.kind}${detail ? ` — ${detail}` : ''}${wait}`;
-  return last ? `${why}; nothing left to try (${record.status})` : why;
 }
 
 /** Each failure kind of the records (docs/errors.md) has its colour in styles.css. */

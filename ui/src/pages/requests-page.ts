@@ -7,7 +7,8 @@ import { errorKindLabel, recordErrorKind, REQUEST_ERROR_KINDS } from '../request
 const PAGE_SIZE = 50;
 const LIVE_MS = 5_000;
 const STATUSES = ['ok', 'interrupted', 'failed', 'rejected', 'cancelled'];
-const ORIGINS = ['caller', 'drill', 'canary', 'probe'];
+/** `origin` in the URL and the API: callers' when absent (the API's default), so the gateway's own probes stay out of sight until asked for. */
+const ORIGINS = { caller: 'callers', all: 'every origin', probe: 'probes', drill: 'drills', canary: 'canaries' } as const;
 /** The filters, as the page URL's query and the admin API's parameters alike. */
 const FILTERS = ['route', 'deployment', 'key', 'status', 'error_kind', 'fallback', 'origin', 'since'] as const;
 
@@ -49,7 +50,8 @@ export const requestsPage: Page = (root, { api, query, navigate }) => {
     const next = new URLSearchParams();
     for (const name of FILTERS) {
       const value = String(form.get(name) ?? '').trim();
-      if (value === '') continue;
+      // The callers' are the default: a link to them stays as short as the page's own URL.
+      if (value === '' || (name === 'origin' && value === 'caller')) continue;
       // The time field is local; the API takes ISO 8601.
       next.set(name, name === 'since' ? new Date(value).toISOString() : value);
     }
@@ -85,7 +87,7 @@ export const requestsPage: Page = (root, { api, query, navigate }) => {
           <label>Status ${choice('status', STATUSES)}</label>
           <label>Error kind ${choice('error_kind', REQUEST_ERROR_KINDS, errorKindLabel)}</label>
           <label>Fallback ${choice('fallback', ['true', 'false'], (value) => (value === 'true' ? 'yes' : 'no'))}</label>
-          <label>Origin ${choice('origin', ORIGINS)}</label>
+          <label>Origin ${originChoice(filters.get('origin') ?? 'caller')}</label>
           <label>Since <input name="since" type="datetime-local" .value=${sinceLocal()} /></label>
           <button type="submit">Apply</button>
           <a href="/ui/requests" @click=${(event: MouseEvent) => open(event, '/ui/requests')}>Clear</a>
@@ -121,7 +123,7 @@ export const requestsPage: Page = (root, { api, query, navigate }) => {
                         <th scope="row" class="request-id">${requestLink(record.id)}</th>
                         <td class="nowrap">${shortTimeCell(record.created_at)}</td>
                         <td>
-                          ${record.route ?? record.model_requested ?? '—'}
+                          ${record.route ?? html`<span class="muted">no route</span>${record.model_requested === null ? nothing : ` (${record.model_requested})`}`}
                           ${record.served ? html`→ <span class="mono">${record.served.connection}/${record.served.model}</span>` : nothing}${record.fallback ? html` <span class="tag">fallback</span>` : nothing}${record.origin !== 'caller' ? html` <span class="tag origin">${record.origin}</span>` : nothing}
                         </td>
                         <td class="nowrap"><span class="status status-${record.status}">${record.status}</span> <span class="muted">${record.http_status}</span></td>
@@ -174,3 +176,10 @@ export const requestsPage: Page = (root, { api, query, navigate }) => {
   const timer = live ? setInterval(() => void load(), LIVE_MS) : undefined;
   return () => clearInterval(timer);
 };
+
+/** No "any" here, unlike the other choices: without an origin the list is the callers'. */
+function originChoice(selected: string) {
+  return html`<select name="origin">
+    ${Object.entries(ORIGINS).map(([value, label]) => html`<option value=${value} ?selected=${selected === value}>${label}</option>`)}
+  </select>`;
+}
