@@ -130,17 +130,18 @@ class DeploymentPermit implements Permit {
   firstTokenTimeout(timeouts: TimeoutsConfig, attempt: FirstTokenAttempt): FirstTokenTimeout {
     this.#streamedInputTokens = attempt.streamedInputTokens;
     this.#reasoning = attempt.reasoning;
-    // Searching the evidence sorts samples: only `auto` needs it.
-    const evidence =
-      timeouts.first_token_ms === 'auto'
-        ? firstTokenEvidenceFor(
-            this.#deps,
-            this.#deployment,
-            () => this.#route.targets.map((target) => ({ connection: target.connectionName, model: target.routedModel })),
-            attempt.reasoning,
-          )
-        : undefined;
-    const timeout = firstTokenTimeout(timeouts, evidence, attempt, this.#deps.latency.recentFirstTokens(this.#deployment.key, attempt.reasoning));
+    // Searching the evidence and reading the deployment's own samples sort them: only `auto` needs either.
+    const auto = timeouts.first_token_ms === 'auto';
+    const evidence = auto
+      ? firstTokenEvidenceFor(
+          this.#deps,
+          this.#deployment,
+          () => this.#route.targets.map((target) => ({ connection: target.connectionName, model: target.routedModel })),
+          attempt.reasoning,
+        )
+      : undefined;
+    const shown = auto ? this.#deps.latency.recentFirstTokens(this.#deployment.key, attempt.reasoning) : NO_FIRST_TOKENS;
+    const timeout = firstTokenTimeout(timeouts, evidence, attempt, shown);
     this.#guessedTimeout = timeout.guess;
     return timeout;
   }

@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 
 /** What a spill file holds: request records or spend rows (also the metric label). */
 export type SpillKind = 'records' | 'spend';
@@ -81,13 +81,13 @@ export class SpillFile<T> {
   /** Forgets the claimed items once every one of them is stored; what was appended since stays. */
   release(): void {
     const replayed = this.#replays.shift();
-    if (replayed && existsSync(replayed.path)) unlinkSync(replayed.path);
+    if (replayed) rmSync(replayed.path, { force: true });
   }
 
   /** Takes a file already renamed to one of this process's replay names; returns how many items it holds. */
   adopt(path: string): number {
     const count = readItems(path).length;
-    if (count === 0) unlinkSync(path);
+    if (count === 0) rmSync(path);
     else this.#replays.push({ path, count });
     return count;
   }

@@ -7,7 +7,10 @@ import type { SpillKind } from '../../src/sinks/spill-file.js';
 /** Every item of `kind` waiting in the spill files of any process in `directory` (files named `<prefix>.spill-…`). */
 export function spilledItems<T>(directory: string, prefix: string, kind: SpillKind): T[] {
   return spillFileNames(directory, prefix)
-    .filter((name) => parseSpillName(name, prefix)?.lock === false && name.startsWith(`${prefix}.spill-${kind}.`))
+    .filter((name) => {
+      const parsed = parseSpillName(name, prefix);
+      return parsed?.lock === false && parsed.kind === kind;
+    })
     .flatMap((name) => readItems<T>(join(directory, name)));
 }
 
