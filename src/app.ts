@@ -106,7 +106,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   health.monitor.start();
   const runs = startRuns({ configSource, gatewayRequests, storage, registry: health.registry, metrics, alert, logger, link: shared.link });
   await awaitSharedState(shared);
-  const routes = routeTable({ config, logger, metrics, storage, callers, health, runs, readiness: () => shared.readiness() });
+  const access = { adminToken: () => config().admin.token };
+  const routes = routeTable({ access, config, logger, metrics, storage, callers, health, runs, readiness: () => shared.readiness() });
   // Fixed at start, like the port: the listening socket is not made again on a reload.
   const server = createHttpServer(routes, logger, { dialectOf: dialectOfPath, headersTimeoutMs: config().server.headers_timeout_ms });
 

@@ -8,7 +8,6 @@ import { readJsonBody } from '../http/read-json-body.js';
 import { noStore, sendJson } from '../http/send.js';
 import { storeCall } from '../store/store-call.js';
 import { SHUTTING_DOWN } from '../schedules/schedule.js';
-import { checkAdminToken } from './check-admin-token.js';
 import type { AdminCanariesResponse, AdminCanaryRunsResponse, CanaryRouteView } from './admin-api-types.js';
 
 export interface AdminCanariesDeps {
@@ -24,9 +23,8 @@ const MAX_BODY_BYTES = 16 * 1024;
 const BODY_TIMEOUT_MS = 10_000;
 
 /** `GET /admin/canaries` → `{data: [{route, baseline, baseline_runs, max_drop, running, latest}]}`, in config order. */
-export async function handleListCanaries(request: IncomingMessage, response: ServerResponse, _params: Params, deps: AdminCanariesDeps): Promise<void> {
+export async function handleListCanaries(_request: IncomingMessage, response: ServerResponse, _params: Params, deps: AdminCanariesDeps): Promise<void> {
   const config = deps.config();
-  checkAdminToken(request, config.admin.token);
   const data = await Promise.all(
     Object.entries(config.canaries).map(async ([route, canary]): Promise<CanaryRouteView> => {
       const learned = await storeCall(deps.store.learnedBaseline(route));
@@ -49,7 +47,6 @@ export async function handleListCanaries(request: IncomingMessage, response: Ser
  */
 export async function handleRunCanaries(request: IncomingMessage, response: ServerResponse, _params: Params, deps: AdminCanariesDeps): Promise<void> {
   const config = deps.config();
-  checkAdminToken(request, config.admin.token);
   const route = await requestedRoute(request);
   if (route !== undefined) checkCanaryRoute(config, route);
   let runs;
@@ -71,9 +68,8 @@ export async function handleRunCanaries(request: IncomingMessage, response: Serv
 }
 
 /** `DELETE /admin/canaries/:route/baseline` → the route's next three complete runs learn its `auto` baseline anew. */
-export async function handleResetCanaryBaseline(request: IncomingMessage, response: ServerResponse, params: Params, deps: AdminCanariesDeps): Promise<void> {
+export async function handleResetCanaryBaseline(_request: IncomingMessage, response: ServerResponse, params: Params, deps: AdminCanariesDeps): Promise<void> {
   const config = deps.config();
-  checkAdminToken(request, config.admin.token);
   const route = params.route ?? '';
   checkCanaryRoute(config, route);
   const forgotten = await storeCall(deps.store.resetBaseline(route));

@@ -15,7 +15,6 @@ import { isReasoningModel } from '../metering/model-catalog.js';
 import { firstTokenEvidenceFor } from '../health/first-token-evidence-for.js';
 import type { LatencyTracker } from '../health/latency-tracker.js';
 import { modelChanges } from '../routing/model-change.js';
-import { checkAdminToken } from './check-admin-token.js';
 import type { AdminHealthResponse, DeploymentHealthView, FirstTokenView, ModelChangeView } from './deployment-health-view.js';
 import { describeDeployment } from './describe-deployment.js';
 
@@ -32,9 +31,8 @@ export interface AdminHealthDeps {
  * latest quota headers, its first-token times with the timeout each route gives it, and whether
  * each route takes it as a model change.
  */
-export function handleHealth(request: IncomingMessage, response: ServerResponse, deps: AdminHealthDeps): void {
+export function handleHealth(_request: IncomingMessage, response: ServerResponse, deps: AdminHealthDeps): void {
   const config = deps.config();
-  checkAdminToken(request, config.admin.token);
   const known = new Map(deps.health.all().map((deployment) => [deployment.key, deployment]));
   const deployments = new Map<string, ConfiguredDeployment>([...configuredDeployments(config), ...known]);
   const redact = (text: string) => redactSecrets(text, knownSecrets(config));

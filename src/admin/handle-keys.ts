@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { auditContextOf } from '../audit/audit-trail.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import { noStore, sendJson } from '../http/send.js';
@@ -6,13 +7,11 @@ import { parseCreateKeyBody } from '../keys/create-key-body.js';
 import type { KeyCache } from '../keys/key-cache.js';
 import type { KeyStore } from '../keys/key-store.js';
 import { createdKeyView, keySpendView, keyView } from '../keys/key-view.js';
-import { checkAdminToken } from './check-admin-token.js';
 import type { AdminKeysResponse } from './admin-api-types.js';
 import { microsToUsd } from '../metering/money.js';
 import { storeCall } from '../store/store-call.js';
 
 export interface AdminKeysDeps {
-  adminToken(): string | undefined;
   store: KeyStore;
   /** Told of every revocation, so it takes effect on the very next request (on every replica, with shared state). */
   cache: Pick<KeyCache, 'revoked'>;
@@ -33,35 +32,31 @@ const BODY_TIMEOUT_MS = 10_000;
 /** A created key's secret must not linger in any cache between the gateway and the operator. */
 
 /** `POST /admin/keys` → 201 with the secret, the only time it is ever shown (docs/keys-and-budgets.md). */
-export async function handleCreateKey(request: IncomingMessage, response: ServerResponse, _params: Params, deps: AdminKeysDeps): Promise<void> {
-  checkAdminToken(request, deps.adminToken());
+export async function handleCreateKey(request: IncomingMessage, response: ServerResponse, _params: Params, deps: AdminKeysDeps, requestId: string): Promise<void> {
   const nowMs = (deps.nowMs ?? Date.now)();
   const input = parseCreateKeyBody((await readJsonBody(request, { maxBytes: MAX_BODY_BYTES, timeoutMs: BODY_TIMEOUT_MS })).json, nowMs);
-  const { key, secret } = await storeCall(deps.store.create(input));
+  const { key, secret } = await storeCall(deps.store.create(input, auditContextOf(request, requestId)));
   sendJson(response, 201, createdKeyView(key, secret), noStore());
 }
 
 /** `GET /admin/keys` → `{data: [keys]}`, oldest first, revoked ones included. */
-export async function handleListKeys(request: IncomingMessage, response: ServerResponse, _params: Params, deps: AdminKeysDeps): Promise<void> {
-  checkAdminToken(request, deps.adminToken());
+export async function handleListKeys(_request: IncomingMessage, response: ServerResponse, _params: Params, deps: AdminKeysDeps): Promise<void> {
   const nowMs = (deps.nowMs ?? Date.now)();
   const keys = await storeCall(deps.store.list());
   sendJson(response, 200, { data: keys.map((key) => keyView(key, nowMs)) } satisfies AdminKeysResponse, noStore());
 }
 
 /** `DELETE /admin/keys/:id` → `{id, revoked: true}`; revoking twice is not an error. */
-export async function handleRevokeKey(request: IncomingMessage, response: ServerResponse, params: Params, deps: AdminKeysDeps): Promise<void> {
-  checkAdminToken(request, deps.adminToken());
+export async function handleRevokeKey(request: IncomingMessage, response: ServerResponse, params: Params, deps: AdminKeysDeps, requestId: string): Promise<void> {
   const id = params.id ?? '';
-  const revokedNow = await storeCall(deps.store.revoke(id));
+  const revokedNow = await storeCall(deps.store.revoke(id, auditContextOf(request, requestId)));
   if (!revokedNow && !(await storeCall(deps.store.get(id)))) throw unknownKey(id);
   deps.cache.revoked(id);
   sendJson(response, 200, { id, revoked: true }, noStore());
 }
 
 /** `GET /admin/keys/:id/spend` → spend in the key's current budget period. */
-export async function handleKeySpend(request: IncomingMessage, response: ServerResponse, params: Params, deps: AdminKeysDeps): Promise<void> {
-  checkAdminToken(request, deps.adminToken());
+export async function handleKeySpend(_request: IncomingMessage, response: ServerResponse, params: Params, deps: AdminKeysDeps): Promise<void> {
   const id = params.id ?? '';
   const key = await storeCall(deps.store.get(id));
   if (!key) throw unknownKey(id);

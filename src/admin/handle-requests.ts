@@ -5,14 +5,12 @@ import { MAX_LIST_LIMIT, sinceToEpochMs, UnknownRecordError, type RecordFilter, 
 import type { RequestStatus } from '../core/request-record.js';
 import { storeCall } from '../store/store-call.js';
 import { badParameter } from './bad-parameter.js';
-import { checkAdminToken } from './check-admin-token.js';
 import { originParameter } from './origin-parameter.js';
 import type { AdminRequestsResponse, RequestErrorKind, UpstreamFailureKind } from './admin-api-types.js';
 import { FailureKind } from '../core/failure-kind.js';
 import { REFUSAL_CLASSES, type RequestOutcome } from '../core/request-outcome.js';
 
 export interface AdminRequestsDeps {
-  adminToken(): string | undefined;
   records: RecordStore;
 }
 
@@ -28,12 +26,11 @@ const ERROR_KINDS: readonly RequestErrorKind[] = [
 
 /** `GET /admin/requests/:id` → the record (docs/operations.md), 404 when unknown. */
 export async function handleGetRequest(
-  request: IncomingMessage,
+  _request: IncomingMessage,
   response: ServerResponse,
   params: Readonly<Record<string, string>>,
   deps: AdminRequestsDeps,
 ): Promise<void> {
-  checkAdminToken(request, deps.adminToken());
   const id = params.id ?? '';
   const record = await storeCall(deps.records.get(id));
   if (!record) throw new GatewayError(`No request with id "${id}".`, { status: 404, code: 'not_found', type: 'invalid_request_error' });
@@ -50,7 +47,6 @@ export async function handleListRequests(
   _params: Readonly<Record<string, string>>,
   deps: AdminRequestsDeps,
 ): Promise<void> {
-  checkAdminToken(request, deps.adminToken());
   const filter = parseListQuery(new URL(request.url ?? '/', 'http://gateway.invalid').searchParams);
   const listed = deps.records.list(filter).catch((error: unknown) => {
     if (error instanceof UnknownRecordError) throw badParameter('before', `Query parameter "before" names no stored request (got "${error.id}").`);

@@ -23,6 +23,8 @@ export type GatewayErrorCode =
   | 'idempotency_key_mismatch'
   | 'previous_response_not_found'
   | 'websocket_not_supported'
+  | 'permission_denied'
+  | 'conflict'
   | 'internal_error';
 
 export interface GatewayErrorOptions {

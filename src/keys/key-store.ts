@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { DatabaseSchema, VirtualKeysTable } from '../store/schema.js';
+import type { AuditContext, AuditTrail } from '../audit/audit-trail.js';
+import { keyView } from './key-view.js';
 import { generateSecret, hashesMatch, hashSecret, keyPrefix } from './key-secret.js';
 import { BUDGET_PERIODS, type BudgetPeriod, type NewKey, type VirtualKey } from './virtual-key.js';
 
@@ -8,6 +10,8 @@ export interface KeyStoreOptions {
   /** Opened and migrated by the caller. */
   db: Kysely<DatabaseSchema>;
   nowMs?: () => number;
+  /** Where changes made with an `AuditContext` are recorded, in the change's own transaction. */
+  audit?: AuditTrail;
 }
 
 export interface CreatedKey {
@@ -22,13 +26,16 @@ type KeyRow = Selectable<VirtualKeysTable>;
 export class KeyStore {
   private readonly db: Kysely<DatabaseSchema>;
   private readonly nowMs: () => number;
+  private readonly audit: AuditTrail | undefined;
 
   constructor(options: KeyStoreOptions) {
     this.db = options.db;
     this.nowMs = options.nowMs ?? Date.now;
+    this.audit = options.audit;
   }
 
-  async create(input: NewKey): Promise<CreatedKey> {
+  /** With a context, the `key.create` row is written in the same transaction (without the secret, which is never stored). */
+  async create(input: NewKey, context?: AuditContext): Promise<CreatedKey> {
     const secret = generateSecret();
     const row: KeyRow = {
       id: newKeyId(),
@@ -44,9 +51,20 @@ export class KeyStore {
       expires_at: input.expiresAt,
       created_at: new Date(this.nowMs()).toISOString(),
       revoked_at: null,
+      team_id: null,
+      kind: 'service',
+      owner_id: null,
+      previous_key_hash: null,
+      previous_expires_at: null,
     };
-    await this.db.insertInto('virtual_keys').values(row).execute();
-    return { key: toVirtualKey(row), secret };
+    const insert = this.db.insertInto('virtual_keys').values(row);
+    const key = toVirtualKey(row);
+    if (this.audit && context) {
+      await this.audit.change(context, { action: 'key.create', target: { kind: 'key', id: key.id }, after: keyView(key, this.nowMs()) }, [insert]);
+    } else {
+      await insert.execute();
+    }
+    return { key, secret };
   }
 
   /** Oldest first, revoked keys included (they stay listed so their history stays explained). */
@@ -60,14 +78,17 @@ export class KeyStore {
     return row ? toVirtualKey(row) : undefined;
   }
 
-  /** Marks the key revoked; false when it is unknown or was revoked already. */
-  async revoke(id: string): Promise<boolean> {
-    const result = await this.db
-      .updateTable('virtual_keys')
-      .set({ revoked_at: new Date(this.nowMs()).toISOString() })
-      .where('id', '=', id)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
+  /** Marks the key revoked; false when it is unknown or was revoked already. With a context, a revocation is audited (`key.revoke`). */
+  async revoke(id: string, context?: AuditContext): Promise<boolean> {
+    const revokedAt = new Date(this.nowMs()).toISOString();
+    const update = this.db.updateTable('virtual_keys').set({ revoked_at: revokedAt }).where('id', '=', id).where('revoked_at', 'is', null);
+    if (this.audit && context) {
+      const before = await this.get(id);
+      const event = { action: 'key.revoke' as const, target: { kind: 'key', id }, before: before && keyView(before, this.nowMs()), after: before && keyView({ ...before, revokedAt }, this.nowMs()) };
+      const result = await this.audit.change(context, event, [update], { onlyIfChanged: true });
+      return (result.changedRows[0] ?? 0) > 0;
+    }
+    const result = await update.executeTakeFirst();
     return result.numUpdatedRows > 0n;
   }
 

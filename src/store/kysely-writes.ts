@@ -4,6 +4,7 @@ import { REQUEST_ORIGINS } from '../core/request-origin.js';
 import { BREAKDOWN_TABLES, breakdownRollups, type BreakdownRollups, type BreakdownTable } from './breakdown-rollups.js';
 import { BREAKDOWN_PREFIXES } from './rollup-statements.js';
 import { cacheRollups, MINUTE_MS, requestRollups, spendRollups } from './stats-rollups.js';
+import { kyselyAudited } from './audited-writes.js';
 import type { StoreWrites } from './store-writes.js';
 import { attemptRows, requestRow, spendTableRow } from './table-rows.js';
 
@@ -66,6 +67,7 @@ export function kyselyWrites(db: Kysely<DatabaseSchema>): Omit<StoreWrites, 'clo
           .execute();
       });
     },
+    audited: (change) => kyselyAudited(db, change),
     async pruneRecords({ olderThanMs, limit }) {
       return db.transaction().execute(async (transaction) => {
         const oldest = await transaction.selectFrom('requests').select('id').where('created_ms', '<', olderThanMs).orderBy('created_ms').limit(limit).execute();

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DatabaseSchema } from './schema.js';
+import { migrateAccess } from './migrate-access.js';
 import { addRecordOutcomeColumns, createBreakdownTables } from './migrate-breakdowns.js';
 
 export interface MigrateOptions {
@@ -85,6 +86,7 @@ export async function migrate(db: Kysely<DatabaseSchema>, options: MigrateOption
     if (!keyColumns.some((column) => column.name === 'direct')) {
       await schema.alterTable('virtual_keys').addColumn('direct', 'integer', (column) => column.notNull().defaultTo(1)).execute();
     }
+    await migrateAccess(transaction);
     await schema
       .createTable('spend')
       .ifNotExists()

@@ -111,6 +111,11 @@ export class SqliteInserts {
     return pruned;
   }
 
+  /** The connection, for the audited changes that run their own transaction on it (audited-writes.ts). */
+  get database(): Database {
+    return this.#database;
+  }
+
   /** Returns 1 when the record is new, 0 when it was stored already. */
   #storeRecord(record: RequestRecord, text: string | undefined): number {
     const stored = this.#insertRequest.run(requestRow(record, text)).changes;

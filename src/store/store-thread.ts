@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { SpendRow } from '../core/spend-row.js';
 import type { RequestRecord } from '../core/request-record.js';
+import type { AuditedChange, AuditedResult } from './audited-writes.js';
 import { StoreUnavailableError } from './store-unavailable-error.js';
 import type { StoreWrites } from './store-writes.js';
 import type { QueryAnswer, StoreCall, StoreReady, StoreReply, StoreRequest } from './store-worker.js';
@@ -48,6 +49,10 @@ export class StoreThread implements StoreWrites {
 
   async pruneRecords(options: { olderThanMs: number; limit: number }): Promise<number> {
     return (await this.#call({ kind: 'prune', ...options })) as number;
+  }
+
+  async audited(change: AuditedChange): Promise<AuditedResult> {
+    return (await this.#call({ kind: 'audited', change })) as AuditedResult;
   }
 
   /** One SQL statement with its parameters (kysely compiles them; see `threadDialect`). */

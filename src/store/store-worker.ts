@@ -4,6 +4,7 @@ import { openSqlite } from './open-database.js';
 import type { RequestRecord } from '../core/request-record.js';
 import type { SpendRow } from '../core/spend-row.js';
 import { SqliteInserts } from './sqlite-inserts.js';
+import { sqliteAudited, type AuditedChange, type AuditedResult } from './audited-writes.js';
 
 /** One thing the store thread is asked to do. */
 export type StoreCall =
@@ -16,7 +17,8 @@ export type StoreCall =
   | { kind: 'records'; lines: string }
   | { kind: 'spend'; lines: string }
   | { kind: 'prune'; olderThanMs: number; limit: number }
-  | { kind: 'query'; sql: string; parameters: readonly unknown[] };
+  | { kind: 'query'; sql: string; parameters: readonly unknown[] }
+  | { kind: 'audited'; change: AuditedChange };
 
 /** A call as sent (see `StoreThread`), answered by a `StoreReply` with the same id; not started past its deadline. */
 export type StoreRequest = StoreCall & { id: number; deadlineAtMs: number };
@@ -32,7 +34,7 @@ export interface QueryAnswer {
 export interface StoreReply {
   id: number;
   error?: string;
-  result?: QueryAnswer | number;
+  result?: QueryAnswer | number | AuditedResult;
 }
 
 /** Sent once the thread's connection is open. */
@@ -75,7 +77,7 @@ port.on('message', (request: StoreRequest) => {
   }
 });
 
-function run(request: StoreRequest): QueryAnswer | number | undefined {
+function run(request: StoreRequest): QueryAnswer | number | AuditedResult | undefined {
   switch (request.kind) {
     case 'records': {
       const texts = linesOf(request.lines);
@@ -89,6 +91,8 @@ function run(request: StoreRequest): QueryAnswer | number | undefined {
       return inserts.pruneRecords({ olderThanMs: request.olderThanMs, limit: request.limit });
     case 'query':
       return query(statement(sqlite, request.sql), request.parameters);
+    case 'audited':
+      return sqliteAudited(sqlite, request.change);
   }
 }
 

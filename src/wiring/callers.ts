@@ -46,7 +46,7 @@ export interface CallersDeps {
 /** The callers' side, on this replica's memory or on the fleet's Redis. */
 export function buildCallers(deps: CallersDeps): Callers {
   const { config, storage, metrics, link } = deps;
-  const keyStore = new KeyStore({ db: storage.db });
+  const keyStore = new KeyStore({ db: storage.db, audit: storage.audit });
   const keys = new KeyCache({ store: keyStore });
   keys.startRefreshing(KNOWN_KEY_REFRESH_INTERVAL_MS);
   const ledgerSpentMicros = spentMicrosWithQueued(storage.ledger, storage.db);
@@ -68,7 +68,6 @@ export function buildCallers(deps: CallersDeps): Callers {
     records: storage.records,
   };
   const adminKeys: AdminKeysDeps = {
-    adminToken: () => config().admin.token,
     store: keyStore,
     cache: link ? new RedisRevocations(link, keys) : keys,
     spentMicros: ledgerSpentMicros,

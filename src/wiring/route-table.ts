@@ -1,5 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
+import type { AdminAccessDeps } from '../access/admin-access.js';
+import { guardAdminRoutes } from '../http/guard-admin-routes.js';
+import { handleMe } from '../admin/handle-me.js';
 import { handleListCanaries, handleResetCanaryBaseline, handleRunCanaries } from '../admin/handle-canaries.js';
 import { handleLatestDrill, handleRunDrill } from '../admin/handle-drills.js';
 import { handleHealth } from '../admin/handle-health.js';
@@ -31,6 +34,8 @@ import type { Runs } from './runs.js';
 import type { Storage } from './storage.js';
 
 export interface RouteTableDeps {
+  /** Who may ask the admin API, and how they are recognised. */
+  access: AdminAccessDeps;
   config: () => Config;
   logger: Logger;
   metrics: Metrics;
@@ -56,12 +61,11 @@ export function routeTable(deps: RouteTableDeps): RouteTable {
   const { keys, serving, adminKeys } = callers;
   const stored = storage.storedResponses;
   const startedAtSeconds = Math.floor(Date.now() / 1000);
-  const adminToken = () => config().admin.token;
-  const adminRequests = { adminToken, records: storage.records };
-  const adminDrills = { adminToken, drills: runs.drills };
+  const adminRequests = { records: storage.records };
+  const adminDrills = { drills: runs.drills };
   const canaries = runs.adminCanaries;
   const uiDirectory = builtUiDirectory();
-  return {
+  return guardAdminRoutes({
     // The inference API (serving/), one endpoint per caller dialect.
     'POST /v1/chat/completions': served(chatEndpoint(OPENAI_CHAT), serving),
     'POST /v1/messages': served(chatEndpoint(ANTHROPIC_MESSAGES), serving),
@@ -80,14 +84,15 @@ export function routeTable(deps: RouteTableDeps): RouteTable {
     'GET /readyz': (request, response) =>
       handleReadiness(request, response, { routes: () => Object.keys(config().routes).length, state: deps.readiness, spill: storage.sinkCounts.spilled }),
     'GET /metrics': (request, response) => handleMetrics(request, response, deps.metrics),
-    // The admin API (admin/).
+    // The admin API (admin/), each route behind its rule (access/admin-rules.ts).
+    'GET /admin/me': handleMe,
     'GET /admin/requests': (request, response, _id, params) => handleListRequests(request, response, params, adminRequests),
     'GET /admin/requests/:id': (request, response, _id, params) => handleGetRequest(request, response, params, adminRequests),
     'GET /admin/health': (request, response) => handleHealth(request, response, { config, health: health.registry, cooling: health.cooling, latency: health.latency }),
-    'GET /admin/stats': (request, response) => handleStats(request, response, { adminToken, db: storage.db, flush: storage.flush }),
-    'POST /admin/keys': (request, response, _id, params) => handleCreateKey(request, response, params, adminKeys),
+    'GET /admin/stats': (request, response) => handleStats(request, response, { db: storage.db, flush: storage.flush }),
+    'POST /admin/keys': (request, response, requestId, params) => handleCreateKey(request, response, params, adminKeys, requestId),
     'GET /admin/keys': (request, response, _id, params) => handleListKeys(request, response, params, adminKeys),
-    'DELETE /admin/keys/:id': (request, response, _id, params) => handleRevokeKey(request, response, params, adminKeys),
+    'DELETE /admin/keys/:id': (request, response, requestId, params) => handleRevokeKey(request, response, params, adminKeys, requestId),
     'GET /admin/keys/:id/spend': (request, response, _id, params) => handleKeySpend(request, response, params, adminKeys),
     'GET /admin/canaries': (request, response, _id, params) => handleListCanaries(request, response, params, canaries),
     'POST /admin/canaries': (request, response, _id, params) => handleRunCanaries(request, response, params, canaries),
@@ -97,5 +102,5 @@ export function routeTable(deps: RouteTableDeps): RouteTable {
     // The dashboard (ui/, served by http/).
     'GET /ui': redirectToUi,
     'GET /ui/*': (request, response, _id, params) => serveUi(request, response, params.rest ?? '', uiDirectory),
-  };
+  }, deps.access);
 }

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { AuditTrail } from '../audit/audit-trail.js';
 import type { Config } from '../config/schema.js';
 import { knownSecrets } from '../config/known-secrets.js';
 import { StoredResponses } from '../conversations/stored-responses.js';
@@ -24,6 +25,8 @@ export interface Storage extends AppStore {
   /** Deletes stored Responses API answers past `responses.retention_days` in the background. */
   responsesPruner: RecordPruner;
   sinkCounts: SinkCounts;
+  /** The audit trail, written in the store beside the changes it records. */
+  audit: AuditTrail;
   /** Writes what the records and spend writers hold. */
   flush(): Promise<void>;
   /** Stops the pruners, writes every pending record and spend row, and closes the store. */
@@ -83,6 +86,7 @@ export async function openStorage(deps: StorageDeps): Promise<Storage> {
     records,
     ledger,
     spendAccounting: new SpendAccounting({ ledger, metrics }),
+    audit: new AuditTrail(writes),
     storedResponses,
     pruner,
     responsesPruner,

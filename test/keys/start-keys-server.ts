@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Kysely } from 'kysely';
 import { pino } from 'pino';
 import { handleCreateKey, handleKeySpend, handleListKeys, handleRevokeKey, type AdminKeysDeps } from '../../src/admin/handle-keys.js';
+import { guardAdminRoutes } from '../../src/http/guard-admin-routes.js';
 import { createHttpServer } from '../../src/http/create-server.js';
 import { KeyCache } from '../../src/keys/key-cache.js';
 import { KeyStore } from '../../src/keys/key-store.js';
@@ -29,14 +30,14 @@ export async function startKeysServer(adminToken: string | undefined): Promise<K
   const nowMs = () => fixedNowMs ?? Date.now();
   const store = new KeyStore({ db, nowMs });
   const cache = new KeyCache({ store, nowMs });
-  const deps: AdminKeysDeps = { adminToken: () => adminToken, store, cache, nowMs, spentMicros: (keyId, sinceMs) => spentMicros(db, { keyId, sinceMs }) };
+  const deps: AdminKeysDeps = { store, cache, nowMs, spentMicros: (keyId, sinceMs) => spentMicros(db, { keyId, sinceMs }) };
   const server = createHttpServer(
-    {
-      'POST /admin/keys': (request, response, _requestId, params) => handleCreateKey(request, response, params, deps),
+    guardAdminRoutes({
+      'POST /admin/keys': (request, response, requestId, params) => handleCreateKey(request, response, params, deps, requestId),
       'GET /admin/keys': (request, response, _requestId, params) => handleListKeys(request, response, params, deps),
-      'DELETE /admin/keys/:id': (request, response, _requestId, params) => handleRevokeKey(request, response, params, deps),
+      'DELETE /admin/keys/:id': (request, response, requestId, params) => handleRevokeKey(request, response, params, deps, requestId),
       'GET /admin/keys/:id/spend': (request, response, _requestId, params) => handleKeySpend(request, response, params, deps),
-    },
+    }, { adminToken: () => adminToken }),
     pino({ level: 'silent' }),
   );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -12,6 +12,7 @@ import { openStore } from '../../../src/store/open-database.js';
 import { SqliteInserts } from '../../../src/store/sqlite-inserts.js';
 import type { StoreWrites } from '../../../src/store/store-writes.js';
 import type { DatabaseSchema } from '../../../src/store/schema.js';
+import { sqliteAudited } from '../../../src/store/audited-writes.js';
 import { postChat } from '../../support/start-gateway.js';
 import { createKey, keysAuth } from '../../support/virtual-keys.js';
 
@@ -36,6 +37,10 @@ class UnreachableStore implements KyselyPlugin {
       pruneRecords: async (options) => {
         refuseDuringOutage();
         return sqlite.pruneRecords(options);
+      },
+      audited: async (change) => {
+        refuseDuringOutage();
+        return sqliteAudited(sqlite.database, change);
       },
       close: async () => undefined,
     };
