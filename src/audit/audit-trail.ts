@@ -53,6 +53,11 @@ export class AuditTrail {
     return storeCall(this.#writes.audited({ statements: compiled, entry: this.#entry(context, event), ...options }));
   }
 
+  /** An event with nothing stored beside it: a sign-in, a config reload, a drill or canary run. */
+  async event(context: AuditContext, event: AuditEvent): Promise<void> {
+    await this.change(context, event, []);
+  }
+
   #entry(context: AuditContext, event: AuditEvent) {
     return {
       id: `aud_${randomBytes(8).toString('hex')}`,

@@ -62,5 +62,8 @@ export function parseCreateKeyBody(body: unknown, nowMs: number): NewKey {
     rpm: limits?.rpm ?? null,
     tpm: limits?.tpm ?? null,
     expiresAt,
+    teamId: null,
+    kind: 'service',
+    ownerId: null,
   };
 }

@@ -16,6 +16,9 @@ function sampleKey(overrides: Partial<VirtualKey> = {}): VirtualKey {
     expiresAt: null,
     createdAt: '2025-01-01T00:00:00.000Z',
     revokedAt: null,
+    teamId: null,
+    kind: 'service',
+    ownerId: null,
     ...overrides,
   };
 }

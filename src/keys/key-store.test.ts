@@ -15,6 +15,9 @@ const NEW_KEY: NewKey = {
   rpm: 60,
   tpm: 100_000,
   expiresAt: '2030-01-01T00:00:00.000Z',
+  teamId: null,
+  kind: 'service',
+  ownerId: null,
 };
 
 let db: Kysely<DatabaseSchema>;

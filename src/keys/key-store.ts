@@ -51,9 +51,9 @@ export class KeyStore {
       expires_at: input.expiresAt,
       created_at: new Date(this.nowMs()).toISOString(),
       revoked_at: null,
-      team_id: null,
-      kind: 'service',
-      owner_id: null,
+      team_id: input.teamId,
+      kind: input.kind,
+      owner_id: input.ownerId,
       previous_key_hash: null,
       previous_expires_at: null,
     };
@@ -123,6 +123,9 @@ function toVirtualKey(row: KeyRow): VirtualKey {
     expiresAt: row.expires_at,
     createdAt: row.created_at,
     revokedAt: row.revoked_at,
+    teamId: row.team_id,
+    kind: row.kind === 'exploration' ? 'exploration' : 'service',
+    ownerId: row.owner_id,
   };
 }
 

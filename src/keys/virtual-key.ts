@@ -28,7 +28,15 @@ export interface VirtualKey {
   readonly createdAt: string;
   /** ISO 8601; null while live. */
   readonly revokedAt: string | null;
+  /** The team the key belongs to (its id); null: none. */
+  readonly teamId: string | null;
+  readonly kind: KeyKind;
+  /** Who made an exploration key for themselves (the actor's id); null for service keys. */
+  readonly ownerId: string | null;
 }
+
+export const KEY_KINDS = ['service', 'exploration'] as const;
+export type KeyKind = (typeof KEY_KINDS)[number];
 
 /** What creating a key needs; the id, secret and timestamps are the store's to make. */
 export interface NewKey {
@@ -39,4 +47,7 @@ export interface NewKey {
   rpm: number | null;
   tpm: number | null;
   expiresAt: string | null;
+  teamId: string | null;
+  kind: KeyKind;
+  ownerId: string | null;
 }

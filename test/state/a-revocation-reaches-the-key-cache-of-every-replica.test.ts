@@ -26,6 +26,9 @@ const active: VirtualKey = {
   expiresAt: null,
   createdAt: '2025-01-01T00:00:00.000Z',
   revokedAt: null,
+  teamId: null,
+  kind: 'service',
+  ownerId: null,
 };
 
 /** The one store both replicas read (PostgreSQL in a fleet); counts its lookups. */

@@ -83,7 +83,7 @@ describe.each([sqliteFile, postgres])('the store on $name', (kind) => {
 
   test('creates, finds, lists and revokes keys, a large budget read back as the same number', async () => {
     const keys = new KeyStore({ db: store.db });
-    const created = await keys.create({ name: 'team-a', routes: ['support-*'], direct: false, budget: { usdMicros: 5_000_000_000, period: 'month' }, rpm: 60, tpm: null, expiresAt: null });
+    const created = await keys.create({ name: 'team-a', routes: ['support-*'], direct: false, budget: { usdMicros: 5_000_000_000, period: 'month' }, rpm: 60, tpm: null, expiresAt: null, teamId: null, kind: 'service', ownerId: null });
     const found = await keys.findByHash(hashSecret(created.secret));
     expect(found).toEqual(created.key);
     expect(found?.budget).toEqual({ usdMicros: 5_000_000_000, period: 'month' });
