@@ -51,6 +51,9 @@ describe('KeyStore', () => {
       expiresAt: '2030-01-01T00:00:00.000Z',
       createdAt: '2025-06-01T12:00:00.000Z',
       revokedAt: null,
+      teamId: null,
+      kind: 'service',
+      ownerId: null,
     });
     const rows = await db.selectFrom('virtual_keys').selectAll().execute();
     expect(JSON.stringify(rows)).not.toContain(secret);
