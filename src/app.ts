@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { pino, type Logger } from 'pino';
+import type { AdminAccessDeps } from './access/admin-access.js';
 import { authExposureProblem } from './config/check-auth-exposure.js';
 import type { ConfigSource } from './config/config-source.js';
 import { knownSecrets } from './config/known-secrets.js';
@@ -19,10 +20,13 @@ import type { GatewayRequestDeps } from './serving/run-gateway-request.js';
 import { awaitSharedState, openSharedState } from './state/shared-state.js';
 import type { AppStore } from './store/open-configured-store.js';
 import type { RecordPruner } from './store/record-pruner.js';
+import { storeCall } from './store/store-call.js';
+import { TeamStore } from './teams/team-store.js';
 import { AlertSender, type Alert } from './telemetry/alert-sender.js';
 import { Metrics } from './telemetry/metrics.js';
 import { redactingLogger } from './telemetry/redacting-logger.js';
 import { createRequestSpans } from './telemetry/request-spans.js';
+import { AdminTokenStore } from './tokens/admin-token-store.js';
 import { Transport } from './transport/send-upstream.js';
 import { poolSizesFollowingConfig } from './transport/upstream-pool-sizes.js';
 import { buildCallers } from './wiring/callers.js';
@@ -55,6 +59,8 @@ export interface AppOptions {
 
 export interface App {
   server: GatewayServer;
+  /** Every route the gateway answers, as `METHOD /path` (the role matrix test walks the admin ones). */
+  routeKeys: readonly string[];
   records: RecordStore;
   metrics: Metrics;
   /** Deletes records past `store.retention_days` in the background. */
@@ -106,13 +112,16 @@ export async function createApp(options: AppOptions): Promise<App> {
   health.monitor.start();
   const runs = startRuns({ configSource, gatewayRequests, storage, registry: health.registry, metrics, alert, logger, link: shared.link });
   await awaitSharedState(shared);
-  const access = { adminToken: () => config().admin.token };
-  const routes = routeTable({ access, config, logger, metrics, storage, callers, health, runs, readiness: () => shared.readiness() });
+  const tokens = new AdminTokenStore({ db: storage.db, audit: storage.audit });
+  const access: AdminAccessDeps = { adminToken: () => config().admin.token, tokenActor: (secret) => storeCall(tokens.actorFor(secret)) };
+  const adminTokens = { tokens, teams: new TeamStore(storage.db) };
+  const routes = routeTable({ access, adminTokens, config, logger, metrics, storage, callers, health, runs, readiness: () => shared.readiness() });
   // Fixed at start, like the port: the listening socket is not made again on a reload.
   const server = createHttpServer(routes, logger, { dialectOf: dialectOfPath, headersTimeoutMs: config().server.headers_timeout_ms });
 
   return {
     server,
+    routeKeys: Object.keys(routes),
     records,
     metrics,
     pruner: storage.pruner,

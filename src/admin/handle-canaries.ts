@@ -4,7 +4,7 @@ import { CanaryRunningError, type CanaryRunner } from '../canaries/canary-runner
 import type { CanaryStore } from '../canaries/canary-store.js';
 import type { Config } from '../config/schema.js';
 import { GatewayError } from '../errors/gateway-error.js';
-import { readJsonBody } from '../http/read-json-body.js';
+import { hasBody, readJsonBody } from '../http/read-json-body.js';
 import { noStore, sendJson } from '../http/send.js';
 import { storeCall } from '../store/store-call.js';
 import { SHUTTING_DOWN } from '../schedules/schedule.js';
@@ -78,7 +78,7 @@ export async function handleResetCanaryBaseline(_request: IncomingMessage, respo
 
 /** The body is optional; when there is one it is `{"route": NAME}` and nothing else. */
 async function requestedRoute(request: IncomingMessage): Promise<string | undefined> {
-  if (request.headers['content-length'] === '0' || (request.headers['content-length'] === undefined && request.headers['transfer-encoding'] === undefined)) return undefined;
+  if (!hasBody(request)) return undefined;
   const { json } = await readJsonBody(request, { maxBytes: MAX_BODY_BYTES, timeoutMs: BODY_TIMEOUT_MS });
   if (json === null || typeof json !== 'object' || Array.isArray(json)) throw badBody('The body must be a JSON object, {"route": NAME}, or empty.');
   const { route, ...rest } = json as Record<string, unknown>;

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DrillRunningError, type DrillRunner } from '../drills/drill-runner.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { isRecord } from '../config/is-record.js';
-import { readJsonBody } from '../http/read-json-body.js';
+import { hasBody, readJsonBody } from '../http/read-json-body.js';
 import { noStore, sendJson } from '../http/send.js';
 import type { AdminDrillResponse } from './admin-api-types.js';
 
@@ -41,8 +41,7 @@ export async function handleLatestDrill(_request: IncomingMessage, response: Ser
 
 /** The body is optional: none (or `{}`) drills every route `drills.routes` matches. */
 async function routeAskedFor(request: IncomingMessage): Promise<string | undefined> {
-  const hasBody = request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0;
-  if (!hasBody) return undefined;
+  if (!hasBody(request)) return undefined;
   const { json } = await readJsonBody(request, { maxBytes: MAX_BODY_BYTES, timeoutMs: BODY_TIMEOUT_MS });
   if (!isRecord(json)) throw badBody('body', 'The body must be a JSON object, e.g. {"route": "support"}.');
   for (const field of Object.keys(json)) {

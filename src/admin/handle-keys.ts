@@ -14,7 +14,7 @@ import { storeCall } from '../store/store-call.js';
 export interface AdminKeysDeps {
   store: KeyStore;
   /** Told of every revocation, so it takes effect on the very next request (on every replica, with shared state). */
-  cache: Pick<KeyCache, 'revoked'>;
+  cache: Pick<KeyCache, 'forget'>;
   /** Spent by the key since a time, from the ledger; rejects when the store cannot say (spend still unwritten counts). */
   spentMicros(keyId: string, sinceMs: number): Promise<number>;
   /** Held back by the key's requests in flight (budget reservations). */
@@ -25,9 +25,9 @@ export interface AdminKeysDeps {
 type Params = Readonly<Record<string, string>>;
 
 /** A create-key body is a few hundred bytes; anything near this is not one. */
-const MAX_BODY_BYTES = 64 * 1024;
+export const MAX_BODY_BYTES = 64 * 1024;
 /** Such a body arrives at once; a caller still sending one after this is refused (408). */
-const BODY_TIMEOUT_MS = 10_000;
+export const BODY_TIMEOUT_MS = 10_000;
 
 /** A created key's secret must not linger in any cache between the gateway and the operator. */
 
@@ -51,7 +51,7 @@ export async function handleRevokeKey(request: IncomingMessage, response: Server
   const id = params.id ?? '';
   const revokedNow = await storeCall(deps.store.revoke(id, auditContextOf(request, requestId)));
   if (!revokedNow && !(await storeCall(deps.store.get(id)))) throw unknownKey(id);
-  deps.cache.revoked(id);
+  deps.cache.forget(id);
   sendJson(response, 200, { id, revoked: true }, noStore());
 }
 
@@ -66,6 +66,6 @@ export async function handleKeySpend(_request: IncomingMessage, response: Server
   sendJson(response, 200, { ...view, usd: microsToUsd(spent), reserved_usd: microsToUsd(reserved) }, noStore());
 }
 
-function unknownKey(id: string): GatewayError {
+export function unknownKey(id: string): GatewayError {
   return new GatewayError(`No key with id "${id}".`, { status: 404, code: 'not_found', type: 'invalid_request_error' });
 }

@@ -6,8 +6,13 @@ import { callAdmin, errorMessage, type AdminClientOptions } from './admin-client
 export type { AdminClientOptions };
 
 /** Option values as commander hands them over: text, checked here so every mistake gets one clear line. */
-export interface KeysCreateOptions extends AdminClientOptions {
+export interface KeysCreateOptions extends KeyFieldOptions {
   name: string;
+}
+
+/** The options that set a key's fields, on create and on update. */
+export interface KeyFieldOptions extends AdminClientOptions {
+  name?: string;
   /** Comma-separated route globs. */
   routes?: string;
   budgetUsd?: string;
@@ -20,7 +25,7 @@ export interface KeysCreateOptions extends AdminClientOptions {
 
 /** `switchyard keys create`: prints the new key once; returns the exit code. */
 export async function runKeysCreate(options: KeysCreateOptions): Promise<number> {
-  const body = createBody(options);
+  const body = keyFieldsBody(options);
   if (typeof body === 'string') {
     console.error(body);
     return 1;
@@ -84,9 +89,9 @@ export async function runKeysRevoke(id: string, options: AdminClientOptions): Pr
   return 0;
 }
 
-/** The POST body, or a message saying which option is wrong. */
-function createBody(options: KeysCreateOptions): Record<string, unknown> | string {
-  const body: Record<string, unknown> = { name: options.name };
+/** The body of a create or an update: the fields the options set, or a message saying which option is wrong. */
+export function keyFieldsBody(options: KeyFieldOptions): Record<string, unknown> | string {
+  const body: Record<string, unknown> = options.name === undefined ? {} : { name: options.name };
   if (options.routes !== undefined) {
     const routes = options.routes.split(',').map((glob) => glob.trim());
     if (routes.some((glob) => glob === '')) return '--routes takes comma-separated route globs, none of them empty (e.g. "support-*,openai-prod/*")';
@@ -111,21 +116,21 @@ function createBody(options: KeysCreateOptions): Record<string, unknown> | strin
   return body;
 }
 
-function fail(message: string): number {
+export function fail(message: string): number {
   console.error(message);
   return 1;
 }
 
-function labelled(rows: readonly [string, string][]): string {
+export function labelled(rows: readonly [string, string][]): string {
   const width = Math.max(...rows.map(([label]) => label.length));
   return rows.map(([label, value]) => `${label.padEnd(width)}  ${value}`).join('\n');
 }
 
-function routesText(routes: readonly string[] | null): string {
+export function routesText(routes: readonly string[] | null): string {
   return routes === null ? 'all' : routes.join(',');
 }
 
-function budgetText(budget: KeyView['budget']): string {
+export function budgetText(budget: KeyView['budget']): string {
   if (budget === null) return '-';
   const usd = budget.usd.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 6 });
   return `$${usd} / ${budget.period}`;

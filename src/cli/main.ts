@@ -3,8 +3,10 @@ import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
 import type { CanaryOptions } from './canary.js';
 import type { DrillOptions } from './drill.js';
+import type { KeysRotateOptions, KeysUpdateOptions } from './keys-change.js';
 import type { AdminClientOptions, KeysCreateOptions } from './keys.js';
 import type { RequestsListOptions } from './requests-list.js';
+import type { TokensCreateOptions } from './tokens.js';
 
 // Each command's module is imported by its action, not here: `serve` and `demo` pull in the whole
 // gateway (the tokenizer's rank tables, the store drivers, OpenTelemetry), which `--version`, `--help`
@@ -112,6 +114,67 @@ keys
   .option('--token <token>', TOKEN_HELP)
   .action(async (id: string, options: AdminClientOptions) => {
     process.exitCode = await (await import('./keys.js')).runKeysRevoke(id, options);
+  });
+
+keys
+  .command('rotate')
+  .description('give a key a new secret (printed this once); the old one keeps working for --overlap-s; exit 1 on failure')
+  .argument('<id>', 'key id (key_…), as `keys list` shows it')
+  .option('--overlap-s <seconds>', 'how long the old secret keeps working (default 3600; 0: it stops at once)')
+  .option('--url <url>', 'gateway URL', 'http://127.0.0.1:4000')
+  .option('--token <token>', TOKEN_HELP)
+  .action(async (id: string, options: KeysRotateOptions) => {
+    process.exitCode = await (await import('./keys-change.js')).runKeysRotate(id, options);
+  });
+keys
+  .command('update')
+  .description('change a key, in force on its next request; exit 1 on failure')
+  .argument('<id>', 'key id (key_…), as `keys list` shows it')
+  .option('--name <name>', 'a new name')
+  .option('--routes <globs>', 'comma-separated route globs the key may use')
+  .option('--budget-usd <usd>', 'spend limit in US dollars per --budget-period')
+  .option('--budget-period <period>', 'budget period: day, month or total')
+  .option('--rpm <count>', 'requests per minute')
+  .option('--tpm <count>', 'tokens per minute')
+  .option('--expires-at <time>', 'expiry, ISO 8601 with a zone, e.g. 2030-01-31T00:00:00Z')
+  .option('--direct', 'may name connection/model directly')
+  .option('--no-direct', 'may only use the configured routes')
+  .option('--clear <fields>', 'comma-separated fields to clear: routes (every route), budget, limits, expires_at (never)')
+  .option('--url <url>', 'gateway URL', 'http://127.0.0.1:4000')
+  .option('--token <token>', TOKEN_HELP)
+  .action(async (id: string, options: KeysUpdateOptions) => {
+    process.exitCode = await (await import('./keys-change.js')).runKeysUpdate(id, options);
+  });
+
+const tokens = program.command('tokens').description('manage scoped admin API tokens through the admin API');
+tokens
+  .command('create')
+  .description('create an admin API token and print it (it is shown this once); exit 1 on failure')
+  .requiredOption('--name <name>', 'a name for the token, shown in listings and the audit trail')
+  .requiredOption('--role <role>', 'admin, auditor, team_admin or member')
+  .option('--team <team>', 'the team (id or name) a team_admin or member token acts for')
+  .option('--expires-at <time>', 'expiry, ISO 8601 with a zone, e.g. 2030-01-31T00:00:00Z (default: never)')
+  .option('--url <url>', 'gateway URL', 'http://127.0.0.1:4000')
+  .option('--token <token>', TOKEN_HELP)
+  .action(async (options: TokensCreateOptions) => {
+    process.exitCode = await (await import('./tokens.js')).runTokensCreate(options);
+  });
+tokens
+  .command('list')
+  .description('list admin API tokens (never their secrets); exit 1 on failure')
+  .option('--url <url>', 'gateway URL', 'http://127.0.0.1:4000')
+  .option('--token <token>', TOKEN_HELP)
+  .action(async (options: AdminClientOptions) => {
+    process.exitCode = await (await import('./tokens.js')).runTokensList(options);
+  });
+tokens
+  .command('revoke')
+  .description('revoke an admin API token, refused from its next request on; exit 1 on failure')
+  .argument('<id>', 'token id (tok_…), as `tokens list` shows it')
+  .option('--url <url>', 'gateway URL', 'http://127.0.0.1:4000')
+  .option('--token <token>', TOKEN_HELP)
+  .action(async (id: string, options: AdminClientOptions) => {
+    process.exitCode = await (await import('./tokens.js')).runTokensRevoke(id, options);
   });
 
 const requests = program.command('requests').description('inspect request records through the admin API');

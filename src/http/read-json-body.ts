@@ -32,6 +32,11 @@ export async function readJsonBody(request: IncomingMessage, limits: BodyLimits)
   }
 }
 
+/** Whether the request comes with a body at all: endpoints whose body is optional read one only then. */
+export function hasBody(request: IncomingMessage): boolean {
+  return request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0;
+}
+
 /** data/end events rather than an async iterator: the cheapest read Node offers, per request. */
 function readText(request: IncomingMessage, limits: BodyLimits): Promise<string> {
   return new Promise((resolve, reject) => {

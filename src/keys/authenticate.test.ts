@@ -41,8 +41,8 @@ function keysWith(entries: [string, VirtualKey][], options: { down?: boolean } =
   });
 }
 
-async function refusal(headers: IncomingHttpHeaders, keys: KeyCache): Promise<GatewayError> {
-  const error: unknown = await authenticateRequest(headers, { mode: 'keys', keys, nowMs: NOW_MS }).then(
+async function refusal(headers: IncomingHttpHeaders, keys: KeyCache, nowMs = NOW_MS): Promise<GatewayError> {
+  const error: unknown = await authenticateRequest(headers, { mode: 'keys', keys, nowMs }).then(
     () => undefined,
     (thrown: unknown) => thrown,
   );
@@ -102,6 +102,15 @@ describe('authenticateRequest', () => {
     const error = await refusal({ authorization: `Bearer ${secret}` }, keys);
     expect(error).toMatchObject({ status: 401, code: 'invalid_api_key' });
     expect(error.message).toBe(`This API key expired at ${expiresAt}.`);
+  });
+
+  it('accepts a secret a rotation replaced until its overlap ends, then answers 401 saying it was replaced', async () => {
+    const until = new Date(NOW_MS + 1).toISOString();
+    const keys = keysWith([[secret, sampleKey({ replacedSecretExpiresAt: until })]]);
+    expect((await authenticateRequest({ 'x-api-key': secret }, { mode: 'keys', keys, nowMs: NOW_MS })).kind).toBe('key');
+    const error = await refusal({ authorization: `Bearer ${secret}` }, keys, NOW_MS + 1);
+    expect(error).toMatchObject({ status: 401, code: 'invalid_api_key' });
+    expect(error.message).toBe(`This API key expired at ${until}: it was replaced by a rotation; use the new key.`);
   });
 
   it('accepts a key until its expiry', async () => {

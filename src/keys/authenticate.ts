@@ -44,6 +44,9 @@ export async function authenticateRequest(headers: IncomingHttpHeaders, deps: Au
   }
   if (!key) throw unauthorized('Incorrect API key provided. Check the key, or create one with `switchyard keys create`.');
   if (key.revokedAt !== null) throw unauthorized(`This API key was revoked at ${key.revokedAt}.`);
+  if (key.replacedSecretExpiresAt !== undefined && Date.parse(key.replacedSecretExpiresAt) <= deps.nowMs) {
+    throw unauthorized(`This API key expired at ${key.replacedSecretExpiresAt}: it was replaced by a rotation; use the new key.`);
+  }
   if (key.expiresAt !== null && Date.parse(key.expiresAt) <= deps.nowMs) throw unauthorized(`This API key expired at ${key.expiresAt}.`);
   return { kind: 'key', key };
 }

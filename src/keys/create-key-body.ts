@@ -13,7 +13,7 @@ const MAX_BUDGET_USD = 1_000_000_000;
 const positiveInt = z.int({ error: 'must be a whole number' }).positive({ error: 'must be above 0' });
 
 /** `POST /admin/keys`. `null` is accepted wherever a field may be omitted, meaning the same. */
-const createKeyBodySchema = z
+export const createKeyBodySchema = z
   .object({
     name: z.string().trim().min(1, 'must not be empty').max(MAX_NAME_LENGTH),
     routes: z
@@ -41,19 +41,7 @@ const createKeyBodySchema = z
 /** Validates a create-key body; a 400 naming the first offending field otherwise. */
 export function parseCreateKeyBody(body: unknown, nowMs: number): NewKey {
   const { name, routes, direct, budget, limits, expires_at: expiresAtText } = validateBody(createKeyBodySchema, body);
-  let expiresAt: string | null = null;
-  if (expiresAtText !== undefined && expiresAtText !== null) {
-    const expiresAtMs = Date.parse(expiresAtText);
-    if (expiresAtMs <= nowMs) {
-      throw new GatewayError(`Invalid request: expires_at: must be in the future (got ${expiresAtText}).`, {
-        status: 400,
-        code: 'invalid_request_error',
-        param: 'expires_at',
-      });
-    }
-    // One spelling in the store (UTC, milliseconds) whatever offset the caller wrote.
-    expiresAt = new Date(expiresAtMs).toISOString();
-  }
+  const expiresAt = expiresAtText === undefined || expiresAtText === null ? null : futureExpiry(expiresAtText, nowMs);
   return {
     name,
     routes: routes ?? null,
@@ -66,4 +54,17 @@ export function parseCreateKeyBody(body: unknown, nowMs: number): NewKey {
     kind: 'service',
     ownerId: null,
   };
+}
+
+/** An `expires_at` (a key's, a token's) as stored (UTC, milliseconds, whatever offset the caller wrote); a 400 unless it is in the future. */
+export function futureExpiry(text: string, nowMs: number): string {
+  const expiresAtMs = Date.parse(text);
+  if (expiresAtMs <= nowMs) {
+    throw new GatewayError(`Invalid request: expires_at: must be in the future (got ${text}).`, {
+      status: 400,
+      code: 'invalid_request_error',
+      param: 'expires_at',
+    });
+  }
+  return new Date(expiresAtMs).toISOString();
 }

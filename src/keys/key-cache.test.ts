@@ -118,7 +118,7 @@ describe('KeyCache', () => {
     store.add(secret, sampleKey());
     expect((await cache.authenticate(secret))?.revokedAt).toBeNull();
     store.add(secret, sampleKey({ revokedAt: '2025-02-01T00:00:00.000Z' }));
-    cache.revoked('key_sample');
+    cache.forget('key_sample');
     expect((await cache.authenticate(secret))?.revokedAt).toBe('2025-02-01T00:00:00.000Z');
     expect(store.lookups).toBe(2);
   });
@@ -132,7 +132,7 @@ describe('KeyCache', () => {
     const before = cache.authenticate(secret);
     await Promise.resolve();
     store.add(secret, sampleKey({ revokedAt: '2025-02-01T00:00:00.000Z' }));
-    cache.revoked('key_sample');
+    cache.forget('key_sample');
     // A request arriving after the revocation starts its own lookup rather than joining the old one.
     const after = cache.authenticate(secret);
     open();
@@ -170,7 +170,7 @@ describe('KeyCache', () => {
     const refreshing = cache.refresh();
     await Promise.resolve();
     store.add(secret, sampleKey({ revokedAt: '2025-02-01T00:00:00.000Z' }));
-    cache.revoked('key_sample');
+    cache.forget('key_sample');
     open();
     await refreshing;
     store.gate = undefined;

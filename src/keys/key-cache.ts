@@ -26,7 +26,7 @@ export const KNOWN_KEY_REFRESH_INTERVAL_MS = 30_000;
 /**
  * Keys by the hash of their secret, in memory in front of the store: after a key's first
  * request, authenticating it is a hash and a Map lookup, and answering it needs no store.
- * Known keys (revoked and expired ones too, so the refusal can say why) stay until `revoked`,
+ * Known keys (revoked and expired ones too, so the refusal can say why) stay until `forget`,
  * and are re-read from the store by `refresh` (`startRefreshing` runs it on a timer).
  */
 export class KeyCache {
@@ -39,7 +39,7 @@ export class KeyCache {
   private readonly unknownUntilMs = new Map<string, number>();
   /** One store lookup per hash at a time, however many requests arrive with a new key at once. */
   private readonly pending = new Map<string, Promise<VirtualKey | undefined>>();
-  /** Bumped by `revoked`: a lookup that started before a revocation must not cache what it read. */
+  /** Bumped by `forget`: a lookup that started before a change must not cache what it read. */
   private generation = 0;
   private refreshTimer: NodeJS.Timeout | undefined;
 
@@ -87,7 +87,7 @@ export class KeyCache {
       } catch {
         continue;
       }
-      // A revocation heard meanwhile is newer than what was read; and only replace what is still there.
+      // A change heard meanwhile is newer than what was read; and only replace what is still there.
       if (generation !== this.generation || this.known.get(hash) !== cached) continue;
       if (fresh) this.known.set(hash, fresh);
       else this.known.delete(hash);
@@ -112,10 +112,10 @@ export class KeyCache {
     this.refreshTimer = undefined;
   }
 
-  /** Forgets a revoked key at once, so its next request reads the revocation from the store. */
-  revoked(id: string): void {
+  /** Forgets a key at once (revoked, rotated or changed), so its next request reads it from the store. */
+  forget(id: string): void {
     this.generation++;
-    // New requests must not join a lookup that may have read the key before it was revoked.
+    // New requests must not join a lookup that may have read the key before it changed.
     this.pending.clear();
     for (const [hash, key] of this.known) {
       if (key.id === id) this.known.delete(hash);

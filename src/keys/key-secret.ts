@@ -9,7 +9,12 @@ const SECRET_SHAPE = /^sk-sy-[A-Za-z0-9_-]{43}$/;
 
 /** A new virtual key: `sk-sy-` + 256 random bits. */
 export function generateSecret(): string {
-  return SECRET_PREFIX + randomBytes(SECRET_BYTES).toString('base64url');
+  return randomSecret(SECRET_PREFIX);
+}
+
+/** `prefix` + 256 random bits in unpadded base64url (43 characters): every secret the gateway hands out. */
+export function randomSecret(prefix: string): string {
+  return prefix + randomBytes(SECRET_BYTES).toString('base64url');
 }
 
 /**

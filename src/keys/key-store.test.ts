@@ -83,6 +83,39 @@ describe('KeyStore', () => {
     expect((await store.findByHash(hashSecret(secret)))?.revokedAt).toBe('2025-06-01T12:00:05.000Z');
   });
 
+  it('finds a rotated key by its replaced secret, marked with when that secret stops; a second rotation forgets it', async () => {
+    const { key, secret } = await store.create(NEW_KEY);
+    const first = await store.rotate(key.id, 600);
+    if (first.outcome !== 'done') throw new Error(first.outcome);
+    expect(first.changed.previousExpiresAt).toBe('2025-06-01T12:10:00.000Z');
+    expect(await store.findByHash(hashSecret(first.changed.secret))).toEqual({ ...key, keyPrefix: first.changed.secret.slice(0, 10) });
+    expect(await store.findByHash(hashSecret(secret))).toEqual({ ...key, keyPrefix: first.changed.secret.slice(0, 10), replacedSecretExpiresAt: '2025-06-01T12:10:00.000Z' });
+    const second = await store.rotate(key.id, 0);
+    if (second.outcome !== 'done') throw new Error(second.outcome);
+    expect(await store.findByHash(hashSecret(secret))).toBeUndefined();
+    expect((await store.findByHash(hashSecret(first.changed.secret)))?.replacedSecretExpiresAt).toBe('2025-06-01T12:00:00.000Z');
+  });
+
+  it('of two rotations or changes read before either lands, the second writes nothing and says it raced', async () => {
+    const { key } = await store.create(NEW_KEY);
+    const rotations = await Promise.all([store.rotate(key.id, 60), store.rotate(key.id, 60)]);
+    expect(rotations.map((result) => result.outcome).sort()).toEqual(['done', 'raced']);
+    const changes = await Promise.all([store.update(key.id, { name: 'one' }), store.update(key.id, { name: 'two' })]);
+    expect(changes.map((result) => result.outcome)).toEqual(['done', 'raced']);
+    expect((await store.get(key.id))?.name).toBe('one');
+  });
+
+  it('changes only the fields named, clears those set to null, and changes no revoked or unknown key', async () => {
+    const { key } = await store.create(NEW_KEY);
+    const changed = await store.update(key.id, { name: 'renamed', budget: null, tpm: null, expiresAt: null });
+    expect(changed).toEqual({ outcome: 'done', changed: { ...key, name: 'renamed', budget: null, tpm: null, expiresAt: null } });
+    expect(await store.get(key.id)).toEqual({ ...key, name: 'renamed', budget: null, tpm: null, expiresAt: null });
+    await store.revoke(key.id);
+    expect(await store.update(key.id, { name: 'again' })).toEqual({ outcome: 'revoked' });
+    expect(await store.rotate(key.id, 60)).toEqual({ outcome: 'revoked' });
+    expect(await store.update('key_unknown', { name: 'x' })).toEqual({ outcome: 'unknown' });
+  });
+
   it('keeps whether a key may use the direct form', async () => {
     const { key } = await store.create({ ...NEW_KEY, direct: false });
     expect(key.direct).toBe(false);

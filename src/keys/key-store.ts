@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely, Selectable, UpdateQueryBuilder, UpdateResult, Updateable } from 'kysely';
 import type { DatabaseSchema, VirtualKeysTable } from '../store/schema.js';
-import type { AuditContext, AuditTrail } from '../audit/audit-trail.js';
+import type { AuditContext, AuditEvent, AuditTrail } from '../audit/audit-trail.js';
 import { keyView } from './key-view.js';
 import { generateSecret, hashesMatch, hashSecret, keyPrefix } from './key-secret.js';
-import { BUDGET_PERIODS, type BudgetPeriod, type NewKey, type VirtualKey } from './virtual-key.js';
+import { BUDGET_PERIODS, type BudgetPeriod, type KeyChanges, type NewKey, type VirtualKey } from './virtual-key.js';
 
 export interface KeyStoreOptions {
   /** Opened and migrated by the caller. */
@@ -19,6 +19,17 @@ export interface CreatedKey {
   /** The only copy of the secret there will ever be: the store keeps its hash. */
   secret: string;
 }
+
+/** A rotation: the key under its new secret (shown once), and when the replaced secret stops working. */
+export interface RotatedKey extends CreatedKey {
+  previousExpiresAt: string;
+}
+
+/**
+ * How a rotation or a change ended. `unknown`: no such key; `revoked`: a revoked key changes no
+ * more; `raced`: another change landed between reading the key and writing it (nothing was written).
+ */
+export type KeyChangeOutcome<Changed> = { outcome: 'done'; changed: Changed } | { outcome: 'unknown' | 'revoked' | 'raced' };
 
 type KeyRow = Selectable<VirtualKeysTable>;
 
@@ -92,14 +103,101 @@ export class KeyStore {
     return result.numUpdatedRows > 0n;
   }
 
-  /** The key whose secret hashes to `hash`, revoked and expired ones included (the caller says why it is refused). */
+  /**
+   * A new secret for the key; the one it replaces keeps working until `overlapS` seconds from now
+   * (0: it stops at once). The secret before that one, if any, stops at once. With a context, the
+   * rotation is audited (`key.rotate`, the views before and after: never a secret or a hash).
+   */
+  async rotate(id: string, overlapS: number, context?: AuditContext): Promise<KeyChangeOutcome<RotatedKey>> {
+    const row = await this.#row(id);
+    if (!row || row.revoked_at !== null) return { outcome: row ? 'revoked' : 'unknown' };
+    const secret = generateSecret();
+    const previousExpiresAt = new Date(this.nowMs() + overlapS * 1000).toISOString();
+    const changes = { key_hash: hashSecret(secret), key_prefix: keyPrefix(secret), previous_key_hash: row.key_hash, previous_expires_at: previousExpiresAt };
+    const before = toVirtualKey(row);
+    const key = toVirtualKey({ ...row, ...changes });
+    const event = {
+      action: 'key.rotate' as const,
+      target: { kind: 'key', id },
+      before: { ...keyView(before, this.nowMs()), previous_expires_at: row.previous_expires_at },
+      after: { ...keyView(key, this.nowMs()), previous_expires_at: previousExpiresAt },
+    };
+    const outcome = await this.#changeRow(row, changes, context, event);
+    return outcome === 'done' ? { outcome, changed: { key, secret, previousExpiresAt } } : { outcome };
+  }
+
+  /** Changes what `changes` names (null clears). With a context, the change is audited (`key.update`, before and after). */
+  async update(id: string, changes: KeyChanges, context?: AuditContext): Promise<KeyChangeOutcome<VirtualKey>> {
+    const row = await this.#row(id);
+    if (!row || row.revoked_at !== null) return { outcome: row ? 'revoked' : 'unknown' };
+    const columns = changedColumns(changes);
+    const before = toVirtualKey(row);
+    const key = toVirtualKey({ ...row, ...columns });
+    const event = { action: 'key.update' as const, target: { kind: 'key', id }, before: keyView(before, this.nowMs()), after: keyView(key, this.nowMs()) };
+    const outcome = await this.#changeRow(row, columns, context, event);
+    return outcome === 'done' ? { outcome, changed: key } : { outcome };
+  }
+
+  /**
+   * The key whose secret hashes to `hash`, revoked and expired ones included (the caller says why
+   * it is refused); or the key whose secret a rotation replaced, marked with when that secret stops.
+   */
   async findByHash(hash: string): Promise<VirtualKey | undefined> {
     const row = await this.db.selectFrom('virtual_keys').selectAll().where('key_hash', '=', hash).executeTakeFirst();
     // The index finds the row; the decision is a constant-time compare of the digests,
     // so it never rests on how a particular database compares text.
-    if (!row || !hashesMatch(row.key_hash, hash)) return undefined;
-    return toVirtualKey(row);
+    if (row && hashesMatch(row.key_hash, hash)) return toVirtualKey(row);
+    const rotated = await this.db.selectFrom('virtual_keys').selectAll().where('previous_key_hash', '=', hash).executeTakeFirst();
+    if (!rotated?.previous_key_hash || rotated.previous_expires_at === null || !hashesMatch(rotated.previous_key_hash, hash)) return undefined;
+    return { ...toVirtualKey(rotated), replacedSecretExpiresAt: rotated.previous_expires_at };
   }
+
+  #row(id: string): Promise<KeyRow | undefined> {
+    return this.db.selectFrom('virtual_keys').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /**
+   * Writes `columns` only if the row is still as it was read, so the audit row's `before` is what
+   * was replaced: a change that lands in between makes this one `raced` (or `revoked`), unwritten.
+   */
+  async #changeRow(read: KeyRow, columns: Updateable<VirtualKeysTable>, context: AuditContext | undefined, event: AuditEvent): Promise<'done' | 'revoked' | 'raced'> {
+    const update = unchangedSince(this.db.updateTable('virtual_keys').set(columns), read);
+    let changedRows: number;
+    if (this.audit && context) {
+      changedRows = (await this.audit.change(context, event, [update], { onlyIfChanged: true })).changedRows[0] ?? 0;
+    } else {
+      changedRows = Number((await update.executeTakeFirst()).numUpdatedRows);
+    }
+    if (changedRows > 0) return 'done';
+    return (await this.#row(read.id))?.revoked_at === null ? 'raced' : 'revoked';
+  }
+}
+
+type KeyUpdate = UpdateQueryBuilder<DatabaseSchema, 'virtual_keys', 'virtual_keys', UpdateResult>;
+
+/** Every column a rotation or a change reads before it writes, as it was read (null compared as null). */
+function unchangedSince(update: KeyUpdate, read: KeyRow): KeyUpdate {
+  const guarded = ['key_hash', 'name', 'routes_json', 'direct', 'budget_usd_micros', 'budget_period', 'rpm', 'tpm', 'expires_at', 'revoked_at', 'previous_key_hash'] as const;
+  return guarded.reduce<KeyUpdate>(
+    (query, column) => (read[column] === null ? query.where(column, 'is', null) : query.where(column, '=', read[column])),
+    update.where('id', '=', read.id),
+  );
+}
+
+/** The stored form of a change: only the columns it names. */
+function changedColumns(changes: KeyChanges): Updateable<VirtualKeysTable> {
+  const columns: Updateable<VirtualKeysTable> = {};
+  if (changes.name !== undefined) columns.name = changes.name;
+  if (changes.routes !== undefined) columns.routes_json = changes.routes === null ? null : JSON.stringify(changes.routes);
+  if (changes.direct !== undefined) columns.direct = changes.direct ? 1 : 0;
+  if (changes.budget !== undefined) {
+    columns.budget_usd_micros = changes.budget?.usdMicros ?? null;
+    columns.budget_period = changes.budget?.period ?? null;
+  }
+  if (changes.rpm !== undefined) columns.rpm = changes.rpm;
+  if (changes.tpm !== undefined) columns.tpm = changes.tpm;
+  if (changes.expiresAt !== undefined) columns.expires_at = changes.expiresAt;
+  return columns;
 }
 
 /** `key_` + 64 random bits in hex: unguessable enough that ids in URLs and logs reveal nothing. */

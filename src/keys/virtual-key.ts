@@ -33,6 +33,11 @@ export interface VirtualKey {
   readonly kind: KeyKind;
   /** Who made an exploration key for themselves (the actor's id); null for service keys. */
   readonly ownerId: string | null;
+  /**
+   * Only on a key found by the secret a rotation replaced: when that secret stops working (ISO
+   * 8601). Authentication judges it on every request, so a cached old secret cannot outlive it.
+   */
+  readonly replacedSecretExpiresAt?: string;
 }
 
 export const KEY_KINDS = ['service', 'exploration'] as const;
@@ -51,3 +56,6 @@ export interface NewKey {
   kind: KeyKind;
   ownerId: string | null;
 }
+
+/** What `PATCH /admin/keys/:id` may change; a field left out stays as it is, null clears it. */
+export type KeyChanges = Partial<Pick<NewKey, 'name' | 'routes' | 'direct' | 'budget' | 'rpm' | 'tpm' | 'expiresAt'>>;

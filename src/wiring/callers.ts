@@ -15,7 +15,7 @@ import type { ServingDeps } from '../serving/serve-request.js';
 import { RedisAdmissionGate } from '../state/redis-admission-gate.js';
 import { RedisIdempotencyStore } from '../state/redis-idempotency-store.js';
 import type { RedisLink } from '../state/redis-link.js';
-import { RedisRevocations } from '../state/redis-revocations.js';
+import { RedisKeyChanges } from '../state/redis-key-changes.js';
 import { RedisSessionBindings } from '../state/redis-session-bindings.js';
 import type { Metrics } from '../telemetry/metrics.js';
 import type { RequestSpans } from '../telemetry/request-spans.js';
@@ -69,7 +69,7 @@ export function buildCallers(deps: CallersDeps): Callers {
   };
   const adminKeys: AdminKeysDeps = {
     store: keyStore,
-    cache: link ? new RedisRevocations(link, keys) : keys,
+    cache: link ? new RedisKeyChanges(link, keys) : keys,
     spentMicros: ledgerSpentMicros,
     reservedMicros: (keyId) => admission.reservedMicros(keyId),
   };

@@ -6,9 +6,11 @@ import { handleMe } from '../admin/handle-me.js';
 import { handleListCanaries, handleResetCanaryBaseline, handleRunCanaries } from '../admin/handle-canaries.js';
 import { handleLatestDrill, handleRunDrill } from '../admin/handle-drills.js';
 import { handleHealth } from '../admin/handle-health.js';
+import { handleRotateKey, handleUpdateKey } from '../admin/handle-key-changes.js';
 import { handleCreateKey, handleKeySpend, handleListKeys, handleRevokeKey } from '../admin/handle-keys.js';
 import { handleGetRequest, handleListRequests } from '../admin/handle-requests.js';
 import { handleStats } from '../admin/handle-stats.js';
+import { handleCreateToken, handleListTokens, handleRevokeToken, type AdminTokensDeps } from '../admin/handle-tokens.js';
 import type { Config } from '../config/schema.js';
 import { handleDeleteStoredResponse, handleGetStoredResponse } from '../conversations/handle-stored-response.js';
 import { ANTHROPIC_MESSAGES } from '../dialects/anthropic-messages/anthropic-messages.js';
@@ -36,6 +38,8 @@ import type { Storage } from './storage.js';
 export interface RouteTableDeps {
   /** Who may ask the admin API, and how they are recognised. */
   access: AdminAccessDeps;
+  /** What `/admin/tokens` works on. */
+  adminTokens: AdminTokensDeps;
   config: () => Config;
   logger: Logger;
   metrics: Metrics;
@@ -92,8 +96,13 @@ export function routeTable(deps: RouteTableDeps): RouteTable {
     'GET /admin/stats': (request, response) => handleStats(request, response, { db: storage.db, flush: storage.flush }),
     'POST /admin/keys': (request, response, requestId, params) => handleCreateKey(request, response, params, adminKeys, requestId),
     'GET /admin/keys': (request, response, _id, params) => handleListKeys(request, response, params, adminKeys),
+    'PATCH /admin/keys/:id': (request, response, requestId, params) => handleUpdateKey(request, response, params, adminKeys, requestId),
     'DELETE /admin/keys/:id': (request, response, requestId, params) => handleRevokeKey(request, response, params, adminKeys, requestId),
+    'POST /admin/keys/:id/rotate': (request, response, requestId, params) => handleRotateKey(request, response, params, adminKeys, requestId),
     'GET /admin/keys/:id/spend': (request, response, _id, params) => handleKeySpend(request, response, params, adminKeys),
+    'POST /admin/tokens': (request, response, requestId, params) => handleCreateToken(request, response, params, deps.adminTokens, requestId),
+    'GET /admin/tokens': (request, response, _id, params) => handleListTokens(request, response, params, deps.adminTokens),
+    'DELETE /admin/tokens/:id': (request, response, requestId, params) => handleRevokeToken(request, response, params, deps.adminTokens, requestId),
     'GET /admin/canaries': (request, response, _id, params) => handleListCanaries(request, response, params, canaries),
     'POST /admin/canaries': (request, response, _id, params) => handleRunCanaries(request, response, params, canaries),
     'DELETE /admin/canaries/:route/baseline': (request, response, _id, params) => handleResetCanaryBaseline(request, response, params, canaries),

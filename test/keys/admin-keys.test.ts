@@ -179,7 +179,7 @@ describe('admin keys API', () => {
     ['a budget without a period', { name: 'n', budget: { usd: 10 } }, 'budget.period'],
     ['a fractional rpm', { name: 'n', limits: { rpm: 1.5 } }, 'limits.rpm'],
     ['a zero tpm', { name: 'n', limits: { tpm: 0 } }, 'limits.tpm'],
-    ['an unknown limit', { name: 'n', limits: { rpd: 10 } }, 'limits'],
+    ['an unknown limit', { name: 'n', limits: { rpd: 10 } }, 'limits.rpd'],
     ['an expiry that is not a time', { name: 'n', expires_at: 'next tuesday' }, 'expires_at'],
     ['an expiry without a zone', { name: 'n', expires_at: '2999-01-01T00:00:00' }, 'expires_at'],
     ['an expiry in the past', { name: 'n', expires_at: '2001-01-01T00:00:00Z' }, 'expires_at'],

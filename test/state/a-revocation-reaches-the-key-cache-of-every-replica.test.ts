@@ -3,7 +3,7 @@ import { KeyCache, type KeyLookup } from '../../src/keys/key-cache.js';
 import { generateSecret, hashSecret } from '../../src/keys/key-secret.js';
 import type { VirtualKey } from '../../src/keys/virtual-key.js';
 import { RedisLink } from '../../src/state/redis-link.js';
-import { RedisRevocations } from '../../src/state/redis-revocations.js';
+import { RedisKeyChanges } from '../../src/state/redis-key-changes.js';
 import { eventually } from '../scenario/scenario-helpers.js';
 import { redisForThisFile } from '../support/redis-server.js';
 
@@ -42,12 +42,12 @@ const store = new (class implements KeyLookup {
 })();
 
 /** One replica's key cache and revocations on a link of its own. */
-async function replica(prefix: string): Promise<{ cache: KeyCache; revocations: RedisRevocations }> {
+async function replica(prefix: string): Promise<{ cache: KeyCache; revocations: RedisKeyChanges }> {
   const link = new RedisLink({ url: redis.server().url, keyPrefix: prefix });
   links.push(link);
   expect(await link.ready(5_000)).toBe(true);
   const cache = new KeyCache({ store });
-  return { cache, revocations: new RedisRevocations(link, cache) };
+  return { cache, revocations: new RedisKeyChanges(link, cache) };
 }
 
 it.runIf(redis.available)('a key revoked on one replica is dropped from the other replica’s cache within 1 s, and only that key prefix hears it', async () => {
@@ -58,7 +58,7 @@ it.runIf(redis.available)('a key revoked on one replica is dropped from the othe
   expect(store.lookups).toBe(3);
 
   store.key = { ...active, revokedAt: '2025-02-01T00:00:00.000Z' };
-  a.revocations.revoked(active.id);
+  a.revocations.forget(active.id);
   // A forgets at once; B on hearing the message; a gateway with another key prefix never hears it.
   expect((await a.cache.authenticate(secret))?.revokedAt).toBe('2025-02-01T00:00:00.000Z');
   await eventually(async () => (await b.cache.authenticate(secret))?.revokedAt !== null, 1_000, 'replica B reading the revocation');

@@ -8,7 +8,7 @@ import { RedisAdmissionGate } from '../../src/state/redis-admission-gate.js';
 import { RedisIdempotencyStore } from '../../src/state/redis-idempotency-store.js';
 import { RedisLatestDrillRun } from '../../src/state/redis-latest-drill-run.js';
 import type { RedisLink } from '../../src/state/redis-link.js';
-import { RedisRevocations } from '../../src/state/redis-revocations.js';
+import { RedisKeyChanges } from '../../src/state/redis-key-changes.js';
 import { RedisRunLeases } from '../../src/state/redis-run-leases.js';
 import { RedisSessionBindings } from '../../src/state/redis-session-bindings.js';
 import { eventually } from '../scenario/scenario-helpers.js';
@@ -223,11 +223,11 @@ describe.runIf(cluster.available)('every shared store on a Redis Cluster (3 prim
 
     // Pub/sub: whichever node each link listens on, a revocation published by A reaches B.
     const heard: string[] = [];
-    new RedisRevocations(b, { revoked: (id: string) => heard.push(id), refresh: async () => undefined } as unknown as KeyCache);
-    const revocations = new RedisRevocations(a, { revoked: () => undefined, refresh: async () => undefined } as unknown as KeyCache);
+    new RedisKeyChanges(b, { forget: (id: string) => heard.push(id), refresh: async () => undefined } as unknown as KeyCache);
+    const revocations = new RedisKeyChanges(a, { forget: () => undefined, refresh: async () => undefined } as unknown as KeyCache);
     await eventually(
       () => {
-        revocations.revoked('key_gone');
+        revocations.forget('key_gone');
         return heard.includes('key_gone');
       },
       3_000,

@@ -27,9 +27,13 @@ export function validateBody<Schema extends z.ZodType>(schema: Schema, body: unk
  */
 function describeValidationError(error: z.ZodError): GatewayError {
   const issue = error.issues[0]!;
-  const param = formatPath(issue.path);
+  // An unknown field is named itself, not the object that holds it.
+  const path = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0]!] : issue.path;
+  const param = formatPath(path);
   let message = issue.message;
-  if (issue.code === 'invalid_union' && 'note' in issue && issue.note === 'No matching discriminator') {
+  if (issue.code === 'unrecognized_keys') {
+    message = 'unknown field';
+  } else if (issue.code === 'invalid_union' && 'note' in issue && issue.note === 'No matching discriminator') {
     message = `unsupported value for "${String(issue.discriminator)}"`;
   } else if (issue.code === 'invalid_type' && issue.input === undefined) {
     message = 'required';
