@@ -40,15 +40,15 @@ export interface GateSubject {
   tpm: number | null;
   budget?: GateBudget;
   /** The team's rather than the key's. */
-  team: boolean;
+  isTeam: boolean;
 }
 
 /** The key, then its team when the team sets a limit or a budget. */
 export function subjectsOf(request: GateRequest): GateSubject[] {
-  const key: GateSubject = { id: request.keyId, rpm: request.rpm, tpm: request.tpm, budget: request.budget, team: false };
+  const key: GateSubject = { id: request.keyId, rpm: request.rpm, tpm: request.tpm, budget: request.budget, isTeam: false };
   const { team } = request;
   if (!team || (team.rpm === null && team.tpm === null && !team.budget)) return [key];
-  return [key, { id: team.teamId, rpm: team.rpm, tpm: team.tpm, budget: team.budget, team: true }];
+  return [key, { id: team.teamId, rpm: team.rpm, tpm: team.tpm, budget: team.budget, isTeam: true }];
 }
 
 /** What an admitted request holds until it ends. */
@@ -74,7 +74,7 @@ export interface RefusedBy {
 
 /** A refusal's `refusedBy`, spread into it. */
 export function refusedBy(subject: GateSubject | undefined): RefusedBy {
-  return subject?.team ? { refusedBy: 'team' } : {};
+  return subject?.isTeam ? { refusedBy: 'team' } : {};
 }
 
 /**

@@ -65,7 +65,7 @@ export class OutageGate {
     const admission = await local.admit(request);
     // A request refused for a budget still took its place in every minute.
     if ((admission.ok || admission.limit === 'budget') && options.countedInRedis === undefined) {
-      subjects.forEach(({ rpm }, index) => rpm !== null && this.#countLocalRequest(counters[index]!, rpm, request.nowMs));
+      for (const [index, { rpm }] of subjects.entries()) if (rpm !== null) this.#countLocalRequest(counters[index]!, rpm, request.nowMs);
     }
     if (!admission.ok) return admission;
     let settled = false;
@@ -77,7 +77,7 @@ export class OutageGate {
           settled = true;
           admission.ticket.settle(consumption, nowMs);
           if (consumption.costMicros <= 0 || !subjects.some(({ budget }) => budget)) return;
-          subjects.forEach(({ budget }, index) => budget && this.#countLocalSpend(counters[index]!, budget.periodStartMs, consumption.costMicros));
+          for (const [index, { budget }] of subjects.entries()) if (budget) this.#countLocalSpend(counters[index]!, budget.periodStartMs, consumption.costMicros);
           this.#onSpend();
         },
       },
