@@ -17,8 +17,8 @@ export interface AdminKeysDeps {
   cache: Pick<KeyCache, 'forget'>;
   /** Spent by the key since a time, from the ledger; rejects when the store cannot say (spend still unwritten counts). */
   spentMicros(keyId: string, sinceMs: number): Promise<number>;
-  /** Held back by the key's requests in flight (budget reservations). */
-  reservedMicros?(keyId: string): Promise<number>;
+  /** Held back by the key's requests in flight (budget reservations); a key of a team is counted under its team. */
+  reservedMicros?(keyId: string, teamId: string | null): Promise<number>;
   nowMs?: () => number;
 }
 
@@ -62,7 +62,7 @@ export async function handleKeySpend(_request: IncomingMessage, response: Server
   if (!key) throw unknownKey(id);
   const view = keySpendView(key, (deps.nowMs ?? Date.now)());
   const spent = await storeCall(deps.spentMicros(key.id, Date.parse(view.period_start)));
-  const reserved = (await deps.reservedMicros?.(key.id)) ?? 0;
+  const reserved = (await deps.reservedMicros?.(key.id, key.teamId)) ?? 0;
   sendJson(response, 200, { ...view, usd: microsToUsd(spent), reserved_usd: microsToUsd(reserved) }, noStore());
 }
 

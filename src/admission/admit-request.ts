@@ -4,7 +4,8 @@ import type { Principal } from '../keys/authenticate.js';
 import { periodStart } from '../keys/budget-period.js';
 import { deploymentPrice } from '../metering/deployment-price.js';
 import type { ResolvedRoute } from '../routing/resolve-route.js';
-import type { AdmissionGate, AdmissionTicket, GateRequest } from './admission-gate.js';
+import type { KeyBudget } from '../keys/virtual-key.js';
+import type { AdmissionGate, AdmissionTicket, GateAdmission, GateBudget, GateRequest } from './admission-gate.js';
 import { MIN_FITTED_OUTPUT_TOKENS, outputTokensWithin, reservationRange, type ReservationRange } from './budget-fit.js';
 import { budgetRefusal } from './budget-refusal.js';
 import type { Consumption } from './consumption.js';
@@ -40,6 +41,10 @@ export interface Demand {
  * output tokens, a route with `budget_fit: clamp` (the default) reserves what is left and lowers
  * the output cap to what it pays for. Refusals are 429s: `rate_limit_exceeded` with
  * `retry-after`; `budget_exceeded` with `x-should-retry: false` (waiting does not help).
+ *
+ * A key of a team passes its team's limits and budget too, counted across the team's keys (SPEC
+ * §15), in the same decision: the reservation is what the smaller of the two budgets has room for,
+ * and a refusal by the team names it.
  */
 export async function admitRequest(
   principal: Principal,
@@ -49,9 +54,8 @@ export async function admitRequest(
   deps: AdmissionDeps,
 ): Promise<AdmissionHandle> {
   if (principal.kind !== 'key') return {};
-  const { key } = principal;
-  const { budget } = key;
-  if (key.rpm === null && key.tpm === null && budget === null) return {};
+  const { key, team } = principal;
+  if (!hasLimits(key) && !(team && hasLimits(team))) return {};
   const estimatedTokens = demand.inputTokens();
   const request: GateRequest = { keyId: key.id, rpm: key.rpm, tpm: key.tpm, estimatedTokens, nowMs: options.nowMs };
   const prices = route.targets.map((target) =>
@@ -61,40 +65,70 @@ export async function admitRequest(
   const lowerable = demand.lowerOutputCap !== undefined && outputCap > MIN_FITTED_OUTPUT_TOKENS;
   const clamp = lowerable && route.policy.budget_fit === 'clamp';
   let range: ReservationRange | undefined;
-  if (budget !== null) {
+  if (key.budget !== null || team?.budget) {
     range = reservationRange(estimatedTokens, outputCap, prices, clamp);
-    request.budget = {
-      budgetMicros: budget.usdMicros,
-      periodStartMs: Date.parse(periodStart(budget.period, key.createdAt, options.nowMs)),
-      maxCostMicros: range.maxCostMicros,
-      minCostMicros: range.minCostMicros,
-    };
+    if (key.budget !== null) request.budget = gateBudget(key.budget, key.createdAt, range, options.nowMs);
+  }
+  if (team) {
+    request.team = { teamId: team.id, rpm: team.rpm, tpm: team.tpm };
+    if (team.budget) request.team.budget = gateBudget(team.budget, team.createdAt, range!, options.nowMs);
   }
   const admission = await deps.admission.admit(request);
-  if (admission.ok) {
-    const handle: AdmissionHandle = { ticket: admission.ticket };
-    if (range && admission.reservedMicros !== undefined && admission.reservedMicros < range.maxCostMicros) {
-      const sent = outputTokensWithin(admission.reservedMicros, estimatedTokens, prices);
-      demand.lowerOutputCap?.(sent);
-      handle.maxTokensClamped = { requested: demand.maxOutputTokens ?? null, sent };
-    }
-    return handle;
+  if (!admission.ok) {
+    const refusedBy = admission.refusedBy === 'team' ? { limits: team!, team: team!.name } : { limits: key };
+    throw refusal(admission, refusedBy, range, lowerable && !clamp);
   }
-  if (admission.limit === 'budget') {
+  const handle: AdmissionHandle = { ticket: admission.ticket };
+  if (range && admission.reservedMicros !== undefined && admission.reservedMicros < range.maxCostMicros) {
+    const sent = outputTokensWithin(admission.reservedMicros, estimatedTokens, prices);
+    demand.lowerOutputCap?.(sent);
+    handle.maxTokensClamped = { requested: demand.maxOutputTokens ?? null, sent };
+  }
+  return handle;
+}
+
+/** What a key or a team limits a request by. */
+interface Limited {
+  budget: KeyBudget | null;
+  rpm: number | null;
+  tpm: number | null;
+}
+
+function hasLimits(limited: Limited): boolean {
+  return limited.rpm !== null || limited.tpm !== null || limited.budget !== null;
+}
+
+function gateBudget(budget: KeyBudget, createdAt: string, range: ReservationRange, nowMs: number): GateBudget {
+  return {
+    budgetMicros: budget.usdMicros,
+    periodStartMs: Date.parse(periodStart(budget.period, createdAt, nowMs)),
+    maxCostMicros: range.maxCostMicros,
+    minCostMicros: range.minCostMicros,
+  };
+}
+
+/** The 429 of a refused request, naming the team when its limit or budget was the one. */
+function refusal(
+  refused: Exclude<GateAdmission, { ok: true }>,
+  { limits, team }: { limits: Limited; team?: string },
+  range: ReservationRange | undefined,
+  keptWhole: boolean,
+): GatewayError {
+  if (refused.limit === 'budget') {
     // Only a request with a budget (and so a range) can be refused by one.
-    throw budgetRefusal({
-      period: budget!.period,
-      budgetMicros: budget!.usdMicros,
-      availableMicros: admission.availableMicros,
+    return budgetRefusal({
+      period: limits.budget!.period,
+      budgetMicros: limits.budget!.usdMicros,
+      availableMicros: refused.availableMicros,
       minCostMicros: range!.minCostMicros,
       minOutputTokens: range!.minOutputTokens,
-      keptWhole: lowerable && !clamp,
+      keptWhole,
+      ...(team === undefined ? {} : { team }),
     });
   }
-  throw new GatewayError(
-    `Rate limit reached for this key: ${admission.limit === 'rpm' ? `${key.rpm} requests` : `${key.tpm} tokens`} per minute.`,
-    { status: 429, code: 'rate_limit_exceeded', type: admission.limit === 'rpm' ? 'requests' : 'tokens', retryAfterMs: admission.retryAfterMs },
-  );
+  const limit = refused.limit === 'rpm' ? `${limits.rpm} requests` : `${limits.tpm} tokens`;
+  const message = team === undefined ? `Rate limit reached for this key: ${limit} per minute.` : `Rate limit reached for team "${team}": ${limit} per minute across its keys.`;
+  return new GatewayError(message, { status: 429, code: 'rate_limit_exceeded', type: refused.limit === 'rpm' ? 'requests' : 'tokens', retryAfterMs: refused.retryAfterMs });
 }
 
 /** Charges what the request really used (billed failures included) and releases its reservation; never waits. */

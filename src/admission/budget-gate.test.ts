@@ -120,4 +120,22 @@ describe('InMemoryBudgetGate', () => {
     gate.settle(busy, 5_000);
     expect(gate.spentMicros('key_busy', DAY_1)).toBe(5_000);
   });
+
+  it("reserves one request in a key's budget and its team's alike, what the tighter has room for, or in neither", () => {
+    const gate = new InMemoryBudgetGate();
+    const key = { keyId: 'key_a', budgetMicros: 100_000, periodStartMs: DAY_1, spentMicros: 0, maxCostMicros: 60_000, minCostMicros: 1_000 };
+    const team = { ...key, keyId: 'team_t', budgetMicros: 50_000, spentMicros: 20_000 };
+    const admission = gate.reserveTogether([key, team]);
+    if (!admission.ok) throw new Error('refused');
+    expect(admission.reservations.map(({ keyId, reservedMicros }) => [keyId, reservedMicros])).toEqual([
+      ['key_a', 30_000],
+      ['team_t', 30_000],
+    ]);
+    // The team has nothing left: the second request is refused by it (index 1), and the key holds no more than before.
+    expect(gate.reserveTogether([key, team])).toEqual({ ok: false, refusedBy: 1, availableMicros: 0 });
+    expect(gate.reservedMicros('key_a')).toBe(30_000);
+    for (const reservation of admission.reservations) gate.settle(reservation, 10_000);
+    expect(gate.spentMicros('key_a', DAY_1)).toBe(10_000);
+    expect(gate.spentMicros('team_t', DAY_1)).toBe(30_000);
+  });
 });

@@ -1,5 +1,7 @@
 /**
- * Per-key budgets with reservations (docs/keys-and-budgets.md), in integer micro-dollars.
+ * Per-key budgets with reservations (docs/keys-and-budgets.md), in integer micro-dollars. A team's
+ * budget is kept the same way under the team's id (`team_…`, never a key's `key_…`): below, a
+ * "key" is either.
  *
  * Admission reserves a request's maximum cost and the request settles it with its real cost when
  * it ends. A request is refused when what the key has spent this period, plus every reservation
@@ -45,11 +47,22 @@ export type BudgetAdmission =
   /** `availableMicros`: what is left once spend and in-flight reservations are counted. */
   | { ok: false; availableMicros: number };
 
+export type JointBudgetAdmission =
+  /** One reservation per budget, in the order asked, each holding the same amount. */
+  | { ok: true; reservations: BudgetReservation[] }
+  /** `refusedBy`: the index of the first budget that cannot take the request, and what is left of it. */
+  | { ok: false; refusedBy: number; availableMicros: number };
+
 /** The seam for a shared (Redis) implementation when the gateway runs as several replicas. */
 export interface BudgetGate {
   /** The key's spend this period as the gate holds it; undefined: read it from the ledger first. */
   spentMicros(keyId: string, periodStartMs: number): number | undefined;
   reserve(request: BudgetReservationRequest): BudgetAdmission;
+  /**
+   * Reserves one request in several budgets (a key's and its team's) or in none: each holds the
+   * same amount, what the tightest of them has room for.
+   */
+  reserveTogether(requests: readonly BudgetReservationRequest[]): JointBudgetAdmission;
   /** Releases the reservation and counts the real cost. Settling twice releases once. */
   settle(reservation: BudgetReservation, actualCostMicros: number): void;
   /** What the key's in-flight requests hold back (for `GET /admin/keys/:id/spend`). */
@@ -88,17 +101,29 @@ export class InMemoryBudgetGate implements BudgetGate {
   }
 
   reserve(request: BudgetReservationRequest): BudgetAdmission {
-    const { keyId, budgetMicros, maxCostMicros, minCostMicros = maxCostMicros } = request;
-    const state = this.#stateFor(request);
-    const committedMicros = state.spentMicros + state.reservedMicros;
-    const availableMicros = budgetMicros - committedMicros;
-    // A spent budget refuses even a request of unknown price (maximum cost 0).
-    if (availableMicros <= 0 || minCostMicros > availableMicros) return { ok: false, availableMicros: Math.max(0, availableMicros) };
-    const reservedMicros = Math.min(maxCostMicros, availableMicros);
+    const admission = this.reserveTogether([request]);
+    return admission.ok ? { ok: true, reservation: admission.reservations[0]! } : { ok: false, availableMicros: admission.availableMicros };
+  }
+
+  reserveTogether(requests: readonly BudgetReservationRequest[]): JointBudgetAdmission {
+    const states = requests.map((request) => this.#stateFor(request));
+    this.#forgetIdleBeyond(this.#maxKeys, requests);
+    let reservedMicros = Number.POSITIVE_INFINITY;
+    for (const [index, { budgetMicros, maxCostMicros, minCostMicros = maxCostMicros }] of requests.entries()) {
+      const state = states[index]!;
+      const availableMicros = budgetMicros - state.spentMicros - state.reservedMicros;
+      // A spent budget refuses even a request of unknown price (maximum cost 0).
+      if (availableMicros <= 0 || minCostMicros > availableMicros) return { ok: false, refusedBy: index, availableMicros: Math.max(0, availableMicros) };
+      reservedMicros = Math.min(reservedMicros, maxCostMicros, availableMicros);
+    }
     const id = ++this.#lastReservationId;
-    state.open.set(id, reservedMicros);
-    state.reservedMicros += reservedMicros;
-    return { ok: true, reservation: { id, keyId, reservedMicros } };
+    const reservations = requests.map(({ keyId }, index) => {
+      const state = states[index]!;
+      state.open.set(id, reservedMicros);
+      state.reservedMicros += reservedMicros;
+      return { id, keyId, reservedMicros };
+    });
+    return { ok: true, reservations };
   }
 
   settle(reservation: BudgetReservation, actualCostMicros: number): void {
@@ -126,14 +151,13 @@ export class InMemoryBudgetGate implements BudgetGate {
       state = { periodStartMs: request.periodStartMs, spentMicros: Math.max(0, request.spentMicros), reservedMicros: 0, open: new Map() };
     }
     this.#keys.set(request.keyId, state);
-    this.#forgetIdleBeyond(this.#maxKeys, request.keyId);
     return state;
   }
 
-  #forgetIdleBeyond(maxKeys: number, keptKeyId: string): void {
+  #forgetIdleBeyond(maxKeys: number, kept: readonly BudgetReservationRequest[]): void {
     if (this.#keys.size <= maxKeys) return;
     for (const [keyId, state] of this.#keys) {
-      if (state.open.size === 0 && keyId !== keptKeyId) this.#keys.delete(keyId);
+      if (state.open.size === 0 && !kept.some((request) => request.keyId === keyId)) this.#keys.delete(keyId);
       if (this.#keys.size <= maxKeys) return;
     }
   }

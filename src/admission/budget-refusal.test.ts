@@ -30,6 +30,13 @@ describe('budgetRefusal', () => {
     );
   });
 
+  it("names the team when the team's budget refused the request", () => {
+    expect(budgetRefusal({ ...shortfall, team: 'search', availableMicros: 0 }).message).toBe(
+      'The budget of team "search" is spent: nothing is left of its monthly budget ($50.00) once requests in flight are counted.',
+    );
+    expect(budgetRefusal({ ...shortfall, team: 'search' }).message).toMatch(/^This request is too large for what is left of the monthly budget \(\$50\.00\) of team "search": \$0\.00123 left/);
+  });
+
   it('leaves output out for a request that generates none', () => {
     expect(budgetRefusal({ ...shortfall, period: 'total', minOutputTokens: 0 }).message).toMatch(/total budget .*\(its input at the route's dearest price\)\.$/);
   });

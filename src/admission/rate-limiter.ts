@@ -31,9 +31,9 @@ export interface RateTicket {
   readonly estimatedTokens: number;
 }
 
-export type RateAdmission =
-  | { ok: true; ticket: RateTicket }
-  | { ok: false; limit: RateLimitName; retryAfterMs: number };
+export type RateRefusal = { ok: false; limit: RateLimitName; retryAfterMs: number };
+
+export type RateAdmission = { ok: true; ticket: RateTicket } | RateRefusal;
 
 /** The seam for a shared (Redis) implementation when the gateway runs as several replicas. */
 export interface RateLimiter {
@@ -80,32 +80,38 @@ export class InMemoryRateLimiter implements RateLimiter {
   #sweptAtMs = Number.NEGATIVE_INFINITY;
 
   admit(request: RateAdmissionRequest): RateAdmission {
-    const { keyId, rpm, tpm, nowMs } = request;
+    return this.refusal(request) ?? { ok: true, ticket: this.charge(request) };
+  }
+
+  /**
+   * Which limit the request does not fit now and how long until it does, charging nothing;
+   * undefined when it fits. With `charge` after it, a request is admitted against several keys'
+   * buckets (a key's and its team's) or against none.
+   */
+  refusal(request: RateAdmissionRequest): RateRefusal | undefined {
+    const { rpm, tpm, nowMs } = request;
     this.#sweepEvery(WINDOW_MS, nowMs);
-    const estimatedTokens = wholeTokens(request.estimatedTokens);
-    if (!rpm && !tpm) return { ok: true, ticket: { keyId, tpm: undefined, estimatedTokens } };
-
-    let buckets = this.#keys.get(keyId);
-    if (!buckets) {
-      buckets = {};
-      this.#keys.set(keyId, buckets);
-    }
-    const requests = rpm ? (buckets.requests = refilled(buckets.requests, rpm, nowMs)) : undefined;
-    const tokens = tpm ? (buckets.tokens = refilled(buckets.tokens, tpm, nowMs)) : undefined;
-
+    if (!rpm && !tpm) return undefined;
+    const { requests, tokens } = this.#bucketsAt(request);
     const requestsWaitMs = requests ? waitMs(requests, 1) : 0;
     // A request larger than the whole limit waits for a full bucket, then takes it into debt:
     // refusing it forever would make the limit a size cap the caller cannot see.
-    const tokensWaitMs = tokens ? waitMs(tokens, Math.min(estimatedTokens, tokens.limit)) : 0;
-    if (requestsWaitMs > 0 || tokensWaitMs > 0) {
-      // Both must have room: the caller is told the longer wait, and charged nothing.
-      return tokensWaitMs > requestsWaitMs
-        ? { ok: false, limit: 'tpm', retryAfterMs: tokensWaitMs }
-        : { ok: false, limit: 'rpm', retryAfterMs: requestsWaitMs };
+    const tokensWaitMs = tokens ? waitMs(tokens, Math.min(wholeTokens(request.estimatedTokens), tokens.limit)) : 0;
+    if (requestsWaitMs <= 0 && tokensWaitMs <= 0) return undefined;
+    // Both must have room: the caller is told the longer wait.
+    return tokensWaitMs > requestsWaitMs ? { ok: false, limit: 'tpm', retryAfterMs: tokensWaitMs } : { ok: false, limit: 'rpm', retryAfterMs: requestsWaitMs };
+  }
+
+  /** Charges one request and its estimated tokens, whether they fit or not (`refusal` says whether they do). */
+  charge(request: RateAdmissionRequest): RateTicket {
+    const { keyId, rpm, tpm } = request;
+    const estimatedTokens = wholeTokens(request.estimatedTokens);
+    if (rpm || tpm) {
+      const { requests, tokens } = this.#bucketsAt(request);
+      if (requests) requests.level -= WINDOW_MS;
+      if (tokens) tokens.level -= estimatedTokens * WINDOW_MS;
     }
-    if (requests) requests.level -= WINDOW_MS;
-    if (tokens) tokens.level -= estimatedTokens * WINDOW_MS;
-    return { ok: true, ticket: { keyId, tpm: tpm ?? undefined, estimatedTokens } };
+    return { keyId, tpm: tpm || undefined, estimatedTokens };
   }
 
   settle(ticket: RateTicket, actualTokens: number, nowMs: number): void {
@@ -114,11 +120,7 @@ export class InMemoryRateLimiter implements RateLimiter {
     const extraTokens = wholeTokens(actualTokens) - ticket.estimatedTokens;
     if (extraTokens === 0) return;
     // A key swept meanwhile was full: the new full bucket `refilled` makes is the same state.
-    let buckets = this.#keys.get(ticket.keyId);
-    if (!buckets) {
-      buckets = {};
-      this.#keys.set(ticket.keyId, buckets);
-    }
+    const buckets = this.#bucketsOf(ticket.keyId);
     const tokens = (buckets.tokens = refilled(buckets.tokens, tpm, nowMs));
     // A refund cannot fill the bucket past its capacity.
     tokens.level = Math.min(tpm * WINDOW_MS, tokens.level - extraTokens * WINDOW_MS);
@@ -140,6 +142,24 @@ export class InMemoryRateLimiter implements RateLimiter {
   /** Keys with state in memory (for tests and metrics). */
   get trackedKeys(): number {
     return this.#keys.size;
+  }
+
+  /** The key's buckets for its limits, refilled to `nowMs`. */
+  #bucketsAt({ keyId, rpm, tpm, nowMs }: RateAdmissionRequest): KeyBuckets {
+    const buckets = this.#bucketsOf(keyId);
+    return {
+      requests: rpm ? (buckets.requests = refilled(buckets.requests, rpm, nowMs)) : undefined,
+      tokens: tpm ? (buckets.tokens = refilled(buckets.tokens, tpm, nowMs)) : undefined,
+    };
+  }
+
+  #bucketsOf(keyId: string): KeyBuckets {
+    let buckets = this.#keys.get(keyId);
+    if (!buckets) {
+      buckets = {};
+      this.#keys.set(keyId, buckets);
+    }
+    return buckets;
   }
 
   #sweepEvery(intervalMs: number, nowMs: number): void {

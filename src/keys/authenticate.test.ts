@@ -1,10 +1,10 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../errors/gateway-error.js';
-import { authenticateRequest, authorizeRoute, type Principal } from './authenticate.js';
+import { authenticateRequest, authorizeRoute, mayUseRoute, type Principal } from './authenticate.js';
 import { KeyCache } from './key-cache.js';
 import { generateSecret, hashSecret } from './key-secret.js';
-import type { VirtualKey } from './virtual-key.js';
+import type { KeyTeam, VirtualKey } from './virtual-key.js';
 
 const NOW_MS = Date.parse('2025-06-01T12:00:00Z');
 
@@ -28,8 +28,10 @@ function sampleKey(overrides: Partial<VirtualKey> = {}): VirtualKey {
   };
 }
 
-/** A cache over an in-memory map of secret → key; `down` makes every store lookup fail. */
-function keysWith(entries: [string, VirtualKey][], options: { down?: boolean } = {}): KeyCache {
+const SEARCH: KeyTeam = { id: 'team_search', name: 'search', routes: ['search-*'], budget: null, rpm: 10, tpm: null, createdAt: '2025-01-01T00:00:00.000Z' };
+
+/** A cache over an in-memory map of secret → key, with team `search`; `down` makes every key lookup fail, `teamsDown` every team lookup. */
+function keysWith(entries: [string, VirtualKey][], options: { down?: boolean; teamsDown?: boolean } = {}): KeyCache {
   const byHash = new Map(entries.map(([secret, key]) => [hashSecret(secret), key]));
   return new KeyCache({
     store: {
@@ -37,6 +39,13 @@ function keysWith(entries: [string, VirtualKey][], options: { down?: boolean } =
         if (options.down) throw new Error('store unreachable');
         return byHash.get(hash);
       },
+    },
+    teams: {
+      teamOf: async (teamId) => {
+        if (options.teamsDown) throw new Error('store unreachable');
+        return teamId === SEARCH.id ? SEARCH : undefined;
+      },
+      refresh: async () => undefined,
     },
   });
 }
@@ -118,6 +127,18 @@ describe('authenticateRequest', () => {
     expect((await authenticateRequest({ 'x-api-key': secret }, { mode: 'keys', keys, nowMs: NOW_MS })).kind).toBe('key');
   });
 
+  it("a key of a team comes with its team; one whose team is gone, without", async () => {
+    const ofTeam = sampleKey({ teamId: SEARCH.id });
+    expect(await authenticateRequest({ 'x-api-key': secret }, { mode: 'keys', keys: keysWith([[secret, ofTeam]]), nowMs: NOW_MS })).toEqual({ kind: 'key', key: ofTeam, team: SEARCH });
+    const orphan = sampleKey({ teamId: 'team_deleted' });
+    expect(await authenticateRequest({ 'x-api-key': secret }, { mode: 'keys', keys: keysWith([[secret, orphan]]), nowMs: NOW_MS })).toEqual({ kind: 'key', key: orphan });
+  });
+
+  it("answers 503 gateway_unavailable when its team's store cannot be asked", async () => {
+    const error = await refusal({ authorization: `Bearer ${secret}` }, keysWith([[secret, sampleKey({ teamId: SEARCH.id })]], { teamsDown: true }));
+    expect(error).toMatchObject({ status: 503, code: 'gateway_unavailable' });
+  });
+
   it('answers 503 gateway_unavailable, never 401, when the store cannot be asked', async () => {
     const error = await refusal({ authorization: `Bearer ${secret}` }, keysWith([[secret, key]], { down: true }));
     expect(error).toMatchObject({ status: 503, code: 'gateway_unavailable' });
@@ -151,6 +172,20 @@ describe('authorizeRoute', () => {
     expect(error).toMatchObject({ status: 403, code: 'model_not_allowed', param: 'model' });
     expect((error as GatewayError).message).toContain('"search"');
     expect((error as GatewayError).message).not.toContain('sk-sy-');
+  });
+
+  it("bounds a key of a team by the team's globs too, and the refusal names the team", () => {
+    const ofTeam = (routes: string[] | null): Principal => ({ kind: 'key', key: sampleKey({ routes, teamId: SEARCH.id }), team: SEARCH });
+    expect(() => authorizeRoute(ofTeam(null), named('search-drafts'))).not.toThrow();
+    expect(() => authorizeRoute(ofTeam(null), named('support'))).toThrow(
+      expect.objectContaining({ status: 403, code: 'model_not_allowed', message: expect.stringContaining('team "search"') }),
+    );
+    // Both must allow it: the key's globs refuse what its team's would allow, and say it is the key.
+    expect(() => authorizeRoute(ofTeam(['support']), named('search-drafts'))).toThrow(
+      expect.objectContaining({ code: 'model_not_allowed', message: 'This API key is not allowed to use the model "search-drafts".' }),
+    );
+    expect(mayUseRoute(ofTeam(['*']), 'search-drafts')).toBe(true);
+    expect(mayUseRoute(ofTeam(['*']), 'support')).toBe(false);
   });
 
   it('answers 403 model_not_allowed to a key without the direct form that names a connection', () => {

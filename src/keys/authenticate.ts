@@ -2,10 +2,10 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { KeyCache } from './key-cache.js';
 import { routeAllowed } from './route-globs.js';
-import type { VirtualKey } from './virtual-key.js';
+import type { KeyTeam, VirtualKey } from './virtual-key.js';
 
-/** Who is calling: a virtual key, or nobody in particular under `auth.mode: none`. */
-export type Principal = { kind: 'anonymous' } | { kind: 'key'; key: VirtualKey };
+/** Who is calling: a virtual key (with its team, when it has one), or nobody in particular under `auth.mode: none`. */
+export type Principal = { kind: 'anonymous' } | { kind: 'key'; key: VirtualKey; team?: KeyTeam };
 
 export interface AuthenticateDeps {
   mode: 'keys' | 'none';
@@ -33,14 +33,7 @@ export async function authenticateRequest(headers: IncomingHttpHeaders, deps: Au
   try {
     key = await deps.keys.authenticate(secret);
   } catch (error) {
-    // A store outage must not look like a bad key, or callers go debugging keys that are fine.
-    throw new GatewayError('The gateway cannot check API keys right now (its store is unreachable); try again shortly.', {
-      status: 503,
-      code: 'gateway_unavailable',
-      type: 'server_error',
-      retryAfterMs: STORE_UNAVAILABLE_RETRY_AFTER_MS,
-      cause: error,
-    });
+    throw storeUnavailable(error);
   }
   if (!key) throw unauthorized('Incorrect API key provided. Check the key, or create one with `switchyard keys create`.');
   if (key.revokedAt !== null) throw unauthorized(`This API key was revoked at ${key.revokedAt}.`);
@@ -48,17 +41,35 @@ export async function authenticateRequest(headers: IncomingHttpHeaders, deps: Au
     throw unauthorized(`This API key expired at ${key.replacedSecretExpiresAt}: it was replaced by a rotation; use the new key.`);
   }
   if (key.expiresAt !== null && Date.parse(key.expiresAt) <= deps.nowMs) throw unauthorized(`This API key expired at ${key.expiresAt}.`);
-  return { kind: 'key', key };
+  if (key.teamId === null) return { kind: 'key', key };
+  const team = await deps.keys.teamOf(key).catch((error: unknown) => {
+    throw storeUnavailable(error);
+  });
+  return team ? { kind: 'key', key, team } : { kind: 'key', key };
 }
 
-/** Whether the caller's key globs cover a configured route (what it is shown: `GET /v1/models`, a 404's suggestions). */
-export function mayUseRoute(principal: Principal, route: string): boolean {
-  return principal.kind === 'anonymous' || routeAllowed(principal.key.routes, route);
+/** A store outage must not look like a bad key, or callers go debugging keys that are fine. */
+function storeUnavailable(cause: unknown): GatewayError {
+  return new GatewayError('The gateway cannot check API keys right now (its store is unreachable); try again shortly.', {
+    status: 503,
+    code: 'gateway_unavailable',
+    type: 'server_error',
+    retryAfterMs: STORE_UNAVAILABLE_RETRY_AFTER_MS,
+    cause,
+  });
 }
 
 /**
- * Refuses a key whose route globs do not cover the route (its name, or `connection/model`), and a
- * key created with `direct: false` the `connection/model` form.
+ * Whether the caller's key globs, and its team's, cover a configured route (what it is shown:
+ * `GET /v1/models`, a 404's suggestions).
+ */
+export function mayUseRoute(principal: Principal, route: string): boolean {
+  return principal.kind === 'anonymous' || (routeAllowed(principal.key.routes, route) && (principal.team === undefined || routeAllowed(principal.team.routes, route)));
+}
+
+/**
+ * Refuses a key whose route globs, or whose team's, do not cover the route (its name, or
+ * `connection/model`), and a key created with `direct: false` the `connection/model` form.
  */
 export function authorizeRoute(principal: Principal, route: { name: string; direct: boolean }): void {
   if (principal.kind === 'anonymous') return;
@@ -71,7 +82,12 @@ export function authorizeRoute(principal: Principal, route: { name: string; dire
     });
   }
   if (mayUseRoute(principal, route.name)) return;
-  throw new GatewayError(`This API key is not allowed to use the model "${route.name}".`, {
+  const { team } = principal;
+  const byTeam = team !== undefined && routeAllowed(principal.key.routes, route.name);
+  const message = byTeam
+    ? `This API key's team "${team.name}" is not allowed to use the model "${route.name}" (its route globs bound every key of the team).`
+    : `This API key is not allowed to use the model "${route.name}".`;
+  throw new GatewayError(message, {
     status: 403,
     code: 'model_not_allowed',
     type: 'invalid_request_error',

@@ -177,6 +177,23 @@ describe('KeyCache', () => {
     expect((await cache.authenticate(secret))?.revokedAt).toBe('2025-02-01T00:00:00.000Z');
   });
 
+  it("reads a key's team through its team lookup, and refreshes the teams after the keys", async () => {
+    const refreshed: string[] = [];
+    const store = new FakeStore();
+    const cache = new KeyCache({
+      store: { findByHash: async (hash) => (refreshed.push('keys'), store.findByHash(hash)) },
+      teams: { teamOf: async (teamId) => ({ id: teamId, name: 'search', routes: null, budget: null, rpm: 3, tpm: null, createdAt: '2025-01-01T00:00:00.000Z' }), refresh: async () => void refreshed.push('teams') },
+    });
+    const secret = generateSecret();
+    store.add(secret, sampleKey({ teamId: 'team_search' }));
+    const key = (await cache.authenticate(secret))!;
+    expect(await cache.teamOf(key)).toMatchObject({ id: 'team_search', rpm: 3 });
+    expect(await cache.teamOf(sampleKey())).toBeUndefined();
+    refreshed.length = 0;
+    await cache.refresh();
+    expect(refreshed).toEqual(['keys', 'teams']);
+  });
+
   it('passes a store failure on without caching it as "unknown"', async () => {
     const { store, cache } = setup();
     const secret = generateSecret();

@@ -1,13 +1,25 @@
 import { hashSecret, isWellFormedSecret } from './key-secret.js';
-import type { VirtualKey } from './virtual-key.js';
+import type { KeyTeam, VirtualKey } from './virtual-key.js';
 
 /** The one store call authentication needs (KeyStore has it; tests pass a counting fake). */
 export interface KeyLookup {
   findByHash(hash: string): Promise<VirtualKey | undefined>;
 }
 
+/**
+ * Where a key's team is read (teams/team-cache.ts keeps teams in memory). Refreshed with the keys,
+ * so a team's change reaches every replica within the same interval as a key's.
+ */
+export interface TeamLookup {
+  /** The team with this id; undefined: there is none (it was deleted). A store failure rejects. */
+  teamOf(teamId: string): Promise<KeyTeam | undefined>;
+  refresh(): Promise<void>;
+}
+
 export interface KeyCacheOptions {
   store: KeyLookup;
+  /** Without it no key has a team (tests of keys alone). */
+  teams?: TeamLookup;
   /** How long "no such key" is remembered, so repeating a forged key does not reach the store. */
   negativeTtlMs?: number;
   /** Bounds the memory a flood of distinct forged keys can take; the oldest are dropped first. */
@@ -31,6 +43,7 @@ export const KNOWN_KEY_REFRESH_INTERVAL_MS = 30_000;
  */
 export class KeyCache {
   private readonly store: KeyLookup;
+  private readonly teams: TeamLookup | undefined;
   private readonly negativeTtlMs: number;
   private readonly maxNegativeEntries: number;
   private readonly nowMs: () => number;
@@ -45,6 +58,7 @@ export class KeyCache {
 
   constructor(options: KeyCacheOptions) {
     this.store = options.store;
+    this.teams = options.teams;
     this.negativeTtlMs = options.negativeTtlMs ?? DEFAULT_NEGATIVE_TTL_MS;
     this.maxNegativeEntries = options.maxNegativeEntries ?? DEFAULT_MAX_NEGATIVE_ENTRIES;
     this.nowMs = options.nowMs ?? Date.now;
@@ -72,13 +86,24 @@ export class KeyCache {
     return lookup;
   }
 
+  /** The key's team as last read; undefined: it has none, or its team was deleted. A store failure rejects. */
+  teamOf(key: VirtualKey): Promise<KeyTeam | undefined> {
+    return key.teamId === null || !this.teams ? Promise.resolve(undefined) : this.teams.teamOf(key.teamId);
+  }
+
   /**
-   * Re-reads every known key from the store, one at a time, and keeps what it reads: a revocation
-   * that was never announced to this process (another replica revoked the key while Redis was
-   * down) takes effect here after one refresh. A store that fails keeps the cached key, so a store
-   * outage never turns a known key into a refusal. Requests never wait on it.
+   * Re-reads every known key from the store, one at a time, and keeps what it reads, then the
+   * teams: a revocation that was never announced to this process (another replica revoked the key
+   * while Redis was down) takes effect here after one refresh, and so does a team's change. A
+   * store that fails keeps the cached key, so a store outage never turns a known key into a
+   * refusal. Requests never wait on it.
    */
   async refresh(): Promise<void> {
+    await this.refreshKeys();
+    await this.teams?.refresh();
+  }
+
+  private async refreshKeys(): Promise<void> {
     for (const [hash, cached] of [...this.known]) {
       const generation = this.generation;
       let fresh: VirtualKey | undefined;

@@ -40,6 +40,23 @@ export interface VirtualKey {
   readonly replacedSecretExpiresAt?: string;
 }
 
+/**
+ * A key's team as the request path sees it: what the team adds to each of its keys' own route
+ * globs, limits and budget (SPEC §15), both of which must pass. teams/team.ts's `Team` is one;
+ * keys/ names only what it needs of it (teams/ stands on keys/, not the other way).
+ */
+export interface KeyTeam {
+  readonly id: string;
+  readonly name: string;
+  /** Route globs bounding its keys'; null allows every route. */
+  readonly routes: readonly string[] | null;
+  readonly budget: KeyBudget | null;
+  readonly rpm: number | null;
+  readonly tpm: number | null;
+  /** ISO 8601: where a `total` budget's period starts. */
+  readonly createdAt: string;
+}
+
 export const KEY_KINDS = ['service', 'exploration'] as const;
 export type KeyKind = (typeof KEY_KINDS)[number];
 

@@ -1,7 +1,8 @@
 /**
- * The Lua of the shared admission gate. Per virtual key, four keys (one hash tag, so a cluster
- * keeps them on one node): `rate` (hash: the request and token buckets, levels in
- * token-milliseconds and the Redis time they were taken at), `budget` (hash: the period it counts,
+ * The Lua of the shared admission gate. Per virtual key, and per team, four keys (one hash tag, so
+ * a cluster keeps them on one node; a key of a team keeps its own under its team's tag, see
+ * gate-counters.ts): `rate` (hash: the request and token buckets, levels in token-milliseconds and
+ * the Redis time they were taken at), `budget` (hash: the period it counts,
  * the spend in it, what open reservations hold), `open` (sorted set: reservation id scored by the
  * Redis time its lease lapses) and `holds` (hash: reservation id → micro-dollars held). The fleet's
  * clock is Redis's own (`TIME`), so replicas whose clocks disagree still refill alike.
@@ -40,87 +41,125 @@ end
 `;
 
 /**
- * KEYS: rate, budget, open, holds. ARGV: rpm (0: none), tpm (0: none), estimated tokens, budget
- * micros (-1: no budget), period start ms, maximum cost micros, the ledger's spend (-1: not read),
- * reservation id, lease ms, budget keys' idle TTL ms, minimum cost micros (what is left is
- * reserved when the maximum does not fit but this does; equal to the maximum: all or nothing).
+ * KEYS: four per subject — rate, budget, open, holds — the key's, then its team's when the team has
+ * limits (all under one hash tag). ARGV: estimated tokens, maximum cost micros, minimum cost micros
+ * (what is left is reserved when the maximum does not fit but this does; equal to the maximum: all
+ * or nothing), reservation id, lease ms, budget keys' idle TTL ms; then five per subject: rpm (0:
+ * none), tpm (0: none), budget micros (-1: no budget), period start ms, the ledger's spend (-1: not read).
  *
- * Replies `{'seed'}`, changing nothing, when Redis holds no spend for the key's period and no
- * ledger figure came with the call. Otherwise `{verdict, detail, now, requests level, tokens level,
- * spent, reserved}` ('' for what does not apply): verdict `ok` (detail: micros reserved), `rpm` /
- * `tpm` (detail: the wait in ms; nothing charged) or `budget` (detail: micros available; the
- * request still counts against rpm, no tokens are charged).
+ * The request passes every subject's limits and budget or is charged by none. Replies `{'seed',
+ * subject numbers…}`, changing nothing, when Redis holds no spend for a subject's period and no
+ * ledger figure came with the call. Otherwise `{verdict, detail, now, by, then per subject its
+ * requests level, tokens level, spent, reserved}` ('' for what does not apply): verdict `ok` (detail:
+ * micros reserved, the same in every budget: what the tightest has room for), `rpm` / `tpm`
+ * (detail: the longest wait in ms; nothing charged) or `budget` (detail: micros available; the
+ * request still counts against every rpm, no tokens are charged); `by`: the number of the subject
+ * that refused (1 the key, 2 its team), 0 when admitted.
  */
 export const ADMIT_LUA = `${PRELUDE}
-local rpm, tpm, estimated = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
-local budget, period, maxCost = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
-local seed, id, leaseMs, budgetTtlMs = tonumber(ARGV[7]), ARGV[8], tonumber(ARGV[9]), tonumber(ARGV[10])
-local minCost = tonumber(ARGV[11])
+local estimated, maxCost, minCost = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local id, leaseMs, budgetTtlMs = ARGV[4], tonumber(ARGV[5]), tonumber(ARGV[6])
 
-local spent, reserved = '', ''
-if budget >= 0 then
-  local state = redis.call('HMGET', KEYS[2], 'period', 'spent', 'reserved')
-  local heldPeriod = tonumber(state[1])
-  if heldPeriod == nil or period > heldPeriod then
-    -- A new period starts from the ledger's sum for it; the old period's reservations lapse with it.
-    if seed < 0 then return {'seed'} end
-    redis.call('DEL', KEYS[3], KEYS[4])
-    spent, reserved = math.max(0, seed), 0
-    redis.call('HSET', KEYS[2], 'period', int(period), 'spent', int(spent), 'reserved', 0)
-  else
-    spent = tonumber(state[2])
-    reserved = sweptReserved(KEYS[2], KEYS[3], KEYS[4], tonumber(state[3]))
+local subjects, unseeded = {}, {}
+for i = 1, #KEYS / 4 do
+  local arg = 6 + (i - 1) * 5
+  local s = {
+    rateKey = KEYS[i * 4 - 3], budgetKey = KEYS[i * 4 - 2], openKey = KEYS[i * 4 - 1], holdsKey = KEYS[i * 4],
+    rpm = tonumber(ARGV[arg + 1]), tpm = tonumber(ARGV[arg + 2]), budget = tonumber(ARGV[arg + 3]),
+    period = tonumber(ARGV[arg + 4]), seed = tonumber(ARGV[arg + 5]), spent = '', reserved = ''
+  }
+  if s.budget >= 0 then
+    local state = redis.call('HMGET', s.budgetKey, 'period', 'spent', 'reserved')
+    local heldPeriod = tonumber(state[1])
+    if heldPeriod == nil or s.period > heldPeriod then
+      s.newPeriod = true
+      if s.seed < 0 then unseeded[#unseeded + 1] = tostring(i) end
+    else
+      s.spent, s.reserved = tonumber(state[2]), tonumber(state[3])
+    end
   end
-  redis.call('PEXPIRE', KEYS[2], budgetTtlMs)
+  subjects[i] = s
+end
+if #unseeded > 0 then return {'seed', unpack(unseeded)} end
+
+for _, s in ipairs(subjects) do
+  if s.budget >= 0 then
+    if s.newPeriod then
+      -- A new period starts from the ledger's sum for it; the old period's reservations lapse with it.
+      redis.call('DEL', s.openKey, s.holdsKey)
+      s.spent, s.reserved = math.max(0, s.seed), 0
+      redis.call('HSET', s.budgetKey, 'period', int(s.period), 'spent', int(s.spent), 'reserved', 0)
+    else
+      s.reserved = sweptReserved(s.budgetKey, s.openKey, s.holdsKey, s.reserved)
+    end
+    redis.call('PEXPIRE', s.budgetKey, budgetTtlMs)
+  end
+  local rate = redis.call('HMGET', s.rateKey, 'requests', 'requests_at', 'tokens', 'tokens_at')
+  if s.rpm > 0 then s.requests = refilled(tonumber(rate[1]), tonumber(rate[2]), s.rpm) end
+  if s.tpm > 0 then s.tokens = refilled(tonumber(rate[3]), tonumber(rate[4]), s.tpm) end
 end
 
-local rate = redis.call('HMGET', KEYS[1], 'requests', 'requests_at', 'tokens', 'tokens_at')
-local requests, tokens
-if rpm > 0 then requests = refilled(tonumber(rate[1]), tonumber(rate[2]), rpm) end
-if tpm > 0 then tokens = refilled(tonumber(rate[3]), tonumber(rate[4]), tpm) end
 local function waitMs(level, needed, limit)
   local missing = needed * WINDOW_MS - level
   if missing <= 0 then return 0 end
   return math.ceil(missing / limit)
 end
-local function levels(verdict, detail)
-  local function shown(x) if x == '' then return '' end return int(x) end
-  return {verdict, int(detail), int(now), requests and int(requests) or '', tokens and int(tokens) or '', shown(spent), shown(reserved)}
-end
-local requestsWait = requests and waitMs(requests, 1, rpm) or 0
--- A request larger than the whole limit waits for a full bucket, then takes it into debt.
-local tokensWait = tokens and waitMs(tokens, math.min(estimated, tpm), tpm) or 0
-if requestsWait > 0 or tokensWait > 0 then
-  if tokensWait > requestsWait then return levels('tpm', tokensWait) end
-  return levels('rpm', requestsWait)
+local function levels(verdict, detail, by)
+  local function shown(x) if x == nil or x == '' then return '' end return int(x) end
+  local reply = {verdict, int(detail), int(now), tostring(by)}
+  for _, s in ipairs(subjects) do
+    for _, figure in ipairs({shown(s.requests), shown(s.tokens), shown(s.spent), shown(s.reserved)}) do reply[#reply + 1] = figure end
+  end
+  return reply
 end
 
-local admitted, hold = true, 0
-if budget >= 0 then
-  local available = budget - spent - reserved
-  -- A spent budget refuses even a request of unknown price (maximum cost 0).
-  if available <= 0 or minCost > available then admitted = false else hold = math.min(maxCost, available) end
+-- Every limit must have room: the caller is told the longest wait, and nothing is charged.
+local wait, waitLimit, waitBy = 0, '', 0
+for i, s in ipairs(subjects) do
+  local requestsWait = s.requests and waitMs(s.requests, 1, s.rpm) or 0
+  -- A request larger than the whole limit waits for a full bucket, then takes it into debt.
+  local tokensWait = s.tokens and waitMs(s.tokens, math.min(estimated, s.tpm), s.tpm) or 0
+  if requestsWait > wait then wait, waitLimit, waitBy = requestsWait, 'rpm', i end
+  if tokensWait > wait then wait, waitLimit, waitBy = tokensWait, 'tpm', i end
 end
-if requests then
-  requests = requests - WINDOW_MS
-  redis.call('HSET', KEYS[1], 'requests', int(requests), 'requests_at', int(now))
-  keepRateUntilFull(KEYS[1], requests, rpm)
+if wait > 0 then return levels(waitLimit, wait, waitBy) end
+
+local hold, refusedBy, refusedAvailable = maxCost, 0, 0
+for i, s in ipairs(subjects) do
+  if s.budget >= 0 and refusedBy == 0 then
+    local available = s.budget - s.spent - s.reserved
+    -- A spent budget refuses even a request of unknown price (maximum cost 0).
+    if available <= 0 or minCost > available then
+      refusedBy, refusedAvailable = i, math.max(0, available)
+    else
+      hold = math.min(hold, available)
+    end
+  end
 end
-if not admitted then return levels('budget', math.max(0, budget - spent - reserved)) end
-if tokens then
-  tokens = tokens - estimated * WINDOW_MS
-  redis.call('HSET', KEYS[1], 'tokens', int(tokens), 'tokens_at', int(now))
-  keepRateUntilFull(KEYS[1], tokens, tpm)
+for _, s in ipairs(subjects) do
+  if s.requests then
+    s.requests = s.requests - WINDOW_MS
+    redis.call('HSET', s.rateKey, 'requests', int(s.requests), 'requests_at', int(now))
+    keepRateUntilFull(s.rateKey, s.requests, s.rpm)
+  end
 end
-if budget >= 0 then
-  redis.call('ZADD', KEYS[3], int(now + leaseMs), id)
-  redis.call('HSET', KEYS[4], id, int(hold))
-  reserved = reserved + hold
-  redis.call('HSET', KEYS[2], 'reserved', int(reserved))
-  redis.call('PEXPIRE', KEYS[3], budgetTtlMs)
-  redis.call('PEXPIRE', KEYS[4], budgetTtlMs)
+if refusedBy > 0 then return levels('budget', refusedAvailable, refusedBy) end
+for _, s in ipairs(subjects) do
+  if s.tokens then
+    s.tokens = s.tokens - estimated * WINDOW_MS
+    redis.call('HSET', s.rateKey, 'tokens', int(s.tokens), 'tokens_at', int(now))
+    keepRateUntilFull(s.rateKey, s.tokens, s.tpm)
+  end
+  if s.budget >= 0 then
+    redis.call('ZADD', s.openKey, int(now + leaseMs), id)
+    redis.call('HSET', s.holdsKey, id, int(hold))
+    s.reserved = s.reserved + hold
+    redis.call('HSET', s.budgetKey, 'reserved', int(s.reserved))
+    redis.call('PEXPIRE', s.openKey, budgetTtlMs)
+    redis.call('PEXPIRE', s.holdsKey, budgetTtlMs)
+  end
 end
-return levels('ok', hold)
+return levels('ok', hold, 0)
 `;
 
 /**

@@ -1,12 +1,13 @@
 /**
- * Settlements wait this long to go out together, one script call per key for all of them: under
+ * Settlements wait this long to go out together, one script call per key (or team) for all of them: under
  * load that is one call for many requests instead of one each. A reservation is held this much
  * longer, which only ever refuses early, never overshoots.
  */
 const SETTLE_BATCH_MS = 2;
 
-/** Settlements of one key waiting for the next batch: the script's argument groups, and what to do if Redis does not take them. */
+/** Settlements of one key or team waiting for the next batch: its counters, the script's argument groups, and what to do if Redis does not take them. */
 interface SettleBatch {
+  keys: readonly string[];
   groups: (string | number)[];
   onFailure: (() => void)[];
 }
@@ -14,11 +15,11 @@ interface SettleBatch {
 export interface GateSettleBatchesDeps {
   /** Whether Redis is reachable now: while it is not, a batch fails at once. */
   up(): boolean;
-  /** One settle script call with every group of the key. */
-  send(keyId: string, groups: readonly (string | number)[]): Promise<unknown>;
+  /** One settle script call on a key's (or team's) counters with every group of theirs. */
+  send(keys: readonly string[], groups: readonly (string | number)[]): Promise<unknown>;
 }
 
-/** The shared admission gate's settlements, gathered per key for `SETTLE_BATCH_MS` and sent in one call each. */
+/** The shared admission gate's settlements, gathered per key or team for `SETTLE_BATCH_MS` and sent in one call each. */
 export class GateSettleBatches {
   readonly #deps: GateSettleBatchesDeps;
   readonly #batches = new Map<string, SettleBatch>();
@@ -29,12 +30,13 @@ export class GateSettleBatches {
     this.#deps = deps;
   }
 
-  /** Adds one settlement's argument group; `onFailure` runs if Redis does not take its batch. */
-  add(keyId: string, group: readonly (string | number)[], onFailure: () => void): void {
-    let batch = this.#batches.get(keyId);
+  /** Adds one settlement's argument group for the counters `keys`; `onFailure` runs if Redis does not take its batch. */
+  add(keys: readonly string[], group: readonly (string | number)[], onFailure: () => void): void {
+    // The first of a subject's keys names it: no two subjects share one.
+    let batch = this.#batches.get(keys[0]!);
     if (!batch) {
-      batch = { groups: [], onFailure: [] };
-      this.#batches.set(keyId, batch);
+      batch = { keys, groups: [], onFailure: [] };
+      this.#batches.set(keys[0]!, batch);
     }
     batch.groups.push(...group);
     batch.onFailure.push(onFailure);
@@ -45,7 +47,7 @@ export class GateSettleBatches {
   sendNow(): void {
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    for (const [keyId, batch] of this.#batches) {
+    for (const batch of this.#batches.values()) {
       const failed = () => {
         for (const onFailure of batch.onFailure) onFailure();
       };
@@ -54,7 +56,7 @@ export class GateSettleBatches {
         continue;
       }
       const sending = this.#deps
-        .send(keyId, batch.groups)
+        .send(batch.keys, batch.groups)
         .catch(failed)
         .finally(() => this.#sending.delete(sending));
       this.#sending.add(sending);

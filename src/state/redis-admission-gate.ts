@@ -1,23 +1,25 @@
 import {
-  InMemoryAdmissionGate,
+  refusedBy,
+  subjectsOf,
   type AdmissionGate,
   type AdmissionTicket,
   type GateAdmission,
   type GateRequest,
+  type GateSubject,
   type LedgerSpent,
 } from '../admission/admission-gate.js';
 import type { Consumption } from '../admission/consumption.js';
 import { WINDOW_MS, wholeTokens } from '../admission/rate-limiter.js';
-import { figuresOfAdmitReply, keepLatest, type KnownFigures } from './gate-known-figures.js';
-import { GateSettleBatches } from './gate-settle-batches.js';
 import { ADMIT_LUA, MERGE_LUA, RATE_MERGE_LUA, RESERVED_LUA, SETTLE_LUA } from './admission-scripts.js';
+import { counterKeys, countersById, countersOf, mergeMarker, type CounterKeys } from './gate-counters.js';
+import { OutageGate, type LocalRequests, type LocalSpend } from './gate-outage.js';
+import { GateSettleBatches } from './gate-settle-batches.js';
 import type { RedisLink } from './redis-link.js';
 import { redisScript, type RedisScript } from './redis-script.js';
-import { taggedKey } from './tagged-key.js';
 
 /** Longer than any request may last: a reservation still open after this was held by a replica that died. */
 const DEFAULT_RESERVATION_LEASE_MS = 30 * 60 * 1000;
-/** A key idle this long is forgotten by Redis and seeded from the ledger again when it returns. */
+/** A key or team idle this long is forgotten by Redis and seeded from the ledger again when it returns. */
 const BUDGET_IDLE_TTL_MS = 24 * 60 * 60 * 1000;
 /** How long Redis remembers that a merge of outage spend or requests was applied, so a resend of it is not. */
 const MERGE_MARKER_TTL_MS = 24 * 60 * 60 * 1000;
@@ -28,50 +30,38 @@ const MERGE_MARKER_TTL_MS = 24 * 60 * 60 * 1000;
 const MAX_PENDING_SETTLEMENTS = 10_000;
 const UNKNOWN_SPEND = -1;
 
-/** Requests of one key counted against its rpm by the local gate: when each was admitted (epoch ms, oldest first). */
-interface LocalRequests {
-  keyId: string;
-  rpm: number;
-  admittedAtMs: number[];
-}
-
 /** A settlement Redis has not confirmed: a shared reservation's, or spend or requests counted locally. */
 type Pending =
-  | { kind: 'settle'; keyId: string; reservationId: string; periodStartMs: number; costMicros: number }
-  | { kind: 'merge'; keyId: string; mergeId: string; periodStartMs: number; costMicros: number }
+  | { kind: 'settle'; keys: CounterKeys; reservationId: string; periodStartMs: number; costMicros: number }
+  | ({ kind: 'merge'; mergeId: string } & LocalSpend)
   | ({ kind: 'rate-merge'; mergeId: string } & LocalRequests);
 
 /**
  * The admission gate shared by every replica (docs/keys-and-budgets.md, "Across replicas"): one
- * script decides a request's rate limits and budget reservation atomically in Redis, one round
- * trip per request — two only for a key's first request of a budget period fleet-wide, when the
- * script asks for the ledger's sum. Settlement is one script call after the answer.
+ * script decides a request's rate limits and budget reservation atomically in Redis, for its key
+ * and its team at once, one round trip per request — two only for a first request of a budget
+ * period fleet-wide (the key's, its team's or both), when the script asks for the ledger's sums.
+ * Settlement is one script call after the answer (one per key, and one per team, per batch).
  *
- * While Redis is out of reach (the link is down, or a call fails) requests are admitted by a local
- * gate starting from the last figures Redis gave for each key; what they spend, and the requests
- * they were against the key's rpm, are added to the shared counters once Redis answers again,
- * exactly once (each merge carries an id Redis remembers), before admission is shared again.
+ * While Redis is out of reach (the link is down, or a call fails) requests are admitted by the
+ * outage gate (gate-outage.ts); what they spend, and the requests they were against an rpm, are
+ * added to the shared counters once Redis answers again, exactly once (each merge carries an id
+ * Redis remembers), before admission is shared again.
  */
 export class RedisAdmissionGate implements AdmissionGate {
   readonly #link: RedisLink;
   readonly #ledgerSpentMicros: LedgerSpent;
   readonly #admitScript: RedisScript;
+  readonly #admitTeamScript: RedisScript;
   readonly #settleScript: RedisScript;
   readonly #mergeScript: RedisScript;
   readonly #rateMergeScript: RedisScript;
   readonly #reservedScript: RedisScript;
-  readonly #known = new Map<string, KnownFigures>();
-  /** Spend admitted locally and not yet sent to Redis, per key and period. */
-  readonly #unmerged = new Map<string, { keyId: string; periodStartMs: number; costMicros: number }>();
-  /** Requests admitted locally against a key's rpm and not yet sent to Redis, per key. */
-  readonly #unmergedRequests = new Map<string, LocalRequests>();
+  readonly #outage: OutageGate;
   readonly #pending: Pending[] = [];
-  /** Settlements gathered per key, and the calls on their way to Redis (`flush` waits for them). */
+  /** Settlements gathered per key or team, and the calls on their way to Redis (`flush` waits for them). */
   readonly #settleBatches: GateSettleBatches;
   readonly #reservationLeaseMs: number;
-  #local: InMemoryAdmissionGate;
-  /** Keys whose last known levels the current local gate has taken. */
-  #restored = new Set<string>();
   #lastId = 0;
   #flushing: Promise<void> = Promise.resolve();
 
@@ -80,52 +70,64 @@ export class RedisAdmissionGate implements AdmissionGate {
     this.#ledgerSpentMicros = options.ledgerSpentMicros;
     this.#reservationLeaseMs = options.reservationLeaseMs ?? DEFAULT_RESERVATION_LEASE_MS;
     this.#admitScript = redisScript(link, 'gate_admit', 4, ADMIT_LUA);
+    this.#admitTeamScript = redisScript(link, 'gate_admit_team', 8, ADMIT_LUA);
     this.#settleScript = redisScript(link, 'gate_settle', 4, SETTLE_LUA);
     this.#mergeScript = redisScript(link, 'gate_merge', 2, MERGE_LUA);
     this.#rateMergeScript = redisScript(link, 'gate_rate_merge', 2, RATE_MERGE_LUA);
     this.#reservedScript = redisScript(link, 'gate_reserved', 3, RESERVED_LUA);
     this.#settleBatches = new GateSettleBatches({
       up: () => link.up,
-      send: (keyId, groups) => this.#settleScript(this.#keysOf(keyId), [BUDGET_IDLE_TTL_MS, ...groups]),
+      send: (keys, groups) => this.#settleScript(keys, [BUDGET_IDLE_TTL_MS, ...groups]),
     });
-    this.#local = this.#newLocalGate();
+    this.#outage = new OutageGate({
+      ledgerSpentMicros: options.ledgerSpentMicros,
+      onSpend: () => {
+        if (this.#link.up) void this.flush().catch(() => undefined);
+      },
+    });
     link.onResync(async () => {
       await this.flush();
-      // The next outage starts from the figures Redis gives from now on.
-      this.#local = this.#newLocalGate();
-      this.#restored = new Set();
+      this.#outage.reset();
     });
   }
 
   async admit(request: GateRequest): Promise<GateAdmission> {
-    if (!this.#link.up) return this.#admitLocally(request);
+    if (!this.#link.up) return this.#outage.admit(request);
+    const subjects = subjectsOf(request);
+    const keys = countersOf(request, subjects).map((counters) => counterKeys(this.#link, counters));
     const reservationId = this.#nextId();
-    let reply = await this.#callAdmit(request, reservationId, UNKNOWN_SPEND);
-    if (reply?.[0] === 'seed' && request.budget) {
-      // The key's first request of the period fleet-wide: Redis needs the ledger's figure once.
-      const seedMicros = await this.#ledgerSpentMicros(request.keyId, request.budget.periodStartMs);
-      reply = await this.#callAdmit(request, reservationId, seedMicros);
+    let reply = await this.#callAdmit(request, subjects, keys, reservationId, []);
+    if (reply?.[0] === 'seed') {
+      // A first request of the period fleet-wide: Redis needs the ledger's figure once for each budget it named.
+      const unseeded = new Set(reply.slice(1));
+      const seeds = await Promise.all(
+        subjects.map(({ id, budget }, index) => (budget && unseeded.has(String(index + 1)) ? this.#ledgerSpentMicros(id, budget.periodStartMs) : UNKNOWN_SPEND)),
+      );
+      reply = await this.#callAdmit(request, subjects, keys, reservationId, seeds);
     }
     if (!reply || reply[0] === 'seed') {
       // The script may have run before its reply was lost: release what it may have reserved, and
       // leave the request out of the rpm merge (Redis may have counted it).
-      if (request.budget) this.#queue({ kind: 'settle', keyId: request.keyId, reservationId, periodStartMs: request.budget.periodStartMs, costMicros: 0 });
-      return this.#admitLocally(request, { countedInRedis: 'maybe' });
+      subjects.forEach(({ budget }, index) => {
+        if (budget) this.#queue({ kind: 'settle', keys: keys[index]!, reservationId, periodStartMs: budget.periodStartMs, costMicros: 0 });
+      });
+      return this.#outage.admit(request, { countedInRedis: 'maybe' });
     }
-    this.#remember(request, reply);
-    if (this.#pending.length > 0 || this.#unmerged.size > 0 || this.#unmergedRequests.size > 0) void this.flush().catch(() => undefined);
-    const [verdict, detail] = reply;
-    if (verdict === 'rpm' || verdict === 'tpm') return { ok: false, limit: verdict, retryAfterMs: Number(detail) };
-    if (verdict === 'budget') return { ok: false, limit: 'budget', availableMicros: Number(detail) };
-    const ticket = this.#sharedTicket(request, reservationId);
-    return request.budget ? { ok: true, ticket, reservedMicros: Number(detail) } : { ok: true, ticket };
+    this.#outage.remember(subjects, reply);
+    if (this.#pending.length > 0 || this.#outage.hasUnmerged) void this.flush().catch(() => undefined);
+    const [verdict, detail, , by] = reply;
+    const refused = refusedBy(subjects[Number(by) - 1]);
+    if (verdict === 'rpm' || verdict === 'tpm') return { ok: false, limit: verdict, retryAfterMs: Number(detail), ...refused };
+    if (verdict === 'budget') return { ok: false, limit: 'budget', availableMicros: Number(detail), ...refused };
+    const ticket = this.#sharedTicket(request, subjects, keys, reservationId);
+    return subjects.some(({ budget }) => budget) ? { ok: true, ticket, reservedMicros: Number(detail) } : { ok: true, ticket };
   }
 
-  async reservedMicros(keyId: string): Promise<number> {
-    const localMicros = await this.#local.reservedMicros(keyId);
+  async reservedMicros(id: string, teamId?: string | null): Promise<number> {
+    const localMicros = await this.#outage.reservedMicros(id);
     if (!this.#link.up) return localMicros;
     try {
-      return Number(await this.#reservedScript(this.#keysOf(keyId).slice(1), [])) + localMicros;
+      return Number(await this.#reservedScript(counterKeys(this.#link, countersById(id, teamId)).slice(1), [])) + localMicros;
     } catch {
       return localMicros;
     }
@@ -143,10 +145,9 @@ export class RedisAdmissionGate implements AdmissionGate {
   async #flushNow(): Promise<void> {
     this.#settleBatches.sendNow();
     await this.#settleBatches.sent();
-    for (const spend of this.#unmerged.values()) this.#queue({ kind: 'merge', mergeId: this.#nextId(), ...spend });
-    this.#unmerged.clear();
-    for (const requests of this.#unmergedRequests.values()) this.#queue({ kind: 'rate-merge', mergeId: this.#nextId(), ...requests });
-    this.#unmergedRequests.clear();
+    const { spend, requests } = this.#outage.takeUnmerged();
+    for (const each of spend) this.#queue({ kind: 'merge', mergeId: this.#nextId(), ...each });
+    for (const each of requests) this.#queue({ kind: 'rate-merge', mergeId: this.#nextId(), ...each });
     const sending = this.#pending.splice(0);
     const results = await Promise.allSettled(sending.map((pending) => this.#send(pending)));
     const failed = sending.filter((_, index) => results[index]?.status === 'rejected');
@@ -156,134 +157,70 @@ export class RedisAdmissionGate implements AdmissionGate {
   }
 
   #send(pending: Pending): Promise<unknown> {
-    const keys = this.#keysOf(pending.keyId);
-    if (pending.kind === 'rate-merge') {
-      // Ages, not times: the fleet's clock is Redis's. A request past its minute counts for nothing.
-      const nowMs = Date.now();
-      const agesMs = pending.admittedAtMs.map((atMs) => Math.max(0, nowMs - atMs)).filter((ageMs) => ageMs < WINDOW_MS);
-      if (agesMs.length === 0) return Promise.resolve();
-      return this.#rateMergeScript([keys[0], this.#mergeMarker(pending)], [pending.rpm, MERGE_MARKER_TTL_MS, ...agesMs]);
+    if (pending.kind === 'settle') {
+      return this.#settleScript(pending.keys, [BUDGET_IDLE_TTL_MS, 0, 0, pending.reservationId, pending.periodStartMs, pending.costMicros]);
     }
-    if (pending.kind === 'merge') {
-      return this.#mergeScript([keys[1], this.#mergeMarker(pending)], [pending.periodStartMs, pending.costMicros, MERGE_MARKER_TTL_MS]);
-    }
-    return this.#settleScript(keys, [BUDGET_IDLE_TTL_MS, 0, 0, pending.reservationId, pending.periodStartMs, pending.costMicros]);
+    const [rate, budget] = counterKeys(this.#link, pending.counters);
+    const marker = mergeMarker(this.#link, pending.counters, pending.mergeId);
+    if (pending.kind === 'merge') return this.#mergeScript([budget, marker], [pending.periodStartMs, pending.costMicros, MERGE_MARKER_TTL_MS]);
+    // Ages, not times: the fleet's clock is Redis's. A request past its minute counts for nothing.
+    const nowMs = Date.now();
+    const agesMs = pending.admittedAtMs.map((atMs) => Math.max(0, nowMs - atMs)).filter((ageMs) => ageMs < WINDOW_MS);
+    if (agesMs.length === 0) return Promise.resolve();
+    return this.#rateMergeScript([rate, marker], [pending.rpm, MERGE_MARKER_TTL_MS, ...agesMs]);
   }
 
-  async #callAdmit(request: GateRequest, reservationId: string, seedMicros: number): Promise<string[] | undefined> {
-    const { budget } = request;
+  /** `seeds`: the ledger's spend per subject (`UNKNOWN_SPEND` or absent: not read). */
+  async #callAdmit(request: GateRequest, subjects: readonly GateSubject[], keys: readonly CounterKeys[], reservationId: string, seeds: readonly number[]): Promise<string[] | undefined> {
+    // Every budget of the request holds the same reservation: the costs are the request's.
+    const cost = subjects.find(({ budget }) => budget)?.budget;
+    const args: (string | number)[] = [
+      wholeTokens(request.estimatedTokens),
+      cost ? Math.max(0, Math.ceil(cost.maxCostMicros)) : 0,
+      cost ? Math.max(0, Math.ceil(cost.minCostMicros ?? cost.maxCostMicros)) : 0,
+      reservationId,
+      this.#reservationLeaseMs,
+      BUDGET_IDLE_TTL_MS,
+    ];
+    subjects.forEach(({ rpm, tpm, budget }, index) => {
+      const seed = seeds[index] ?? UNKNOWN_SPEND;
+      args.push(rpm ?? 0, tpm ?? 0, budget ? budget.budgetMicros : -1, budget ? budget.periodStartMs : 0, seed === UNKNOWN_SPEND ? seed : Math.max(0, Math.round(seed)));
+    });
     try {
-      const reply = await this.#admitScript(this.#keysOf(request.keyId), [
-        request.rpm ?? 0,
-        request.tpm ?? 0,
-        wholeTokens(request.estimatedTokens),
-        budget ? budget.budgetMicros : -1,
-        budget ? budget.periodStartMs : 0,
-        budget ? Math.max(0, Math.ceil(budget.maxCostMicros)) : 0,
-        seedMicros === UNKNOWN_SPEND ? UNKNOWN_SPEND : Math.max(0, Math.round(seedMicros)),
-        reservationId,
-        this.#reservationLeaseMs,
-        BUDGET_IDLE_TTL_MS,
-        budget ? Math.max(0, Math.ceil(budget.minCostMicros ?? budget.maxCostMicros)) : 0,
-      ]);
+      const script = keys.length === 1 ? this.#admitScript : this.#admitTeamScript;
+      const reply = await script(keys.flat(), args);
       return (reply as unknown[]).map(String);
     } catch {
       return undefined;
     }
   }
 
-  #sharedTicket(request: GateRequest, reservationId: string): AdmissionTicket {
-    const { keyId, tpm, budget } = request;
+  #sharedTicket(request: GateRequest, subjects: readonly GateSubject[], keys: readonly CounterKeys[], reservationId: string): AdmissionTicket {
     const estimatedTokens = wholeTokens(request.estimatedTokens);
     let settled = false;
     return {
       settle: (consumption: Consumption) => {
         if (settled) return;
         settled = true;
-        const extraTokens = tpm ? wholeTokens(consumption.tokens) - estimatedTokens : 0;
-        if (!budget && extraTokens === 0) return;
         const costMicros = Math.max(0, Math.round(consumption.costMicros));
-        const periodStartMs = budget?.periodStartMs ?? 0;
-        const resend = () => {
-          // Only the reservation is resent: sending it twice counts it once; a token correction would not.
-          if (budget) this.#queue({ kind: 'settle', keyId, reservationId, periodStartMs, costMicros });
-        };
-        if (!this.#link.up) return resend();
-        this.#settleBatches.add(keyId, [tpm ?? 0, extraTokens, budget ? reservationId : '', periodStartMs, costMicros], resend);
+        subjects.forEach(({ tpm, budget }, index) => {
+          const extraTokens = tpm ? wholeTokens(consumption.tokens) - estimatedTokens : 0;
+          if (!budget && extraTokens === 0) return;
+          const periodStartMs = budget?.periodStartMs ?? 0;
+          const resend = () => {
+            // Only the reservation is resent: sending it twice counts it once; a token correction would not.
+            if (budget) this.#queue({ kind: 'settle', keys: keys[index]!, reservationId, periodStartMs, costMicros });
+          };
+          if (!this.#link.up) return resend();
+          this.#settleBatches.add(keys[index]!, [tpm ?? 0, extraTokens, budget ? reservationId : '', periodStartMs, costMicros], resend);
+        });
       },
     };
-  }
-
-  async #admitLocally(request: GateRequest, options: { countedInRedis?: 'maybe' } = {}): Promise<GateAdmission> {
-    const local = this.#local;
-    const known = this.#known.get(request.keyId);
-    if (known && !this.#restored.has(request.keyId)) {
-      this.#restored.add(request.keyId);
-      local.rateLimiter.restore(request.keyId, known.levels);
-    }
-    const admission = await local.admit(request);
-    // A request refused for its budget still took its place in the key's minute.
-    const tookRpm = request.rpm !== null && (admission.ok || admission.limit === 'budget');
-    if (tookRpm && options.countedInRedis === undefined) this.#countLocalRequest(request.keyId, request.rpm!, request.nowMs);
-    if (!admission.ok) return admission;
-    const { keyId, budget } = request;
-    let settled = false;
-    return {
-      ...admission,
-      ticket: {
-        settle: (consumption, nowMs) => {
-          if (settled) return;
-          settled = true;
-          admission.ticket.settle(consumption, nowMs);
-          if (!budget || consumption.costMicros <= 0) return;
-          const spendKey = `${keyId}\n${budget.periodStartMs}`;
-          const unmerged = this.#unmerged.get(spendKey) ?? { keyId, periodStartMs: budget.periodStartMs, costMicros: 0 };
-          unmerged.costMicros += Math.round(consumption.costMicros);
-          this.#unmerged.set(spendKey, unmerged);
-          if (this.#link.up) void this.flush().catch(() => undefined);
-        },
-      },
-    };
-  }
-
-  /** Keeps the admission for the rpm merge; only the last minute's are kept (older ones count for nothing). */
-  #countLocalRequest(keyId: string, rpm: number, nowMs: number): void {
-    const requests = this.#unmergedRequests.get(keyId) ?? { keyId, rpm, admittedAtMs: [] };
-    requests.rpm = rpm;
-    requests.admittedAtMs.push(nowMs);
-    const fresh = requests.admittedAtMs.findIndex((atMs) => nowMs - atMs < WINDOW_MS);
-    if (fresh > 0) requests.admittedAtMs.splice(0, fresh);
-    keepLatest(this.#unmergedRequests, keyId, requests);
-  }
-
-  #newLocalGate(): InMemoryAdmissionGate {
-    return new InMemoryAdmissionGate({
-      // A key Redis gave figures for starts from them; one never seen, from the ledger as ever.
-      ledgerSpentMicros: async (keyId, sinceMs) => {
-        const budget = this.#known.get(keyId)?.budget;
-        return budget && budget.periodStartMs === sinceMs ? budget.committedMicros : this.#ledgerSpentMicros(keyId, sinceMs);
-      },
-    });
-  }
-
-  #remember(request: GateRequest, reply: readonly string[]): void {
-    keepLatest(this.#known, request.keyId, figuresOfAdmitReply(request, reply));
   }
 
   #queue(pending: Pending): void {
     this.#pending.push(pending);
     if (this.#pending.length > MAX_PENDING_SETTLEMENTS) this.#pending.shift();
-  }
-
-  /** The key's four, under one hash tag (the scripts take them together). */
-  #keysOf(keyId: string): [rate: string, budget: string, open: string, holds: string] {
-    const key = (part: string) => taggedKey(this.#link, 'gate', keyId, part);
-    return [key('rate'), key('budget'), key('open'), key('holds')];
-  }
-
-  /** Redis remembers a merge was applied here, under the key's tag: the merge scripts take it with the key's counters. */
-  #mergeMarker(merge: { keyId: string; mergeId: string }): string {
-    return taggedKey(this.#link, 'gate', merge.keyId, `merged:${merge.mergeId}`);
   }
 
   #nextId(): string {

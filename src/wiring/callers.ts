@@ -17,6 +17,8 @@ import { RedisIdempotencyStore } from '../state/redis-idempotency-store.js';
 import type { RedisLink } from '../state/redis-link.js';
 import { RedisKeyChanges } from '../state/redis-key-changes.js';
 import { RedisSessionBindings } from '../state/redis-session-bindings.js';
+import { TeamCache } from '../teams/team-cache.js';
+import { TeamStore } from '../teams/team-store.js';
 import type { Metrics } from '../telemetry/metrics.js';
 import type { RequestSpans } from '../telemetry/request-spans.js';
 import type { Storage } from './storage.js';
@@ -47,7 +49,7 @@ export interface CallersDeps {
 export function buildCallers(deps: CallersDeps): Callers {
   const { config, storage, metrics, link } = deps;
   const keyStore = new KeyStore({ db: storage.db, audit: storage.audit });
-  const keys = new KeyCache({ store: keyStore });
+  const keys = new KeyCache({ store: keyStore, teams: new TeamCache(new TeamStore(storage.db)) });
   keys.startRefreshing(KNOWN_KEY_REFRESH_INTERVAL_MS);
   const ledgerSpentMicros = spentMicrosWithQueued(storage.ledger, storage.db);
   const admission = link ? new RedisAdmissionGate(link, { ledgerSpentMicros }) : new InMemoryAdmissionGate({ ledgerSpentMicros });
@@ -71,7 +73,7 @@ export function buildCallers(deps: CallersDeps): Callers {
     store: keyStore,
     cache: link ? new RedisKeyChanges(link, keys) : keys,
     spentMicros: ledgerSpentMicros,
-    reservedMicros: (keyId) => admission.reservedMicros(keyId),
+    reservedMicros: (keyId, teamId) => admission.reservedMicros(keyId, teamId),
   };
   return { serving, keys, adminKeys, close: () => keys.stopRefreshing() };
 }

@@ -14,7 +14,7 @@ import { mockAnswerText } from '../../src/mock/answer.js';
 import type { DatabaseSchema } from '../../src/store/schema.js';
 import { startGateway, type TestGateway } from '../support/start-gateway.js';
 import { storeDatabase } from '../support/store-database.js';
-import { insertTeam, setKeyTeam } from '../support/team-rows.js';
+import { insertTeam, setKeyTeam } from '../support/team-rows-db.js';
 import { createKey, keysAuth } from '../support/virtual-keys.js';
 import { ADMIN_TOKEN, adminCall, createToken } from './admin-calls.js';
 

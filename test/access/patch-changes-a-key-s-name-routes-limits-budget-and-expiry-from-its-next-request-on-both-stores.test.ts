@@ -4,7 +4,7 @@ import type { DatabaseSchema } from '../../src/store/schema.js';
 import { bothStoresForThisFile } from '../support/both-stores.js';
 import { startGateway, type TestGateway } from '../support/start-gateway.js';
 import { storeDatabase } from '../support/store-database.js';
-import { insertTeam, setKeyTeam } from '../support/team-rows.js';
+import { insertTeam, setKeyTeam } from '../support/team-rows-db.js';
 import { createKey, keysAuth } from '../support/virtual-keys.js';
 import { ADMIN_TOKEN, adminCall, chatWith, createToken } from './admin-calls.js';
 

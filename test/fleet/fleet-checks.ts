@@ -6,6 +6,7 @@
 import { expect } from 'vitest';
 import { eventually } from '../scenario/scenario-helpers.js';
 import { queryPostgres } from '../scenario/postgres-helpers.js';
+import { insertTeam, putKeysInTeam, type TeamRowsStore } from '../support/team-rows.js';
 import { adminCall, chat, createFleetKey, healthOf, type FleetForThisFile } from './fleet-helpers.js';
 
 /** rpm 4: eight requests alternating between two replicas admit four; the rest get 429 rate_limit_exceeded with retry-after. */
@@ -128,5 +129,84 @@ export const revocationCheck = {
     expect(refused.body.error?.message).toMatch(/revoked/);
     // The provider saw the two requests before the revocation and only what B served before it heard.
     expect(fleet.mock().attemptsFor('gpt-revoked')).toHaveLength(2 + servedMeanwhile);
+  },
+};
+
+/** What a fleet's admitted requests of these keys spent, from its spend rows, once every replica has written them. */
+async function fleetSpentMicros(fleet: FleetForThisFile, keyIds: readonly string[], admitted: number): Promise<number> {
+  let rows: { cost_micros: string }[] = [];
+  await eventually(
+    async () => {
+      rows = await queryPostgres(fleet.databaseUrl(), 'SELECT cost_micros FROM spend WHERE key_id = ANY($1)', [keyIds]);
+      return rows.length >= admitted;
+    },
+    5_000,
+    'the spend rows of the admitted requests',
+  );
+  expect(rows).toHaveLength(admitted);
+  return rows.reduce((sum, row) => sum + Number(row.cost_micros), 0);
+}
+
+/**
+ * Twenty concurrent requests over the replicas, of two keys of a team whose $0.20 holds two
+ * reservations (each key's own budget fifty times that), admit at most two, refused ones naming the
+ * team; then twenty of a key whose own $0.20 is less than its team's admit at most two, refused as
+ * the key's. The spend stays within each budget. Prices and reservations as `budgetCheck`'s.
+ */
+export const teamBudgetCheck = {
+  route: (name: string) => `  ${name}:
+    targets:
+      - { connection: mock, model: "gpt-team-budget?first_token_ms=300", price: { input_per_mtok: 5000, output_per_mtok: 7000 } }`,
+  async run(fleet: FleetForThisFile, route: string): Promise<void> {
+    const replicas = fleet.fleet().replicas;
+    const rows: TeamRowsStore = { kind: 'postgres', url: fleet.databaseUrl() };
+    const body = { model: route, max_tokens: 8, messages: [{ role: 'user', content: 'x' }] };
+    const twenty = async (keys: readonly string[], refusal: RegExp): Promise<number> => {
+      const answers = await Promise.all(Array.from({ length: 20 }, (_, index) => chat(replicas[index % replicas.length]!.url, keys[Math.floor(index / 2) % keys.length]!, body)));
+      const admitted = answers.filter((answer) => answer.status === 200).length;
+      expect(admitted).toBeGreaterThanOrEqual(1);
+      expect(admitted).toBeLessThanOrEqual(2);
+      for (const refused of answers.filter((answer) => answer.status !== 200)) {
+        expect(refused.status).toBe(429);
+        expect(refused.body.error?.code).toBe('budget_exceeded');
+        expect(refused.body.error?.message).toMatch(refusal);
+      }
+      return admitted;
+    };
+
+    const keys = [await createFleetKey(replicas[0]!.url, { name: 'team-a', budget: { usd: 10, period: 'day' } }), await createFleetKey(replicas[1]!.url, { name: 'team-b', budget: { usd: 10, period: 'day' } })];
+    await putKeysInTeam(rows, await insertTeam(rows, { name: 'fleet-search', budget: { usd: 0.2, period: 'day' } }), keys.map(({ id }) => id));
+    const byTeam = await twenty(keys.map(({ key }) => key), /of team "fleet-search"/);
+    expect(fleet.mock().attemptsFor('gpt-team-budget')).toHaveLength(byTeam);
+    const teamSpent = await fleetSpentMicros(fleet, keys.map(({ id }) => id), byTeam);
+    expect(teamSpent).toBeGreaterThan(0);
+    expect(teamSpent).toBeLessThanOrEqual(200_000);
+
+    const small = await createFleetKey(replicas[0]!.url, { name: 'team-small', budget: { usd: 0.2, period: 'day' } });
+    await putKeysInTeam(rows, await insertTeam(rows, { name: 'fleet-ads', budget: { usd: 10, period: 'day' } }), [small.id]);
+    const byKey = await twenty([small.key], /this key's daily budget/);
+    expect(fleet.mock().attemptsFor('gpt-team-budget')).toHaveLength(byTeam + byKey);
+    const keySpent = await fleetSpentMicros(fleet, [small.id], byKey);
+    expect(keySpent).toBeGreaterThan(0);
+    expect(keySpent).toBeLessThanOrEqual(200_000);
+  },
+};
+
+/** A team's rpm 4 over two keys (each its own rpm 10): eight requests alternating keys and replicas admit four; the rest name the team, with retry-after. */
+export const teamRpmCheck = {
+  route: (name: string) => `  ${name}: { targets: [{ connection: mock, model: gpt-team-rpm }] }`,
+  async run(fleet: FleetForThisFile, route: string): Promise<void> {
+    const [a, b] = fleet.fleet().replicas;
+    const rows: TeamRowsStore = { kind: 'postgres', url: fleet.databaseUrl() };
+    const keys = [await createFleetKey(a!.url, { name: 'rpm-team-a', limits: { rpm: 10 } }), await createFleetKey(a!.url, { name: 'rpm-team-b', limits: { rpm: 10 } })];
+    await putKeysInTeam(rows, await insertTeam(rows, { name: 'fleet-rpm', limits: { rpm: 4 } }), keys.map(({ id }) => id));
+    const answers = [];
+    for (let index = 0; index < 8; index++) answers.push(await chat((index % 2 === 0 ? a : b)!.url, keys[Math.floor(index / 2) % 2]!.key, { model: route }));
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 429, 429, 429, 429]);
+    for (const refused of answers.slice(4)) {
+      expect(refused.body.error).toMatchObject({ code: 'rate_limit_exceeded', message: 'Rate limit reached for team "fleet-rpm": 4 requests per minute across its keys.' });
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
+    expect(fleet.mock().attemptsFor('gpt-team-rpm')).toHaveLength(4);
   },
 };

@@ -28,10 +28,11 @@ function settle(admission: GateAdmission): void {
   admission.ticket.settle(COST, Date.now());
 }
 
-async function sharedFigures(prefix: string): Promise<{ spent: number; reserved: number }> {
+/** The spend and reservations Redis holds for a key or a team: `counters` is `{key_a}` (a key alone), `{team_t}` (a team) or `{team_t}:key_a` (a key of it). */
+async function sharedFigures(prefix: string, counters = '{key_a}'): Promise<{ spent: number; reserved: number }> {
   const client = new Redis(redis.server().url, { maxRetriesPerRequest: 0 });
   try {
-    const [spent, reserved] = await client.hmget(`${prefix}gate:{key_a}:budget`, 'spent', 'reserved');
+    const [spent, reserved] = await client.hmget(`${prefix}gate:${counters}:budget`, 'spent', 'reserved');
     return { spent: Number(spent), reserved: Number(reserved) };
   } finally {
     client.disconnect();
@@ -121,5 +122,41 @@ describe.runIf(redis.available)('admission while Redis is out of reach', () => {
     expect((await b.admit(limited())).ok).toBe(true);
     expect((await b.admit(limited())).ok).toBe(true);
     expect(await b.admit(limited())).toMatchObject({ ok: false, limit: 'rpm' });
+  });
+
+  it("Redis stalls: a team's spend and requests counted locally reach the team's shared counters exactly once, and its key's", async () => {
+    const server = redis.server();
+    const ledgerSpentMicros = async () => 0;
+    const a = new RedisAdmissionGate(await links.open(server.url), { ledgerSpentMicros });
+    const b = new RedisAdmissionGate(await links.open(server.url), { ledgerSpentMicros });
+    // The team's budget holds three requests and its minute three; each key's own are larger.
+    const team = { teamId: 'team_t', rpm: 3, tpm: null, budget: { budgetMicros: 100_000, periodStartMs: PERIOD_START_MS, maxCostMicros: 30_000 } };
+    const ofTeam = (keyId: string) => request({ keyId, rpm: 10, budget: { budgetMicros: 1_000_000, periodStartMs: PERIOD_START_MS, maxCostMicros: 30_000 }, team, nowMs: Date.now() });
+    settle(await a.admit(ofTeam('key_a')));
+    await a.flush();
+
+    const admin = new Redis(server.url, { maxRetriesPerRequest: 0 });
+    try {
+      await admin.call('CLIENT', 'PAUSE', '20000', 'WRITE');
+      // Another key's call times out (Redis runs it later): the team's request is then admitted locally.
+      expect((await a.admit(request({ keyId: 'key_other' }))).ok).toBe(true);
+      const local = await a.admit(ofTeam('key_a'));
+      expect(local.ok).toBe(true);
+      settle(local);
+      await expect(a.flush()).rejects.toThrow(/kept for the next try/);
+    } finally {
+      await admin.call('CLIENT', 'UNPAUSE');
+      admin.disconnect();
+    }
+    // The merges that timed out ran after all; these resends of them are not counted again.
+    await a.flush();
+    expect(await sharedFigures(links.prefix(), '{team_t}')).toEqual({ spent: 60_000, reserved: 0 });
+    expect(await sharedFigures(links.prefix(), '{team_t}:key_a')).toEqual({ spent: 60_000, reserved: 0 });
+
+    settle(await b.admit(ofTeam('key_b')));
+    await b.flush();
+    expect(await sharedFigures(links.prefix(), '{team_t}')).toEqual({ spent: 90_000, reserved: 0 });
+    // Three requests in the team's minute: the one admitted locally counted once.
+    expect(await b.admit(ofTeam('key_c'))).toMatchObject({ ok: false, limit: 'rpm', refusedBy: 'team' });
   });
 });

@@ -70,7 +70,7 @@ describe.runIf(cluster.available)('every shared store on a Redis Cluster (3 prim
     }
   });
 
-  it('the admission gate: rpm and budgets shared by two links for keys on every primary, and an outage’s spend and requests merged once', async () => {
+  it('the admission gate: rpm and budgets shared by two links for keys and teams on every primary, and an outage’s spend and requests merged once', async () => {
     const a = await links.open({ nodes: cluster.cluster().nodes });
     const b = await links.open({ nodes: cluster.cluster().nodes });
     const calls = [...[a, b].map(recordScriptCalls)];
@@ -79,28 +79,36 @@ describe.runIf(cluster.available)('every shared store on a Redis Cluster (3 prim
     const gateB = new RedisAdmissionGate(b, { ledgerSpentMicros });
     const periodStartMs = Date.parse('2026-12-01T00:00:00Z');
     // Each request reserves and costs 30,000; the budget holds three.
-    const budgetOnly = (keyId: string): GateRequest => ({ keyId, rpm: null, tpm: null, estimatedTokens: 10, nowMs: Date.now(), budget: { budgetMicros: 100_000, periodStartMs, maxCostMicros: 30_000 } });
+    const budget = { budgetMicros: 100_000, periodStartMs, maxCostMicros: 30_000 };
+    const budgetOnly = (keyId: string): GateRequest => ({ keyId, rpm: null, tpm: null, estimatedTokens: 10, nowMs: Date.now(), budget });
     const rpm3 = (keyId: string): GateRequest => ({ keyId: `${keyId}-rpm`, rpm: 3, tpm: 1_000, estimatedTokens: 10, nowMs: Date.now() });
+    // A key of a team (its counters under the team's tag, beside the team's): the team's limits, the key's larger.
+    const teamBudgetOnly = (teamId: string): GateRequest => ({ ...budgetOnly(`key_of_${teamId}`), budget: { ...budget, budgetMicros: 1_000_000 }, team: { teamId, rpm: null, tpm: null, budget } });
+    const teamRpm3 = (teamId: string): GateRequest => ({ ...rpm3(`key_of_${teamId}`), rpm: 10, team: { teamId: `${teamId}-rpm`, rpm: 3, tpm: null } });
     const settle = (admission: GateAdmission) => {
       if (!admission.ok) throw new Error(`refused by ${admission.limit}`);
       admission.ticket.settle({ tokens: 12, costMicros: 30_000 }, Date.now());
     };
     const keyIds = await idsOnEveryPrimary((n) => `key_${n}`);
+    const teamIds = await idsOnEveryPrimary((n) => `team_${n}`);
+    const admitEach = async (gate: RedisAdmissionGate) => {
+      for (const keyId of keyIds) {
+        settle(await gate.admit(budgetOnly(keyId)));
+        settle(await gate.admit(rpm3(keyId)));
+      }
+      for (const teamId of teamIds) {
+        settle(await gate.admit(teamBudgetOnly(teamId)));
+        settle(await gate.admit(teamRpm3(teamId)));
+      }
+    };
 
-    for (const keyId of keyIds) {
-      settle(await gateA.admit(budgetOnly(keyId)));
-      settle(await gateA.admit(rpm3(keyId)));
-    }
+    await admitEach(gateA);
     await gateA.flush();
     for (const keyId of keyIds) expect(await gateB.reservedMicros(keyId)).toBe(0);
+    for (const teamId of teamIds) expect(await gateB.reservedMicros(teamId)).toBe(0);
 
-    await outageOfOnePrimary([a, b], async () => {
-      // Admitted on A's local gate: their spend and their places in the minute wait for Redis.
-      for (const keyId of keyIds) {
-        settle(await gateA.admit(budgetOnly(keyId)));
-        settle(await gateA.admit(rpm3(keyId)));
-      }
-    });
+    // Admitted on A's local gate: their spend and their places in the minute wait for Redis.
+    await outageOfOnePrimary([a, b], () => admitEach(gateA));
     await gateA.flush();
 
     for (const keyId of keyIds) {
@@ -110,6 +118,12 @@ describe.runIf(cluster.available)('every shared store on a Redis Cluster (3 prim
       // Two of the minute's three taken (one before, one merged): one more, then refused.
       settle(await gateB.admit(rpm3(keyId)));
       expect(await gateB.admit(rpm3(keyId))).toMatchObject({ ok: false, limit: 'rpm' });
+    }
+    for (const teamId of teamIds) {
+      settle(await gateB.admit(teamBudgetOnly(teamId)));
+      expect(await gateB.admit(teamBudgetOnly(teamId))).toEqual({ ok: false, limit: 'budget', availableMicros: 10_000, refusedBy: 'team' });
+      settle(await gateB.admit(teamRpm3(teamId)));
+      expect(await gateB.admit(teamRpm3(teamId))).toMatchObject({ ok: false, limit: 'rpm', refusedBy: 'team' });
     }
     await gateB.flush();
     expectEveryScriptRanInOneSlot([a, b], calls.flat());

@@ -73,3 +73,27 @@ describe.runIf(redis.available)('two replicas on one Redis', () => {
     expect((await b.admit(request(budgeted(60_000, 100_000)))).ok).toBe(true);
   });
 });
+
+describe.runIf(redis.available)('two replicas on one Redis, keys of one team', () => {
+  const ofTeam = (keyId: string, team: Partial<NonNullable<GateRequest['team']>>, key: Partial<GateRequest> = {}): GateRequest =>
+    request({ keyId, ...key, team: { teamId: 'team_t', rpm: null, tpm: null, ...team } });
+
+  it("team rpm 4, eight requests of two keys alternating between two replicas: exactly four are admitted, each key's own rpm larger", async () => {
+    const [a, b] = await twoGates();
+    const admitted: boolean[] = [];
+    for (let index = 0; index < 8; index++) admitted.push((await (index % 2 ? a : b).admit(ofTeam(index < 4 ? 'key_a' : 'key_b', { rpm: 4 }, { rpm: 10 }))).ok);
+    expect(admitted).toEqual([true, true, true, true, false, false, false, false]);
+  });
+
+  it("20 concurrent requests of two keys over two replicas against a team budget of two requests' worth: two are admitted, each key's budget larger", async () => {
+    const [a, b] = await twoGates();
+    const team = { budget: { budgetMicros: 80_000, periodStartMs: PERIOD_START_MS, maxCostMicros: 40_000 } };
+    const admissions = await Promise.all(
+      Array.from({ length: 20 }, (_, index) => (index % 2 ? a : b).admit(ofTeam(index % 4 < 2 ? 'key_a' : 'key_b', team, budgeted(40_000, 1_000_000)))),
+    );
+    expect(admissions.filter((admission) => admission.ok)).toHaveLength(2);
+    expect(admissions.filter((admission) => !admission.ok && admission.refusedBy === 'team')).toHaveLength(18);
+    expect(await a.reservedMicros('team_t')).toBe(80_000);
+    expect((await b.reservedMicros('key_a', 'team_t')) + (await b.reservedMicros('key_b', 'team_t'))).toBe(80_000);
+  });
+});

@@ -10,6 +10,7 @@ import { clusterSlotOf } from '../support/cluster-slot.js';
 /** Ids a caller or an operator could make: plain, empty, braces anywhere. */
 const IDS = ['key_0123456789abcdef', 'openai/gpt-4o', '', '}', '}x', '{', '{}', 'a{b}c', 'x}y{z', '{{}}', 'ünïcødé/模型'];
 const PREFIX = { key: (name: string) => `switchyard:${name}` };
+const TEAM_KEY_ID = 'key_0123456789abcdef';
 
 it('computes slots as Redis does (the examples of the cluster specification and what a test cluster answered)', () => {
   expect(clusterSlotOf('foo')).toBe(12182);
@@ -31,35 +32,40 @@ it('every key of one virtual key or one deployment, whatever its id, hashes to o
   expect(new Set(IDS.map((id) => clusterSlotOf(taggedKey(PREFIX, 'gate', id, 'rate')))).size).toBeGreaterThan(IDS.length / 2);
 });
 
-it('the admission gate sends each of its scripts keys of one slot: admission, settlement, reservations and the merges after an outage', async () => {
+it('the admission gate sends each of its scripts keys of one slot: admission, settlement, reservations and the merges after an outage, for keys with a team and without', async () => {
   const link = recordingLink();
   const gate = new RedisAdmissionGate(link.link, { ledgerSpentMicros: async () => 0 });
-  const request = (keyId: string): GateRequest => ({
-    keyId,
-    rpm: 10,
-    tpm: 1_000,
-    estimatedTokens: 10,
-    nowMs: Date.now(),
-    budget: { budgetMicros: 1_000_000, periodStartMs: Date.parse('2026-12-01T00:00:00Z'), maxCostMicros: 30_000 },
-  });
+  const limits = { rpm: 10_000, tpm: 1_000_000, budget: { budgetMicros: 1_000_000, periodStartMs: Date.parse('2026-12-01T00:00:00Z'), maxCostMicros: 30_000 } };
+  // A key alone, and a key of a team (any id) with limits of its own.
+  const requests = IDS.flatMap((id): GateRequest[] => [
+    { keyId: id, estimatedTokens: 10, nowMs: Date.now(), ...limits },
+    { keyId: TEAM_KEY_ID, estimatedTokens: 10, nowMs: Date.now(), ...limits, team: { teamId: id, ...limits } },
+  ]);
   const settle = (admission: GateAdmission) => {
     if (!admission.ok) throw new Error(`refused by ${admission.limit}`);
     admission.ticket.settle({ tokens: 12, costMicros: 30_000 }, Date.now());
   };
-  for (const keyId of IDS) {
-    settle(await gate.admit(request(keyId)));
-    await gate.reservedMicros(keyId);
+  for (const request of requests) {
+    settle(await gate.admit(request));
+    await gate.reservedMicros(request.keyId, request.team?.teamId);
+    if (request.team) await gate.reservedMicros(request.team.teamId);
   }
   await gate.flush();
   // An outage: admitted locally, then merged once the link is up again.
   link.setUp(false);
-  for (const keyId of IDS) settle(await gate.admit(request(keyId)));
+  for (const request of requests) settle(await gate.admit(request));
   link.setUp(true);
   await gate.flush();
 
   const scripts = new Set(link.calls.map((call) => call.script));
-  expect([...scripts].sort()).toEqual(['gate_admit', 'gate_merge', 'gate_rate_merge', 'gate_reserved', 'gate_settle']);
+  expect([...scripts].sort()).toEqual(['gate_admit', 'gate_admit_team', 'gate_merge', 'gate_rate_merge', 'gate_reserved', 'gate_settle']);
   expect(link.calls.filter((call) => new Set(call.keys.map(clusterSlotOf)).size !== 1)).toEqual([]);
+  // The outage's spend went to the team's counters and to its key's, under the team's tag.
+  const merged = new Set(link.calls.filter((call) => call.script === 'gate_merge').map((call) => call.keys[0]));
+  for (const id of IDS) {
+    expect(merged).toContain(taggedKey(PREFIX, 'gate', id, 'budget'));
+    if (id !== TEAM_KEY_ID) expect(merged).toContain(taggedKey(PREFIX, 'gate', id, `${TEAM_KEY_ID}:budget`));
+  }
 });
 
 it('the scripts checked here and by the cluster test are every script that takes more than one key', () => {
@@ -71,7 +77,7 @@ it('the scripts checked here and by the cluster test are every script that takes
     for (const [, name, keys] of source.matchAll(/(\w+): \{ numberOfKeys: (\d+)/g)) if (Number(keys) > 1) multiKey.add(name!);
   }
   // The gate's above; a deployment's breaker and trial lease (health family) in the test before, and both on a real cluster.
-  expect([...multiKey].sort()).toEqual(['breakerTransition', 'claimTrial', 'gate_admit', 'gate_merge', 'gate_rate_merge', 'gate_reserved', 'gate_settle']);
+  expect([...multiKey].sort()).toEqual(['breakerTransition', 'claimTrial', 'gate_admit', 'gate_admit_team', 'gate_merge', 'gate_rate_merge', 'gate_reserved', 'gate_settle']);
 });
 
 interface RecordedCall {
@@ -85,8 +91,11 @@ interface RecordedCall {
  */
 function recordingLink(): { link: RedisLink; calls: RecordedCall[]; setUp(up: boolean): void } {
   const calls: RecordedCall[] = [];
-  const replies: Record<string, () => unknown> = {
-    gate_admit: () => ['ok', '30000', String(Date.now()), '540000', '59000000', '0', '30000'],
+  // Admitted, with the figures of each subject (four keys each).
+  const admitted = (keys: number) => ['ok', '30000', String(Date.now()), '0', ...Array.from({ length: keys / 4 }, () => ['599940000', '59999400000', '0', '30000']).flat()];
+  const replies: Record<string, (keys: number) => unknown> = {
+    gate_admit: admitted,
+    gate_admit_team: admitted,
     gate_settle: () => 1,
     gate_merge: () => 1,
     gate_rate_merge: () => 1,
@@ -97,7 +106,7 @@ function recordingLink(): { link: RedisLink; calls: RecordedCall[]; setUp(up: bo
       const script = name.replace(/^switchyard_/, '');
       commands[name] = async (...args: unknown[]) => {
         calls.push({ script, keys: args.slice(0, definition.numberOfKeys).map(String) });
-        return replies[script]!();
+        return replies[script]!(definition.numberOfKeys);
       };
     },
   };

@@ -17,14 +17,19 @@ export interface ScriptCall {
 
 /** Starts recording the link's script calls; the returned array fills as they are sent. */
 export function recordScriptCalls(link: RedisLink): ScriptCall[] {
-  const commands = link.commands as unknown as { scriptsSet: Record<string, { sha: string }>; sendCommand(command: Command, ...rest: unknown[]): unknown };
+  const commands = link.commands as unknown as {
+    scriptsSet: Record<string, { sha: string; numberOfKeys?: number }>;
+    sendCommand(command: Command, ...rest: unknown[]): unknown;
+  };
   const calls: ScriptCall[] = [];
   const send = commands.sendCommand.bind(commands);
   commands.sendCommand = (command, ...rest) => {
     // ioredis sends a defined script as EVALSHA (turned into EVAL on the wire the first time).
     if (command.name === 'evalsha') {
       const [sha, keyCount, ...args] = command.args;
-      const script = Object.entries(commands.scriptsSet).find(([, defined]) => defined.sha === sha)?.[0] ?? `unknown script ${String(sha)}`;
+      // One Lua may be defined under two names that take different numbers of keys (the gate's admission of a key alone and of a key with its team).
+      const script =
+        Object.entries(commands.scriptsSet).find(([, defined]) => defined.sha === sha && defined.numberOfKeys === Number(keyCount))?.[0] ?? `unknown script ${String(sha)}`;
       const call: ScriptCall = { script, keys: args.slice(0, Number(keyCount)).map(String) };
       calls.push(call);
       command.promise.then(
