@@ -61,7 +61,7 @@ describe('SpillDirectory', () => {
     const first = processSpill('first');
     const second = processSpill('second');
     expect(first.spill.adoptOrphans()).toEqual({ owners: ['crashed'], items: { records: 3, spend: 3 } });
-    expect(second.spill.adoptOrphans()).toEqual({ owners: [], items: { records: 0, spend: 0 } });
+    expect(second.spill.adoptOrphans()).toEqual({ owners: [], items: { records: 0, spend: 0, audit: 0 } });
     expect(files()).toEqual([
       'switchyard.spill-records.first.replay-1.jsonl',
       'switchyard.spill-records.first.replay-2.jsonl',
