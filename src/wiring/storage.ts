@@ -68,10 +68,7 @@ export async function openStorage(deps: StorageDeps): Promise<Storage> {
       ...(spill ? { spill: spill.file<RequestRecord>('records') } : {}),
     },
   });
-  const audit = new AuditTrail(writes, {
-    onError: (error) => logger.error({ err: error }, 'writing audit events failed; will retry'),
-    ...(spill ? { spill: spill.file<AuditEntry>('audit') } : {}),
-  });
+  const { audit, auditPruner } = openAuditTrail({ db, writes, logger, spill, retentionDays: config().audit.retention_days });
   // The writers listen for adopted files: what gone processes left here is replayed from now on.
   spill?.watchForOrphans();
   const pruner = new RecordPruner({
@@ -85,12 +82,6 @@ export async function openStorage(deps: StorageDeps): Promise<Storage> {
     prune: (pruneOptions) => storedResponses.prune(pruneOptions),
     retentionDays: config().responses.retention_days,
     onError: (error) => logger.warn({ err: error }, 'pruning old stored responses failed; will retry'),
-  });
-  const auditPruner = new RecordPruner({
-    prune: (pruneOptions) => pruneAudit(db, pruneOptions),
-    retentionDays: config().audit.retention_days,
-    onPruned: (count) => logger.info({ pruned: count }, `pruned ${count} audit rows older than audit.retention_days`),
-    onError: (error) => logger.warn({ err: error }, 'pruning old audit rows failed; will retry'),
   });
   pruner.start();
   responsesPruner.start();
@@ -126,6 +117,25 @@ export async function openStorage(deps: StorageDeps): Promise<Storage> {
       }
     },
   };
+}
+
+/**
+ * The audit trail's writer, its events spilling beside records while the store is out, and the
+ * pruner of its oldest rows (not started).
+ */
+function openAuditTrail(deps: AppStore & { logger: Logger; spill: SpillDirectory | undefined; retentionDays: number }): { audit: AuditTrail; auditPruner: RecordPruner } {
+  const { db, writes, logger, spill } = deps;
+  const audit = new AuditTrail(writes, {
+    onError: (error) => logger.error({ err: error }, 'writing audit events failed; will retry'),
+    ...(spill ? { spill: spill.file<AuditEntry>('audit') } : {}),
+  });
+  const auditPruner = new RecordPruner({
+    prune: (pruneOptions) => pruneAudit(db, pruneOptions),
+    retentionDays: deps.retentionDays,
+    onPruned: (count) => logger.info({ pruned: count }, `pruned ${count} audit rows older than audit.retention_days`),
+    onError: (error) => logger.warn({ err: error }, 'pruning old audit rows failed; will retry'),
+  });
+  return { audit, auditPruner };
 }
 
 /**
