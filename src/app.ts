@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { pino, type Logger } from 'pino';
 import type { AdminAccessDeps } from './access/admin-access.js';
+import { auditConfigReloads } from './audit/audit-config-reloads.js';
 import { authExposureProblem } from './config/check-auth-exposure.js';
 import type { ConfigSource } from './config/config-source.js';
 import { knownSecrets } from './config/known-secrets.js';
@@ -67,6 +68,8 @@ export interface App {
   pruner: RecordPruner;
   /** Deletes stored Responses API answers past `responses.retention_days` in the background. */
   responsesPruner: RecordPruner;
+  /** Deletes the oldest audit rows past `audit.retention_days` in the background. */
+  auditPruner: RecordPruner;
   health: HealthState;
   monitor: HealthMonitor;
   alerts: AlertSender;
@@ -91,6 +94,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   // The writers whose counts the metrics report are made just below; a scrape reads them later.
   const metrics = new Metrics({ processMetrics: true, sinks: { spilled: () => storage.sinkCounts.spilled(), dropped: () => storage.sinkCounts.dropped() } });
   const storage = await openStorage({ config, logger, metrics, ...(options.store ? { store: options.store } : {}) });
+  auditConfigReloads(configSource, storage.audit);
   const spans = createRequestSpans(options.env ?? process.env);
   const alerts = new AlertSender(() => config().alerts.webhook_url, logger);
   // Read at each alert, not bound once: tests listen to what is sent by replacing `app.alerts.send`.
@@ -126,6 +130,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     metrics,
     pruner: storage.pruner,
     responsesPruner: storage.responsesPruner,
+    auditPruner: storage.auditPruner,
     health: health.registry,
     monitor: health.monitor,
     alerts,

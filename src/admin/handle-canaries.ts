@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { auditContextOf } from '../audit/audit-trail.js';
 import { CanaryPromptsError } from '../canaries/canary-prompts.js';
 import { CanaryRunningError, type CanaryRunner } from '../canaries/canary-runner.js';
 import type { CanaryStore } from '../canaries/canary-store.js';
@@ -43,15 +44,16 @@ export async function handleListCanaries(_request: IncomingMessage, response: Se
 
 /**
  * `POST /admin/canaries` with an optional `{"route": NAME}` → `{data: [runs]}` once every asked
- * route has run (every canary route without one); 409 `canary_running` when one of them is running.
+ * route has run (every canary route without one), each run audited as the caller's (`canary.run`);
+ * 409 `canary_running` when one of them is running.
  */
-export async function handleRunCanaries(request: IncomingMessage, response: ServerResponse, _params: Params, deps: AdminCanariesDeps): Promise<void> {
+export async function handleRunCanaries(request: IncomingMessage, response: ServerResponse, _params: Params, deps: AdminCanariesDeps, requestId: string): Promise<void> {
   const config = deps.config();
   const route = await requestedRoute(request);
   if (route !== undefined) checkCanaryRoute(config, route);
   let runs;
   try {
-    runs = await deps.canaries.runNow(route === undefined ? Object.keys(config.canaries) : [route]);
+    runs = await deps.canaries.runNow(route === undefined ? Object.keys(config.canaries) : [route], auditContextOf(request, requestId));
   } catch (error) {
     if (error instanceof CanaryRunningError) {
       sendJson(response, 409, { error: { message: error.message, type: 'invalid_request_error', code: 'canary_running', route: error.route, run_id: error.runId } }, noStore());

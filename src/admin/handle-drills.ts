@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { auditContextOf } from '../audit/audit-trail.js';
 import { DrillRunningError, type DrillRunner } from '../drills/drill-runner.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { isRecord } from '../config/is-record.js';
@@ -16,14 +17,15 @@ const BODY_TIMEOUT_MS = 10_000;
 
 /**
  * `POST /admin/drills` with an optional `{"route": NAME}`: runs the drill and answers 200 with the
- * run once it has finished; 409 `drill_running` (with the running run's id) while one runs here or,
- * with Redis, on another replica.
+ * run once it has finished (and audited as the caller's, `drill.run`); 409 `drill_running` (with the
+ * running run's id) while one runs here or, with Redis, on another replica.
  */
-export async function handleRunDrill(request: IncomingMessage, response: ServerResponse, deps: AdminDrillsDeps): Promise<void> {
+export async function handleRunDrill(request: IncomingMessage, response: ServerResponse, deps: AdminDrillsDeps, requestId: string): Promise<void> {
   const route = await routeAskedFor(request);
+  const context = auditContextOf(request, requestId);
   let started: Awaited<ReturnType<DrillRunner['start']>>;
   try {
-    started = await deps.drills.start(route === undefined ? {} : { route });
+    started = await deps.drills.start(route === undefined ? { context } : { route, context });
   } catch (error) {
     if (!(error instanceof DrillRunningError)) throw error;
     sendJson(response, 409, { error: { message: error.message, type: 'invalid_request_error', param: null, code: 'drill_running', run_id: error.runId } }, noStore());

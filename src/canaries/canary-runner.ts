@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
+import { SYSTEM_CONTEXT, type AuditContext, type AuditTrail } from '../audit/audit-trail.js';
 import type { Config } from '../config/schema.js';
 import { Cancellation } from '../core/cancellation.js';
 import { holdRun } from '../schedules/run-hold.js';
@@ -19,6 +20,8 @@ export interface CanaryRunnerOptions extends CanaryDeps {
   logger: Logger;
   /** The gateway's schedules (started after start-up, stopped on shutdown): each canary route's is kept there. */
   schedules: Schedule[];
+  /** Every run kept ends with a `canary.run` row: by whoever asked for it, or by the gateway on its schedule. */
+  audit: Pick<AuditTrail, 'event'>;
 }
 
 /** A run asked for while the same route's canary is running. */
@@ -93,7 +96,7 @@ export class CanaryRunner {
   async #scheduledRun(route: string, cancellation: Cancellation): Promise<void> {
     let run;
     try {
-      run = await this.#track([route], cancellation, (runIds) => runCanary(route, runIds.get(route)!, cancellation, this.#options));
+      run = await this.#track([route], cancellation, (runIds) => this.#runAudited(route, runIds.get(route)!, cancellation, SYSTEM_CONTEXT));
     } catch (error) {
       if (error instanceof CanaryRunningError) {
         this.#options.logger.info({ route, run_id: error.runId }, 'scheduled canary run skipped: one is running');
@@ -108,17 +111,25 @@ export class CanaryRunner {
   }
 
   /**
-   * Runs the canaries of `routes` now, one route after another, and resolves with their runs.
-   * Throws `CanaryRunningError` (starting none) when one of them is running already, here or
-   * (with Redis) on another replica.
+   * Runs the canaries of `routes` now, one route after another, and resolves with their runs,
+   * each audited under `context` (who asked). Throws `CanaryRunningError` (starting none) when one
+   * of them is running already, here or (with Redis) on another replica.
    */
-  async runNow(routes: readonly string[]): Promise<CanaryRun[]> {
+  async runNow(routes: readonly string[], context: AuditContext): Promise<CanaryRun[]> {
     const cancellation = new Cancellation();
     return this.#track(routes, cancellation, async (runIds) => {
       const runs: CanaryRun[] = [];
-      for (const route of routes) runs.push(await runCanary(route, runIds.get(route)!, cancellation, this.#options));
+      for (const route of routes) runs.push(await this.#runAudited(route, runIds.get(route)!, cancellation, context));
       return runs;
     });
+  }
+
+  /** One route's run, and its `canary.run` row once it is kept (a run cut short is neither). */
+  async #runAudited(route: string, runId: string, cancellation: Cancellation, context: AuditContext): Promise<CanaryRun> {
+    const run = await runCanary(route, runId, cancellation, this.#options);
+    const { prompts, ...summary } = run;
+    await this.#options.audit.event(context, { action: 'canary.run', target: { kind: 'canary', id: run.id }, after: { ...summary, prompts: prompts.length } });
+    return run;
   }
 
   /** Marks the routes running (with a run id each) while `work` runs: here, and with Redis fleet-wide. */

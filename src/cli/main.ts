@@ -4,6 +4,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import type { CanaryOptions } from './canary.js';
 import type { DrillOptions } from './drill.js';
 import type { KeysRotateOptions, KeysUpdateOptions } from './keys-change.js';
+import type { AuditExportOptions, AuditListOptions } from './audit.js';
 import type { AdminClientOptions, KeysCreateOptions } from './keys.js';
 import type { RequestsListOptions } from './requests-list.js';
 import type { TokensCreateOptions } from './tokens.js';
@@ -200,6 +201,40 @@ requests
   .option('--token <token>', TOKEN_HELP)
   .action(async (options: RequestsListOptions) => {
     process.exitCode = await (await import('./requests-list.js')).runRequestsList(options);
+  });
+
+const audit = program.command('audit').description('read and check the audit trail through the admin API (roles admin and auditor)');
+audit
+  .command('list')
+  .description('list audit rows, newest first, one line each; exit 1 on failure')
+  .option('--since <time>', 'only rows at or after this time (ISO 8601 or epoch milliseconds)')
+  .option('--until <time>', 'only rows before this time')
+  .option('--actor <id>', "only this actor's rows (admin.token, a token's tok_… id, a person's sub, or gateway)")
+  .option('--action <action>', 'only this action, e.g. key.revoke or config.reload')
+  .option('--target <id>', "only rows about this target's id (key_…, team_…, a run's id)")
+  .option('--before <seq>', 'only rows older than this seq (the last seq of the previous page)')
+  .option('--limit <count>', 'at most this many (1 to 1000)', '20')
+  .option('--url <url>', 'gateway URL', 'http://127.0.0.1:4000')
+  .option('--token <token>', TOKEN_HELP)
+  .action(async (options: AuditListOptions) => {
+    process.exitCode = await (await import('./audit.js')).runAuditList(options);
+  });
+audit
+  .command('export')
+  .description('print every audit row, oldest first, one JSON document a line; exit 1 on failure')
+  .option('--format <format>', 'jsonl (the only format)', 'jsonl')
+  .option('--url <url>', 'gateway URL', 'http://127.0.0.1:4000')
+  .option('--token <token>', TOKEN_HELP)
+  .action(async (options: AuditExportOptions) => {
+    process.exitCode = await (await import('./audit.js')).runAuditExport(options);
+  });
+audit
+  .command('verify')
+  .description("check the audit trail's hash chain from its first row; exit 1 naming the first row that breaks it, 2 when the trail could not be read")
+  .option('--url <url>', 'gateway URL', 'http://127.0.0.1:4000')
+  .option('--token <token>', TOKEN_HELP)
+  .action(async (options: AdminClientOptions) => {
+    process.exitCode = await (await import('./audit.js')).runAuditVerify(options);
   });
 
 program

@@ -287,6 +287,8 @@ export const configSchema = z
       .default({ kind: 'sqlite', path: './switchyard.db', retention_days: 30, max_records: 100_000 }),
     /** Stored Responses API answers (`previous_response_id`, `GET /v1/responses/{id}`) are pruned past this. */
     responses: z.object({ retention_days: z.number().positive().default(30) }).strict().default({ retention_days: 30 }),
+    /** The audit trail (SPEC §15): its oldest rows are pruned past this, apart from records. */
+    audit: z.object({ retention_days: z.number().positive().default(400) }).strict().default({ retention_days: 400 }),
     state: z
       .discriminatedUnion('kind', [
         z.object({ kind: z.literal('memory') }).strict(),

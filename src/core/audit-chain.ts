@@ -22,3 +22,21 @@ export function chainHash(row: Omit<AuditRow, 'hash'>): string {
   const { prev_hash: prevHash, ...fields } = row;
   return createHash('sha256').update(prevHash + canonicalJson(fields)).digest('hex');
 }
+
+/**
+ * What breaks the chain at `row`, read right after `previous` (undefined: the first row there is);
+ * undefined when the link holds. A first row after `seq` 1 follows rows the retention pruned: its
+ * `prev_hash` is taken as given.
+ */
+export function chainBreak(previous: AuditRow | undefined, row: AuditRow): string | undefined {
+  const { hash, ...hashed } = row;
+  if (chainHash(hashed) !== hash) return 'its hash is not the hash of its contents: the row was changed after it was written';
+  if (!previous) return row.seq === 1 && row.prev_hash !== GENESIS_HASH ? 'it is the first row, but its prev_hash is not the genesis hash' : undefined;
+  if (row.seq <= previous.seq) return `its seq does not come after the row before it (seq ${previous.seq})`;
+  if (row.seq > previous.seq + 1) {
+    const missing = row.seq === previous.seq + 2 ? `seq ${previous.seq + 1} is` : `seq ${previous.seq + 1} to ${row.seq - 1} are`;
+    return `${missing} missing between seq ${previous.seq} and it: deleted from the trail`;
+  }
+  if (row.prev_hash !== previous.hash) return `its prev_hash is not the hash of the row before it (seq ${previous.seq})`;
+  return undefined;
+}

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import { SYSTEM_CONTEXT, type AuditContext, type AuditTrail } from '../audit/audit-trail.js';
 import { Cancellation } from '../core/cancellation.js';
 import type { Config } from '../config/schema.js';
 import { GatewayError } from '../errors/gateway-error.js';
@@ -22,6 +23,16 @@ export interface DrillRunnerDeps extends DrillStepDeps {
   alert(alert: Alert): void;
   metrics: Metrics;
   logger: Logger;
+  /** Every run ends with a `drill.run` row: by whoever asked for it, or by the gateway on its schedule. */
+  audit: Pick<AuditTrail, 'event'>;
+}
+
+/** How a drill is started: over one route or every one `drills.routes` matches, cut short by `cancellation`, audited under `context`. */
+export interface DrillStart {
+  route?: string;
+  cancellation?: Cancellation;
+  /** Who asked (the gateway itself when not given). */
+  context?: AuditContext;
 }
 
 /** A drill was asked for while one runs (on this gateway, or with Redis on any replica). */
@@ -55,13 +66,13 @@ export class DrillRunner {
    * matches. Throws `DrillRunningError` while one runs here or, with Redis, on another replica,
    * and a 404 for a route the config does not have; `cancellation` (the schedule's) cuts it short.
    */
-  start(options: { route?: string; cancellation?: Cancellation } = {}): Promise<{ run: DrillRun; done: Promise<DrillRun> }> {
+  start(options: DrillStart = {}): Promise<{ run: DrillRun; done: Promise<DrillRun> }> {
     const started = this.#starting.then(() => this.#start(options));
     this.#starting = started.catch(() => undefined);
     return started;
   }
 
-  async #start(options: { route?: string; cancellation?: Cancellation }): Promise<{ run: DrillRun; done: Promise<DrillRun> }> {
+  async #start(options: DrillStart): Promise<{ run: DrillRun; done: Promise<DrillRun> }> {
     if (this.#running) throw new DrillRunningError(this.#running.run.id);
     const routes = drillRoutes(this.#deps.config(), options.route);
     const run: DrillRun = { id: `drill_${randomUUID()}`, started_at: new Date().toISOString(), finished_at: null, steps: [] };
@@ -70,7 +81,7 @@ export class DrillRunner {
     const cancellation = new Cancellation();
     options.cancellation?.onAbort((reason) => cancellation.abort(reason));
     if (options.cancellation?.aborted) cancellation.abort(options.cancellation.reason);
-    const done = this.#run(run, routes, cancellation).finally(async () => {
+    const done = this.#run(run, routes, cancellation, options).finally(async () => {
       await hold.release();
       this.#running = undefined;
     });
@@ -104,7 +115,7 @@ export class DrillRunner {
     await running.done;
   }
 
-  async #run(run: DrillRun, routes: readonly ResolvedRoute[], cancellation: Cancellation): Promise<DrillRun> {
+  async #run(run: DrillRun, routes: readonly ResolvedRoute[], cancellation: Cancellation, options: DrillStart): Promise<DrillRun> {
     const { latest, logger } = this.#deps;
     await latest.save(run);
     try {
@@ -125,6 +136,7 @@ export class DrillRunner {
     await latest.save(run);
     const failed = run.steps.filter(stepFailed).length;
     logger.info({ run_id: run.id, steps: run.steps.length, failed, cut_short: cancellation.aborted }, 'drill finished');
+    await this.#deps.audit.event(options.context ?? SYSTEM_CONTEXT, drillRunEvent(run, options.route, routes, cancellation.aborted));
     return run;
   }
 
@@ -143,6 +155,25 @@ export class DrillRunner {
       since: run.started_at,
     });
   }
+}
+
+/** The `drill.run` row of a finished run: which routes, and how its steps went. */
+function drillRunEvent(run: DrillRun, askedRoute: string | undefined, routes: readonly ResolvedRoute[], cutShort: boolean) {
+  return {
+    action: 'drill.run' as const,
+    target: { kind: 'drill', id: run.id },
+    after: {
+      id: run.id,
+      route: askedRoute ?? null,
+      routes: routes.map((route) => route.name),
+      started_at: run.started_at,
+      finished_at: run.finished_at,
+      steps: run.steps.length,
+      failed: run.steps.filter(stepFailed).length,
+      skipped: run.steps.filter((step) => step.result === 'skipped').length,
+      cut_short: cutShort,
+    },
+  };
 }
 
 /** The routes one drill covers, in config order. */

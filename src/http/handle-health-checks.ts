@@ -11,8 +11,8 @@ export interface ReadinessDeps {
   routes(): number;
   /** Where shared state is kept now (`memory`, `shared`, or `degraded` while Redis is away). */
   state(): string;
-  /** Records and spend rows waiting in this process's spill files for the store. */
-  spill(): { records: number; spend: number };
+  /** Records, spend rows and audit events waiting in this process's spill files for the store. */
+  spill(): { records: number; spend: number; audit: number };
 }
 
 /**

@@ -60,8 +60,8 @@ describe('SpillDirectory', () => {
     });
     const first = processSpill('first');
     const second = processSpill('second');
-    expect(first.spill.adoptOrphans()).toEqual({ owners: ['crashed'], items: { records: 3, spend: 3 } });
-    expect(second.spill.adoptOrphans()).toEqual({ owners: [], items: { records: 0, spend: 0 } });
+    expect(first.spill.adoptOrphans()).toEqual({ owners: ['crashed'], items: { records: 3, spend: 3, audit: 0 } });
+    expect(second.spill.adoptOrphans()).toEqual({ owners: [], items: { records: 0, spend: 0, audit: 0 } });
     expect(files()).toEqual([
       'switchyard.spill-records.first.replay-1.jsonl',
       'switchyard.spill-records.first.replay-2.jsonl',
@@ -72,7 +72,7 @@ describe('SpillDirectory', () => {
     expect(first.records.claim()).toEqual([{ id: 1 }, { id: 2 }]);
     first.records.release();
     expect(first.records.claim()).toEqual([{ id: 3 }]);
-    expect(first.adoptions).toEqual([{ owners: ['crashed'], items: { records: 3, spend: 3 } }]);
+    expect(first.adoptions).toEqual([{ owners: ['crashed'], items: { records: 3, spend: 3, audit: 0 } }]);
   });
 
   it('the files of a process stopped while the store refused writes (no lock left) and unnamed ones from an earlier version are adopted', () => {
@@ -82,7 +82,7 @@ describe('SpillDirectory', () => {
     writeFileSync(join(directory, 'switchyard.spill-spend.jsonl.replaying'), '{"id":2}\n');
     writeFileSync(join(directory, 'switchyard.spill-spend.jsonl'), '{"id":3}\n');
     const next = processSpill('next');
-    expect(next.spill.adoptOrphans()).toEqual({ owners: ['stopped', 'an earlier version'], items: { records: 1, spend: 2 } });
+    expect(next.spill.adoptOrphans()).toEqual({ owners: ['stopped', 'an earlier version'], items: { records: 1, spend: 2, audit: 0 } });
     expect(next.spend.claim()).toEqual([{ id: 2 }]);
     next.spend.release();
     expect(next.spend.claim()).toEqual([{ id: 3 }]);

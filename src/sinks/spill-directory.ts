@@ -37,7 +37,7 @@ const UNNAMED_OWNER = '';
 /**
  * One gateway process's spill files in a directory other processes may share (replicas started in
  * one working directory, pods mounting one volume): each process spills into files named with its
- * instance id (`<prefix>.spill-records.<id>.jsonl`, `…spill-spend…`), and holds a lock
+ * instance id (`<prefix>.spill-records.<id>.jsonl`, `…spill-spend…`, `…spill-audit…`), and holds a lock
  * (`<prefix>.spill.<id>.lock`, see process-lock.ts) from before its first spill file is made until
  * it stops. It never touches another live process's files. Files whose owner is gone — its lock
  * free (a crash, SIGKILL) or removed (a graceful stop that could not write them) — are adopted
@@ -83,7 +83,7 @@ export class SpillDirectory implements SpillFileHome {
    * `sweepLocks` (at start) also removes the locks that crashed processes left with no files.
    */
   adoptOrphans(options: { sweepLocks?: boolean } = {}): Adoption {
-    const adoption: Adoption = { owners: [], items: { records: 0, spend: 0 } };
+    const adoption: Adoption = { owners: [], items: { records: 0, spend: 0, audit: 0 } };
     for (const [owner, found] of this.#othersFiles()) {
       if (found.data.length === 0 && !options.sweepLocks) continue;
       const lock = found.locked ? takeLockIfFree(this.#lockPathOf(owner)) : 'absent';
@@ -203,7 +203,7 @@ export function parseSpillName(name: string, prefix: string): SpillName | undefi
   const rest = name.slice(prefix.length + '.spill'.length);
   const lock = /^\.([A-Za-z0-9-]+)\.lock$/.exec(rest);
   if (lock) return { owner: lock[1]!, lock: true };
-  const data = /^-(records|spend)\.(?:([A-Za-z0-9-]+)\.(?:replay-(\d+)\.)?jsonl|jsonl(\.replaying)?)$/.exec(rest);
+  const data = /^-(records|spend|audit)\.(?:([A-Za-z0-9-]+)\.(?:replay-(\d+)\.)?jsonl|jsonl(\.replaying)?)$/.exec(rest);
   if (!data) return undefined;
   const kind = data[1] as SpillKind;
   if (data[2] !== undefined) return { owner: data[2], lock: false, kind, order: data[3] === undefined ? Number.MAX_SAFE_INTEGER : Number(data[3]) };

@@ -1,7 +1,7 @@
 import { appendFileSync, existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 
-/** What a spill file holds: request records or spend rows (also the metric label). */
-export type SpillKind = 'records' | 'spend';
+/** What a spill file holds: request records, spend rows or audit events (also the metric label). */
+export type SpillKind = 'records' | 'spend' | 'audit';
 
 /** What a spill file needs of the directory it lives in (`SpillDirectory`). */
 export interface SpillFileHome {

@@ -5,9 +5,18 @@ const WAIT_BUCKETS_S = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 6
 
 /** What the sink writers hold back, read at each scrape: in their spill files, and dropped (buffer full, spill unwritable, after close). */
 export interface SinkCounts {
-  spilled(): { records: number; spend: number };
-  dropped(): { records: number; spend: number };
+  spilled(): SinkCount;
+  dropped(): SinkCount;
 }
+
+/** Request records, spend rows and audit events (config reloads, runs, sign-ins: the rows stored with no change beside them). */
+export interface SinkCount {
+  records: number;
+  spend: number;
+  audit: number;
+}
+
+const SINK_KINDS = ['records', 'spend', 'audit'] as const;
 
 /**
  * The gateway's Prometheus metrics (docs/operations.md). Label values are bounded: kinds and statuses are
@@ -160,25 +169,24 @@ export class Metrics {
   });
   readonly spillDepth: Gauge<'kind'> = new Gauge({
     name: 'switchyard_spill_depth',
-    help: "Records and spend rows in this process's spill files (its own and those it adopted), waiting for the store to come back",
+    help: "Records, spend rows and audit events in this process's spill files (its own and those it adopted), waiting for the store to come back",
     labelNames: ['kind'] as const,
     registers: [this.registry],
     collect: () => {
       const depth = this.#sinks?.spilled();
       if (!depth) return;
-      this.spillDepth.set({ kind: 'records' }, depth.records);
-      this.spillDepth.set({ kind: 'spend' }, depth.spend);
+      for (const kind of SINK_KINDS) this.spillDepth.set({ kind }, depth[kind]);
     },
   });
   readonly spillAdopted = new Counter({
     name: 'switchyard_spill_adopted_total',
-    help: 'Records and spend rows this process took over from the spill files of gateway processes that are gone (crashed, or stopped while the store refused writes), to replay',
+    help: 'Records, spend rows and audit events this process took over from the spill files of gateway processes that are gone (crashed, or stopped while the store refused writes), to replay',
     labelNames: ['kind'] as const,
     registers: [this.registry],
   });
   readonly sinkDropped: Counter<'kind'> = new Counter({
     name: 'switchyard_sink_dropped_total',
-    help: 'Records and spend rows lost before reaching the store or the spill file (each loss is also logged); 0 unless the buffer overflowed or the spill file could not be written',
+    help: 'Records, spend rows and audit events lost before reaching the store or the spill file (each loss is also logged); 0 unless the buffer overflowed or the spill file could not be written',
     labelNames: ['kind'] as const,
     registers: [this.registry],
     collect: () => {
@@ -186,8 +194,7 @@ export class Metrics {
       if (!dropped) return;
       // The writers' counts never go down: the counter is set to them at each scrape.
       this.sinkDropped.reset();
-      this.sinkDropped.inc({ kind: 'records' }, dropped.records);
-      this.sinkDropped.inc({ kind: 'spend' }, dropped.spend);
+      for (const kind of SINK_KINDS) this.sinkDropped.inc({ kind }, dropped[kind]);
     },
   });
   readonly recordsPruned = new Counter({

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
 import type { AdminAccessDeps } from '../access/admin-access.js';
 import { guardAdminRoutes } from '../http/guard-admin-routes.js';
+import { handleListAudit } from '../admin/handle-audit.js';
 import { handleMe } from '../admin/handle-me.js';
 import { handleListCanaries, handleResetCanaryBaseline, handleRunCanaries } from '../admin/handle-canaries.js';
 import { handleLatestDrill, handleRunDrill } from '../admin/handle-drills.js';
@@ -104,10 +105,11 @@ export function routeTable(deps: RouteTableDeps): RouteTable {
     'GET /admin/tokens': (request, response, _id, params) => handleListTokens(request, response, params, deps.adminTokens),
     'DELETE /admin/tokens/:id': (request, response, requestId, params) => handleRevokeToken(request, response, params, deps.adminTokens, requestId),
     'GET /admin/canaries': (request, response, _id, params) => handleListCanaries(request, response, params, canaries),
-    'POST /admin/canaries': (request, response, _id, params) => handleRunCanaries(request, response, params, canaries),
+    'POST /admin/canaries': (request, response, requestId, params) => handleRunCanaries(request, response, params, canaries, requestId),
     'DELETE /admin/canaries/:route/baseline': (request, response, _id, params) => handleResetCanaryBaseline(request, response, params, canaries),
-    'POST /admin/drills': (request, response) => handleRunDrill(request, response, adminDrills),
+    'POST /admin/drills': (request, response, requestId) => handleRunDrill(request, response, adminDrills, requestId),
     'GET /admin/drills': (request, response) => handleLatestDrill(request, response, adminDrills),
+    'GET /admin/audit': (request, response) => handleListAudit(request, response, { db: storage.db }),
     // The dashboard (ui/, served by http/).
     'GET /ui': redirectToUi,
     'GET /ui/*': (request, response, _id, params) => serveUi(request, response, params.rest ?? '', uiDirectory),

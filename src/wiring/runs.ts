@@ -54,6 +54,7 @@ export function startRuns(deps: RunsDeps): Runs {
     leases,
     logger,
     schedules,
+    audit: deps.storage.audit,
   });
   configSource.subscribe((change) => {
     if (change.event === 'reloaded') canaries.reloaded(change.config);
@@ -69,6 +70,7 @@ export function startRuns(deps: RunsDeps): Runs {
     alert: deps.alert,
     metrics,
     logger,
+    audit: deps.storage.audit,
   });
   const drillSchedule = new Schedule({
     name: 'drill',

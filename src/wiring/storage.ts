@@ -1,8 +1,10 @@
 import type { Logger } from 'pino';
 import { AuditTrail } from '../audit/audit-trail.js';
+import { pruneAudit } from '../audit/prune-audit.js';
 import type { Config } from '../config/schema.js';
 import { knownSecrets } from '../config/known-secrets.js';
 import { StoredResponses } from '../conversations/stored-responses.js';
+import type { AuditEntry } from '../core/audit-entry.js';
 import type { RequestRecord } from '../core/request-record.js';
 import type { SpendRow } from '../core/spend-row.js';
 import { LedgerWriter } from '../ledger/ledger-writer.js';
@@ -24,12 +26,14 @@ export interface Storage extends AppStore {
   pruner: RecordPruner;
   /** Deletes stored Responses API answers past `responses.retention_days` in the background. */
   responsesPruner: RecordPruner;
+  /** Deletes the oldest audit rows past `audit.retention_days` in the background (audit/prune-audit.ts). */
+  auditPruner: RecordPruner;
   sinkCounts: SinkCounts;
-  /** The audit trail, written in the store beside the changes it records. */
+  /** The audit trail, written in the store beside the changes it records; its events spill like records. */
   audit: AuditTrail;
   /** Writes what the records and spend writers hold. */
   flush(): Promise<void>;
-  /** Stops the pruners, writes every pending record and spend row, and closes the store. */
+  /** Stops the pruners, writes every pending record, spend row and audit event, and closes the store. */
   close(): Promise<void>;
 }
 
@@ -64,6 +68,7 @@ export async function openStorage(deps: StorageDeps): Promise<Storage> {
       ...(spill ? { spill: spill.file<RequestRecord>('records') } : {}),
     },
   });
+  const { audit, auditPruner } = openAuditTrail({ db, writes, logger, spill, retentionDays: config().audit.retention_days });
   // The writers listen for adopted files: what gone processes left here is replayed from now on.
   spill?.watchForOrphans();
   const pruner = new RecordPruner({
@@ -80,27 +85,31 @@ export async function openStorage(deps: StorageDeps): Promise<Storage> {
   });
   pruner.start();
   responsesPruner.start();
+  auditPruner.start();
   return {
     db,
     writes,
     records,
     ledger,
     spendAccounting: new SpendAccounting({ ledger, metrics }),
-    audit: new AuditTrail(writes),
+    audit,
     storedResponses,
     pruner,
     responsesPruner,
+    auditPruner,
     sinkCounts: {
-      spilled: () => ({ records: records.writer.spilledCount, spend: ledger.spilledCount }),
-      dropped: () => ({ records: records.writer.droppedCount, spend: ledger.droppedCount }),
+      spilled: () => ({ records: records.writer.spilledCount, spend: ledger.spilledCount, audit: audit.spilledCount }),
+      dropped: () => ({ records: records.writer.droppedCount, spend: ledger.droppedCount, audit: audit.droppedCount }),
     },
     flush: () => Promise.all([records.flush(), ledger.flush()]).then(() => undefined),
     async close() {
       try {
         await pruner.stop();
         await responsesPruner.stop();
+        await auditPruner.stop();
         await records.close();
         await ledger.close();
+        await audit.close();
         spill?.close();
       } finally {
         await writes.close();
@@ -111,6 +120,25 @@ export async function openStorage(deps: StorageDeps): Promise<Storage> {
 }
 
 /**
+ * The audit trail's writer, its events spilling beside records while the store is out, and the
+ * pruner of its oldest rows (not started).
+ */
+function openAuditTrail(deps: AppStore & { logger: Logger; spill: SpillDirectory | undefined; retentionDays: number }): { audit: AuditTrail; auditPruner: RecordPruner } {
+  const { db, writes, logger, spill } = deps;
+  const audit = new AuditTrail(writes, {
+    onError: (error) => logger.error({ err: error }, 'writing audit events failed; will retry'),
+    ...(spill ? { spill: spill.file<AuditEntry>('audit') } : {}),
+  });
+  const auditPruner = new RecordPruner({
+    prune: (pruneOptions) => pruneAudit(db, pruneOptions),
+    retentionDays: deps.retentionDays,
+    onPruned: (count) => logger.info({ pruned: count }, `pruned ${count} audit rows older than audit.retention_days`),
+    onError: (error) => logger.warn({ err: error }, 'pruning old audit rows failed; will retry'),
+  });
+  return { audit, auditPruner };
+}
+
+/**
  * This process's spill files, in a directory other gateways may share; what it adopts from
  * processes that are gone is logged (naming them) and counted.
  */
@@ -118,10 +146,10 @@ function openSpillDirectory(location: SpillLocation, deps: { logger: Logger; met
   const { logger, metrics } = deps;
   const spill = new SpillDirectory(location, {
     onAdopted: ({ owners, items }) => {
-      for (const kind of ['records', 'spend'] as const) metrics.spillAdopted.inc({ kind }, items[kind]);
+      for (const kind of ['records', 'spend', 'audit'] as const) metrics.spillAdopted.inc({ kind }, items[kind]);
       logger.warn(
-        { adopted: owners, records: items.records, spend: items.spend, spill_dir: location.directory },
-        `adopted the spill files of ${owners.length} gateway process${owners.length === 1 ? '' : 'es'} that ${owners.length === 1 ? 'is' : 'are'} gone (${owners.join(', ')}): ${items.records} records and ${items.spend} spend rows to replay`,
+        { adopted: owners, records: items.records, spend: items.spend, audit: items.audit, spill_dir: location.directory },
+        `adopted the spill files of ${owners.length} gateway process${owners.length === 1 ? '' : 'es'} that ${owners.length === 1 ? 'is' : 'are'} gone (${owners.join(', ')}): ${items.records} records, ${items.spend} spend rows and ${items.audit} audit events to replay`,
       );
     },
     onError: (error) => logger.error({ err: error }, 'looking for spill files of gone processes failed; will look again'),

@@ -50,8 +50,8 @@ async function ask(url: string): Promise<string> {
   return response.headers.get('x-request-id')!;
 }
 
-async function spillOf(url: string): Promise<{ records: number; spend: number }> {
-  return ((await (await fetch(`${url}/readyz`)).json()) as { spill: { records: number; spend: number } }).spill;
+async function spillOf(url: string): Promise<{ records: number; spend: number; audit: number }> {
+  return ((await (await fetch(`${url}/readyz`)).json()) as { spill: { records: number; spend: number; audit: number } }).spill;
 }
 
 /** How many of `ids` have a record, and how many a spend row, in the shared SQLite file. */
@@ -112,7 +112,7 @@ it('two gateways on one SQLite file spill into files of their own while it is lo
   expect(adoptions.map(({ adopted, records, spend }) => ({ adopted, records, spend }))).toEqual([{ adopted: [second.spillId], records: 10, spend: 10 }]);
   const metrics = await metricsText(first.url);
   expect(['records', 'spend'].map((kind) => metricValue(metrics, 'switchyard_spill_adopted_total', { kind }))).toEqual([10, 10]);
-  expect(await spillOf(first.url)).toEqual({ records: 0, spend: 0 });
+  expect(await spillOf(first.url)).toEqual({ records: 0, spend: 0, audit: 0 });
 
   expect(await first.process.stop()).toBe(0);
   expect(spillFileNames(directory, 'switchyard.db')).toEqual([]);
