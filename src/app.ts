@@ -29,6 +29,7 @@ import { buildCallers } from './wiring/callers.js';
 import { buildHealth } from './wiring/health.js';
 import { routeTable } from './wiring/route-table.js';
 import { startRuns } from './wiring/runs.js';
+import { buildSignIn } from './wiring/sign-in.js';
 import { openStorage } from './wiring/storage.js';
 
 /**
@@ -106,8 +107,9 @@ export async function createApp(options: AppOptions): Promise<App> {
   health.monitor.start();
   const runs = startRuns({ configSource, gatewayRequests, storage, registry: health.registry, metrics, alert, logger, link: shared.link });
   await awaitSharedState(shared);
-  const access = { adminToken: () => config().admin.token };
-  const routes = routeTable({ access, config, logger, metrics, storage, callers, health, runs, readiness: () => shared.readiness() });
+  const signIn = buildSignIn({ config, storage, logger });
+  const access = { adminToken: () => config().admin.token, ...signIn.access };
+  const routes = routeTable({ access, signIn: signIn.handlers, config, logger, metrics, storage, callers, health, runs, readiness: () => shared.readiness() });
   // Fixed at start, like the port: the listening socket is not made again on a reload.
   const server = createHttpServer(routes, logger, { dialectOf: dialectOfPath, headersTimeoutMs: config().server.headers_timeout_ms });
 

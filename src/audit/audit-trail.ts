@@ -2,15 +2,15 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Compilable } from 'kysely';
 import { actorOf } from '../access/request-actor.js';
-import type { Actor } from '../core/actor.js';
-import { auditActorOf, type AuditAction, type AuditTarget } from '../core/audit-entry.js';
+import { auditActorOf, type AuditAction, type AuditActor, type AuditTarget } from '../core/audit-entry.js';
 import type { AuditedResult } from '../store/audited-writes.js';
 import { storeCall } from '../store/store-call.js';
 import type { StoreWrites } from '../store/store-writes.js';
 
 /** Who caused a change and through which request: what every row of the trail says besides the change. */
 export interface AuditContext {
-  actor: Actor;
+  /** An actor of the admin API, or someone holding no role (a refused sign-in). */
+  actor: AuditActor;
   requestId: string | null;
   sourceIp: string | null;
 }
