@@ -83,6 +83,8 @@ function configuration(callbacks: readonly string[], options: IdentityProviderOp
     features: { devInteractions: { enabled: false } },
     interactions: { url: (_context, interaction) => `/interaction/${interaction.uid}` },
     cookies: { keys: ['test-identity-provider-cookie-key'] },
+    // Set, so that the library does not remark on each default it falls back to.
+    ttl: { Interaction: 600, Grant: 600, Session: 600, AccessToken: 600, IdToken: 600 },
     findAccount: (_context, sub) => ({
       accountId: sub,
       claims: () => {
