@@ -85,10 +85,12 @@ function displayName(claims: Record<string, unknown>): string {
   return name.slice(0, NAME_LENGTH);
 }
 
+/** What went wrong: the identity provider's own error when it sent one (`invalid_grant: …`), else openid-client's. */
 function describe(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
-  const code = (error as { code?: unknown }).code;
-  return typeof code === 'string' ? `${error.message} (${code})` : error.message;
+  const { error: code, error_description: description } = error as { error?: unknown; error_description?: unknown };
+  if (typeof code === 'string') return typeof description === 'string' ? `${code}: ${description}` : code;
+  return error.message;
 }
 
 const BAD_STATE: Refusal = {

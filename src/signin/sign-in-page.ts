@@ -20,7 +20,7 @@ export function sendSignInPage(response: ServerResponse, status: number, page: S
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(page.title)} · Switchyard</title>
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem;color:#1b1f24}h1{font-size:1.4rem}code{background:#eef1f4;padding:0 .25rem}</style>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem;color:#1b1f24}h1{font-size:1.4rem}</style>
 </head>
 <body>
 <main>

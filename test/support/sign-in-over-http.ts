@@ -69,9 +69,10 @@ export interface HttpSignIn {
 
 /**
  * Starts a sign-in at `startUrl` (a gateway's `/ui/login/oidc`), signs in at the identity provider
- * as `login`, and hands the redirect back to `finishAt` (another replica) or where it points.
+ * as `login`, and hands the redirect back to `finishAt` (another replica) or where it points,
+ * `tamper` having changed it first (a test's forged code).
  */
-export async function signInOverHttp(startUrl: string, login: string, jar: CookieJar, options: { finishAt?: string } = {}): Promise<HttpSignIn> {
+export async function signInOverHttp(startUrl: string, login: string, jar: CookieJar, options: { finishAt?: string; tamper?: (callback: URL) => void } = {}): Promise<HttpSignIn> {
   const isCallback = (url: URL) => url.pathname === '/ui/login/oidc/callback';
   const { url: formUrl, response: form } = await follow(startUrl, jar);
   const action = form && /action="([^"]+)"/.exec(await form.text())?.[1];
@@ -84,6 +85,7 @@ export async function signInOverHttp(startUrl: string, login: string, jar: Cooki
   await posted.body?.cancel();
   const { url: callbackUrl } = await follow(new URL(posted.headers.get('location')!, formUrl).href, jar, isCallback);
   if (!isCallback(callbackUrl)) throw new Error(`the identity provider did not send the browser back (ended at ${callbackUrl.href})`);
-  const finish = options.finishAt ? new URL(`${callbackUrl.pathname}${callbackUrl.search}`, options.finishAt) : callbackUrl;
+  const finish = new URL(`${callbackUrl.pathname}${callbackUrl.search}`, options.finishAt ?? callbackUrl);
+  options.tamper?.(finish);
   return { callback: await send(finish.href, jar), callbackUrl };
 }
