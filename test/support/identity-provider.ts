@@ -32,6 +32,8 @@ export interface TestIdentityProvider {
 
 export interface IdentityProviderOptions {
   people: Readonly<Record<string, IdentityProviderPerson>>;
+  /** Default: any free one. */
+  port?: number;
   /** Where the `groups` claim is sent: in the ID token (default), or only from userinfo. */
   groupsIn?: 'id_token' | 'userinfo';
 }
@@ -48,7 +50,7 @@ export async function startIdentityProvider(options: IdentityProviderOptions): P
     if (interaction) void signInPage(provider, request, response).catch((error: unknown) => response.writeHead(500).end(String(error)));
     else void provider.callback()(request, response);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     issuer,
