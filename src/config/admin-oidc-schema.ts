@@ -22,14 +22,26 @@ const mappedRoleSchema = z.union(
 );
 
 /**
+ * An http:// issuer only on loopback, where local and test identity providers run: elsewhere the
+ * client secret and the tokens would cross the network readable. Checked on the field itself, so
+ * that it is reported beside every other error of the block.
+ */
+function refuseHttpOffLoopback(issuer: string, context: z.RefinementCtx): void {
+  const { protocol, hostname } = new URL(issuer);
+  if (protocol !== 'http:' || isLoopback(hostname)) return;
+  context.addIssue({
+    code: 'custom',
+    message: `an http:// issuer is only allowed on loopback (127.0.0.1, ::1, localhost), not on ${hostname}: the client secret and the tokens would cross the network unencrypted; use https://`,
+  });
+}
+
+/**
  * `admin.oidc`: sign-in to the dashboard through the company's identity provider (SPEC §15,
- * docs/teams-and-access.md). The issuer is reached over https, or over http on this machine only,
- * where local and test identity providers run: elsewhere the client secret and the tokens would
- * cross the network readable.
+ * docs/teams-and-access.md). The issuer is reached over https, or over http on this machine only.
  */
 export const adminOidcSchema = z
   .object({
-    issuer: z.url({ protocol: /^https?$/, error: 'the issuer URL, https://…' }),
+    issuer: z.url({ protocol: /^https?$/, error: 'the issuer URL, https://…' }).superRefine(refuseHttpOffLoopback),
     client_id: z.string().min(1),
     /** Also the key the gateway's sign-in cookies are signed with (docs/teams-and-access.md). */
     client_secret: z.string().min(1),
@@ -41,18 +53,7 @@ export const adminOidcSchema = z
     role_claim: z.string().min(1).default('groups'),
     roles: z.record(z.string().min(1), mappedRoleSchema).refine((roles) => Object.keys(roles).length > 0, 'map at least one value of the role claim to a role'),
   })
-  .strict()
-  .superRefine((oidc, context) => {
-    if (!URL.canParse(oidc.issuer)) return;
-    const issuer = new URL(oidc.issuer);
-    if (issuer.protocol === 'http:' && !isLoopback(issuer.hostname)) {
-      context.addIssue({
-        code: 'custom',
-        path: ['issuer'],
-        message: `an http:// issuer is only allowed on loopback (127.0.0.1, ::1, localhost), not on ${issuer.hostname}: the client secret and the tokens would cross the network unencrypted; use https://`,
-      });
-    }
-  });
+  .strict();
 
 export type AdminOidcConfig = z.infer<typeof adminOidcSchema>;
 export type MappedRole = z.infer<typeof mappedRoleSchema>;

@@ -121,7 +121,7 @@ describe.each(stores)('on the $name store', ({ skip, store }) => {
   it.skipIf(skip)('a change made with the session cookie needs its CSRF token; one made with a bearer token needs none', async () => {
     const [gateway] = replicas as [TestGateway];
     const { jar } = await signIn(gateway, 'olga');
-    for (const headers of [{}, { 'x-csrf-token': 'guessed' }]) {
+    for (const headers of [{}, { 'x-csrf-token': 'guessed' }] as Record<string, string>[]) {
       const refused = await createKey(gateway, jar, headers);
       expect(refused.status).toBe(403);
       const { error } = (await refused.json()) as { error: { code: string; message: string } };
