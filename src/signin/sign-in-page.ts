@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 
-/** Nothing but the page's own inline style: no script, no image, no form posting elsewhere, no framing. */
-const CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+/** Nothing but the page's own inline style and empty icon: no script, no form posting elsewhere, no framing. */
+const CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 export interface SignInPage {
   title: string;
@@ -20,6 +20,7 @@ export function sendSignInPage(response: ServerResponse, status: number, page: S
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(page.title)} · Switchyard</title>
+<link rel="icon" href="data:,">
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem;color:#1b1f24}h1{font-size:1.4rem}</style>
 </head>
 <body>

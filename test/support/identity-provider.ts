@@ -101,7 +101,7 @@ function configuration(callbacks: readonly string[], options: IdentityProviderOp
 async function signInPage(provider: Provider, request: IncomingMessage, response: ServerResponse): Promise<void> {
   const details = await provider.interactionDetails(request, response);
   if (request.method === 'GET') {
-    const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Test identity provider</title></head><body>
+    const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Test identity provider</title><link rel="icon" href="data:,"></head><body>
 <form method="post" action="/interaction/${details.uid}"><label for="login">Username</label> <input id="login" name="login" required> <button type="submit">Sign in</button></form></body></html>`;
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
     return;
