@@ -26,6 +26,7 @@ beforeAll(async () => {
       ana: { name: 'Ana Oncall', email: 'ana@corp.test', groups: ['oncall'] },
       tom: { name: 'Tom Payments', email: 'tom@corp.test', groups: ['payments-leads'] },
       eve: { name: 'Eve Marketing', email: 'eve@corp.test', groups: ['marketing', 'sales'] },
+      olga: { name: 'Olga Platform', email: 'olga@corp.test', groups: ['platform'] },
     },
   });
   gateway = await startGateway(
@@ -38,6 +39,7 @@ admin:
     client_id: ${IDP_CLIENT_ID}
     client_secret: ${IDP_CLIENT_SECRET}
     roles:
+      platform: admin
       oncall: auditor
       payments-leads: { team_admin: payments }
 connections:
@@ -146,6 +148,24 @@ it.skipIf(!available)('a person whose groups map to no role is refused with a pa
   }
 });
 
+it.skipIf(!available)("an admin signed in through the identity provider creates a key from the Keys page: the dashboard's writes carry the CSRF token", async () => {
+  const { page, errors, close } = await openPage(browser());
+  try {
+    await signInThroughIdentityProvider(page, 'olga');
+    await page.getByRole('navigation', { name: 'Dashboard' }).waitFor();
+    expect(await who(page)).toBe('Olga Platform admin');
+    await page.getByRole('link', { name: 'Keys' }).click();
+    await page.getByLabel('Name').fill('made-by-olga');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    expect(await page.locator('#new-secret').textContent()).toMatch(/^sk-sy-/);
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.locator('tr[data-key="made-by-olga"]').waitFor();
+    expect(errors).toEqual([]);
+  } finally {
+    await close();
+  }
+});
+
 it.skipIf(!available)('the admin token still signs in (break-glass), named admin.token with the admin role', async () => {
   const { page, errors, close } = await openPage(browser());
   try {
@@ -167,6 +187,7 @@ it.skipIf(!available)('the sign-ins and the refused one are rows of the audit tr
     ['signin', 'ana'],
     ['signin', 'tom'],
     ['signin.refused', 'eve'],
+    ['signin', 'olga'],
   ]);
   expect(JSON.stringify(rows)).not.toContain(IDP_CLIENT_SECRET);
   expect(logLines.join('')).toContain('signed in through the identity provider');
