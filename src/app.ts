@@ -34,6 +34,7 @@ import { buildCallers } from './wiring/callers.js';
 import { buildHealth } from './wiring/health.js';
 import { routeTable } from './wiring/route-table.js';
 import { startRuns } from './wiring/runs.js';
+import { buildSignIn } from './wiring/sign-in.js';
 import { openStorage } from './wiring/storage.js';
 
 /**
@@ -117,9 +118,10 @@ export async function createApp(options: AppOptions): Promise<App> {
   const runs = startRuns({ configSource, gatewayRequests, storage, registry: health.registry, metrics, alert, logger, link: shared.link });
   await awaitSharedState(shared);
   const tokens = new AdminTokenStore({ db: storage.db, audit: storage.audit });
-  const access: AdminAccessDeps = { adminToken: () => config().admin.token, tokenActor: (secret) => storeCall(tokens.actorFor(secret)) };
+  const signIn = buildSignIn({ config, storage, logger });
+  const access: AdminAccessDeps = { adminToken: () => config().admin.token, tokenActor: (secret) => storeCall(tokens.actorFor(secret)), ...signIn.access };
   const adminTokens = { tokens, teams: new TeamStore(storage.db) };
-  const routes = routeTable({ access, adminTokens, config, logger, metrics, storage, callers, health, runs, readiness: () => shared.readiness() });
+  const routes = routeTable({ access, adminTokens, signIn: signIn.handlers, config, logger, metrics, storage, callers, health, runs, readiness: () => shared.readiness() });
   // Fixed at start, like the port: the listening socket is not made again on a reload.
   const server = createHttpServer(routes, logger, { dialectOf: dialectOfPath, headersTimeoutMs: config().server.headers_timeout_ms });
 

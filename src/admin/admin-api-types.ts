@@ -4,6 +4,7 @@
  * Type-only: nothing here exists at run time.
  */
 import type { CanaryRun } from '../canaries/canary-run.js';
+import type { Actor, Role, TeamGrant } from '../core/actor.js';
 import type { FailureKind } from '../core/failure-kind.js';
 import type { RequestOrigin } from '../core/request-origin.js';
 import type { RefusalClass } from '../core/request-outcome.js';
@@ -13,6 +14,17 @@ import type { CreatedKeyView, KeySpendView, KeyView } from '../keys/key-view.js'
 
 export type { AdminHealthResponse, CoolingCauseView, DeploymentHealthView, FirstTokenView, ModelChangeView } from './deployment-health-view.js';
 export type { CanaryRun, CreatedKeyView, DrillRun, DrillStep, KeySpendView, KeyView, RequestRecord };
+
+/** `GET /admin/me`: who the gateway takes the caller for, and the admin endpoints (`METHOD /path`) its roles let it through. */
+export interface AdminMeResponse {
+  kind: Actor['kind'];
+  id: string;
+  name: string;
+  role: Role;
+  global_role: Actor['global'];
+  teams: readonly TeamGrant[];
+  allowed: string[];
+}
 
 /** `GET /admin/requests`: newest first. `GET /admin/requests/:id` answers one `RequestRecord`. */
 export interface AdminRequestsResponse {

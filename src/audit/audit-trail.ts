@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Compilable } from 'kysely';
 import { actorOf } from '../access/request-actor.js';
-import { SYSTEM_ACTOR, type Actor } from '../core/actor.js';
-import { auditActorOf, type AuditAction, type AuditEntry, type AuditTarget } from '../core/audit-entry.js';
+import { SYSTEM_ACTOR } from '../core/actor.js';
+import { auditActorOf, type AuditAction, type AuditActor, type AuditEntry, type AuditTarget } from '../core/audit-entry.js';
 import { BatchWriter } from '../sinks/batch-writer.js';
 import type { SpillFile } from '../sinks/spill-file.js';
 import type { AuditedResult } from '../store/audited-writes.js';
@@ -12,7 +12,8 @@ import type { StoreWrites } from '../store/store-writes.js';
 
 /** Who caused a change and through which request: what every row of the trail says besides the change. */
 export interface AuditContext {
-  actor: Actor;
+  /** An actor of the admin API, or someone holding no role (a refused sign-in). */
+  actor: AuditActor;
   requestId: string | null;
   sourceIp: string | null;
 }

@@ -73,5 +73,7 @@ export async function runServe(options: { config: string; port?: number; host?: 
   }
   logger.info({ url, config: configSource.file, routes: Object.keys(configSource.current.routes) }, `Switchyard listening on ${url}`);
   const signIn = mintedTokenFile ? `sign in with the token in ${mintedTokenFile}` : 'sign in with admin.token';
-  logger.info({ url: `${url}/ui/` }, `dashboard at ${url}/ui/ (${signIn})`);
+  const oidc = configSource.current.admin.oidc;
+  const throughIdentityProvider = oidc ? `, or through ${new URL(oidc.issuer).host}` : '';
+  logger.info({ url: `${url}/ui/` }, `dashboard at ${url}/ui/ (${signIn}${throughIdentityProvider})`);
 }

@@ -1,4 +1,4 @@
-import { isIP } from 'node:net';
+import { isLoopback } from './is-loopback.js';
 import type { Config } from './schema.js';
 
 /**
@@ -9,12 +9,4 @@ import type { Config } from './schema.js';
 export function authExposureProblem(config: Config, host: string): string | undefined {
   if (config.auth.mode !== 'none' || isLoopback(host)) return undefined;
   return `auth.mode: none is only allowed while listening on loopback (127.0.0.1, ::1, localhost), not on ${host}: set auth.mode: keys and create keys with \`switchyard keys create\``;
-}
-
-function isLoopback(host: string): boolean {
-  if (host === 'localhost') return true;
-  const bare = host.replace(/^\[|\]$/g, '');
-  if (isIP(bare) === 4) return bare.startsWith('127.');
-  if (isIP(bare) === 6) return bare === '::1';
-  return false;
 }

@@ -2,12 +2,13 @@ import type { Config } from './schema.js';
 
 const bySnapshot = new WeakMap<Config, ReadonlySet<string>>();
 
-/** Every secret a config holds (provider keys, the admin token, the Redis password): never to appear in output. */
+/** Every secret a config holds (provider keys, the admin token, the identity provider's client secret, the Redis password): never to appear in output. */
 export function knownSecrets(config: Config): ReadonlySet<string> {
   let secrets = bySnapshot.get(config);
   if (!secrets) {
     const found = new Set<string>();
     if (config.admin.token) found.add(config.admin.token);
+    if (config.admin.oidc) found.add(config.admin.oidc.client_secret);
     if (config.state.kind !== 'memory' && config.state.password) found.add(config.state.password);
     const redisUrls = config.state.kind === 'redis-cluster' ? config.state.nodes : config.state.kind === 'redis' && config.state.url ? [config.state.url] : [];
     for (const url of redisUrls) {

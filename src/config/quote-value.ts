@@ -3,6 +3,7 @@ import type { EnvSubstitution } from './interpolate-env.js';
 /** Keys whose values are credentials, or URLs that can carry one (`redis://:password@host`). */
 const SECRET_KEYS: ReadonlySet<PropertyKey> = new Set([
   'token',
+  'client_secret',
   'api_key',
   'aws_access_key_id',
   'aws_secret_access_key',

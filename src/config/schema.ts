@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FailureKind } from '../core/failure-kind.js';
 import { FAILURE_RULES } from '../core/failure-policy.js';
+import { adminOidcSchema } from './admin-oidc-schema.js';
 
 /** Providers a connection can speak to; `mock` is the built-in fault-injecting provider. */
 export const PROVIDERS = ['openai', 'anthropic', 'gemini', 'bedrock', 'azure-openai', 'openai-compatible', 'mock'] as const;
@@ -258,6 +259,8 @@ export const configSchema = z
         token: z.string().min(1).optional(),
         /** Opt-in for local use: with no token configured, `serve` mints one and writes it here for the CLI. */
         token_file: z.string().min(1).optional(),
+        /** Sign-in to the dashboard through the company's identity provider (admin-oidc-schema.ts). */
+        oidc: adminOidcSchema.optional(),
       })
       .strict()
       .default({}),

@@ -54,6 +54,7 @@ export interface AuditRow extends Omit<AuditEntry, 'id'> {
   hash: string;
 }
 
-export function auditActorOf(actor: Actor): AuditActor {
+/** The fields of an actor the row keeps (an `Actor` has its grants besides). */
+export function auditActorOf(actor: AuditActor): AuditActor {
   return { kind: actor.kind, id: actor.id, name: actor.name, role: actor.role };
 }

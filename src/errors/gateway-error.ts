@@ -24,6 +24,7 @@ export type GatewayErrorCode =
   | 'previous_response_not_found'
   | 'websocket_not_supported'
   | 'permission_denied'
+  | 'csrf_token_invalid'
   | 'conflict'
   | 'internal_error';
 

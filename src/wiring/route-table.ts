@@ -30,6 +30,10 @@ import type { Endpoint } from '../serving/endpoint.js';
 import { responsesEndpoint } from '../serving/responses-endpoint.js';
 import { serveRequest, type ServingDeps } from '../serving/serve-request.js';
 import type { StateReadiness } from '../state/shared-state.js';
+import { handleSignInCallback } from '../signin/finish-sign-in.js';
+import type { SignInDeps } from '../signin/sign-in-deps.js';
+import { handleSignOut } from '../signin/sign-out.js';
+import { handleSignInInfo, handleStartSignIn } from '../signin/start-sign-in.js';
 import type { Metrics } from '../telemetry/metrics.js';
 import type { Callers } from './callers.js';
 import type { Health } from './health.js';
@@ -41,6 +45,8 @@ export interface RouteTableDeps {
   access: AdminAccessDeps;
   /** What `/admin/tokens` works on. */
   adminTokens: AdminTokensDeps;
+  /** Sign-in to the dashboard through the identity provider (signin/). */
+  signIn: SignInDeps;
   config: () => Config;
   logger: Logger;
   metrics: Metrics;
@@ -110,6 +116,11 @@ export function routeTable(deps: RouteTableDeps): RouteTable {
     'POST /admin/drills': (request, response, requestId) => handleRunDrill(request, response, adminDrills, requestId),
     'GET /admin/drills': (request, response) => handleLatestDrill(request, response, adminDrills),
     'GET /admin/audit': (request, response) => handleListAudit(request, response, { db: storage.db }),
+    // Sign-in to the dashboard through the identity provider (signin/); exact paths, matched before /ui/*.
+    'GET /ui/login/oidc': (request, response) => handleStartSignIn(request, response, deps.signIn),
+    'GET /ui/login/oidc/callback': (request, response, requestId) => handleSignInCallback(request, response, requestId, deps.signIn),
+    'GET /ui/login/oidc/info': (request, response) => handleSignInInfo(request, response, deps.signIn),
+    'POST /ui/logout': (request, response) => handleSignOut(request, response, deps.signIn),
     // The dashboard (ui/, served by http/).
     'GET /ui': redirectToUi,
     'GET /ui/*': (request, response, _id, params) => serveUi(request, response, params.rest ?? '', uiDirectory),

@@ -1,3 +1,5 @@
+import { csrfToken, CSRF_HEADER } from './session-cookie.js';
+
 /** An answer of the admin API other than 2xx, with the error body's message and parameter when it had one. */
 export class AdminApiError extends Error {
   readonly status: number;
@@ -10,16 +12,21 @@ export class AdminApiError extends Error {
   }
 }
 
+/** How the dashboard is signed in: with the admin token (or a scoped admin token), or by the session cookie of a sign-in through the identity provider. */
+export type AdminCredentials = { token: string } | { session: true };
+
 /**
- * The dashboard's only way out: `/admin/*` on the gateway that served it, with the admin token.
- * A 401 means the token no longer works (changed in the config, or mistyped): `onRefused` signs out.
+ * The dashboard's only way out: `/admin/*` on the gateway that served it, with the admin token,
+ * or with the session cookie (the browser sends it) and, on a change, the session's CSRF token.
+ * A 401 means the credentials no longer work (a token changed in the config or mistyped, a
+ * session ended): `onRefused` signs out.
  */
 export class AdminApi {
-  readonly #token: string;
+  readonly #credentials: AdminCredentials;
   readonly #onRefused: (message: string) => void;
 
-  constructor(token: string, onRefused: (message: string) => void) {
-    this.#token = token;
+  constructor(credentials: AdminCredentials, onRefused: (message: string) => void) {
+    this.#credentials = credentials;
     this.#onRefused = onRefused;
   }
 
@@ -36,7 +43,7 @@ export class AdminApi {
   }
 
   async #call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const headers: Record<string, string> = { authorization: `Bearer ${this.#token}` };
+    const headers = this.#authorization(method);
     if (body !== undefined) headers['content-type'] = 'application/json';
     const response = await fetch(path, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
     const text = await response.text();
@@ -46,6 +53,12 @@ export class AdminApi {
     const failure = new AdminApiError(response.status, error.message ?? `The gateway answered ${response.status}.`, error.param ?? null);
     if (response.status === 401) this.#onRefused(failure.message);
     throw failure;
+  }
+
+  #authorization(method: string): Record<string, string> {
+    if ('token' in this.#credentials) return { authorization: `Bearer ${this.#credentials.token}` };
+    const csrf = csrfToken();
+    return method === 'GET' || csrf === undefined ? {} : { [CSRF_HEADER]: csrf };
   }
 }
 

@@ -1,77 +1,69 @@
 import { html, nothing, render } from 'lit-html';
 import 'uplot/dist/uPlot.min.css';
 import './styles.css';
-import { AdminApi, tokenIsAccepted } from './admin-api.js';
+import { AdminApi, AdminApiError, type AdminCredentials } from './admin-api.js';
+import type { AdminMeResponse } from './admin-api-types.js';
 import { matchRoute, NAVIGATION } from './routes.js';
+import { csrfToken, forgetSession, signOutOfSession } from './session-cookie.js';
+import { showSignInForm } from './sign-in-form.js';
 import { keepTableCellsLabelled } from './table-labels.js';
 
 /** Session storage: the token lasts as long as the tab, and is the only secret the page keeps. */
 const TOKEN_KEY = 'switchyard.admin-token';
-const REFUSED_MESSAGE = 'The gateway refused this admin token. Enter the admin.token of its config.';
+const TOKEN_REFUSED = 'The gateway refused this admin token. Enter the admin.token of its config.';
+const SESSION_ENDED = 'Your sign-in has ended. Sign in again.';
 
 const root = document.getElementById('app')!;
 let stopPage: () => void = () => undefined;
-let api: AdminApi | undefined;
+/** The signed-in dashboard: how it calls the admin API, and who the gateway takes it for. */
+let signedIn: { api: AdminApi; credentials: AdminCredentials; me: AdminMeResponse } | undefined;
 
+/** Signed in with a token in this tab, or by a session of the identity provider (whose CSRF cookie the page sees), or not. */
 function start(): void {
   const token = sessionStorage.getItem(TOKEN_KEY);
-  if (token) showDashboard(token);
+  if (token) void showDashboard({ token });
+  else if (csrfToken()) void showDashboard({ session: true });
   else showSignIn();
 }
 
 function showSignIn(message?: string): void {
   stopPage();
   stopPage = () => undefined;
-  api = undefined;
-  let busy = false;
-  let error = message;
-  const draw = () =>
-    render(
-      html`<main class="sign-in">
-        <h1>Switchyard</h1>
-        <form @submit=${submit}>
-          <label for="admin-token">Admin token</label>
-          <input id="admin-token" name="token" type="password" autocomplete="current-password" required ?disabled=${busy} />
-          <button type="submit" ?disabled=${busy}>Sign in</button>
-          <p class="error" role="alert">${error ?? nothing}</p>
-        </form>
-      </main>`,
-      root,
-    );
-  async function submit(event: SubmitEvent): Promise<void> {
-    event.preventDefault();
-    const input = (event.currentTarget as HTMLFormElement).elements.namedItem('token') as HTMLInputElement;
-    const token = input.value.trim();
-    if (token === '') return;
-    busy = true;
-    error = undefined;
-    draw();
-    try {
-      if (await tokenIsAccepted(token)) {
-        sessionStorage.setItem(TOKEN_KEY, token);
-        showDashboard(token);
-        return;
-      }
-      error = REFUSED_MESSAGE;
-    } catch (failure) {
-      error = `The gateway could not be asked: ${(failure as Error).message}`;
-    }
-    busy = false;
-    draw();
-    root.querySelector<HTMLInputElement>('#admin-token')?.focus();
-  }
-  draw();
-  root.querySelector<HTMLInputElement>('#admin-token')?.focus();
+  signedIn = undefined;
+  showSignInForm(root, {
+    message,
+    onToken(token) {
+      sessionStorage.setItem(TOKEN_KEY, token);
+      void showDashboard({ token });
+    },
+  });
 }
 
-function signOut(message?: string): void {
+/** Sign-out: the token forgotten, or the session ended at the gateway. */
+async function signOut(): Promise<void> {
+  const credentials = signedIn?.credentials;
   sessionStorage.removeItem(TOKEN_KEY);
+  if (credentials && 'session' in credentials) await signOutOfSession();
   history.replaceState(null, '', location.pathname + location.search);
-  showSignIn(message);
+  showSignIn();
 }
 
-function showDashboard(token: string): void {
-  api = new AdminApi(token, () => signOut(REFUSED_MESSAGE));
+/** The admin API refused the credentials: a token no longer valid, or a session that has ended. */
+function refused(credentials: AdminCredentials): void {
+  sessionStorage.removeItem(TOKEN_KEY);
+  if ('session' in credentials) forgetSession();
+  showSignIn('session' in credentials ? SESSION_ENDED : TOKEN_REFUSED);
+}
+
+async function showDashboard(credentials: AdminCredentials): Promise<void> {
+  const api = new AdminApi(credentials, () => refused(credentials));
+  try {
+    signedIn = { api, credentials, me: await api.get<AdminMeResponse>('/admin/me') };
+  } catch (failure) {
+    // A 401 has signed out already.
+    if (!(failure instanceof AdminApiError && failure.status === 401)) showSignIn(`The gateway could not be asked who you are: ${(failure as Error).message}`);
+    return;
+  }
   showPage();
 }
 
@@ -81,7 +73,10 @@ function navigate(url: string): void {
 }
 
 function showPage(): void {
-  if (!api) return;
+  if (!signedIn) return;
+  const { api, me } = signedIn;
+  const allowed = new Set(me.allowed);
+  const can = (route: string) => allowed.has(route);
   stopPage();
   const match = matchRoute(location.pathname);
   render(
@@ -89,13 +84,14 @@ function showPage(): void {
         <a class="brand" href="/ui/" @click=${follow}>Switchyard</a>
         <nav aria-label="Dashboard">
           <ul>
-            ${NAVIGATION.map(
+            ${NAVIGATION.filter((link) => link.needs === undefined || can(link.needs)).map(
               (link) =>
                 html`<li><a href=${link.path} @click=${follow} aria-current=${match?.section === link.path ? 'page' : nothing}>${link.label}</a></li>`,
             )}
           </ul>
         </nav>
-        <button type="button" class="quiet" @click=${() => signOut()}>Sign out</button>
+        <p class="who" aria-label="Signed in as">${me.name} <span class="role">${me.role.replace('_', ' ')}</span></p>
+        <button type="button" class="quiet" @click=${() => void signOut()}>Sign out</button>
       </header>
       <main id="page"></main>`,
     root,
@@ -107,7 +103,7 @@ function showPage(): void {
     return;
   }
   const stopLabels = keepTableCellsLabelled(page);
-  const stopMatched = match.page(page, { api, params: match.params, query: new URLSearchParams(location.search), navigate });
+  const stopMatched = match.page(page, { api, can, params: match.params, query: new URLSearchParams(location.search), navigate });
   stopPage = () => {
     stopMatched();
     stopLabels();

@@ -5,6 +5,8 @@ export interface PageContext {
   /** The page URL's path parameters (a request's id). */
   params: Readonly<Record<string, string>>;
   query: URLSearchParams;
+  /** Whether the signed-in role may call an admin endpoint (`METHOD /path`, as `GET /admin/me` lists them): actions it may not take are not shown. */
+  can(route: string): boolean;
   /** Goes to another dashboard URL (`/ui/...`), as a link would. */
   navigate(url: string): void;
 }

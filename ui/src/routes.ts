@@ -9,6 +9,8 @@ import { requestsPage } from './pages/requests-page.js';
 export interface NavigationLink {
   path: string;
   label: string;
+  /** The admin endpoint the page reads, when not every role may: the link is shown only to a role that may. */
+  needs?: string;
 }
 
 /** The navigation, in order; the names are the dashboard's contract (docs/dashboard.md). */
@@ -17,7 +19,7 @@ export const NAVIGATION: readonly NavigationLink[] = [
   { path: '/ui/deployments', label: 'Deployments' },
   { path: '/ui/requests', label: 'Requests' },
   { path: '/ui/keys', label: 'Keys' },
-  { path: '/ui/drills', label: 'Drills' },
+  { path: '/ui/drills', label: 'Drills', needs: 'GET /admin/drills' },
 ];
 
 export interface RouteMatch {

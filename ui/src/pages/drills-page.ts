@@ -13,10 +13,11 @@ const PROGRESS_MS = 1_000;
 
 /**
  * Drills: the latest fallback drill's steps (failed ones highlighted as findings) and each
- * canary's scores against its baseline; either can be run from here after a confirmation, and a
- * running drill's steps appear as they finish. A gateway without these endpoints (404) has run none.
+ * canary's scores against its baseline; either can be run from here after a confirmation (by a
+ * role that may run it: for the others there is no button), and a running drill's steps appear as
+ * they finish. A gateway without these endpoints (404) has run none.
  */
-export const drillsPage: Page = (root, { api, navigate }) => {
+export const drillsPage: Page = (root, { api, navigate, can }) => {
   let drill: DrillRun | null | undefined;
   let canaries: CanaryRouteView[] | null | undefined;
   let error: string | undefined;
@@ -37,15 +38,19 @@ export const drillsPage: Page = (root, { api, navigate }) => {
         ${error ? html`<p class="error" role="alert">${error}</p>` : nothing}
         <section aria-labelledby="drill-heading">
           <h2 id="drill-heading">Latest fallback drill</h2>
-          <form class="filters" @submit=${askDrill}>
-            <label
-              >Route to drill
-              <input name="route" list="drill-routes" placeholder="every drill route" .value=${drillRoute} @input=${(event: Event) => (drillRoute = (event.currentTarget as HTMLInputElement).value)} />
-            </label>
-            <datalist id="drill-routes">${knownRoutes(drill, canaries).map((route) => html`<option value=${route}></option>`)}</datalist>
-            <button type="submit" ?disabled=${running}>Run drill</button>
-            ${running ? html`<span role="status" class="tag">drill running${drill && drill.finished_at === null ? ` — ${drill.steps.length} step${drill.steps.length === 1 ? '' : 's'} so far` : ''}</span>` : nothing}
-          </form>
+          ${can('POST /admin/drills')
+            ? html`<form class="filters" @submit=${askDrill}>
+                <label
+                  >Route to drill
+                  <input name="route" list="drill-routes" placeholder="every drill route" .value=${drillRoute} @input=${(event: Event) => (drillRoute = (event.currentTarget as HTMLInputElement).value)} />
+                </label>
+                <datalist id="drill-routes">${knownRoutes(drill, canaries).map((route) => html`<option value=${route}></option>`)}</datalist>
+                <button type="submit" ?disabled=${running}>Run drill</button>
+                ${running ? html`<span role="status" class="tag">drill running${drill && drill.finished_at === null ? ` — ${drill.steps.length} step${drill.steps.length === 1 ? '' : 's'} so far` : ''}</span>` : nothing}
+              </form>`
+            : running
+              ? html`<p role="status" class="tag">drill running</p>`
+              : nothing}
           ${drill === undefined ? html`<p class="muted">Loading…</p>` : drill === null ? html`<p>No drill has run yet.</p>` : drillTable(drill, navigate)}
         </section>
         <section aria-labelledby="canary-heading">
@@ -54,7 +59,7 @@ export const drillsPage: Page = (root, { api, navigate }) => {
             ? html`<p class="muted">Loading…</p>`
             : canaries === null || canaries.length === 0
               ? html`<p>No canary has run yet.</p>`
-              : canaries.map((canary) => canaryView(canary, canariesAsked.has(canary.route) || canary.running !== null, () => askCanary(canary.route)))}
+              : canaries.map((canary) => canaryView(canary, canariesAsked.has(canary.route) || canary.running !== null, can('POST /admin/canaries') ? () => askCanary(canary.route) : undefined))}
         </section>
         ${confirm.template()}`,
       root,
@@ -224,7 +229,8 @@ function drillTable(drill: DrillRun, navigate: (url: string) => void): TemplateR
 
 const score = (value: number | null) => (value === null ? '—' : value.toFixed(2));
 
-function canaryView(canary: CanaryRouteView, running: boolean, ask: () => void): TemplateResult {
+/** `ask` runs the canary; without it (a role that may not) there is no button. */
+function canaryView(canary: CanaryRouteView, running: boolean, ask: (() => void) | undefined): TemplateResult {
   const threshold = canary.baseline === null ? null : canary.baseline - canary.max_drop;
   return html`<article class="canary" data-canary=${canary.route}>
     <h3>${canary.route}</h3>
@@ -234,7 +240,7 @@ function canaryView(canary: CanaryRouteView, running: boolean, ask: () => void):
         : `Baseline ${score(canary.baseline)}, alert below ${score(threshold)} (max drop ${canary.max_drop}).`}
       ${running ? html` <span class="tag" role="status">running</span>` : nothing}
     </p>
-    <p><button type="button" class="quiet" ?disabled=${running} @click=${ask}>Run canary of ${canary.route}</button></p>
+    ${ask ? html`<p><button type="button" class="quiet" ?disabled=${running} @click=${ask}>Run canary of ${canary.route}</button></p>` : nothing}
     ${canary.latest.length === 0
       ? html`<p>No run yet.</p>`
       : html`<ol class="scores">

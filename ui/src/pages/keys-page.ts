@@ -12,9 +12,9 @@ import type { Page } from '../page.js';
 
 /**
  * Keys: each key's spend against its budget, limits and expiry; create (the secret shown once,
- * dropped from the page when dismissed) and revoke (after a confirmation).
+ * dropped from the page when dismissed) and revoke (after a confirmation), for a role that may.
  */
-export const keysPage: Page = (root, { api }) => {
+export const keysPage: Page = (root, { api, can }) => {
   let keys: KeyView[] | undefined;
   const spend = new Map<string, KeySpendView>();
   let history: { starts: number[]; byKey: Map<string, KeyStatsView> } | undefined;
@@ -74,37 +74,39 @@ export const keysPage: Page = (root, { api }) => {
                         <td>${key.limits.rpm === null ? '' : `${key.limits.rpm} rpm `}${key.limits.tpm === null ? '' : `${key.limits.tpm} tpm`}${key.limits.rpm === null && key.limits.tpm === null ? 'none' : ''}</td>
                         <td>${timeCell(key.expires_at, 'never')}</td>
                         <td>${key.status}${key.revoked_at ? html` ${timeCell(key.revoked_at)}` : nothing}</td>
-                        <td>${key.status === 'revoked' ? nothing : html`<button type="button" class="danger" @click=${() => askRevoke(key)}>Revoke</button>`}</td>
+                        <td>${key.status === 'revoked' || !can('DELETE /admin/keys/:id') ? nothing : html`<button type="button" class="danger" @click=${() => askRevoke(key)}>Revoke</button>`}</td>
                       </tr>`,
                     )}
                   </tbody>
                 </table>
               </div>`}
-        <section aria-labelledby="create-heading">
-          <h2 id="create-heading">Create a key</h2>
-          <form class="create-key" @submit=${create}>
-            <label>Name <input name="name" required /></label>
-            <label>Routes <input name="routes" placeholder="all, or globs: support-*, chat" /></label>
-            <label>Budget (USD) <input name="budget" type="number" min="0" step="0.01" /></label>
-            <label
-              >Per
-              <select name="period">
-                <option>month</option>
-                <option>day</option>
-                <option>total</option>
-              </select></label
-            >
-            <label>Requests per minute <input name="rpm" type="number" min="1" step="1" /></label>
-            <label>Tokens per minute <input name="tpm" type="number" min="1" step="1" /></label>
-            <label>Expires <input name="expires" type="datetime-local" /></label>
-            <button type="submit">Create key</button>
-            ${createError ? html`<p class="error" role="alert">${createError}</p>` : nothing}
-          </form>
-        </section>
+        ${can('POST /admin/keys') ? createForm() : nothing}
         ${confirm.template()}`,
       root,
     );
   };
+  const createForm = () =>
+    html`<section aria-labelledby="create-heading">
+      <h2 id="create-heading">Create a key</h2>
+      <form class="create-key" @submit=${create}>
+        <label>Name <input name="name" required /></label>
+        <label>Routes <input name="routes" placeholder="all, or globs: support-*, chat" /></label>
+        <label>Budget (USD) <input name="budget" type="number" min="0" step="0.01" /></label>
+        <label
+          >Per
+          <select name="period">
+            <option>month</option>
+            <option>day</option>
+            <option>total</option>
+          </select></label
+        >
+        <label>Requests per minute <input name="rpm" type="number" min="1" step="1" /></label>
+        <label>Tokens per minute <input name="tpm" type="number" min="1" step="1" /></label>
+        <label>Expires <input name="expires" type="datetime-local" /></label>
+        <button type="submit">Create key</button>
+        ${createError ? html`<p class="error" role="alert">${createError}</p>` : nothing}
+      </form>
+    </section>`;
   const confirm = new ConfirmDialog('revoke-dialog', root, draw);
 
   /** Every key's spend and tokens by the quarter hour over the last day (`/admin/stats`). */
