@@ -10,9 +10,10 @@ import type { RefusalClass } from '../core/request-outcome.js';
 import type { RequestRecord } from '../core/request-record.js';
 import type { DrillRun, DrillStep } from '../drills/drill-run.js';
 import type { CreatedKeyView, KeySpendView, KeyView } from '../keys/key-view.js';
+import type { TeamSpendView, TeamView } from '../teams/team-view.js';
 
 export type { AdminHealthResponse, CoolingCauseView, DeploymentHealthView, FirstTokenView, ModelChangeView } from './deployment-health-view.js';
-export type { CanaryRun, CreatedKeyView, DrillRun, DrillStep, KeySpendView, KeyView, RequestRecord };
+export type { CanaryRun, CreatedKeyView, DrillRun, DrillStep, KeySpendView, KeyView, RequestRecord, TeamSpendView, TeamView };
 
 /** `GET /admin/requests`: newest first. `GET /admin/requests/:id` answers one `RequestRecord`. */
 export interface AdminRequestsResponse {
@@ -22,6 +23,11 @@ export interface AdminRequestsResponse {
 /** `GET /admin/keys`: oldest first, revoked keys included. `POST /admin/keys` answers a `CreatedKeyView`. */
 export interface AdminKeysResponse {
   data: KeyView[];
+}
+
+/** `GET /admin/teams`: oldest first, those the caller may see. `POST`, `GET` and `PATCH /admin/teams/:id` answer one `TeamView`. */
+export interface AdminTeamsResponse {
+  data: TeamView[];
 }
 
 /** `GET /admin/drills` and `POST /admin/drills` answer one `DrillRun`. */

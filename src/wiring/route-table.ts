@@ -8,6 +8,7 @@ import { handleLatestDrill, handleRunDrill } from '../admin/handle-drills.js';
 import { handleHealth } from '../admin/handle-health.js';
 import { handleCreateKey, handleKeySpend, handleListKeys, handleRevokeKey } from '../admin/handle-keys.js';
 import { handleGetRequest, handleListRequests } from '../admin/handle-requests.js';
+import { handleCreateTeam, handleDeleteTeam, handleGetTeam, handleListTeams, handlePatchTeam, handleTeamSpend } from '../admin/handle-teams.js';
 import { handleStats } from '../admin/handle-stats.js';
 import type { Config } from '../config/schema.js';
 import { handleDeleteStoredResponse, handleGetStoredResponse } from '../conversations/handle-stored-response.js';
@@ -58,7 +59,7 @@ function served<Parsed extends { requestedModel: string }, Answer>(endpoint: End
  */
 export function routeTable(deps: RouteTableDeps): RouteTable {
   const { config, storage, callers, health, runs } = deps;
-  const { keys, serving, adminKeys } = callers;
+  const { keys, serving, adminKeys, adminTeams } = callers;
   const stored = storage.storedResponses;
   const startedAtSeconds = Math.floor(Date.now() / 1000);
   const adminRequests = { records: storage.records };
@@ -94,6 +95,12 @@ export function routeTable(deps: RouteTableDeps): RouteTable {
     'GET /admin/keys': (request, response, _id, params) => handleListKeys(request, response, params, adminKeys),
     'DELETE /admin/keys/:id': (request, response, requestId, params) => handleRevokeKey(request, response, params, adminKeys, requestId),
     'GET /admin/keys/:id/spend': (request, response, _id, params) => handleKeySpend(request, response, params, adminKeys),
+    'POST /admin/teams': (request, response, requestId, params) => handleCreateTeam(request, response, params, adminTeams, requestId),
+    'GET /admin/teams': (request, response, _id, params) => handleListTeams(request, response, params, adminTeams),
+    'GET /admin/teams/:id': (request, response, _id, params) => handleGetTeam(request, response, params, adminTeams),
+    'PATCH /admin/teams/:id': (request, response, requestId, params) => handlePatchTeam(request, response, params, adminTeams, requestId),
+    'DELETE /admin/teams/:id': (request, response, requestId, params) => handleDeleteTeam(request, response, params, adminTeams, requestId),
+    'GET /admin/teams/:id/spend': (request, response, _id, params) => handleTeamSpend(request, response, params, adminTeams),
     'GET /admin/canaries': (request, response, _id, params) => handleListCanaries(request, response, params, canaries),
     'POST /admin/canaries': (request, response, _id, params) => handleRunCanaries(request, response, params, canaries),
     'DELETE /admin/canaries/:route/baseline': (request, response, _id, params) => handleResetCanaryBaseline(request, response, params, canaries),
