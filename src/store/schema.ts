@@ -55,6 +55,8 @@ export interface RequestsTable {
   served_model: string | null;
   /** The record's `fallback` as 0/1; null when it has none. */
   fallback: number | null;
+  /** The record's `team` (the key's team id), for the team filter; null without one, and on records stored before teams. */
+  team_id: string | null;
 }
 
 /** One row per physical attempt, so attempts can be counted by kind, provider or model in SQL. */

@@ -62,7 +62,7 @@ export function routeTable(deps: RouteTableDeps): RouteTable {
   const { keys, serving, adminKeys, adminTeams } = callers;
   const stored = storage.storedResponses;
   const startedAtSeconds = Math.floor(Date.now() / 1000);
-  const adminRequests = { records: storage.records };
+  const adminRequests = { records: storage.records, teams: adminTeams.teams };
   const adminDrills = { drills: runs.drills };
   const canaries = runs.adminCanaries;
   const uiDirectory = builtUiDirectory();
