@@ -191,6 +191,19 @@ export interface KeyStatsView {
   series: KeySeriesPoint[];
 }
 
+/** A team's requests (those of its keys). */
+export interface TeamStatsView {
+  /** The team's id. */
+  team: string;
+  /** Its name; null once the team is deleted (its keys' records stay). */
+  name: string | null;
+  requests: number;
+  tokens: TokensView;
+  spend_usd: number;
+  /** One per bucket, aligned with `data`. */
+  series: KeySeriesPoint[];
+}
+
 export interface FailingDeploymentView {
   deployment: string;
   failures: number;
@@ -209,6 +222,8 @@ export interface AdminStatsResponse {
   bucket_s: number;
   /** Whose requests the breakdowns count. */
   origin: OriginChoice;
+  /** The teams (ids) the figures are narrowed to (`team=`, or a team role's own teams); null: every request's. */
+  teams: string[] | null;
   data: StatsBucketView[];
   cache: DeploymentCacheView[];
   totals: StatsTotalsView;
@@ -219,6 +234,8 @@ export interface AdminStatsResponse {
   by_deployment: DeploymentStatsView[];
   /** Requests without a key are left out; sorted by requests, most first. */
   by_key: KeyStatsView[];
+  /** Requests of keys of no team are left out; sorted by requests, most first. */
+  by_team: TeamStatsView[];
   /** At most 5, by failures, most first. */
   failing_deployments: FailingDeploymentView[];
 }

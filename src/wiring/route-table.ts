@@ -90,7 +90,7 @@ export function routeTable(deps: RouteTableDeps): RouteTable {
     'GET /admin/requests': (request, response, _id, params) => handleListRequests(request, response, params, adminRequests),
     'GET /admin/requests/:id': (request, response, _id, params) => handleGetRequest(request, response, params, adminRequests),
     'GET /admin/health': (request, response) => handleHealth(request, response, { config, health: health.registry, cooling: health.cooling, latency: health.latency }),
-    'GET /admin/stats': (request, response) => handleStats(request, response, { db: storage.db, flush: storage.flush }),
+    'GET /admin/stats': (request, response) => handleStats(request, response, { db: storage.db, teams: adminTeams.teams, flush: storage.flush }),
     'POST /admin/keys': (request, response, requestId, params) => handleCreateKey(request, response, params, adminKeys, requestId),
     'GET /admin/keys': (request, response, _id, params) => handleListKeys(request, response, params, adminKeys),
     'DELETE /admin/keys/:id': (request, response, requestId, params) => handleRevokeKey(request, response, params, adminKeys, requestId),
