@@ -53,8 +53,8 @@ export async function handleGetTeam(request: IncomingMessage, response: ServerRe
 }
 
 /**
- * `PATCH /admin/teams/:id`: the fields the body names, each replaced whole (null clears one). A
- * `team_admin` may change its own team's exploration policy and nothing else.
+ * `PATCH /admin/teams/:id`: the fields the body names, as a JSON merge patch (`TeamPatch`: null
+ * clears one). A `team_admin` may change its own team's exploration policy and nothing else.
  */
 export async function handlePatchTeam(request: IncomingMessage, response: ServerResponse, params: Params, deps: AdminTeamsDeps, requestId: string): Promise<void> {
   const patch = parseTeamPatch(await readBody(request));

@@ -5,6 +5,7 @@ import type { CanaryOptions } from './canary.js';
 import type { DrillOptions } from './drill.js';
 import type { AdminClientOptions, KeysCreateOptions } from './keys.js';
 import type { RequestsListOptions } from './requests-list.js';
+import { addTeamsCommands } from './teams-commands.js';
 
 // Each command's module is imported by its action, not here: `serve` and `demo` pull in the whole
 // gateway (the tokenizer's rank tables, the store drivers, OpenTelemetry), which `--version`, `--help`
@@ -90,7 +91,9 @@ keys
   .option('--budget-period <period>', 'budget period: day, month or total')
   .option('--rpm <count>', 'requests per minute')
   .option('--tpm <count>', 'tokens per minute')
-  .option('--expires-at <time>', 'expiry, ISO 8601 with a zone, e.g. 2030-01-31T00:00:00Z (default: never)')
+  .option('--expires-at <time>', 'expiry, ISO 8601 with a zone, e.g. 2030-01-31T00:00:00Z (default: never; an exploration key: its team\'s max_ttl_s)')
+  .option('--team <team>', 'the team the key belongs to (its id or name)')
+  .option('--kind <kind>', 'service (the default) or exploration (yours, within the team\'s exploration policy)')
   .option('--url <url>', 'gateway URL', 'http://127.0.0.1:4000')
   .option('--token <token>', TOKEN_HELP)
   .action(async (options: KeysCreateOptions) => {
@@ -114,6 +117,8 @@ keys
     process.exitCode = await (await import('./keys.js')).runKeysRevoke(id, options);
   });
 
+addTeamsCommands(program, (command) => command.option('--url <url>', 'gateway URL', 'http://127.0.0.1:4000').option('--token <token>', TOKEN_HELP));
+
 const requests = program.command('requests').description('inspect request records through the admin API');
 requests
   .command('show')
@@ -131,6 +136,7 @@ requests
   .option('--status <status>', 'only this outcome: ok, interrupted, failed, rejected or cancelled')
   .option('--origin <origin>', "whose requests: caller (the default), the gateway's own drill, canary or probe, or all")
   .option('--key <name>', 'only the requests of the key with this name')
+  .option('--team <team>', "only the requests of this team's keys (its id or name)")
   .option('--before <id>', 'only requests older than this one (the last id of the previous page)')
   .option('--limit <count>', 'at most this many (1 to 1000)', '20')
   .option('--url <url>', 'gateway URL', 'http://127.0.0.1:4000')

@@ -39,7 +39,7 @@ const teamFields = {
 /** `POST /admin/teams`. `null` is accepted wherever a field may be omitted, meaning the same. */
 const createTeamBodySchema = z.object({ name: teamNameSchema, ...teamFields }).strict();
 
-/** `PATCH /admin/teams/:id`: any of the fields; null clears one (the exploration policy back to the defaults). */
+/** `PATCH /admin/teams/:id`: any of the fields (see `TeamPatch`). */
 const patchTeamBodySchema = z.object({ name: teamNameSchema.optional(), ...teamFields }).strict();
 
 /** What a team is made with, or changed to: the store's fields (money in micro-dollars). */
@@ -52,51 +52,73 @@ export interface TeamFields {
   exploration: ExplorationPolicy;
 }
 
-/** A team made with a name alone: no budget, limits or route bounds, the default exploration policy. */
-const NO_FIELDS: Omit<TeamFields, 'name'> = {
-  budget: null,
-  rpm: null,
-  tpm: null,
-  routes: null,
-  exploration: { maxTtlS: DEFAULT_EXPLORATION_TTL_S, rpm: null, tpm: null, budget: null },
-};
+const DEFAULT_POLICY: ExplorationPolicy = { maxTtlS: DEFAULT_EXPLORATION_TTL_S, rpm: null, tpm: null, budget: null };
 
-/** A PATCH: only the fields the body named. */
-export type TeamPatch = Partial<TeamFields>;
+/** A team made with a name alone: no budget, limits or route bounds, the default exploration policy. */
+const NO_FIELDS: Omit<TeamFields, 'name'> = { budget: null, rpm: null, tpm: null, routes: null, exploration: DEFAULT_POLICY };
+
+/**
+ * A change as JSON Merge Patch (RFC 7386) reads a body: only the fields it names, objects
+ * (`limits`, `exploration`) merged field by field, null clearing (an exploration policy back to
+ * the defaults). A budget is one value: `usd` and `period` together.
+ */
+export interface TeamPatch {
+  name?: string;
+  budget?: KeyBudget | null;
+  rpm?: number | null;
+  tpm?: number | null;
+  routes?: readonly string[] | null;
+  exploration?: Partial<ExplorationPolicy> | null;
+}
 
 type BodyFields = z.output<typeof patchTeamBodySchema>;
 
 /** Validates a create-team body; a 400 naming the first offending field otherwise. */
 export function parseCreateTeamBody(body: unknown): TeamFields {
   const parsed = validateBody(createTeamBodySchema, body);
-  return { ...NO_FIELDS, ...fieldsOf(parsed), name: parsed.name };
+  return applyTeamPatch({ ...NO_FIELDS, name: parsed.name }, patchOf(parsed));
 }
 
-/** Validates a PATCH body: the fields it names, each replacing the team's whole field. */
+/** Validates a PATCH body; a 400 naming the first offending field otherwise. */
 export function parseTeamPatch(body: unknown): TeamPatch {
-  const parsed = validateBody(patchTeamBodySchema, body);
-  const patch: TeamPatch = { ...fieldsOf(parsed) };
-  if (parsed.name !== undefined) patch.name = parsed.name;
-  return patch;
+  return patchOf(validateBody(patchTeamBodySchema, body));
+}
+
+/** The team's fields once the patch is applied. */
+export function applyTeamPatch(team: TeamFields, patch: TeamPatch): TeamFields {
+  const { exploration, ...own } = patch;
+  return {
+    ...team,
+    ...own,
+    exploration: exploration === undefined ? team.exploration : exploration === null ? DEFAULT_POLICY : { ...team.exploration, ...exploration },
+  };
 }
 
 /** The body's fields in the store's terms; a field the body left out stays out. */
-function fieldsOf(body: BodyFields): Omit<TeamPatch, 'name'> {
-  const fields: Omit<TeamPatch, 'name'> = {};
-  if (body.budget !== undefined) fields.budget = body.budget === null ? null : { usdMicros: usdToMicros(body.budget.usd), period: body.budget.period };
-  if (body.limits !== undefined) {
-    fields.rpm = body.limits?.rpm ?? null;
-    fields.tpm = body.limits?.tpm ?? null;
+function patchOf(body: BodyFields): TeamPatch {
+  const patch: TeamPatch = { ...limitsOf(body.limits) };
+  if (body.name !== undefined) patch.name = body.name;
+  if (body.budget !== undefined) patch.budget = budgetOf(body.budget);
+  if (body.routes !== undefined) patch.routes = body.routes;
+  if (body.exploration === null) patch.exploration = null;
+  if (body.exploration) {
+    const { max_ttl_s: maxTtlS, limits, budget } = body.exploration;
+    patch.exploration = { ...limitsOf(limits) };
+    if (maxTtlS !== undefined) patch.exploration.maxTtlS = maxTtlS ?? DEFAULT_EXPLORATION_TTL_S;
+    if (budget !== undefined) patch.exploration.budget = budgetOf(budget);
   }
-  if (body.routes !== undefined) fields.routes = body.routes;
-  if (body.exploration !== undefined) {
-    const policy = body.exploration;
-    fields.exploration = {
-      maxTtlS: policy?.max_ttl_s ?? DEFAULT_EXPLORATION_TTL_S,
-      rpm: policy?.limits?.rpm ?? null,
-      tpm: policy?.limits?.tpm ?? null,
-      budget: policy?.budget ? { usdMicros: usdToMicros(policy.budget.usd), period: policy.budget.period } : null,
-    };
-  }
-  return fields;
+  return patch;
+}
+
+function limitsOf(limits: BodyFields['limits']): Pick<TeamPatch, 'rpm' | 'tpm'> {
+  if (limits === undefined) return {};
+  if (limits === null) return { rpm: null, tpm: null };
+  const patch: Pick<TeamPatch, 'rpm' | 'tpm'> = {};
+  if (limits.rpm !== undefined) patch.rpm = limits.rpm;
+  if (limits.tpm !== undefined) patch.tpm = limits.tpm;
+  return patch;
+}
+
+function budgetOf(budget: { usd: number; period: KeyBudget['period'] } | null): KeyBudget | null {
+  return budget === null ? null : { usdMicros: usdToMicros(budget.usd), period: budget.period };
 }

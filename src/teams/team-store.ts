@@ -3,7 +3,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { AuditContext, AuditTrail } from '../audit/audit-trail.js';
 import { BUDGET_PERIODS, type BudgetPeriod } from '../keys/virtual-key.js';
 import type { DatabaseSchema, TeamsTable } from '../store/schema.js';
-import type { TeamFields, TeamPatch } from './team-body.js';
+import { applyTeamPatch, type TeamFields, type TeamPatch } from './team-body.js';
 import { DEFAULT_EXPLORATION_TTL_S, type ExplorationPolicy, type Team } from './team.js';
 import { teamView } from './team-view.js';
 
@@ -54,12 +54,12 @@ export class TeamStore {
     return team;
   }
 
-  /** Replaces the fields the patch names; undefined when the team is unknown. Audited as `team.update` (before and after). */
+  /** Applies the patch; undefined when the team is unknown. Audited as `team.update` (before and after). */
   async update(id: string, patch: TeamPatch, context?: AuditContext): Promise<Team | undefined> {
     const before = await this.find(id);
     if (!before) return undefined;
     const { id: _id, createdAt: _created, updatedAt: _updated, ...current } = before;
-    const fields: TeamFields = { ...current, ...patch };
+    const fields = applyTeamPatch(current, patch);
     const updatedAt = new Date(this.#nowMs()).toISOString();
     const update = this.#db.updateTable('teams').set({ ...columnsOf(fields), updated_at: updatedAt }).where('id', '=', before.id);
     const after: Team = { ...before, ...fields, updatedAt };
