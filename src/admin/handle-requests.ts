@@ -62,7 +62,7 @@ export async function handleListRequests(
 ): Promise<void> {
   const query = new URL(request.url ?? '/', 'http://gateway.invalid').searchParams;
   const filter = parseListQuery(query);
-  const teams = await teamScope(actorOf(request), query.get('team'), deps.teams.find.bind(deps.teams));
+  const teams = await teamScope(actorOf(request), query.get('team'), (team) => deps.teams.find(team));
   if (teams !== undefined) filter.teams = teams;
   const listed = deps.records.list(filter).catch((error: unknown) => {
     if (error instanceof UnknownRecordError) throw badParameter('before', `Query parameter "before" names no stored request (got "${error.id}").`);
