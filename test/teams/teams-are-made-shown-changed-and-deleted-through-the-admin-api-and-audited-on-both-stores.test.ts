@@ -129,7 +129,8 @@ describe.each(stores)('teams through the admin API on a $name store', ({ skip, s
   it.skipIf(skip)('refuses to delete a team while it has active keys, naming how many, and deletes it once they are revoked or expired', async () => {
     const id = await createTeam(url, { name: 'short-lived' });
     const kept = await createTeamKey(url, { name: 'kept', team: id });
-    const expiring = await createTeamKey(url, { name: 'expiring', team: 'short-lived', expires_at: new Date(Date.now() + 1_500).toISOString() });
+    // Long enough to be active at the first DELETE on a loaded machine, short enough to wait for.
+    const expiring = await createTeamKey(url, { name: 'expiring', team: 'short-lived', expires_at: new Date(Date.now() + 4_000).toISOString() });
     expect(expiring.team).toBe(id);
     const refused = await adminCall(url, 'DELETE', `/admin/teams/${id}`);
     expect(refused.status).toBe(409);
@@ -137,7 +138,7 @@ describe.each(stores)('teams through the admin API on a $name store', ({ skip, s
     expect((await adminCall(url, 'DELETE', `/admin/keys/${kept.id}`)).status).toBe(200);
     // The other key is still active until its expiry passes: a lower bound, then a bounded wait.
     let deleted = await adminCall(url, 'DELETE', `/admin/teams/${id}`);
-    for (let tries = 0; deleted.status === 409 && tries < 100; tries++) {
+    for (let tries = 0; deleted.status === 409 && tries < 200; tries++) {
       expect(deleted.body.error?.message).toContain('1 active key');
       await new Promise((resolve) => setTimeout(resolve, 100));
       deleted = await adminCall(url, 'DELETE', `/admin/teams/${id}`);
