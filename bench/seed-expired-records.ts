@@ -43,6 +43,7 @@ export function expiredRecord(index: number, createdMs: number): RequestRecord {
     status: 'ok',
     http_status: 200,
     key_name: null,
+    team: null,
     model_requested: 'bench',
     route: 'bench',
     served: { connection: 'bench-mock', provider: 'mock', model: 'gpt-mock' },

@@ -208,6 +208,7 @@ function seededRecord(index: number): RequestRecord {
     status: refused ? 'rejected' : failed ? 'failed' : 'ok',
     http_status: refused ? 429 : failed ? 502 : 200,
     key_name: `key-${index % KEYS}`,
+    team: null,
     model_requested: ROUTES[index % ROUTES.length]!,
     route: ROUTES[index % ROUTES.length]!,
     served: served ? { connection, provider, model: failedOver ? standby : primary } : null,

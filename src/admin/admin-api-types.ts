@@ -11,9 +11,10 @@ import type { RefusalClass } from '../core/request-outcome.js';
 import type { RequestRecord } from '../core/request-record.js';
 import type { DrillRun, DrillStep } from '../drills/drill-run.js';
 import type { CreatedKeyView, KeySpendView, KeyView } from '../keys/key-view.js';
+import type { TeamSpendView, TeamView } from '../teams/team-view.js';
 
 export type { AdminHealthResponse, CoolingCauseView, DeploymentHealthView, FirstTokenView, ModelChangeView } from './deployment-health-view.js';
-export type { CanaryRun, CreatedKeyView, DrillRun, DrillStep, KeySpendView, KeyView, RequestRecord };
+export type { CanaryRun, CreatedKeyView, DrillRun, DrillStep, KeySpendView, KeyView, RequestRecord, TeamSpendView, TeamView };
 
 /** `GET /admin/me`: who the gateway takes the caller for, and the admin endpoints (`METHOD /path`) its roles let it through. */
 export interface AdminMeResponse {
@@ -34,6 +35,11 @@ export interface AdminRequestsResponse {
 /** `GET /admin/keys`: oldest first, revoked keys included. `POST /admin/keys` answers a `CreatedKeyView`. */
 export interface AdminKeysResponse {
   data: KeyView[];
+}
+
+/** `GET /admin/teams`: oldest first, those the caller may see. `POST`, `GET` and `PATCH /admin/teams/:id` answer one `TeamView`. */
+export interface AdminTeamsResponse {
+  data: TeamView[];
 }
 
 /** `GET /admin/drills` and `POST /admin/drills` answer one `DrillRun`. */
@@ -197,6 +203,19 @@ export interface KeyStatsView {
   series: KeySeriesPoint[];
 }
 
+/** A team's requests (those of its keys). */
+export interface TeamStatsView {
+  /** The team's id. */
+  team: string;
+  /** Its name; null once the team is deleted (its keys' records stay). */
+  name: string | null;
+  requests: number;
+  tokens: TokensView;
+  spend_usd: number;
+  /** One per bucket, aligned with `data`. */
+  series: KeySeriesPoint[];
+}
+
 export interface FailingDeploymentView {
   deployment: string;
   failures: number;
@@ -215,6 +234,8 @@ export interface AdminStatsResponse {
   bucket_s: number;
   /** Whose requests the breakdowns count. */
   origin: OriginChoice;
+  /** The teams (ids) the figures are narrowed to (`team=`, or a team role's own teams); null: every request's. */
+  teams: string[] | null;
   data: StatsBucketView[];
   cache: DeploymentCacheView[];
   totals: StatsTotalsView;
@@ -225,6 +246,8 @@ export interface AdminStatsResponse {
   by_deployment: DeploymentStatsView[];
   /** Requests without a key are left out; sorted by requests, most first. */
   by_key: KeyStatsView[];
+  /** Requests of keys of no team are left out; sorted by requests, most first. */
+  by_team: TeamStatsView[];
   /** At most 5, by failures, most first. */
   failing_deployments: FailingDeploymentView[];
 }

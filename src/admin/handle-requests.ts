@@ -9,13 +9,19 @@ import { originParameter } from './origin-parameter.js';
 import type { AdminRequestsResponse, RequestErrorKind, UpstreamFailureKind } from './admin-api-types.js';
 import { FailureKind } from '../core/failure-kind.js';
 import { REFUSAL_CLASSES, type RequestOutcome } from '../core/request-outcome.js';
+import { permissionDenied, visibleTeams } from '../access/permission-denied.js';
+import { actorOf } from '../access/request-actor.js';
+import type { TeamStore } from '../teams/team-store.js';
+import { teamScope } from './team-scope.js';
 
 export interface AdminRequestsDeps {
   records: RecordStore;
+  /** Where `team=` is found, by id or name. */
+  teams: Pick<TeamStore, 'find'>;
 }
 
 const STATUSES: readonly RequestStatus[] = ['ok', 'interrupted', 'failed', 'rejected', 'cancelled'];
-const QUERY_PARAMETERS = ['route', 'status', 'since', 'origin', 'key', 'deployment', 'error_kind', 'fallback', 'limit', 'before'] as const;
+const QUERY_PARAMETERS = ['route', 'status', 'since', 'origin', 'key', 'team', 'deployment', 'error_kind', 'fallback', 'limit', 'before'] as const;
 /** `error_kind`: a failure kind of the last attempt of a request that failed upstream, or a refusal class. */
 const ERROR_KINDS: readonly RequestErrorKind[] = [
   ...(Object.values(FailureKind).filter((kind) => kind !== 'ok') as RequestErrorKind[]),
@@ -24,9 +30,9 @@ const ERROR_KINDS: readonly RequestErrorKind[] = [
 
 /** Records can hold prompts' metadata and error text: never let a proxy or browser keep them. */
 
-/** `GET /admin/requests/:id` → the record (docs/operations.md), 404 when unknown. */
+/** `GET /admin/requests/:id` → the record (docs/operations.md), 404 when unknown, 403 when of a team the caller holds no role in. */
 export async function handleGetRequest(
-  _request: IncomingMessage,
+  request: IncomingMessage,
   response: ServerResponse,
   params: Readonly<Record<string, string>>,
   deps: AdminRequestsDeps,
@@ -34,12 +40,19 @@ export async function handleGetRequest(
   const id = params.id ?? '';
   const record = await storeCall(deps.records.get(id));
   if (!record) throw new GatewayError(`No request with id "${id}".`, { status: 404, code: 'not_found', type: 'invalid_request_error' });
+  const visible = visibleTeams(actorOf(request));
+  if (visible && (record.team === null || !visible.has(record.team))) {
+    throw record.team === null
+      ? permissionDenied(['admin', 'auditor'], `request ${id}, made with no team's key,`)
+      : permissionDenied(['auditor', 'team_admin', 'member'], `request ${id} of team ${record.team}`);
+  }
   sendJson(response, 200, record, noStore());
 }
 
 /**
- * `GET /admin/requests?route=&status=&since=&origin=&key=&deployment=&error_kind=&fallback=&limit=&before=`
- * → `{data: [records]}`, newest first; callers' unless `origin` says otherwise (`all` for every origin).
+ * `GET /admin/requests?route=&status=&since=&origin=&key=&team=&deployment=&error_kind=&fallback=&limit=&before=`
+ * → `{data: [records]}`, newest first; callers' unless `origin` says otherwise (`all` for every
+ * origin); a `team_admin`'s or `member`'s teams' only (team-scope.ts).
  */
 export async function handleListRequests(
   request: IncomingMessage,
@@ -47,7 +60,10 @@ export async function handleListRequests(
   _params: Readonly<Record<string, string>>,
   deps: AdminRequestsDeps,
 ): Promise<void> {
-  const filter = parseListQuery(new URL(request.url ?? '/', 'http://gateway.invalid').searchParams);
+  const query = new URL(request.url ?? '/', 'http://gateway.invalid').searchParams;
+  const filter = parseListQuery(query);
+  const teams = await teamScope(actorOf(request), query.get('team'), (team) => deps.teams.find(team));
+  if (teams !== undefined) filter.teams = teams;
   const listed = deps.records.list(filter).catch((error: unknown) => {
     if (error instanceof UnknownRecordError) throw badParameter('before', `Query parameter "before" names no stored request (got "${error.id}").`);
     throw error;

@@ -14,9 +14,14 @@ import { breakdownViews, type BreakdownViews } from './stats-breakdown-views.js'
 import { breakdownStats } from '../store/breakdown-stats.js';
 import { originParameter } from './origin-parameter.js';
 import { REQUEST_ORIGINS } from '../core/request-origin.js';
+import { actorOf } from '../access/request-actor.js';
+import type { TeamStore } from '../teams/team-store.js';
+import { teamScope } from './team-scope.js';
 
 export interface AdminStatsDeps {
   db: Kysely<DatabaseSchema>;
+  /** Where `team=` is found (by id or name), and the names `by_team` shows. */
+  teams: Pick<TeamStore, 'find' | 'list'>;
   /** Writes the records and spend rows still queued, so the figures include every finished request. */
   flush(): Promise<void>;
 }
@@ -26,18 +31,23 @@ const MAX_BUCKETS = 1_440;
 const MAX_BUCKET_S = 86_400;
 const DEFAULT_BUCKET_S = 60;
 const DEFAULT_SPAN_MS = 3_600_000;
-const QUERY_PARAMETERS = ['since', 'bucket_s', 'origin'] as const;
+const QUERY_PARAMETERS = ['since', 'bucket_s', 'origin', 'team'] as const;
 
 /**
- * `GET /admin/stats?since=<ISO 8601>&bucket_s=<seconds>&origin=<origin|all>` → `AdminStatsResponse`:
- * every bucket from `since` (rounded down to a whole bucket, so successive calls line up) to now,
- * each deployment's prompt-cache figures over the whole range, and the incident view's
- * breakdowns (outcomes, tokens, by route, provider, deployment and key) of `origin`'s requests
- * (callers' by default).
+ * `GET /admin/stats?since=<ISO 8601>&bucket_s=<seconds>&origin=<origin|all>&team=<id|name>` →
+ * `AdminStatsResponse`: every bucket from `since` (rounded down to a whole bucket, so successive
+ * calls line up) to now, each deployment's prompt-cache figures over the whole range, and the
+ * incident view's breakdowns (outcomes, tokens, by route, provider, deployment, key and team) of
+ * `origin`'s requests (callers' by default). Narrowed to teams (`team=`, or a team role's own
+ * teams: team-scope.ts), the buckets' counts, the totals and the routes, keys and teams are those
+ * teams' requests; latency percentiles, prompt-cache figures, connections and deployments stay
+ * every team's (docs/teams-and-access.md).
  */
 export async function handleStats(request: IncomingMessage, response: ServerResponse, deps: AdminStatsDeps): Promise<void> {
   const nowMs = Date.now();
-  const { sinceMs, bucketS, origin } = parseStatsQuery(new URL(request.url ?? '/', 'http://gateway.invalid').searchParams, nowMs);
+  const query = new URL(request.url ?? '/', 'http://gateway.invalid').searchParams;
+  const { sinceMs, bucketS, origin } = parseStatsQuery(query, nowMs);
+  const teams = await teamScope(actorOf(request), query.get('team'), (team) => deps.teams.find(team));
   const bucketMs = bucketS * 1000;
   const alignedSinceMs = Math.floor(sinceMs / bucketMs) * bucketMs;
   const bucketCount = Math.max(1, Math.ceil((nowMs + 1 - alignedSinceMs) / bucketMs));
@@ -47,20 +57,22 @@ export async function handleStats(request: IncomingMessage, response: ServerResp
   const untilMs = alignedSinceMs + bucketCount * bucketMs;
   // One after the other: on SQLite each call queues on the store thread.
   const range = { sinceMs: alignedSinceMs, bucketMs, bucketCount };
-  const { buckets, cache, breakdowns } = await storeCall(
+  const { buckets, cache, breakdowns, teamNames } = await storeCall(
     deps.flush().then(async () => ({
       buckets: await requestStats(deps.db, range),
       cache: await cacheStats(deps.db, { sinceMs: alignedSinceMs, untilMs }),
-      breakdowns: await breakdownStats(deps.db, range, origin === 'all' ? REQUEST_ORIGINS : [origin]),
+      breakdowns: await breakdownStats(deps.db, range, origin === 'all' ? REQUEST_ORIGINS : [origin], teams),
+      teamNames: new Map((await deps.teams.list()).map((team) => [team.id, team.name])),
     })),
   );
-  const { buckets: bucketBreakdowns, ...views } = breakdownViews(breakdowns, bucketCount);
+  const { buckets: bucketBreakdowns, bucketCounts, ...views } = breakdownViews(breakdowns, bucketCount, (id) => teamNames.get(id) ?? null);
   const body: AdminStatsResponse = {
     since: new Date(alignedSinceMs).toISOString(),
     until: new Date(untilMs).toISOString(),
     bucket_s: bucketS,
     origin,
-    data: buckets.map((bucket, index) => ({ ...toBody(bucket), ...bucketBreakdowns[index]! })),
+    teams: teams ?? null,
+    data: buckets.map((bucket, index) => ({ ...toBody(bucket), ...(teams ? bucketCounts[index] : {}), ...bucketBreakdowns[index]! })),
     cache: cache.map(toCacheBody),
     ...views,
   };

@@ -12,39 +12,54 @@ import type {
   FailingDeploymentView,
   KeyStatsView,
   OutcomesView,
+  StatsBucketView,
   StatsTotalsView,
   TokensView,
 } from './admin-api-types.js';
 
 /** The fields of `GET /admin/stats` the breakdown rollups give, per bucket and over the range. */
-export type BreakdownViews = Pick<AdminStatsResponse, 'totals' | 'by_route' | 'by_provider' | 'by_deployment' | 'by_key' | 'failing_deployments'> & {
+export type BreakdownViews = Pick<AdminStatsResponse, 'totals' | 'by_route' | 'by_provider' | 'by_deployment' | 'by_key' | 'by_team' | 'failing_deployments'> & {
   buckets: Pick<StatsTotalsView, 'outcomes' | 'attempts_per_reached_request' | 'tokens'>[];
+  /** Each bucket's counts from the same rollups, for a view narrowed to teams (the request rollups are every team's). */
+  bucketCounts: Pick<StatsBucketView, 'requests' | 'ok_share' | 'fallback_share' | 'attempts_per_request' | 'spend_usd'>[];
 };
 
 const FAILING_DEPLOYMENTS_SHOWN = 5;
 /** Not a deployment's failure: the caller left, or a hedge's other attempt won. */
 const NOT_FAILURES: ReadonlySet<string> = new Set(['ok', 'cancelled']);
 
-/** Shares, percentiles and rankings from the summed rollups; `bucketCount` buckets from `sinceMs`. */
-export function breakdownViews(stats: BreakdownStats, bucketCount: number): BreakdownViews {
+/** Shares, percentiles and rankings from the summed rollups; `bucketCount` buckets from `sinceMs`; `teamName`: a team's name by its id (null: deleted). */
+export function breakdownViews(stats: BreakdownStats, bucketCount: number, teamName: (id: string) => string | null): BreakdownViews {
   const perBucket = Array.from({ length: bucketCount }, () => new Tally());
   for (const row of stats.bucketOutcomes) perBucket[row.bucket]?.add(row.outcome, row);
   const total = new Tally();
   for (const tally of perBucket) total.merge(tally);
   return {
     buckets: perBucket.map((tally) => ({ outcomes: tally.outcomes(), attempts_per_reached_request: tally.attemptsPerReached(), tokens: tally.tokens() })),
+    bucketCounts: perBucket.map((tally) => ({
+      requests: tally.sums.requests,
+      ok_share: tally.share(tally.served(), tally.sums.requests),
+      fallback_share: tally.share(tally.sums.fallback, tally.sums.routed),
+      attempts_per_request: tally.share(tally.sums.attempts, tally.sums.requests),
+      spend_usd: microsToUsd(tally.sums.cost_micros),
+    })),
     totals: { requests: total.sums.requests, outcomes: total.outcomes(), attempts_per_reached_request: total.attemptsPerReached(), tokens: total.tokens(), spend_usd: microsToUsd(total.sums.cost_micros) },
     by_route: facetViews(stats, 'route').map(({ name, figures }) => ({ route: name === '' ? null : name, ...figures })),
     by_provider: facetViews(stats, 'connection').map(({ name, detail, figures }) => ({ connection: name, provider: detail, ...figures })),
-    by_key: keyViews(stats, bucketCount),
+    by_key: seriesViews(stats, 'key', bucketCount).map(({ name, ...figures }) => ({ key_name: name, ...figures })),
+    by_team: seriesViews(stats, 'team', bucketCount).map(({ name, ...figures }) => ({ team: name, name: teamName(name), ...figures })),
     ...deploymentViews(stats, bucketCount),
   };
 }
 
-/** One facet's requests by name, with their first-token percentiles; most requests first. */
+/**
+ * One facet's requests by name, with their first-token percentiles; most requests first. A
+ * connection's `detail` is its provider kind; a route's is a team's id, its rows are summed over.
+ */
 function facetViews(stats: BreakdownStats, facet: 'route' | 'connection'): { name: string; detail: string; figures: BreakdownFigures }[] {
   const tallies = new Map<string, { name: string; detail: string; tally: Tally; bins: HistogramBin[] }>();
-  const entry = (name: string, detail: string) => {
+  const entry = (name: string, rowDetail: string) => {
+    const detail = facet === 'route' ? '' : rowDetail;
     const id = JSON.stringify([name, detail]);
     let found = tallies.get(id);
     if (!found) tallies.set(id, (found = { name, detail, tally: new Tally(), bins: [] }));
@@ -70,16 +85,18 @@ function facetViews(stats: BreakdownStats, facet: 'route' | 'connection'): { nam
     }));
 }
 
-function keyViews(stats: BreakdownStats, bucketCount: number): KeyStatsView[] {
+/** Keys' (by name, over their teams) or teams' (by id) requests, tokens and spend, with a series; most requests first. */
+function seriesViews(stats: BreakdownStats, facet: 'key' | 'team', bucketCount: number): ({ name: string } & Omit<KeyStatsView, 'key_name'>)[] {
   const keys = new Map<string, Tally>();
   for (const row of stats.facetOutcomes) {
-    if (row.facet !== 'key') continue;
+    if (row.facet !== facet) continue;
     const tally = keys.get(row.name) ?? new Tally();
     tally.add(row.outcome, row);
     keys.set(row.name, tally);
   }
   const series = new Map<string, KeyStatsView['series']>();
-  for (const row of stats.keyBuckets) {
+  for (const row of stats.seriesBuckets) {
+    if (row.facet !== facet) continue;
     let points = series.get(row.name);
     if (!points) series.set(row.name, (points = Array.from({ length: bucketCount }, () => ({ spend_usd: 0, input_tokens: 0, output_tokens: 0 }))));
     const point = points[row.bucket];
@@ -88,7 +105,7 @@ function keyViews(stats: BreakdownStats, bucketCount: number): KeyStatsView[] {
   return [...keys.entries()]
     .sort(([nameA, a], [nameB, b]) => b.sums.requests - a.sums.requests || nameA.localeCompare(nameB))
     .map(([name, tally]) => ({
-      key_name: name,
+      name,
       requests: tally.sums.requests,
       tokens: tally.tokens(),
       spend_usd: microsToUsd(tally.sums.cost_micros),

@@ -5,27 +5,35 @@ import { callAdmin, errorMessage, type AdminClientOptions } from './admin-client
 
 export type { AdminClientOptions };
 
-/** Option values as commander hands them over: text, checked here so every mistake gets one clear line. */
-export interface KeysCreateOptions extends KeyFieldOptions {
-  name: string;
-}
-
-/** The options that set a key's fields, on create and on update. */
-export interface KeyFieldOptions extends AdminClientOptions {
-  name?: string;
+/** The routes, budget and limits options a key and a team share, as commander hands them over. */
+export interface LimitOptions {
   /** Comma-separated route globs. */
   routes?: string;
   budgetUsd?: string;
   budgetPeriod?: string;
   rpm?: string;
   tpm?: string;
+}
+
+/** The options that set a key's fields, on create and on update. */
+export interface KeyFieldOptions extends AdminClientOptions, LimitOptions {
+  name?: string;
   expiresAt?: string;
+}
+
+/** Option values as commander hands them over: text, checked here so every mistake gets one clear line. */
+export interface KeysCreateOptions extends KeyFieldOptions {
+  name: string;
+  /** The team's id or name. */
+  team?: string;
+  /** `service` (the gateway's default) or `exploration`. */
+  kind?: string;
 }
 
 
 /** `switchyard keys create`: prints the new key once; returns the exit code. */
 export async function runKeysCreate(options: KeysCreateOptions): Promise<number> {
-  const body = keyFieldsBody(options);
+  const body = createBody(options);
   if (typeof body === 'string') {
     console.error(body);
     return 1;
@@ -38,6 +46,8 @@ export async function runKeysCreate(options: KeysCreateOptions): Promise<number>
     labelled([
       ['id', created.id],
       ['name', created.name],
+      ['kind', created.kind],
+      ['team', created.team ?? '-'],
       ['routes', routesText(created.routes)],
       ['budget', budgetText(created.budget)],
       ['limits', `rpm ${created.limits.rpm ?? '-'}, tpm ${created.limits.tpm ?? '-'}`],
@@ -61,12 +71,14 @@ export async function runKeysList(options: AdminClientOptions): Promise<number> 
   }
   console.log(
     formatTable(
-      ['id', 'name', 'prefix', 'status', 'routes', 'budget', 'rpm', 'tpm', 'expires', 'created'],
+      ['id', 'name', 'prefix', 'status', 'kind', 'team', 'routes', 'budget', 'rpm', 'tpm', 'expires', 'created'],
       keys.map((key) => [
         key.id,
         key.name,
         key.key_prefix,
         key.status,
+        key.kind,
+        key.team ?? '-',
         routesText(key.routes),
         budgetText(key.budget),
         key.limits.rpm === null ? '-' : String(key.limits.rpm),
@@ -89,30 +101,50 @@ export async function runKeysRevoke(id: string, options: AdminClientOptions): Pr
   return 0;
 }
 
-/** The body of a create or an update: the fields the options set, or a message saying which option is wrong. */
+/** The POST body, or a message saying which option is wrong. */
+function createBody(options: KeysCreateOptions): Record<string, unknown> | string {
+  const body = keyFieldsBody(options);
+  if (typeof body === 'string') return body;
+  if (options.team !== undefined) body.team = options.team;
+  if (options.kind !== undefined) body.kind = options.kind;
+  return body;
+}
+
+/** The fields of a create or an update the options set, or a message saying which option is wrong. */
 export function keyFieldsBody(options: KeyFieldOptions): Record<string, unknown> | string {
-  const body: Record<string, unknown> = options.name === undefined ? {} : { name: options.name };
+  const limits = limitFields(options);
+  if (typeof limits === 'string') return limits;
+  const body: Record<string, unknown> = { ...(options.name === undefined ? {} : { name: options.name }), ...limits };
+  if (options.expiresAt !== undefined) body.expires_at = options.expiresAt;
+  return body;
+}
+
+/**
+ * `routes`, `budget` and `limits` of a key's or a team's body, those the options give; or a
+ * message saying which option is wrong, its flag spelt with `prefix` (`--exploration-rpm`).
+ */
+export function limitFields(options: LimitOptions, prefix = ''): Record<string, unknown> | string {
+  const body: Record<string, unknown> = {};
   if (options.routes !== undefined) {
     const routes = options.routes.split(',').map((glob) => glob.trim());
-    if (routes.some((glob) => glob === '')) return '--routes takes comma-separated route globs, none of them empty (e.g. "support-*,openai-prod/*")';
+    if (routes.some((glob) => glob === '')) return `--${prefix}routes takes comma-separated route globs, none of them empty (e.g. "support-*,openai-prod/*")`;
     body.routes = routes;
   }
   if ((options.budgetUsd === undefined) !== (options.budgetPeriod === undefined)) {
-    return `--budget-usd and --budget-period go together (period: ${BUDGET_PERIODS.join(', ')})`;
+    return `--${prefix}budget-usd and --${prefix}budget-period go together (period: ${BUDGET_PERIODS.join(', ')})`;
   }
   if (options.budgetUsd !== undefined) {
     const usd = Number(options.budgetUsd);
-    if (options.budgetUsd.trim() === '' || !(usd > 0)) return `--budget-usd must be an amount of US dollars above 0 (got "${options.budgetUsd}")`;
+    if (options.budgetUsd.trim() === '' || !(usd > 0)) return `--${prefix}budget-usd must be an amount of US dollars above 0 (got "${options.budgetUsd}")`;
     body.budget = { usd, period: options.budgetPeriod };
   }
   const limits: Record<string, number> = {};
   for (const [flag, value] of [['rpm', options.rpm], ['tpm', options.tpm]] as const) {
     if (value === undefined) continue;
-    if (!/^\d+$/.test(value) || Number(value) < 1) return `--${flag} must be a whole number above 0 (got "${value}")`;
+    if (!/^\d+$/.test(value) || Number(value) < 1) return `--${prefix}${flag} must be a whole number above 0 (got "${value}")`;
     limits[flag] = Number(value);
   }
   if (Object.keys(limits).length > 0) body.limits = limits;
-  if (options.expiresAt !== undefined) body.expires_at = options.expiresAt;
   return body;
 }
 

@@ -8,6 +8,7 @@ import type { AuditExportOptions, AuditListOptions } from './audit.js';
 import type { AdminClientOptions, KeysCreateOptions } from './keys.js';
 import type { RequestsListOptions } from './requests-list.js';
 import type { TokensCreateOptions } from './tokens.js';
+import { addTeamsCommands } from './teams-commands.js';
 
 // Each command's module is imported by its action, not here: `serve` and `demo` pull in the whole
 // gateway (the tokenizer's rank tables, the store drivers, OpenTelemetry), which `--version`, `--help`
@@ -93,7 +94,9 @@ keys
   .option('--budget-period <period>', 'budget period: day, month or total')
   .option('--rpm <count>', 'requests per minute')
   .option('--tpm <count>', 'tokens per minute')
-  .option('--expires-at <time>', 'expiry, ISO 8601 with a zone, e.g. 2030-01-31T00:00:00Z (default: never)')
+  .option('--expires-at <time>', 'expiry, ISO 8601 with a zone, e.g. 2030-01-31T00:00:00Z (default: never; an exploration key: its team\'s max_ttl_s)')
+  .option('--team <team>', 'the team the key belongs to (its id or name)')
+  .option('--kind <kind>', 'service (the default) or exploration (yours, within the team\'s exploration policy)')
   .option('--url <url>', 'gateway URL', 'http://127.0.0.1:4000')
   .option('--token <token>', TOKEN_HELP)
   .action(async (options: KeysCreateOptions) => {
@@ -177,6 +180,7 @@ tokens
   .action(async (id: string, options: AdminClientOptions) => {
     process.exitCode = await (await import('./tokens.js')).runTokensRevoke(id, options);
   });
+addTeamsCommands(program, (command) => command.option('--url <url>', 'gateway URL', 'http://127.0.0.1:4000').option('--token <token>', TOKEN_HELP));
 
 const requests = program.command('requests').description('inspect request records through the admin API');
 requests
@@ -195,6 +199,7 @@ requests
   .option('--status <status>', 'only this outcome: ok, interrupted, failed, rejected or cancelled')
   .option('--origin <origin>', "whose requests: caller (the default), the gateway's own drill, canary or probe, or all")
   .option('--key <name>', 'only the requests of the key with this name')
+  .option('--team <team>', "only the requests of this team's keys (its id or name)")
   .option('--before <id>', 'only requests older than this one (the last id of the previous page)')
   .option('--limit <count>', 'at most this many (1 to 1000)', '20')
   .option('--url <url>', 'gateway URL', 'http://127.0.0.1:4000')

@@ -10,6 +10,8 @@ export interface RequestsListOptions extends AdminClientOptions {
   origin?: string;
   /** A key's name. */
   key?: string;
+  /** A team's id or name. */
+  team?: string;
   /** A request id: list what comes after it (the last id of the previous page). */
   before?: string;
   /** As typed: the gateway checks it and names the problem. */
@@ -23,6 +25,7 @@ export async function runRequestsList(options: RequestsListOptions): Promise<num
   if (options.status !== undefined) query.set('status', options.status);
   if (options.origin !== undefined) query.set('origin', options.origin);
   if (options.key !== undefined) query.set('key', options.key);
+  if (options.team !== undefined) query.set('team', options.team);
   if (options.before !== undefined) query.set('before', options.before);
   if (options.limit !== undefined) query.set('limit', options.limit);
   const answer = await callAdmin('GET', `/admin/requests${query.size > 0 ? `?${query}` : ''}`, options);

@@ -81,6 +81,8 @@ export interface RequestRecord {
   status: RequestStatus;
   http_status: number;
   key_name: string | null;
+  /** The id of the key's team; null without a key or a team (and on records stored before teams, read back). */
+  team: string | null;
   model_requested: string | null;
   route: string | null;
   served: { connection: string; provider: string; model: string } | null;

@@ -1,5 +1,5 @@
 import { periodStart } from './budget-period.js';
-import type { BudgetPeriod, VirtualKey } from './virtual-key.js';
+import type { BudgetPeriod, KeyKind, VirtualKey } from './virtual-key.js';
 import { microsToUsd } from '../metering/money.js';
 
 export type KeyStatus = 'active' | 'expired' | 'revoked';
@@ -17,6 +17,11 @@ export interface KeyView {
   created_at: string;
   revoked_at: string | null;
   status: KeyStatus;
+  /** The team's id; null: none. */
+  team: string | null;
+  kind: KeyKind;
+  /** Who made an exploration key for themselves (an actor's id); null for service keys. */
+  owner: string | null;
 }
 
 /** The answer to creating a key: the only place the secret (`key`) ever appears. */
@@ -46,6 +51,9 @@ export function keyView(key: VirtualKey, nowMs: number): KeyView {
     created_at: key.createdAt,
     revoked_at: key.revokedAt,
     status: keyStatus(key, nowMs),
+    team: key.teamId,
+    kind: key.kind,
+    owner: key.ownerId,
   };
 }
 

@@ -30,6 +30,8 @@ export class RecordDraft {
   modelRequested: string | null = null;
   keyName: string | null = null;
   keyId: string | null = null;
+  /** The key's team (its id). */
+  teamId: string | null = null;
   route: string | null = null;
   routeLabel: string | null = null;
   stream = false;
@@ -106,6 +108,7 @@ export class RecordDraft {
       status: this.status,
       http_status: this.httpStatus,
       key_name: this.keyName,
+      team: this.teamId,
       // A caller can paste a key into `model`: every place a record goes (the store, the log, spans) gets it without.
       model_requested: this.modelRequested === null ? null : redactKeyShapes(this.modelRequested),
       route: this.route,

@@ -26,6 +26,8 @@ export interface RecordFilter {
   origin?: RequestOrigin;
   /** A key's name, as records carry it. */
   keyName?: string;
+  /** Only records of these teams' keys (team ids); none matches no record. */
+  teams?: readonly string[];
   /** The deployment that served the request. */
   served?: { connection: string; model: string };
   /** Where the request ended (`requestOutcome`): records stored before outcomes were kept match none. */
@@ -88,7 +90,7 @@ export class RecordStore {
     const recent = this.recent.get(id);
     if (recent) return recent;
     const row = await this.db.selectFrom('requests').select(['record_json', 'origin']).where('id', '=', id).executeTakeFirst();
-    return row ? withOrigin(parseRecord(row.record_json), row.origin) : undefined;
+    return row ? asStored(parseRecord(row.record_json), row.origin) : undefined;
   }
 
   /**
@@ -116,12 +118,16 @@ export class RecordStore {
     if (filter.status !== undefined) query = query.where('status', '=', filter.status);
     if (filter.origin !== undefined) query = query.where('origin', '=', filter.origin);
     if (filter.keyName !== undefined) query = query.where('key_name', '=', filter.keyName);
+    if (filter.teams !== undefined) {
+      if (filter.teams.length === 0) return [];
+      query = query.where('team_id', 'in', filter.teams);
+    }
     if (filter.served !== undefined) query = query.where('served_connection', '=', filter.served.connection).where('served_model', '=', filter.served.model);
     if (filter.outcome !== undefined) query = query.where('outcome', '=', filter.outcome);
     if (filter.fallback !== undefined) query = query.where('fallback', '=', filter.fallback ? 1 : 0);
     if (sinceMs !== undefined) query = query.where('created_ms', '>=', sinceMs);
     const rows = await query.orderBy('created_ms', 'desc').orderBy('id', 'desc').limit(limit).execute();
-    return rows.map((row) => withOrigin(parseRecord(row.record_json), row.origin));
+    return rows.map((row) => asStored(parseRecord(row.record_json), row.origin));
   }
 
   flush(): Promise<void> {
@@ -150,7 +156,11 @@ function parseRecord(json: string): RequestRecord {
   return JSON.parse(json) as RequestRecord;
 }
 
-/** A record stored by a build from before origins has none in its JSON: the column, migrated, says it. */
-function withOrigin(record: RequestRecord, origin: string): RequestRecord {
-  return record.origin === undefined ? { ...record, origin: origin as RequestOrigin } : record;
+/**
+ * A record stored by a build from before origins has none in its JSON: the column, migrated, says
+ * it. One from before teams has no team: it was made when no key had one.
+ */
+function asStored(record: RequestRecord, origin: string): RequestRecord {
+  if (record.origin !== undefined && record.team !== undefined) return record;
+  return { ...record, origin: record.origin ?? (origin as RequestOrigin), team: record.team ?? null };
 }

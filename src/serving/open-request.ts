@@ -72,6 +72,7 @@ export async function openRequest<Parsed extends { requestedModel: string }>(
   if (principal.kind === 'key') {
     draft.keyName = principal.key.name;
     draft.keyId = principal.key.id;
+    draft.teamId = principal.key.teamId;
   }
   const body = await readJsonBody(request, { maxBytes: config.server.max_body_bytes, timeoutMs: config.server.body_timeout_ms });
   deps.inFlight.enter(request);

@@ -66,6 +66,7 @@ const recordArbitrary = fc
     status: fc.constantFrom<RequestRecord['status']>('ok', 'failed', 'rejected', 'cancelled'),
     route: fc.option(fc.constantFrom('chat', 'code')),
     key_name: fc.option(fc.constantFrom('k1', 'k2')),
+    team: fc.option(fc.constantFrom('team_a', 'team_b')),
     served: fc.option(fc.constantFrom('a', 'b')),
     fallback: fc.option(fc.boolean(), { nil: undefined }),
     first_token_ms: fc.constantFrom(null, 150, 2_000),
@@ -101,18 +102,22 @@ describe('breakdownRollups', () => {
       origin: 'caller',
       route: 'chat',
       key_name: 'k1',
+      team: 'team_a',
       served: { connection: 'a', provider: 'openai', model: 'm1' },
       first_token_ms: 150,
       attempts: [{ connection: 'a', provider: 'openai', model: 'm1', kind: 'ok', first_token_ms: 150, usage: { input_tokens: 7, output_tokens: 3 } }],
     } as RequestRecord;
     const rollups = breakdownRollups([request], []);
-    expect(rollups.outcome_minutes.map((row) => [(row as OutcomeMinuteRow).facet, (row as OutcomeMinuteRow).name, (row as OutcomeMinuteRow).input_tokens])).toEqual([
-      ['all', '', 7],
-      ['connection', 'a', 7],
-      ['key', 'k1', 7],
-      ['route', 'chat', 7],
+    const outcomeRows = rollups.outcome_minutes as OutcomeMinuteRow[];
+    expect(outcomeRows.map((row) => [row.facet, row.name, row.detail, row.input_tokens])).toEqual([
+      ['all', '', '', 7],
+      ['connection', 'a', 'openai', 7],
+      ['key', 'k1', 'team_a', 7],
+      ['route', 'chat', 'team_a', 7],
+      ['team', 'team_a', '', 7],
     ]);
-    expect(rollups.outcome_hours.map((row) => (row as OutcomeMinuteRow).facet)).toEqual(['connection', 'key', 'route']);
+    expect(rollups.outcome_hours.map((row) => (row as OutcomeMinuteRow).facet)).toEqual(['connection', 'key', 'route', 'team']);
+    expect(rollups.outcome_five_minutes.map((row) => (row as OutcomeMinuteRow).facet)).toEqual(['all', 'key', 'team']);
     expect(rollups.first_token_minutes.map((row) => [(row as FirstTokenMinuteRow).facet, (row as FirstTokenMinuteRow).bin])).toEqual([
       ['connection', firstTokenBin(150)],
       ['deployment', firstTokenBin(150)],

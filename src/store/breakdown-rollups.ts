@@ -10,12 +10,13 @@ import { createdMsOf, storedOrigin } from './table-rows.js';
 /**
  * What a request is counted under in `outcome_minutes`: `all` (the bucket's own figures), its
  * `route` (named or '' for a direct `connection/model`), the `connection` that served it (with
- * its provider kind as `detail`), its `key`. Requests nothing served or no key made are left out
- * of those facets.
+ * its provider kind as `detail`), its `key`, its key's `team` (the team's id). Requests nothing
+ * served, no key made or of no team are left out of those facets. A route's and a key's rows
+ * hold the key's team id as `detail` ('' for none), so a team's view reads its own rows of both.
  */
-export type OutcomeFacet = 'all' | 'route' | 'connection' | 'key';
+export type OutcomeFacet = 'all' | 'route' | 'connection' | 'key' | 'team';
 
-/** Whose first tokens a `first_token_minutes` row counts: requests by route or serving connection, or attempts by deployment. */
+/** Whose first tokens a `first_token_minutes` row counts: requests by route (`detail`: the key's team id, or '') or serving connection, or attempts by deployment. */
 export type FirstTokenFacet = 'route' | 'connection' | 'deployment';
 
 export type OutcomeMinuteRow = OutcomeMinutesTable;
@@ -41,8 +42,8 @@ export const BREAKDOWN_TABLES = {
   // day's read is then 24 hours of rows and the minutes of the partial hours at its ends.
   outcome_hours: OUTCOME_COLUMNS,
   first_token_hours: FIRST_TOKEN_COLUMNS,
-  // The buckets' own figures (facet `all`) and keys' series by 5 minutes, for buckets of 5 minutes
-  // or more: a day's keys by the minute were the largest scan of the breakdowns.
+  // The buckets' own figures (facet `all`) and keys' and teams' series by 5 minutes, for buckets of
+  // 5 minutes or more: a day's keys by the minute were the largest scan of the breakdowns.
   outcome_five_minutes: OUTCOME_COLUMNS,
   // Deployments' first tokens by 5 minutes (`minute`: the first of the five), for their series: a
   // day by 5 minutes or more reads a fifth of the per-minute rows.
@@ -78,7 +79,7 @@ export function breakdownRollups(records: readonly RequestRecord[], callerLatenc
     const minute = Math.floor(createdMsOf(record) / MINUTE_MS);
     const bin = record.first_token_ms === null ? null : firstTokenBin(record.first_token_ms);
     const outcome = requestOutcome(record);
-    const key = JSON.stringify([origin, minute, record.route, record.served?.connection, record.served?.provider, record.key_name, outcome, bin]);
+    const key = JSON.stringify([origin, minute, record.route, record.served?.connection, record.served?.provider, record.key_name, record.team, outcome, bin]);
     const group = requests.get(key);
     if (group) addFigures(group.figures, record);
     else requests.set(key, { origin, minute, record, outcome, bin, figures: addFigures(noFigures(), record) });
@@ -93,7 +94,7 @@ export function breakdownRollups(records: readonly RequestRecord[], callerLatenc
   return spreadOverFacets([...requests.values()], [...attemptGroups.values()], callerLatencies);
 }
 
-/** Requests of one origin and minute that share their route, serving target, key, outcome and first-token bin; `record`: the first of them. */
+/** Requests of one origin and minute that share their route, serving target, key, team, outcome and first-token bin; `record`: the first of them. */
 interface RequestGroup {
   origin: RequestOrigin;
   minute: number;
@@ -125,15 +126,18 @@ function spreadOverFacets(requests: readonly RequestGroup[], attemptGroups: read
   const latencyFives = new Rollup<LatencyFiveMinuteRow>('latency_five_minutes');
   for (const { origin, minute, record, outcome, bin, figures } of requests) {
     const hour = Math.floor(minute / HOUR_MINUTES) * HOUR_MINUTES;
-    const facets: [OutcomeFacet, string, string][] = [['all', '', ''], ['route', record.route ?? '', '']];
+    // A record replayed from a spill file written before teams has none.
+    const team = record.team ?? null;
+    const facets: [OutcomeFacet, string, string][] = [['all', '', ''], ['route', record.route ?? '', team ?? '']];
     if (record.served) facets.push(['connection', record.served.connection, record.served.provider]);
-    if (record.key_name !== null) facets.push(['key', record.key_name, '']);
+    if (record.key_name !== null) facets.push(['key', record.key_name, team ?? '']);
+    if (team !== null) facets.push(['team', team, '']);
     for (const [facet, name, detail] of facets) {
       outcomes.add({ facet, origin, minute, name, detail, outcome, ...figures });
       if (facet !== 'all') outcomeHours.add({ facet, origin, minute: hour, name, detail, outcome, ...figures });
     }
     if (bin === null) continue;
-    const route: [FirstTokenFacet, string, string] = ['route', record.route ?? '', ''];
+    const route: [FirstTokenFacet, string, string] = ['route', record.route ?? '', team ?? ''];
     const served: [FirstTokenFacet, string, string][] = record.served ? [['connection', record.served.connection, record.served.provider], route] : [route];
     for (const [facet, name, detail] of served) {
       firstTokens.add({ facet, origin, minute, name, detail, bin, count: figures.requests });
@@ -148,7 +152,7 @@ function spreadOverFacets(requests: readonly RequestGroup[], attemptGroups: read
     firstTokenFives.add({ ...row, minute: fiveMinutesOf(minute) });
   }
   // The 5-minute twins are sums of the batch's minute rows: work per row, not per record.
-  for (const row of outcomes.values()) if (row.facet === 'all' || row.facet === 'key') outcomeFives.add({ ...row, minute: fiveMinutesOf(row.minute) });
+  for (const row of outcomes.values()) if (row.facet === 'all' || row.facet === 'key' || row.facet === 'team') outcomeFives.add({ ...row, minute: fiveMinutesOf(row.minute) });
   for (const row of callerLatencies) latencyFives.add({ origin: 'caller', ...row, minute: fiveMinutesOf(row.minute) });
   return {
     outcome_minutes: outcomes.rows(),

@@ -14,12 +14,12 @@ export interface BreakdownStats {
   /** The range's first minute and its minutes per bucket (epoch minutes), to bucket `attemptMinutes`. */
   sinceMinute: number;
   bucketMinutes: number;
-  /** Per bucket and outcome (facet `all`). */
+  /** Per bucket and outcome (facet `all`, or the teams' when narrowed to them). */
   bucketOutcomes: ({ bucket: number; outcome: string } & OutcomeSums)[];
-  /** Over the range (its whole hours read by the hour), per route, serving connection and key, and outcome. */
-  facetOutcomes: ({ facet: 'route' | 'connection' | 'key'; name: string; detail: string; outcome: string } & OutcomeSums)[];
-  /** Per bucket and key. */
-  keyBuckets: { bucket: number; name: string; cost_micros: number; input_tokens: number; output_tokens: number }[];
+  /** Over the range (its whole hours read by the hour), per route, serving connection, key and team, and outcome. */
+  facetOutcomes: ({ facet: 'route' | 'connection' | 'key' | 'team'; name: string; detail: string; outcome: string } & OutcomeSums)[];
+  /** Per bucket, and key or team. */
+  seriesBuckets: { bucket: number; facet: 'key' | 'team'; name: string; cost_micros: number; input_tokens: number; output_tokens: number }[];
   /** Over the range, the first-token histogram per route and serving connection. */
   facetFirstTokens: { facet: 'route' | 'connection'; name: string; detail: string; bin: number; count: number }[];
   /** Per bucket, the attempts' first-token histogram per deployment. */
@@ -35,34 +35,46 @@ const SUMS = BREAKDOWN_TABLES.outcome_minutes.sums;
  * grouped reads of the range's minutes, each a range of the tables' keys (facet, origin, minute),
  * the same SQL on SQLite and PostgreSQL; the cost is the range's minutes and their rows, not
  * its requests. Run one after another: on SQLite every read queues on the store thread.
+ *
+ * `teams` (ids) narrows the buckets, routes, keys and teams to those teams' requests; the
+ * connections' and deployments' figures stay every team's: the rollups do not keep them by team.
  */
-export async function breakdownStats(db: Kysely<DatabaseSchema>, range: StatsRange, origins: readonly RequestOrigin[]): Promise<BreakdownStats> {
+export async function breakdownStats(db: Kysely<DatabaseSchema>, range: StatsRange, origins: readonly RequestOrigin[], teams?: readonly string[]): Promise<BreakdownStats> {
   const { bucket, inRange } = minuteBuckets(range);
   const origin = sql`origin IN (${sql.join([...origins])})`;
+  // A team's rows by the team's id (`name`); its routes' and keys' by the team id they hold as `detail`.
+  const ofTeams = (column: 'name' | 'detail') => (teams === undefined || teams.length === 0 ? sql`1 = 0` : sql`${sql.ref(column)} IN (${sql.join([...teams])})`);
+  // Narrowing is a condition after the facets' IN, which stays what the primary key is read by.
+  const narrowed = (condition: RawBuilder<unknown>) => (teams === undefined ? sql`` : sql`AND (${condition})`);
+  const bucketFacet = teams === undefined ? sql`facet = 'all'` : sql`facet = 'team' AND ${ofTeams('name')}`;
   // Buckets of whole 5 minutes hold whole rows of the 5-minute twins: a fifth of the rows to read.
   const fives = inWholeFiveMinutes(range);
   const bucketTable = sql.table(fives ? 'outcome_five_minutes' : 'outcome_minutes');
   const summed = sql.join(SUMS.map((name) => sql`SUM(${sql.ref(name)}) AS ${sql.ref(name)}`));
   const bucketOutcomes = await rows(sql`SELECT ${bucket} AS bucket, outcome, ${summed} FROM ${bucketTable}
-    WHERE facet = 'all' AND ${origin} AND ${inRange} GROUP BY 1, outcome`);
+    WHERE ${bucketFacet} AND ${origin} AND ${inRange} GROUP BY 1, outcome`);
   const columns = sql.join(['facet', 'name', 'detail', 'outcome', ...SUMS].map((name) => sql.ref(name)));
   const facetOutcomes = await rows(sql`SELECT facet, name, detail, outcome, ${summed}
     FROM (${hoursAndEdges(range, (table, minutes) => sql`SELECT ${columns} FROM ${sql.table(`outcome_${table}`)}
-      WHERE facet IN ('route', 'connection', 'key') AND ${origin} AND ${minutes}`)}) AS parts
+      WHERE facet IN ('route', 'connection', 'key', 'team')
+        ${narrowed(sql`facet = 'connection' OR (facet = 'team' AND ${ofTeams('name')}) OR (facet IN ('route', 'key') AND ${ofTeams('detail')})`)}
+        AND ${origin} AND ${minutes}`)}) AS parts
     GROUP BY facet, name, detail, outcome`);
-  const keyBuckets = await rows(sql`SELECT ${bucket} AS bucket, name, SUM(cost_micros) AS cost_micros, SUM(input_tokens) AS input_tokens,
+  const seriesBuckets = await rows(sql`SELECT ${bucket} AS bucket, facet, name, SUM(cost_micros) AS cost_micros, SUM(input_tokens) AS input_tokens,
       SUM(output_tokens) AS output_tokens
-    FROM ${bucketTable} WHERE facet = 'key' AND ${origin} AND ${inRange} GROUP BY 1, name`);
+    FROM ${bucketTable} WHERE facet IN ('key', 'team') ${narrowed(sql`(facet = 'team' AND ${ofTeams('name')}) OR (facet = 'key' AND ${ofTeams('detail')})`)}
+      AND ${origin} AND ${inRange}
+    GROUP BY 1, facet, name`);
   const facetFirstTokens = await rows(sql`SELECT facet, name, detail, bin, SUM(count) AS count
     FROM (${hoursAndEdges(range, (table, minutes) => sql`SELECT facet, name, detail, bin, count FROM ${sql.table(`first_token_${table}`)}
-      WHERE facet IN ('route', 'connection') AND ${origin} AND ${minutes}`)}) AS parts
+      WHERE facet IN ('route', 'connection') ${narrowed(sql`facet = 'connection' OR ${ofTeams('detail')}`)} AND ${origin} AND ${minutes}`)}) AS parts
     GROUP BY facet, name, detail, bin`);
   const deploymentTable = fives ? 'first_token_five_minutes' : 'first_token_minutes';
   const deploymentFirstTokens = await rows(sql`SELECT ${bucket} AS bucket, name AS connection, detail AS model, bin, SUM(count) AS count
     FROM ${sql.table(deploymentTable)} WHERE facet = 'deployment' AND ${origin} AND ${inRange} GROUP BY 1, name, detail, bin`);
   const attemptMinutes = await rows(sql`SELECT minute, connection, model, kind, SUM(attempts) AS attempts FROM attempt_minutes
     WHERE ${origin} AND ${inRange} GROUP BY minute, connection, model, kind`);
-  return { sinceMinute: range.sinceMs / MINUTE_MS, bucketMinutes: range.bucketMs / MINUTE_MS, bucketOutcomes, facetOutcomes, keyBuckets, facetFirstTokens, deploymentFirstTokens, attemptMinutes } as BreakdownStats;
+  return { sinceMinute: range.sinceMs / MINUTE_MS, bucketMinutes: range.bucketMs / MINUTE_MS, bucketOutcomes, facetOutcomes, seriesBuckets, facetFirstTokens, deploymentFirstTokens, attemptMinutes } as BreakdownStats;
 
   async function rows(query: RawBuilder<Record<string, unknown>>): Promise<Record<string, string | number>[]> {
     return (await query.execute(db)).rows.map(numbersAsNumbers);

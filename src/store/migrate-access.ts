@@ -8,9 +8,9 @@ import type { DatabaseSchema } from './schema.js';
  */
 export async function migrateAccess(transaction: Transaction<DatabaseSchema>): Promise<void> {
   const schema = transaction.schema;
-  const keyColumns = new Set(
-    ((await transaction.introspection.getTables()).find((table) => table.name === 'virtual_keys')?.columns ?? []).map((column) => column.name),
-  );
+  const tables = await transaction.introspection.getTables();
+  const columnsOf = (name: string) => new Set((tables.find((table) => table.name === name)?.columns ?? []).map((column) => column.name));
+  const keyColumns = columnsOf('virtual_keys');
   if (!keyColumns.has('team_id')) await schema.alterTable('virtual_keys').addColumn('team_id', 'text').execute();
   if (!keyColumns.has('kind')) await schema.alterTable('virtual_keys').addColumn('kind', 'text', (column) => column.notNull().defaultTo('service')).execute();
   if (!keyColumns.has('owner_id')) await schema.alterTable('virtual_keys').addColumn('owner_id', 'text').execute();
@@ -19,6 +19,10 @@ export async function migrateAccess(transaction: Transaction<DatabaseSchema>): P
   // Authentication finds a rotated key by its replaced secret's hash during the overlap.
   await schema.createIndex('virtual_keys_previous_key_hash').ifNotExists().on('virtual_keys').column('previous_key_hash').execute();
   await schema.createIndex('virtual_keys_team_id').ifNotExists().on('virtual_keys').column('team_id').execute();
+  // Records know their key's team: the admin list and a team's roles filter on it, newest first.
+  // Records stored before keep null (they were made when no key had a team).
+  if (!columnsOf('requests').has('team_id')) await schema.alterTable('requests').addColumn('team_id', 'text').execute();
+  await schema.createIndex('requests_team_id_created_ms').ifNotExists().on('requests').columns(['team_id', 'created_ms']).execute();
   await schema
     .createTable('teams')
     .ifNotExists()

@@ -43,11 +43,11 @@ export function breakdownUpsert(table: BreakdownTable): string {
  * them and every origin, so it is a range of the primary key, not a scan of the table.
  */
 export const BREAKDOWN_PREFIXES: Readonly<Record<BreakdownTable, readonly string[] | undefined>> = {
-  outcome_minutes: ['all', 'route', 'connection', 'key'] satisfies OutcomeFacet[],
+  outcome_minutes: ['all', 'route', 'connection', 'key', 'team'] satisfies OutcomeFacet[],
   attempt_minutes: undefined,
   first_token_minutes: ['route', 'connection', 'deployment'] satisfies FirstTokenFacet[],
-  outcome_hours: ['route', 'connection', 'key'] satisfies OutcomeFacet[],
-  outcome_five_minutes: ['all', 'key'] satisfies OutcomeFacet[],
+  outcome_hours: ['route', 'connection', 'key', 'team'] satisfies OutcomeFacet[],
+  outcome_five_minutes: ['all', 'key', 'team'] satisfies OutcomeFacet[],
   first_token_hours: ['route', 'connection'] satisfies FirstTokenFacet[],
   first_token_five_minutes: ['deployment'] satisfies FirstTokenFacet[],
   latency_five_minutes: undefined,

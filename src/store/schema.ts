@@ -24,11 +24,11 @@ export interface DatabaseSchema {
   outcome_minutes: OutcomeMinutesTable;
   attempt_minutes: AttemptMinutesTable;
   first_token_minutes: FirstTokenMinutesTable;
-  /** `outcome_minutes` by the hour, for the range-wide breakdowns (route, connection, key). */
+  /** `outcome_minutes` by the hour, for the range-wide breakdowns (route, connection, key, team). */
   outcome_hours: OutcomeMinutesTable;
   /** `first_token_minutes` by the hour, for the range-wide breakdowns (route, connection). */
   first_token_hours: FirstTokenMinutesTable;
-  /** `outcome_minutes` of the buckets (`all`) and keys by 5 minutes, for buckets of 5 minutes or more. */
+  /** `outcome_minutes` of the buckets (`all`), keys and teams by 5 minutes, for buckets of 5 minutes or more. */
   outcome_five_minutes: OutcomeMinutesTable;
   /** `first_token_minutes` of deployments by 5 minutes, for their series in buckets of 5 minutes or more. */
   first_token_five_minutes: FirstTokenMinutesTable;
@@ -59,6 +59,8 @@ export interface RequestsTable {
   served_model: string | null;
   /** The record's `fallback` as 0/1; null when it has none. */
   fallback: number | null;
+  /** The record's `team` (the key's team id), for the team filter; null without one, and on records stored before teams. */
+  team_id: string | null;
 }
 
 /** One row per physical attempt, so attempts can be counted by kind, provider or model in SQL. */
@@ -245,7 +247,8 @@ export interface CacheMinutesTable {
 /**
  * The incident view's per-minute figures (`GET /admin/stats` breakdowns, breakdown-rollups.ts):
  * requests by outcome under one facet — `all`, a `route`, the serving `connection` (`detail`: its
- * provider kind), a `key` — and origin. Counted once per stored record; pruned with the records.
+ * provider kind), a `key`, a `team` (`name`: its id; a route's and a key's `detail`: the key's
+ * team id) — and origin. Counted once per stored record; pruned with the records.
  */
 export interface OutcomeMinutesTable {
   facet: string;

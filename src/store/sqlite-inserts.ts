@@ -47,9 +47,9 @@ export class SqliteInserts {
     // Named parameters: each statement binds the row object `table-rows.ts` builds for every store kind.
     this.#insertRequest = database.prepare(
       `INSERT INTO requests (id, created_at, created_ms, status, http_status, route, model_requested, key_name, origin, stream, latency_ms, record_json,
-         outcome, served_connection, served_model, fallback)
+         outcome, served_connection, served_model, fallback, team_id)
        VALUES (@id, @created_at, @created_ms, @status, @http_status, @route, @model_requested, @key_name, @origin, @stream, @latency_ms, @record_json,
-         @outcome, @served_connection, @served_model, @fallback)
+         @outcome, @served_connection, @served_model, @fallback, @team_id)
        ON CONFLICT (id) DO NOTHING`,
     );
     this.#insertAttempt = database.prepare(

@@ -28,6 +28,8 @@ export function requestRow(record: RequestRecord, recordJson: string = JSON.stri
     served_connection: record.served?.connection ?? null,
     served_model: record.served?.model ?? null,
     fallback: record.fallback === undefined ? null : record.fallback ? 1 : 0,
+    // A spill file written by a build from before teams holds records without one.
+    team_id: record.team ?? null,
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { AdminKeysDeps } from '../admin/handle-keys.js';
+import type { AdminTeamsDeps } from '../admin/handle-teams.js';
 import { InMemoryAdmissionGate } from '../admission/admission-gate.js';
 import type { Config } from '../config/schema.js';
 import type { EngineDeps } from '../engine/run-route.js';
@@ -29,6 +30,8 @@ export interface Callers {
   keys: KeyCache;
   /** What `/admin/keys` works on. */
   adminKeys: AdminKeysDeps;
+  /** What `/admin/teams` works on. */
+  adminTeams: AdminTeamsDeps;
   /** Stops re-reading the keys. */
   close(): void;
 }
@@ -69,11 +72,15 @@ export function buildCallers(deps: CallersDeps): Callers {
     spendAccounting: storage.spendAccounting,
     records: storage.records,
   };
+  const teams = new TeamStore(storage.db, { audit: storage.audit });
   const adminKeys: AdminKeysDeps = {
     store: keyStore,
+    teams,
     cache: link ? new RedisKeyChanges(link, keys) : keys,
     spentMicros: ledgerSpentMicros,
     reservedMicros: (keyId, teamId) => admission.reservedMicros(keyId, teamId),
   };
-  return { serving, keys, adminKeys, close: () => keys.stopRefreshing() };
+  // The gate counts a team's reservations under its id, as a key's under the key's.
+  const adminTeams: AdminTeamsDeps = { teams, spentMicros: ledgerSpentMicros, reservedMicros: (teamId) => admission.reservedMicros(teamId) };
+  return { serving, keys, adminKeys, adminTeams, close: () => keys.stopRefreshing() };
 }

@@ -10,6 +10,7 @@ import { handleHealth } from '../admin/handle-health.js';
 import { handleRotateKey, handleUpdateKey } from '../admin/handle-key-changes.js';
 import { handleCreateKey, handleKeySpend, handleListKeys, handleRevokeKey } from '../admin/handle-keys.js';
 import { handleGetRequest, handleListRequests } from '../admin/handle-requests.js';
+import { handleCreateTeam, handleDeleteTeam, handleGetTeam, handleListTeams, handlePatchTeam, handleTeamSpend } from '../admin/handle-teams.js';
 import { handleStats } from '../admin/handle-stats.js';
 import { handleCreateToken, handleListTokens, handleRevokeToken, type AdminTokensDeps } from '../admin/handle-tokens.js';
 import type { Config } from '../config/schema.js';
@@ -69,10 +70,10 @@ function served<Parsed extends { requestedModel: string }, Answer>(endpoint: End
  */
 export function routeTable(deps: RouteTableDeps): RouteTable {
   const { config, storage, callers, health, runs } = deps;
-  const { keys, serving, adminKeys } = callers;
+  const { keys, serving, adminKeys, adminTeams } = callers;
   const stored = storage.storedResponses;
   const startedAtSeconds = Math.floor(Date.now() / 1000);
-  const adminRequests = { records: storage.records };
+  const adminRequests = { records: storage.records, teams: adminTeams.teams };
   const adminDrills = { drills: runs.drills };
   const canaries = runs.adminCanaries;
   const uiDirectory = builtUiDirectory();
@@ -100,7 +101,7 @@ export function routeTable(deps: RouteTableDeps): RouteTable {
     'GET /admin/requests': (request, response, _id, params) => handleListRequests(request, response, params, adminRequests),
     'GET /admin/requests/:id': (request, response, _id, params) => handleGetRequest(request, response, params, adminRequests),
     'GET /admin/health': (request, response) => handleHealth(request, response, { config, health: health.registry, cooling: health.cooling, latency: health.latency }),
-    'GET /admin/stats': (request, response) => handleStats(request, response, { db: storage.db, flush: storage.flush }),
+    'GET /admin/stats': (request, response) => handleStats(request, response, { db: storage.db, teams: adminTeams.teams, flush: storage.flush }),
     'POST /admin/keys': (request, response, requestId, params) => handleCreateKey(request, response, params, adminKeys, requestId),
     'GET /admin/keys': (request, response, _id, params) => handleListKeys(request, response, params, adminKeys),
     'PATCH /admin/keys/:id': (request, response, requestId, params) => handleUpdateKey(request, response, params, adminKeys, requestId),
@@ -110,6 +111,12 @@ export function routeTable(deps: RouteTableDeps): RouteTable {
     'POST /admin/tokens': (request, response, requestId, params) => handleCreateToken(request, response, params, deps.adminTokens, requestId),
     'GET /admin/tokens': (request, response, _id, params) => handleListTokens(request, response, params, deps.adminTokens),
     'DELETE /admin/tokens/:id': (request, response, requestId, params) => handleRevokeToken(request, response, params, deps.adminTokens, requestId),
+    'POST /admin/teams': (request, response, requestId, params) => handleCreateTeam(request, response, params, adminTeams, requestId),
+    'GET /admin/teams': (request, response, _id, params) => handleListTeams(request, response, params, adminTeams),
+    'GET /admin/teams/:id': (request, response, _id, params) => handleGetTeam(request, response, params, adminTeams),
+    'PATCH /admin/teams/:id': (request, response, requestId, params) => handlePatchTeam(request, response, params, adminTeams, requestId),
+    'DELETE /admin/teams/:id': (request, response, requestId, params) => handleDeleteTeam(request, response, params, adminTeams, requestId),
+    'GET /admin/teams/:id/spend': (request, response, _id, params) => handleTeamSpend(request, response, params, adminTeams),
     'GET /admin/canaries': (request, response, _id, params) => handleListCanaries(request, response, params, canaries),
     'POST /admin/canaries': (request, response, requestId, params) => handleRunCanaries(request, response, params, canaries, requestId),
     'DELETE /admin/canaries/:route/baseline': (request, response, _id, params) => handleResetCanaryBaseline(request, response, params, canaries),

@@ -39,8 +39,10 @@ describe.skipIf(!available)('switchyard migrate on PostgreSQL', () => {
     expect(first.stdout).toMatch(/^migrated the PostgreSQL store postgres:\/\/postgres@127\.0\.0\.1:\d+\/migrate_empty: the schema is up to date$/m);
     const tables = await query<{ table_name: string }>(url, "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name");
     expect(tables.map((row) => row.table_name)).toEqual([
+      'admin_tokens',
       'attempt_minutes',
       'attempts',
+      'audit',
       'cache_minutes',
       'canary_baseline_scores',
       'canary_runs',
@@ -57,6 +59,7 @@ describe.skipIf(!available)('switchyard migrate on PostgreSQL', () => {
       'spend',
       'spend_minutes',
       'stored_responses',
+      'teams',
       'virtual_keys',
     ]);
 

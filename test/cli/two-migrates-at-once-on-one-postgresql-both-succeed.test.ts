@@ -34,6 +34,7 @@ it.skipIf(!available)('two switchyard migrate runs started together on an empty 
       'requests_pkey',
       'requests_route_created_ms',
       'requests_status_created_ms',
+      'requests_team_id_created_ms',
     ]);
   } finally {
     await client.end();

@@ -80,6 +80,9 @@ describe('admin keys API', () => {
       limits: { rpm: 60, tpm: 100_000 },
       expires_at: '2998-12-31T22:00:00.000Z',
       created_at: expect.any(String),
+      team: null,
+      kind: 'service',
+      owner: null,
     });
     const principal = await authenticate(created.key as string);
     expect(principal).toMatchObject({ kind: 'key', key: { id: created.id, name: 'support bot', budget: { usdMicros: 12_500_000, period: 'month' } } });
@@ -111,6 +114,9 @@ describe('admin keys API', () => {
       created_at: created.created_at,
       revoked_at: null,
       status: 'active',
+      team: null,
+      kind: 'service',
+      owner: null,
     });
   });
 

@@ -78,9 +78,9 @@ describe('switchyard keys', () => {
     expect(listed.code).toBe(0);
     expect(listed.stdout).not.toContain(secret);
     const lines = listed.stdout.split('\n');
-    expect(lines[0]).toMatch(/^id +name +prefix +status +routes +budget +rpm +tpm +expires +created$/);
+    expect(lines[0]).toMatch(/^id +name +prefix +status +kind +team +routes +budget +rpm +tpm +expires +created$/);
     const row = lines.find((line) => line.startsWith(id!));
-    expect(row).toMatch(new RegExp(`^${id} +support bot +${secret.slice(0, 10)} +active +support-\\*,openai-prod/\\* +\\$12\\.50 / month +60 +100000 +2999-01-01T00:00:00\\.000Z +\\S+$`));
+    expect(row).toMatch(new RegExp(`^${id} +support bot +${secret.slice(0, 10)} +active +service +- +support-\\*,openai-prod/\\* +\\$12\\.50 / month +60 +100000 +2999-01-01T00:00:00\\.000Z +\\S+$`));
     // Aligned: the header's columns start where the row's do.
     expect(lines[0]!.indexOf('status')).toBe(row!.indexOf('active'));
 

@@ -10,6 +10,7 @@ import { migrate } from '../../src/store/migrate.js';
 import { openDatabase } from '../../src/store/open-database.js';
 import type { DatabaseSchema } from '../../src/store/schema.js';
 import { spentMicros } from '../../src/ledger/spend-query.js';
+import { TeamStore } from '../../src/teams/team-store.js';
 
 export interface KeysServer {
   url: string;
@@ -30,7 +31,7 @@ export async function startKeysServer(adminToken: string | undefined): Promise<K
   const nowMs = () => fixedNowMs ?? Date.now();
   const store = new KeyStore({ db, nowMs });
   const cache = new KeyCache({ store, nowMs });
-  const deps: AdminKeysDeps = { store, cache, nowMs, spentMicros: (keyId, sinceMs) => spentMicros(db, { keyId, sinceMs }) };
+  const deps: AdminKeysDeps = { store, teams: new TeamStore(db, { nowMs }), cache, nowMs, spentMicros: (keyId, sinceMs) => spentMicros(db, { keyId, sinceMs }) };
   const server = createHttpServer(
     guardAdminRoutes({
       'POST /admin/keys': (request, response, requestId, params) => handleCreateKey(request, response, params, deps, requestId),

@@ -47,6 +47,7 @@ export function sampleRecord(overrides: Partial<RequestRecord> = {}): RequestRec
     status: 'ok',
     http_status: 200,
     key_name: 'team-a',
+    team: null,
     model_requested: 'support',
     route: 'support',
     served: { connection: 'mock-anthropic', provider: 'anthropic', model: 'claude-haiku' },

@@ -2,10 +2,12 @@ import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { handleGetRequest, handleListRequests } from '../../src/admin/handle-requests.js';
 import { createHttpServer } from '../../src/http/create-server.js';
+import { guardAdminRoutes } from '../../src/http/guard-admin-routes.js';
 import { RecordStore } from '../../src/records/record-store.js';
 import { migrate } from '../../src/store/migrate.js';
 import { openStore } from '../../src/store/open-database.js';
 import { SqliteInserts } from '../../src/store/sqlite-inserts.js';
+import { TeamStore } from '../../src/teams/team-store.js';
 
 export interface AdminServer {
   url: string;
@@ -22,12 +24,15 @@ export async function startAdminServer(adminToken: string | undefined): Promise<
   const inserts = new SqliteInserts(sqlite);
   const records = new RecordStore({ db, writer: { insert: async (batch) => inserts.records(batch) } });
   let token = adminToken;
-  const deps = { adminToken: () => token, records };
+  const deps = { records, teams: new TeamStore(db) };
   const server = createHttpServer(
-    {
-      'GET /admin/requests': (request, response, _requestId, params) => handleListRequests(request, response, params, deps),
-      'GET /admin/requests/:id': (request, response, _requestId, params) => handleGetRequest(request, response, params, deps),
-    },
+    guardAdminRoutes(
+      {
+        'GET /admin/requests': (request, response, _requestId, params) => handleListRequests(request, response, params, deps),
+        'GET /admin/requests/:id': (request, response, _requestId, params) => handleGetRequest(request, response, params, deps),
+      },
+      { adminToken: () => token },
+    ),
     pino({ level: 'silent' }),
   );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

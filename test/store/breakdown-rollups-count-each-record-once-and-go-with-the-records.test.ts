@@ -27,6 +27,7 @@ function record(id: string, createdMs: number, fields: Partial<RequestRecord> = 
     status: 'ok',
     http_status: 200,
     key_name: 'team',
+    team: null,
     model_requested: 'chat',
     route: 'chat',
     served: { connection: 'c', provider: 'mock', model: 'm' },
