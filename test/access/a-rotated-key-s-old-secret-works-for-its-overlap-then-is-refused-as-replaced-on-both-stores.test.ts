@@ -6,7 +6,7 @@ import { eventually } from '../scenario/scenario-helpers.js';
 import { bothStoresForThisFile } from '../support/both-stores.js';
 import { startGateway, type TestGateway } from '../support/start-gateway.js';
 import { storeDatabase } from '../support/store-database.js';
-import { insertTeam, setKeyTeam } from '../support/team-rows-db.js';
+import { createTeam } from '../support/admin-calls.js';
 import { createKey, keysAuth } from '../support/virtual-keys.js';
 import { ADMIN_TOKEN, adminCall, chatWith, createToken } from './admin-calls.js';
 
@@ -126,10 +126,9 @@ describe.each(bothStoresForThisFile('key-rotation'))('key rotation on the $name 
   });
 
   it.skipIf(skip)('a team_admin rotates its team’s keys only; the trail has the rotation without a secret or a hash', async () => {
-    const teamA = await insertTeam(db, 'rotation-a');
-    const teamB = await insertTeam(db, 'rotation-b');
-    const created = await createKey(gateway.url, ADMIN_TOKEN, { name: 'team a service' });
-    await setKeyTeam(db, created.id, teamA);
+    const teamA = await createTeam(gateway.url, { name: 'rotation-a' });
+    const teamB = await createTeam(gateway.url, { name: 'rotation-b' });
+    const created = await createKey(gateway.url, ADMIN_TOKEN, { name: 'team a service', team: teamA });
     const leadA = await createToken(gateway.url, { name: 'lead a', role: 'team_admin', team: teamA });
     const leadB = await createToken(gateway.url, { name: 'lead b', role: 'team_admin', team: teamB });
 

@@ -5,7 +5,7 @@ import type { DatabaseSchema } from '../../src/store/schema.js';
 import { bothStoresForThisFile } from '../support/both-stores.js';
 import { startGateway, type TestGateway } from '../support/start-gateway.js';
 import { storeDatabase } from '../support/store-database.js';
-import { insertTeam } from '../support/team-rows-db.js';
+import { createTeam } from '../support/admin-calls.js';
 import { keysAuth } from '../support/virtual-keys.js';
 import { ADMIN_TOKEN, adminCall, createToken } from './admin-calls.js';
 
@@ -31,7 +31,7 @@ describe.each(bothStoresForThisFile('admin-tokens'))('admin API tokens on the $n
     a = await startGateway(`${storeLine}\n${keysAuth(ADMIN_TOKEN)}\n${ROUTES}`);
     b = await startGateway(`${storeLine}\n${keysAuth(ADMIN_TOKEN)}\n${ROUTES}`);
     db = storeDatabase(storeLine);
-    teamA = await insertTeam(db, 'payments');
+    teamA = await createTeam(a.url, { name: 'payments' });
   }, 60_000);
   afterAll(async () => {
     await Promise.all([a?.close(), b?.close()]);

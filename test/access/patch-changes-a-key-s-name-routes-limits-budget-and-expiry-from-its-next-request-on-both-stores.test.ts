@@ -4,7 +4,7 @@ import type { DatabaseSchema } from '../../src/store/schema.js';
 import { bothStoresForThisFile } from '../support/both-stores.js';
 import { startGateway, type TestGateway } from '../support/start-gateway.js';
 import { storeDatabase } from '../support/store-database.js';
-import { insertTeam, setKeyTeam } from '../support/team-rows-db.js';
+import { createTeam } from '../support/admin-calls.js';
 import { createKey, keysAuth } from '../support/virtual-keys.js';
 import { ADMIN_TOKEN, adminCall, chatWith, createToken } from './admin-calls.js';
 
@@ -114,10 +114,9 @@ describe.each(bothStoresForThisFile('key-changes'))('PATCH /admin/keys/:id on th
   });
 
   it.skipIf(skip)('a team_admin changes its team’s keys, not another team’s; a member and an auditor change none', async () => {
-    const teamA = await insertTeam(db, 'changes-a');
-    const teamB = await insertTeam(db, 'changes-b');
-    const created = await createKey(gateway.url, ADMIN_TOKEN, { name: 'team a key' });
-    await setKeyTeam(db, created.id, teamA);
+    const teamA = await createTeam(gateway.url, { name: 'changes-a' });
+    const teamB = await createTeam(gateway.url, { name: 'changes-b' });
+    const created = await createKey(gateway.url, ADMIN_TOKEN, { name: 'team a key', team: teamA });
     const tokens = {
       leadA: await createToken(gateway.url, { name: 'lead a', role: 'team_admin', team: teamA }),
       leadB: await createToken(gateway.url, { name: 'lead b', role: 'team_admin', team: teamB }),

@@ -6,8 +6,7 @@
 import { expect } from 'vitest';
 import { eventually } from '../scenario/scenario-helpers.js';
 import { queryPostgres } from '../scenario/postgres-helpers.js';
-import { insertTeam, putKeysInTeam, type TeamRowsStore } from '../support/team-rows.js';
-import { adminCall, chat, createFleetKey, healthOf, type FleetForThisFile } from './fleet-helpers.js';
+import { adminCall, chat, createFleetKey, createFleetTeam, healthOf, type FleetForThisFile } from './fleet-helpers.js';
 
 /** rpm 4: eight requests alternating between two replicas admit four; the rest get 429 rate_limit_exceeded with retry-after. */
 export const rpmCheck = {
@@ -159,7 +158,6 @@ export const teamBudgetCheck = {
       - { connection: mock, model: "gpt-team-budget?first_token_ms=300", price: { input_per_mtok: 5000, output_per_mtok: 7000 } }`,
   async run(fleet: FleetForThisFile, route: string): Promise<void> {
     const replicas = fleet.fleet().replicas;
-    const rows: TeamRowsStore = { kind: 'postgres', url: fleet.databaseUrl() };
     const body = { model: route, max_tokens: 8, messages: [{ role: 'user', content: 'x' }] };
     const twenty = async (keys: readonly string[], refusal: RegExp): Promise<number> => {
       const answers = await Promise.all(Array.from({ length: 20 }, (_, index) => chat(replicas[index % replicas.length]!.url, keys[Math.floor(index / 2) % keys.length]!, body)));
@@ -174,16 +172,19 @@ export const teamBudgetCheck = {
       return admitted;
     };
 
-    const keys = [await createFleetKey(replicas[0]!.url, { name: 'team-a', budget: { usd: 10, period: 'day' } }), await createFleetKey(replicas[1]!.url, { name: 'team-b', budget: { usd: 10, period: 'day' } })];
-    await putKeysInTeam(rows, await insertTeam(rows, { name: 'fleet-search', budget: { usd: 0.2, period: 'day' } }), keys.map(({ id }) => id));
+    const search = await createFleetTeam(replicas[0]!.url, { name: 'fleet-search', budget: { usd: 0.2, period: 'day' } });
+    const keys = [
+      await createFleetKey(replicas[0]!.url, { name: 'team-a', team: search, budget: { usd: 10, period: 'day' } }),
+      await createFleetKey(replicas[1]!.url, { name: 'team-b', team: search, budget: { usd: 10, period: 'day' } }),
+    ];
     const byTeam = await twenty(keys.map(({ key }) => key), /of team "fleet-search"/);
     expect(fleet.mock().attemptsFor('gpt-team-budget')).toHaveLength(byTeam);
     const teamSpent = await fleetSpentMicros(fleet, keys.map(({ id }) => id), byTeam);
     expect(teamSpent).toBeGreaterThan(0);
     expect(teamSpent).toBeLessThanOrEqual(200_000);
 
-    const small = await createFleetKey(replicas[0]!.url, { name: 'team-small', budget: { usd: 0.2, period: 'day' } });
-    await putKeysInTeam(rows, await insertTeam(rows, { name: 'fleet-ads', budget: { usd: 10, period: 'day' } }), [small.id]);
+    const ads = await createFleetTeam(replicas[0]!.url, { name: 'fleet-ads', budget: { usd: 10, period: 'day' } });
+    const small = await createFleetKey(replicas[0]!.url, { name: 'team-small', team: ads, budget: { usd: 0.2, period: 'day' } });
     const byKey = await twenty([small.key], /this key's daily budget/);
     expect(fleet.mock().attemptsFor('gpt-team-budget')).toHaveLength(byTeam + byKey);
     const keySpent = await fleetSpentMicros(fleet, [small.id], byKey);
@@ -197,9 +198,8 @@ export const teamRpmCheck = {
   route: (name: string) => `  ${name}: { targets: [{ connection: mock, model: gpt-team-rpm }] }`,
   async run(fleet: FleetForThisFile, route: string): Promise<void> {
     const [a, b] = fleet.fleet().replicas;
-    const rows: TeamRowsStore = { kind: 'postgres', url: fleet.databaseUrl() };
-    const keys = [await createFleetKey(a!.url, { name: 'rpm-team-a', limits: { rpm: 10 } }), await createFleetKey(a!.url, { name: 'rpm-team-b', limits: { rpm: 10 } })];
-    await putKeysInTeam(rows, await insertTeam(rows, { name: 'fleet-rpm', limits: { rpm: 4 } }), keys.map(({ id }) => id));
+    const team = await createFleetTeam(a!.url, { name: 'fleet-rpm', limits: { rpm: 4 } });
+    const keys = [await createFleetKey(a!.url, { name: 'rpm-team-a', team, limits: { rpm: 10 } }), await createFleetKey(a!.url, { name: 'rpm-team-b', team, limits: { rpm: 10 } })];
     const answers = [];
     for (let index = 0; index < 8; index++) answers.push(await chat((index % 2 === 0 ? a : b)!.url, keys[Math.floor(index / 2) % 2]!.key, { model: route }));
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 429, 429, 429, 429]);

@@ -107,6 +107,11 @@ export function createFleetKey(replicaUrl: string, fields: Record<string, unknow
   return adminCall(replicaUrl, 'POST', '/admin/keys', fields);
 }
 
+/** `POST /admin/teams` on a replica; returns the team's id. */
+export async function createFleetTeam(replicaUrl: string, fields: Record<string, unknown>): Promise<string> {
+  return (await adminCall<{ id: string }>(replicaUrl, 'POST', '/admin/teams', fields)).id;
+}
+
 /** What `/admin/health` on a replica says of one deployment (`connection/model`). */
 export async function healthOf(replicaUrl: string, deployment: string): Promise<{ state: string } & Record<string, unknown>> {
   const { data } = await adminCall<{ data: ({ deployment: string; state: string } & Record<string, unknown>)[] }>(replicaUrl, 'GET', '/admin/health');

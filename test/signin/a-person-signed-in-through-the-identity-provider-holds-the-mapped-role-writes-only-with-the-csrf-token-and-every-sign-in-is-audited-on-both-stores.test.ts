@@ -4,7 +4,8 @@ import { loggerInto } from '../support/captured-log.js';
 import { IDP_CLIENT_ID, IDP_CLIENT_SECRET, startIdentityProvider, type TestIdentityProvider } from '../support/identity-provider.js';
 import { CookieJar, send, signInOverHttp } from '../support/sign-in-over-http.js';
 import { startGateway, type TestGateway } from '../support/start-gateway.js';
-import { insertTeam, withStore } from '../support/store-rows.js';
+import { createTeam } from '../support/admin-calls.js';
+import { withStore } from '../support/store-rows.js';
 
 const ADMIN_TOKEN = 'signin-admin-token-5d0c8e21';
 const PEOPLE = {
@@ -30,7 +31,7 @@ admin:
       platform: admin
       oncall: auditor
       payments-leads: { team_admin: payments }
-      search-devs: { member: team_search }
+      search-devs: { member: search }
       gone-team-devs: { member: no-such-team }
 connections:
   mock: { provider: mock }
@@ -62,6 +63,8 @@ const stores = bothStoresForThisFile('signin');
 describe.each(stores)('on the $name store', ({ skip, store }) => {
   let identityProvider: TestIdentityProvider;
   let replicas: TestGateway[] = [];
+  /** The ids the teams API gave `payments` and `search`, which the config names by name. */
+  const teams = { payments: '', search: '' };
   const logLines: string[] = [];
 
   beforeAll(async () => {
@@ -71,9 +74,8 @@ describe.each(stores)('on the $name store', ({ skip, store }) => {
     const options = { env: { OIDC_CLIENT_SECRET: IDP_CLIENT_SECRET }, logger: loggerInto(logLines, 'info') };
     replicas = [await startGateway(config, options), await startGateway(config, options)];
     for (const replica of replicas) identityProvider.allowCallback(`${replica.url}/ui/login/oidc/callback`);
-    const storeConfig = replicas[0]!.configSource.current.store;
-    await insertTeam(storeConfig, { id: 'team_payments', name: 'payments' });
-    await insertTeam(storeConfig, { id: 'team_search', name: 'search' });
+    teams.payments = await createTeam(replicas[0]!.url, { name: 'payments' }, ADMIN_TOKEN);
+    teams.search = await createTeam(replicas[0]!.url, { name: 'search' }, ADMIN_TOKEN);
   }, 60_000);
   afterAll(async () => {
     await Promise.all(replicas.map((replica) => replica.close()));
@@ -105,8 +107,8 @@ describe.each(stores)('on the $name store', ({ skip, store }) => {
       role: 'team_admin',
       global_role: null,
       teams: [
-        { team: 'team_payments', role: 'team_admin' },
-        { team: 'team_search', role: 'member' },
+        { team: teams.payments, role: 'team_admin' },
+        { team: teams.search, role: 'member' },
       ],
     });
   });
@@ -198,8 +200,8 @@ describe.each(stores)('on the $name store', ({ skip, store }) => {
     expect(JSON.parse(tom.after_json!)).toEqual({
       global_role: null,
       teams: [
-        { team: 'team_payments', role: 'team_admin' },
-        { team: 'team_search', role: 'member' },
+        { team: teams.payments, role: 'team_admin' },
+        { team: teams.search, role: 'member' },
       ],
     });
     const refused = rows.filter((row) => row.action === 'signin.refused').map((row) => ({ actor: JSON.parse(row.actor_json) as unknown, after: JSON.parse(row.after_json!) as unknown }));

@@ -5,24 +5,24 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../scenario/scenario-helpers.js';
 import { redisForThisFile } from '../support/redis-server.js';
 import { MOCK_CONNECTIONS, postChat, startGateway, type TestGateway } from '../support/start-gateway.js';
-import { insertTeam, putKeysInTeam, type TeamRowsStore } from '../support/team-rows.js';
+import { createTeam } from '../support/admin-calls.js';
 import { createKey, keysAuth } from '../support/virtual-keys.js';
 
 const redis = redisForThisFile();
 const ADMIN_TOKEN = 'team-outage-admin-token';
 const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
 let directory: string;
-let rows: TeamRowsStore;
+let storePath: string;
 let gateways: TestGateway[] = [];
 
 // Two replicas: one Redis for state, one SQLite file for keys, teams and the ledger.
 beforeAll(async () => {
   if (!redis.available) return;
   directory = mkdtempSync(join(tmpdir(), 'switchyard-team-outage-'));
-  rows = { kind: 'sqlite', path: join(directory, 'shared.db') };
+  storePath = join(directory, 'shared.db');
   const config = `
 state: { kind: redis, url: "${redis.server().url}", key_prefix: "team-outage:" }
-store: { kind: sqlite, path: "${rows.path}" }
+store: { kind: sqlite, path: "${storePath}" }
 ${keysAuth(ADMIN_TOKEN)}
 ${MOCK_CONNECTIONS}
 routes:
@@ -44,9 +44,9 @@ const stateOf = async (gateway: TestGateway) => ((await (await fetch(`${gateway.
 const bothAre = async (state: string) => (await stateOf(one())) === state && (await stateOf(two())) === state;
 
 /** Two keys of a new team, each on its own gateway's side of the test. */
-async function teamKeys(team: Parameters<typeof insertTeam>[1], fields: Record<string, unknown>): Promise<{ id: string; auth: Record<string, string> }[]> {
-  const keys = [await createKey(one().url, ADMIN_TOKEN, { name: `${team.name} 1`, ...fields }), await createKey(one().url, ADMIN_TOKEN, { name: `${team.name} 2`, ...fields })];
-  await putKeysInTeam(rows, await insertTeam(rows, team), keys.map(({ id }) => id));
+async function teamKeys(team: { name: string } & Record<string, unknown>, fields: Record<string, unknown>): Promise<{ id: string; auth: Record<string, string> }[]> {
+  const teamId = await createTeam(one().url, team, ADMIN_TOKEN);
+  const keys = [await createKey(one().url, ADMIN_TOKEN, { name: `${team.name} 1`, team: teamId, ...fields }), await createKey(one().url, ADMIN_TOKEN, { name: `${team.name} 2`, team: teamId, ...fields })];
   return keys.map(({ id, key }) => ({ id, auth: { authorization: `Bearer ${key}` } }));
 }
 

@@ -1,20 +1,15 @@
-import type { Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminStatsResponse, RequestRecord } from '../../src/admin/admin-api-types.js';
-import type { DatabaseSchema } from '../../src/store/schema.js';
 import { bothStoresForThisFile } from '../support/both-stores.js';
-import { adminTokenRow } from '../support/stand-in-token-actor.js';
+import { createToken } from '../support/admin-calls.js';
 import { startGateway, type TestGateway } from '../support/start-gateway.js';
-import { storeDatabase } from '../support/store-database.js';
 import { adminCall, chat, createTeam, createTeamKey, teamsConfig } from './team-calls.js';
 
-vi.mock('../../src/access/admin-access.js', async (importOriginal) => (await import('../support/stand-in-token-actor.js')).withStandInTokenActor(await importOriginal()));
 
 const stores = bothStoresForThisFile('team-stats');
 
 describe.each(stores)("a team's spend, requests and stats on a $name store", ({ skip, store }) => {
   let gateway: TestGateway;
-  let db: Kysely<DatabaseSchema>;
   let url: string;
   const team = { alpha: '', beta: '' };
   const key: Record<'a1' | 'a2' | 'b1' | 'none', { id: string; key: string }> = {} as never;
@@ -37,14 +32,13 @@ describe.each(stores)("a team's spend, requests and stats on a $name store", ({ 
     const storeLine = await store();
     gateway = await startGateway(teamsConfig(storeLine));
     url = gateway.url;
-    db = storeDatabase(storeLine);
     team.alpha = await createTeam(url, { name: 'alpha', budget: { usd: 100, period: 'month' } });
     team.beta = await createTeam(url, { name: 'beta' });
     key.a1 = await createTeamKey(url, { name: 'alpha-one', team: 'alpha' });
     key.a2 = await createTeamKey(url, { name: 'alpha-two', team: 'alpha' });
     key.b1 = await createTeamKey(url, { name: 'beta-one', team: 'beta' });
     key.none = await createTeamKey(url, { name: 'teamless' });
-    alphaMember = await adminTokenRow(db, { name: 'alpha dev', role: 'member', team: team.alpha });
+    alphaMember = (await createToken(url, { name: 'alpha dev', role: 'member', team: team.alpha })).token;
     const sent = [
       await chat(url, key.a1.key),
       await chat(url, key.a1.key, 'search'),
@@ -58,7 +52,6 @@ describe.each(stores)("a team's spend, requests and stats on a $name store", ({ 
     expect(sent).toEqual([200, 200, 200, 404, 200, 200, 200, 401]);
   });
   afterAll(async () => {
-    await db?.destroy();
     await gateway?.close();
   });
 

@@ -1,19 +1,14 @@
-import type { Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { DatabaseSchema } from '../../src/store/schema.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bothStoresForThisFile } from '../support/both-stores.js';
-import { adminTokenRow } from '../support/stand-in-token-actor.js';
+import { createToken } from '../support/admin-calls.js';
 import { startGateway, type TestGateway } from '../support/start-gateway.js';
-import { storeDatabase } from '../support/store-database.js';
 import { adminCall, createTeam, createTeamKey, teamsConfig } from './team-calls.js';
 
-vi.mock('../../src/access/admin-access.js', async (importOriginal) => (await import('../support/stand-in-token-actor.js')).withStandInTokenActor(await importOriginal()));
 
 const stores = bothStoresForThisFile('team-roles');
 
 describe.each(stores)('roles and teams on a $name store', ({ skip, store }) => {
   let gateway: TestGateway;
-  let db: Kysely<DatabaseSchema>;
   let url: string;
   const team = { alpha: '', beta: '' };
   const token = { auditor: '', alphaAdmin: '', alphaMember: '', betaAdmin: '' };
@@ -25,13 +20,12 @@ describe.each(stores)('roles and teams on a $name store', ({ skip, store }) => {
     const storeLine = await store();
     gateway = await startGateway(teamsConfig(storeLine));
     url = gateway.url;
-    db = storeDatabase(storeLine);
     team.alpha = await createTeam(url, { name: 'alpha', exploration: { max_ttl_s: 3600, limits: { rpm: 5 } } });
     team.beta = await createTeam(url, { name: 'beta' });
-    token.auditor = await adminTokenRow(db, { name: 'on-call', role: 'auditor' });
-    token.alphaAdmin = await adminTokenRow(db, { name: 'alpha lead', role: 'team_admin', team: team.alpha });
-    token.alphaMember = await adminTokenRow(db, { name: 'alpha dev', role: 'member', team: team.alpha });
-    token.betaAdmin = await adminTokenRow(db, { name: 'beta lead', role: 'team_admin', team: team.beta });
+    token.auditor = (await createToken(url, { name: 'on-call', role: 'auditor' })).token;
+    token.alphaAdmin = (await createToken(url, { name: 'alpha lead', role: 'team_admin', team: team.alpha })).token;
+    token.alphaMember = (await createToken(url, { name: 'alpha dev', role: 'member', team: team.alpha })).token;
+    token.betaAdmin = (await createToken(url, { name: 'beta lead', role: 'team_admin', team: team.beta })).token;
     memberId = (await adminCall(url, 'GET', '/admin/me', { token: token.alphaMember })).body.id as string;
     key.alpha = (await createTeamKey(url, { name: 'alpha service', team: team.alpha })).id;
     key.beta = (await createTeamKey(url, { name: 'beta service', team: 'beta' })).id;
@@ -39,7 +33,6 @@ describe.each(stores)('roles and teams on a $name store', ({ skip, store }) => {
     key.memberOwn = (await createTeamKey(url, { name: 'exploring', team: 'alpha', kind: 'exploration' }, token.alphaMember)).id;
   });
   afterAll(async () => {
-    await db?.destroy();
     await gateway?.close();
   });
 

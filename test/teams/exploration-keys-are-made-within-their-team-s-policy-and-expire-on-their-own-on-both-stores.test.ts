@@ -1,13 +1,9 @@
-import type { Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { DatabaseSchema } from '../../src/store/schema.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bothStoresForThisFile } from '../support/both-stores.js';
-import { adminTokenRow } from '../support/stand-in-token-actor.js';
+import { createToken } from '../support/admin-calls.js';
 import { startGateway, type TestGateway } from '../support/start-gateway.js';
-import { storeDatabase } from '../support/store-database.js';
 import { ADMIN_TOKEN, adminCall, chat, createTeam, teamsConfig } from './team-calls.js';
 
-vi.mock('../../src/access/admin-access.js', async (importOriginal) => (await import('../support/stand-in-token-actor.js')).withStandInTokenActor(await importOriginal()));
 
 const stores = bothStoresForThisFile('exploration');
 
@@ -15,7 +11,6 @@ const HOUR_MS = 3_600_000;
 
 describe.each(stores)('exploration keys on a $name store', ({ skip, store }) => {
   let gateway: TestGateway;
-  let db: Kysely<DatabaseSchema>;
   let url: string;
   let member: string;
   let memberId: string;
@@ -25,16 +20,14 @@ describe.each(stores)('exploration keys on a $name store', ({ skip, store }) => 
     const storeLine = await store();
     gateway = await startGateway(teamsConfig(storeLine));
     url = gateway.url;
-    db = storeDatabase(storeLine);
     const lab = await createTeam(url, { name: 'lab', exploration: { max_ttl_s: 3600, limits: { rpm: 2, tpm: 50_000 }, budget: { usd: 1, period: 'day' } } });
     await createTeam(url, { name: 'plain' });
     // Long enough for one request on a loaded machine, short enough to wait for.
     await createTeam(url, { name: 'blink', exploration: { max_ttl_s: 5 } });
-    member = await adminTokenRow(db, { name: 'explorer', role: 'member', team: lab });
+    member = (await createToken(url, { name: 'explorer', role: 'member', team: lab })).token;
     memberId = (await adminCall(url, 'GET', '/admin/me', { token: member })).body.id as string;
   });
   afterAll(async () => {
-    await db?.destroy();
     await gateway?.close();
   });
 

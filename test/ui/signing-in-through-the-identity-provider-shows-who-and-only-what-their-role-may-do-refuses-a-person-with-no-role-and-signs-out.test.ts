@@ -7,7 +7,8 @@ import { chromiumForThisFile } from '../support/chromium-browser.js';
 import { loggerInto } from '../support/captured-log.js';
 import { IDP_CLIENT_ID, IDP_CLIENT_SECRET, startIdentityProvider, type TestIdentityProvider } from '../support/identity-provider.js';
 import { startGateway, type TestGateway } from '../support/start-gateway.js';
-import { insertTeam, withStore } from '../support/store-rows.js';
+import { createTeam } from '../support/admin-calls.js';
+import { withStore } from '../support/store-rows.js';
 import { createKey } from '../support/virtual-keys.js';
 import { openPage, screenshot, signIn } from './dashboard-helpers.js';
 
@@ -50,8 +51,9 @@ routes:
     { logger: loggerInto(logLines, 'info') },
   );
   identityProvider.allowCallback(`${gateway.url}/ui/login/oidc/callback`);
-  await insertTeam(gateway.configSource.current.store, { id: 'team_payments', name: 'payments' });
-  await createKey(gateway.url, ADMIN_TOKEN, { name: 'checkout-service' });
+  const payments = await createTeam(gateway.url, { name: 'payments' }, ADMIN_TOKEN);
+  // The team's key: a team admin sees its own team's keys only.
+  await createKey(gateway.url, ADMIN_TOKEN, { name: 'checkout-service', team: payments });
 }, 60_000);
 afterAll(async () => {
   await gateway?.close();

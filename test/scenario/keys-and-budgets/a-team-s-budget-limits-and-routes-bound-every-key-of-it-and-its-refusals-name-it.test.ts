@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bothStoresForThisFile } from '../../support/both-stores.js';
 import { MOCK_CONNECTIONS, postChat, startGateway, type TestGateway } from '../../support/start-gateway.js';
-import { insertTeam, putKeysInTeam, storeOfLine, type TeamRow, type TeamRowsStore } from '../../support/team-rows.js';
+import { createTeam } from '../../support/admin-calls.js';
 import { createKey, keysAuth } from '../../support/virtual-keys.js';
 
 const ADMIN_TOKEN = 'team-gate-admin-token';
@@ -32,19 +32,17 @@ interface Answer {
 
 describe.each(bothStoresForThisFile('team-gate'))('on the $name store', ({ skip, store }) => {
   let gateway: TestGateway;
-  let rows: TeamRowsStore;
   beforeAll(async () => {
     if (skip) return;
     const storeLine = await store();
-    rows = storeOfLine(storeLine);
     gateway = await startGateway(`${storeLine}\n${keysAuth(ADMIN_TOKEN)}\n${MOCK_CONNECTIONS}${ROUTES}`);
   }, 60_000);
   afterAll(() => gateway?.close());
 
   /** A team and keys of it, made before any of them is used; each key's secret and id. */
-  async function teamWithKeys(team: TeamRow, keys: Record<string, unknown>[]): Promise<{ id: string; auth: Record<string, string> }[]> {
-    const created = await Promise.all(keys.map((fields, index) => createKey(gateway.url, ADMIN_TOKEN, { name: `${team.name} ${index}`, ...fields })));
-    await putKeysInTeam(rows, await insertTeam(rows, team), created.map(({ id }) => id));
+  async function teamWithKeys(team: { name: string } & Record<string, unknown>, keys: Record<string, unknown>[]): Promise<{ id: string; auth: Record<string, string> }[]> {
+    const teamId = await createTeam(gateway.url, team, ADMIN_TOKEN);
+    const created = await Promise.all(keys.map((fields, index) => createKey(gateway.url, ADMIN_TOKEN, { name: `${team.name} ${index}`, team: teamId, ...fields })));
     return created.map(({ id, key }) => ({ id, auth: { authorization: `Bearer ${key}` } }));
   }
 
