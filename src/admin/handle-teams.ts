@@ -1,3 +1,4 @@
+import type { KeyCache } from '../keys/key-cache.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { permissionDenied, requireTeamRole, visibleTeams } from '../access/permission-denied.js';
 import { actorOf } from '../access/request-actor.js';
@@ -16,6 +17,8 @@ import type { AdminTeamsResponse } from './admin-api-types.js';
 
 export interface AdminTeamsDeps {
   teams: TeamStore;
+  /** Told of every change and deletion, so the team's keys follow it from their next request (on every replica, with shared state). */
+  cache: Pick<KeyCache, 'forget'>;
   /** Spent by the team's keys since a time, from the ledger (spend still unwritten counts). */
   spentMicros(teamId: string, sinceMs: number): Promise<number>;
   /** Held back by the team's requests in flight (budget reservations). */
@@ -63,6 +66,7 @@ export async function handlePatchTeam(request: IncomingMessage, response: Server
   requireMayPatch(actor, team, patch);
   if (patch.name !== undefined) await refuseTakenName(deps, patch.name, team.id);
   const updated = await storeCall(deps.teams.update(team.id, patch, auditContextOf(request, requestId)));
+  deps.cache.forget(team.id);
   if (!updated) throw unknownTeam(params.id ?? '');
   sendJson(response, 200, teamView(updated), noStore());
 }
@@ -71,6 +75,7 @@ export async function handlePatchTeam(request: IncomingMessage, response: Server
 export async function handleDeleteTeam(request: IncomingMessage, response: ServerResponse, params: Params, deps: AdminTeamsDeps, requestId: string): Promise<void> {
   const deletion = await storeCall(deps.teams.delete(params.id ?? '', auditContextOf(request, requestId)));
   if (deletion.deleted) {
+    deps.cache.forget(deletion.team.id);
     sendJson(response, 200, { id: deletion.team.id, deleted: true }, noStore());
     return;
   }

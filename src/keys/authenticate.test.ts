@@ -46,6 +46,7 @@ function keysWith(entries: [string, VirtualKey][], options: { down?: boolean; te
         return teamId === SEARCH.id ? SEARCH : undefined;
       },
       refresh: async () => undefined,
+      forget: () => undefined,
     },
   });
 }

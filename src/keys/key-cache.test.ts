@@ -182,7 +182,11 @@ describe('KeyCache', () => {
     const store = new FakeStore();
     const cache = new KeyCache({
       store: { findByHash: async (hash) => (refreshed.push('keys'), store.findByHash(hash)) },
-      teams: { teamOf: async (teamId) => ({ id: teamId, name: 'search', routes: null, budget: null, rpm: 3, tpm: null, createdAt: '2025-01-01T00:00:00.000Z' }), refresh: async () => void refreshed.push('teams') },
+      teams: {
+        teamOf: async (teamId) => ({ id: teamId, name: 'search', routes: null, budget: null, rpm: 3, tpm: null, createdAt: '2025-01-01T00:00:00.000Z' }),
+        refresh: async () => void refreshed.push('teams'),
+        forget: (teamId) => void refreshed.push(`forget ${teamId}`),
+      },
     });
     const secret = generateSecret();
     store.add(secret, sampleKey({ teamId: 'team_search' }));

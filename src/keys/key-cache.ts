@@ -14,6 +14,8 @@ export interface TeamLookup {
   /** The team with this id; undefined: there is none (it was deleted). A store failure rejects. */
   teamOf(teamId: string): Promise<KeyTeam | undefined>;
   refresh(): Promise<void>;
+  /** Forgets a team at once (changed or deleted), so its keys' next request reads it from the store. */
+  forget(teamId: string): void;
 }
 
 export interface KeyCacheOptions {
@@ -137,8 +139,12 @@ export class KeyCache {
     this.refreshTimer = undefined;
   }
 
-  /** Forgets a key at once (revoked, rotated or changed), so its next request reads it from the store. */
+  /**
+   * Forgets a key (revoked, rotated or changed) or a team (changed or deleted) at once, by its id,
+   * so its next request reads it from the store. Key and team ids never collide (`key_…`, `team_…`).
+   */
   forget(id: string): void {
+    this.teams?.forget(id);
     this.generation++;
     // New requests must not join a lookup that may have read the key before it changed.
     this.pending.clear();

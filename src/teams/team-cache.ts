@@ -52,6 +52,12 @@ export class TeamCache implements TeamLookup {
     for (const [id, cached] of before) if (this.#known.get(id) === cached) this.#known.set(id, read.get(id) ?? null);
   }
 
+  forget(teamId: string): void {
+    this.#known.delete(teamId);
+    // A lookup under way may have read the team before it changed: the next one starts afresh.
+    this.#pending.delete(teamId);
+  }
+
   async #lookUp(teamId: string): Promise<Team | undefined> {
     const found = await this.#store.find(teamId);
     // `find` falls back to a team's name: only the team with this id is this key's.

@@ -73,14 +73,15 @@ export function buildCallers(deps: CallersDeps): Callers {
     records: storage.records,
   };
   const teams = new TeamStore(storage.db, { audit: storage.audit });
+  const changes = link ? new RedisKeyChanges(link, keys) : keys;
   const adminKeys: AdminKeysDeps = {
     store: keyStore,
     teams,
-    cache: link ? new RedisKeyChanges(link, keys) : keys,
+    cache: changes,
     spentMicros: ledgerSpentMicros,
     reservedMicros: (keyId, teamId) => admission.reservedMicros(keyId, teamId),
   };
   // The gate counts a team's reservations under its id, as a key's under the key's.
-  const adminTeams: AdminTeamsDeps = { teams, spentMicros: ledgerSpentMicros, reservedMicros: (teamId) => admission.reservedMicros(teamId) };
+  const adminTeams: AdminTeamsDeps = { teams, cache: changes, spentMicros: ledgerSpentMicros, reservedMicros: (teamId) => admission.reservedMicros(teamId) };
   return { serving, keys, adminKeys, adminTeams, close: () => keys.stopRefreshing() };
 }
