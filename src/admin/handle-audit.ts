@@ -6,7 +6,7 @@ import { noStore, sendJson } from '../http/send.js';
 import { sinceToEpochMs } from '../records/record-store.js';
 import type { DatabaseSchema } from '../store/schema.js';
 import { storeCall } from '../store/store-call.js';
-import { badParameter } from './bad-parameter.js';
+import { badParameter, limitParameter } from './bad-parameter.js';
 
 export interface AdminAuditDeps {
   db: Kysely<DatabaseSchema>;
@@ -52,12 +52,8 @@ function parseAuditQuery(query: URLSearchParams): AuditFilter {
   if (before !== undefined) filter.before = before;
   const after = seqParameter(query, 'after', 0);
   if (after !== undefined) filter.after = after;
-  const limit = query.get('limit');
-  if (limit !== null) {
-    const parsed = /^\d+$/.test(limit) ? Number(limit) : Number.NaN;
-    if (!(parsed >= 1 && parsed <= MAX_AUDIT_LIMIT)) throw badParameter('limit', `Query parameter "limit" must be a whole number from 1 to ${MAX_AUDIT_LIMIT} (got "${limit}").`);
-    filter.limit = parsed;
-  }
+  const limit = limitParameter(query, MAX_AUDIT_LIMIT);
+  if (limit !== undefined) filter.limit = limit;
   return filter;
 }
 

@@ -4,7 +4,7 @@ import { noStore, sendJson } from '../http/send.js';
 import { MAX_LIST_LIMIT, sinceToEpochMs, UnknownRecordError, type RecordFilter, type RecordStore } from '../records/record-store.js';
 import type { RequestStatus } from '../core/request-record.js';
 import { storeCall } from '../store/store-call.js';
-import { badParameter } from './bad-parameter.js';
+import { badParameter, limitParameter } from './bad-parameter.js';
 import { originParameter } from './origin-parameter.js';
 import type { AdminRequestsResponse, RequestErrorKind, UpstreamFailureKind } from './admin-api-types.js';
 import { FailureKind } from '../core/failure-kind.js';
@@ -123,11 +123,7 @@ function parseListQuery(query: URLSearchParams): RecordFilter {
     if (before === '') throw badParameter('before', 'Query parameter "before" is empty; give the id of a request to page from.');
     filter.before = before;
   }
-  const limit = query.get('limit');
-  if (limit !== null) {
-    const parsed = /^\d+$/.test(limit) ? Number(limit) : Number.NaN;
-    if (!(parsed >= 1 && parsed <= MAX_LIST_LIMIT)) throw badParameter('limit', `Query parameter "limit" must be a whole number from 1 to ${MAX_LIST_LIMIT} (got "${limit}").`);
-    filter.limit = parsed;
-  }
+  const limit = limitParameter(query, MAX_LIST_LIMIT);
+  if (limit !== undefined) filter.limit = limit;
   return filter;
 }

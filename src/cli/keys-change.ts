@@ -1,6 +1,6 @@
 import type { KeyView } from '../keys/key-view.js';
 import { callAdmin, errorMessage, type AdminClientOptions } from './admin-client.js';
-import { budgetText, fail, keyFieldsBody, labelled, routesText, type KeyFieldOptions } from './keys.js';
+import { fail, keyFieldsBody, keyLines, labelled, type KeyFieldOptions } from './keys.js';
 
 export interface KeysRotateOptions extends AdminClientOptions {
   /** Seconds the replaced secret keeps working, as text (checked by the gateway). */
@@ -55,14 +55,7 @@ export async function runKeysUpdate(id: string, options: KeysUpdateOptions): Pro
   if (answer.status !== 200) return fail(`the gateway answered ${answer.status}: ${errorMessage(answer.text)}`);
   const key = JSON.parse(answer.text) as KeyView;
   console.log(
-    labelled([
-      ['id', key.id],
-      ['name', key.name],
-      ['routes', routesText(key.routes)],
-      ['budget', budgetText(key.budget)],
-      ['limits', `rpm ${key.limits.rpm ?? '-'}, tpm ${key.limits.tpm ?? '-'}`],
-      ['expires', key.expires_at ?? 'never'],
-    ]),
+    labelled(keyLines(key)),
   );
   return 0;
 }

@@ -43,16 +43,7 @@ export async function runKeysCreate(options: KeysCreateOptions): Promise<number>
   if (answer.status !== 201) return fail(`the gateway answered ${answer.status}: ${errorMessage(answer.text)}`);
   const created = JSON.parse(answer.text) as CreatedKeyView;
   console.log(
-    labelled([
-      ['id', created.id],
-      ['name', created.name],
-      ['kind', created.kind],
-      ['team', created.team ?? '-'],
-      ['routes', routesText(created.routes)],
-      ['budget', budgetText(created.budget)],
-      ['limits', `rpm ${created.limits.rpm ?? '-'}, tpm ${created.limits.tpm ?? '-'}`],
-      ['expires', created.expires_at ?? 'never'],
-    ]),
+    labelled(keyLines(created)),
   );
   console.log(`\n    ${created.key}\n`);
   console.log('Copy this key now: it will not be shown again (the gateway keeps only its hash).');
@@ -146,6 +137,20 @@ export function limitFields(options: LimitOptions, prefix = ''): Record<string, 
   }
   if (Object.keys(limits).length > 0) body.limits = limits;
   return body;
+}
+
+/** A key's fields, a line each, as `keys create` and `keys update` print them. */
+export function keyLines(key: Pick<KeyView, 'id' | 'name' | 'kind' | 'team' | 'routes' | 'budget' | 'limits' | 'expires_at'>): [string, string][] {
+  return [
+    ['id', key.id],
+    ['name', key.name],
+    ['kind', key.kind],
+    ['team', key.team ?? '-'],
+    ['routes', routesText(key.routes)],
+    ['budget', budgetText(key.budget)],
+    ['limits', `rpm ${key.limits.rpm ?? '-'}, tpm ${key.limits.tpm ?? '-'}`],
+    ['expires', key.expires_at ?? 'never'],
+  ];
 }
 
 export function fail(message: string): number {
