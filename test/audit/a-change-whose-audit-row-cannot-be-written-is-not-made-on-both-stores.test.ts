@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bothStoresForThisFile } from '../support/both-stores.js';
 import { startGateway, type TestGateway } from '../support/start-gateway.js';
-import { createKey, keysAuth } from '../support/virtual-keys.js';
-import { auditRows, rawSql, refuseAuditInserts, rowsOf } from './audit-helpers.js';
+import { createKey } from '../support/virtual-keys.js';
+import { auditGatewayConfig, auditRows, rawSql, refuseAuditInserts, rowsOf } from './audit-helpers.js';
 
 const ADMIN_TOKEN = 'audit-transaction-admin-token';
 const stores = bothStoresForThisFile('audit_transaction');
@@ -15,14 +15,7 @@ describe.each(stores)('on a $name store', ({ skip, store }) => {
   beforeAll(async () => {
     if (skip) return;
     storeLine = await store();
-    gateway = await startGateway(`
-${storeLine}
-${keysAuth(ADMIN_TOKEN)}
-connections:
-  mock-openai: { provider: mock, dialect: openai }
-routes:
-  support: { targets: [{ connection: mock-openai, model: gpt-support }] }
-`);
+    gateway = await startGateway(auditGatewayConfig(storeLine, ADMIN_TOKEN));
   });
   afterAll(async () => {
     await gateway?.close();

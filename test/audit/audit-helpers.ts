@@ -9,6 +9,7 @@ import { pino } from 'pino';
 import { parseConfig } from '../../src/config/parse-config.js';
 import type { AuditAction, AuditRow } from '../../src/core/audit-entry.js';
 import { openConfiguredStore, type AppStore } from '../../src/store/open-configured-store.js';
+import { keysAuth } from '../support/virtual-keys.js';
 
 /** The rows `GET /admin/audit?<query>` answers; anything but 200 fails the test. */
 export async function auditRows(url: string, token: string, query = ''): Promise<AuditRow[]> {
@@ -75,4 +76,16 @@ function storeOf(storeLine: string) {
   const parsed = parseConfig(storeLine, {});
   if (!parsed.config) throw new Error(`not a store line: ${storeLine} (${JSON.stringify(parsed.issues)})`);
   return parsed.config.store;
+}
+
+/** A gateway that sets nothing but its store, keys, its admin token and one route to the mock. */
+export function auditGatewayConfig(storeLine: string, adminToken: string): string {
+  return `
+${storeLine}
+${keysAuth(adminToken)}
+connections:
+  mock-openai: { provider: mock, dialect: openai }
+routes:
+  support: { targets: [{ connection: mock-openai, model: gpt-support }] }
+`;
 }

@@ -3,8 +3,8 @@ import type { AuditEntry } from '../../src/core/audit-entry.js';
 import { bothStoresForThisFile } from '../support/both-stores.js';
 import { runCli } from '../support/cli-process.js';
 import { startGateway, type TestGateway } from '../support/start-gateway.js';
-import { createKey, keysAuth } from '../support/virtual-keys.js';
-import { auditRows, openStoreOf } from './audit-helpers.js';
+import { createKey } from '../support/virtual-keys.js';
+import { auditGatewayConfig, auditRows, openStoreOf } from './audit-helpers.js';
 
 const ADMIN_TOKEN = 'audit-retention-admin-token';
 const DAY_MS = 86_400_000;
@@ -46,14 +46,7 @@ describe.each(stores)('on a $name store', ({ skip, store }) => {
     if (skip) return;
     const storeLine = await store();
     await seedTrail(storeLine);
-    gateway = await startGateway(`
-${storeLine}
-${keysAuth(ADMIN_TOKEN)}
-connections:
-  mock-openai: { provider: mock, dialect: openai }
-routes:
-  support: { targets: [{ connection: mock-openai, model: gpt-support }] }
-`);
+    gateway = await startGateway(auditGatewayConfig(storeLine, ADMIN_TOKEN));
   });
   afterAll(async () => {
     await gateway?.close();

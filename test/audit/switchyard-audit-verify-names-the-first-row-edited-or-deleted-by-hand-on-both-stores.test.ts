@@ -3,8 +3,8 @@ import type { AuditRow } from '../../src/core/audit-entry.js';
 import { bothStoresForThisFile } from '../support/both-stores.js';
 import { runCli } from '../support/cli-process.js';
 import { startGateway, type TestGateway } from '../support/start-gateway.js';
-import { createKey, keysAuth } from '../support/virtual-keys.js';
-import { auditRows, rawSql } from './audit-helpers.js';
+import { createKey } from '../support/virtual-keys.js';
+import { auditGatewayConfig, auditRows, rawSql } from './audit-helpers.js';
 
 const ADMIN_TOKEN = 'audit-verify-admin-token';
 const stores = bothStoresForThisFile('audit_verify');
@@ -16,14 +16,7 @@ describe.each(stores)('on a $name store', ({ skip, store }) => {
   beforeAll(async () => {
     if (skip) return;
     storeLine = await store();
-    gateway = await startGateway(`
-${storeLine}
-${keysAuth(ADMIN_TOKEN)}
-connections:
-  mock-openai: { provider: mock, dialect: openai }
-routes:
-  support: { targets: [{ connection: mock-openai, model: gpt-support }] }
-`);
+    gateway = await startGateway(auditGatewayConfig(storeLine, ADMIN_TOKEN));
   });
   afterAll(async () => {
     await gateway?.close();

@@ -5,8 +5,7 @@ import { eventually } from '../scenario/scenario-helpers.js';
 import { bothStoresForThisFile } from '../support/both-stores.js';
 import { runCli } from '../support/cli-process.js';
 import { startGateway, type TestGateway } from '../support/start-gateway.js';
-import { keysAuth } from '../support/virtual-keys.js';
-import { auditRows, rawSql } from './audit-helpers.js';
+import { auditGatewayConfig, auditRows, rawSql } from './audit-helpers.js';
 
 const ADMIN_TOKEN = 'audit-two-gateways-admin-token';
 const stores = bothStoresForThisFile('audit_two_gateways');
@@ -20,14 +19,7 @@ describe.each(stores)('on one $name store', ({ skip, store }) => {
   beforeAll(async () => {
     if (skip) return;
     storeLine = await store();
-    const config = `
-${storeLine}
-${keysAuth(ADMIN_TOKEN)}
-connections:
-  mock-openai: { provider: mock, dialect: openai }
-routes:
-  support: { targets: [{ connection: mock-openai, model: gpt-support }] }
-`;
+    const config = auditGatewayConfig(storeLine, ADMIN_TOKEN);
     gateways = [await startGateway(config), await startGateway(config)];
   });
   afterAll(async () => {
