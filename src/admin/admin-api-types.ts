@@ -5,6 +5,7 @@
  */
 import type { CanaryRun } from '../canaries/canary-run.js';
 import type { Actor, Role, TeamGrant } from '../core/actor.js';
+import type { AuditRow } from '../core/audit-entry.js';
 import type { FailureKind } from '../core/failure-kind.js';
 import type { RequestOrigin } from '../core/request-origin.js';
 import type { RefusalClass } from '../core/request-outcome.js';
@@ -14,7 +15,7 @@ import type { CreatedKeyView, KeySpendView, KeyView } from '../keys/key-view.js'
 import type { TeamSpendView, TeamView } from '../teams/team-view.js';
 
 export type { AdminHealthResponse, CoolingCauseView, DeploymentHealthView, FirstTokenView, ModelChangeView } from './deployment-health-view.js';
-export type { CanaryRun, CreatedKeyView, DrillRun, DrillStep, KeySpendView, KeyView, RequestRecord, TeamSpendView, TeamView };
+export type { AuditRow, CanaryRun, CreatedKeyView, DrillRun, DrillStep, KeySpendView, KeyView, RequestRecord, TeamSpendView, TeamView };
 
 /** `GET /admin/me`: who the gateway takes the caller for, and the admin endpoints (`METHOD /path`) its roles let it through. */
 export interface AdminMeResponse {
@@ -40,6 +41,11 @@ export interface AdminKeysResponse {
 /** `GET /admin/teams`: oldest first, those the caller may see. `POST`, `GET` and `PATCH /admin/teams/:id` answer one `TeamView`. */
 export interface AdminTeamsResponse {
   data: TeamView[];
+}
+
+/** `GET /admin/audit`: newest first (oldest first with `after`). */
+export interface AdminAuditResponse {
+  data: AuditRow[];
 }
 
 /** `GET /admin/drills` and `POST /admin/drills` answer one `DrillRun`. */

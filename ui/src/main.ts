@@ -103,7 +103,7 @@ function showPage(): void {
     return;
   }
   const stopLabels = keepTableCellsLabelled(page);
-  const stopMatched = match.page(page, { api, can, params: match.params, query: new URLSearchParams(location.search), navigate });
+  const stopMatched = match.page(page, { api, me, can, params: match.params, query: new URLSearchParams(location.search), navigate });
   stopPage = () => {
     stopMatched();
     stopLabels();
