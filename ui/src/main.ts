@@ -3,6 +3,7 @@ import 'uplot/dist/uPlot.min.css';
 import './styles.css';
 import { AdminApi, AdminApiError, type AdminCredentials } from './admin-api.js';
 import type { AdminMeResponse } from './admin-api-types.js';
+import { followLink } from './follow-link.js';
 import { matchRoute, NAVIGATION } from './routes.js';
 import { csrfToken, forgetSession, signOutOfSession } from './session-cookie.js';
 import { showSignInForm } from './sign-in-form.js';
@@ -72,6 +73,8 @@ function navigate(url: string): void {
   showPage();
 }
 
+const follow = followLink(navigate);
+
 function showPage(): void {
   if (!signedIn) return;
   const { api, me } = signedIn;
@@ -110,14 +113,6 @@ function showPage(): void {
   };
   // Keyboard and screen-reader users land on the new page's heading, as after a full load.
   page.querySelector<HTMLElement>('h1')?.focus({ preventScroll: true });
-}
-
-/** Dashboard links change the page without a reload; modified clicks (new tab) are the browser's. */
-function follow(event: MouseEvent): void {
-  const link = event.currentTarget as HTMLAnchorElement;
-  if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-  event.preventDefault();
-  navigate(link.getAttribute('href')!);
 }
 
 window.addEventListener('popstate', showPage);

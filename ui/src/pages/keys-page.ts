@@ -7,6 +7,8 @@ const HISTORY_BUCKET_S = 900;
 import type { AdminKeysResponse, AdminStatsResponse, CreatedKeyView, KeySpendView, KeyStatsView, KeyView } from '../admin-api-types.js';
 import { sparkline, type SparkSeries } from '../sparkline.js';
 import { ConfirmDialog } from '../confirm-dialog.js';
+import { FormFields, periodChoice } from '../form-fields.js';
+import { budgetText, limitsText } from '../limits-text.js';
 import { NewSecret } from '../new-secret.js';
 import { ORIGIN_WORDS } from '../origin-words.js';
 import type { Page } from '../page.js';
@@ -63,7 +65,7 @@ export const keysPage: Page = (root, { api, can }) => {
                         <td>${spendOf(key, spend.get(key.id))}</td>
                         <td>${spendHistory(spend.get(key.id), history, key.name)}</td>
                         <td class="nowrap">${tokensOf(history?.byKey.get(key.name))}</td>
-                        <td>${key.limits.rpm === null ? '' : `${key.limits.rpm} rpm `}${key.limits.tpm === null ? '' : `${key.limits.tpm} tpm`}${key.limits.rpm === null && key.limits.tpm === null ? 'none' : ''}</td>
+                        <td>${limitsText(key.limits)}</td>
                         <td>${timeCell(key.expires_at, 'never')}</td>
                         <td>${key.status}${key.revoked_at ? html` ${timeCell(key.revoked_at)}` : nothing}</td>
                         <td>${key.status === 'revoked' || !can('DELETE /admin/keys/:id') ? nothing : html`<button type="button" class="danger" @click=${() => askRevoke(key)}>Revoke</button>`}</td>
@@ -86,11 +88,7 @@ export const keysPage: Page = (root, { api, can }) => {
         <label>Budget (USD) <input name="budget" type="number" min="0" step="0.01" /></label>
         <label
           >Per
-          <select name="period">
-            <option>month</option>
-            <option>day</option>
-            <option>total</option>
-          </select></label
+          ${periodChoice()}</label
         >
         <label>Requests per minute <input name="rpm" type="number" min="1" step="1" /></label>
         <label>Tokens per minute <input name="tpm" type="number" min="1" step="1" /></label>
@@ -140,16 +138,16 @@ export const keysPage: Page = (root, { api, can }) => {
   async function create(event: SubmitEvent): Promise<void> {
     event.preventDefault();
     const form = event.currentTarget as HTMLFormElement;
-    const fields = new FormData(form);
-    const text = (name: string) => String(fields.get(name) ?? '').trim();
-    const body: Record<string, unknown> = { name: text('name') };
-    if (text('routes') !== '' && text('routes') !== 'all') body.routes = text('routes').split(',').map((glob) => glob.trim()).filter(Boolean);
-    if (text('budget') !== '') body.budget = { usd: Number(text('budget')), period: text('period') };
-    const limits: Record<string, number> = {};
-    if (text('rpm') !== '') limits.rpm = Number(text('rpm'));
-    if (text('tpm') !== '') limits.tpm = Number(text('tpm'));
-    if (Object.keys(limits).length > 0) body.limits = limits;
-    if (text('expires') !== '') body.expires_at = new Date(text('expires')).toISOString();
+    const fields = new FormFields(form);
+    const body: Record<string, unknown> = { name: fields.text('name') };
+    const routes = fields.routes();
+    if (routes) body.routes = routes;
+    const budget = fields.budget();
+    if (budget) body.budget = budget;
+    const limits = fields.limits();
+    if (limits.rpm !== null || limits.tpm !== null) body.limits = limits;
+    const expires = fields.time('expires');
+    if (expires) body.expires_at = expires;
     try {
       const answer = await api.post<CreatedKeyView>('/admin/keys', body);
       createError = undefined;
@@ -189,7 +187,7 @@ export const keysPage: Page = (root, { api, can }) => {
 };
 
 function spendOf(key: KeyView, spend: KeySpendView | undefined) {
-  if (!spend) return key.budget ? `budget ${formatUsd(key.budget.usd)} / ${key.budget.period}` : '—';
+  if (!spend) return key.budget ? `budget ${budgetText(key.budget)}` : '—';
   return spendMeter(spend);
 }
 

@@ -1,6 +1,7 @@
 import { html, nothing, render } from 'lit-html';
 import type { AdminHealthResponse, AdminRequestsResponse, RequestRecord } from '../admin-api-types.js';
 import { formatMs, formatUsage, formatUsd, shortTimeCell } from '../format-time.js';
+import { followLink } from '../follow-link.js';
 import type { Page } from '../page.js';
 import { errorKindLabel, recordErrorKind, REQUEST_ERROR_KINDS } from '../request-error-kind.js';
 
@@ -39,11 +40,7 @@ export const requestsPage: Page = (root, { api, query, navigate }) => {
     for (const [name, value] of Object.entries(extra)) next.set(name, value);
     return listUrl(next);
   };
-  const open = (event: MouseEvent, url: string) => {
-    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-    event.preventDefault();
-    navigate(url);
-  };
+  const follow = followLink(navigate);
   const apply = (event: SubmitEvent) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget as HTMLFormElement);
@@ -74,7 +71,7 @@ export const requestsPage: Page = (root, { api, query, navigate }) => {
       <option value="">any</option>
       ${options.map((option) => html`<option value=${option} ?selected=${filters.get(name) === option}>${label(option)}</option>`)}
     </select>`;
-  const requestLink = (id: string) => html`<a class="mono" href=${`/ui/requests/${encodeURIComponent(id)}`} title=${id} @click=${(event: MouseEvent) => open(event, `/ui/requests/${encodeURIComponent(id)}`)}>${id}</a>`;
+  const requestLink = (id: string) => html`<a class="mono" href=${`/ui/requests/${encodeURIComponent(id)}`} title=${id} @click=${follow}>${id}</a>`;
 
   const draw = () =>
     render(
@@ -90,7 +87,7 @@ export const requestsPage: Page = (root, { api, query, navigate }) => {
           <label>Origin ${originChoice(filters.get('origin') ?? 'caller')}</label>
           <label>Since <input name="since" type="datetime-local" .value=${sinceLocal()} /></label>
           <button type="submit">Apply</button>
-          <a href="/ui/requests" @click=${(event: MouseEvent) => open(event, '/ui/requests')}>Clear</a>
+          <a href="/ui/requests" @click=${follow}>Clear</a>
         </form>
         <div class="toolbar">
           <label class="inline"><input type="checkbox" .checked=${live} ?disabled=${before !== null} @change=${toggleLive} /> Live: read again every ${LIVE_MS / 1000} s</label>
@@ -139,9 +136,9 @@ export const requestsPage: Page = (root, { api, query, navigate }) => {
                 </table>
               </div>`}
         <nav class="pager" aria-label="Pages">
-          ${before ? html`<a href=${pageUrl({})} @click=${(event: MouseEvent) => open(event, pageUrl({}))}>Newest</a>` : nothing}
+          ${before ? html`<a href=${pageUrl({})} @click=${follow}>Newest</a>` : nothing}
           ${records && records.length === PAGE_SIZE
-            ? html`<a href=${pageUrl({ before: records.at(-1)!.id })} @click=${(event: MouseEvent) => open(event, pageUrl({ before: records!.at(-1)!.id }))}>Older</a>`
+            ? html`<a href=${pageUrl({ before: records.at(-1)!.id })} @click=${follow}>Older</a>`
             : nothing}
         </nav>`,
       root,
