@@ -99,7 +99,10 @@ function showPage(): void {
       <main id="page"></main>`,
     root,
   );
-  const page = root.querySelector<HTMLElement>('#page')!;
+  // Each page draws into an element of its own: a read still in flight when another page opened
+  // then lands in an element no longer in the document, never over the new page.
+  const page = document.createElement('div');
+  root.querySelector<HTMLElement>('#page')!.replaceChildren(page);
   if (!match) {
     render(html`<h1 tabindex="-1">Not found</h1><p>The dashboard has no page at ${location.pathname}. <a href="/ui/" @click=${follow}>Go to the overview</a>.</p>`, page);
     stopPage = () => undefined;

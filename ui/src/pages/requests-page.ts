@@ -1,9 +1,10 @@
 import { html, nothing, render } from 'lit-html';
-import type { AdminHealthResponse, AdminRequestsResponse, RequestRecord } from '../admin-api-types.js';
+import type { AdminHealthResponse, AdminRequestsResponse, RequestRecord, TeamView } from '../admin-api-types.js';
 import { formatMs, formatUsage, formatUsd, shortTimeCell } from '../format-time.js';
 import { followLink } from '../follow-link.js';
 import type { Page } from '../page.js';
 import { errorKindLabel, recordErrorKind, REQUEST_ERROR_KINDS } from '../request-error-kind.js';
+import { teamChoice, teamsToFilterBy } from '../team-filter.js';
 
 const PAGE_SIZE = 50;
 const LIVE_MS = 5_000;
@@ -11,14 +12,14 @@ const STATUSES = ['ok', 'interrupted', 'failed', 'rejected', 'cancelled'];
 /** `origin` in the URL and the API: callers' when absent (the API's default), so the gateway's own probes stay out of sight until asked for. */
 const ORIGINS = { caller: 'callers', all: 'every origin', probe: 'probes', drill: 'drills', canary: 'canaries' } as const;
 /** The filters, as the page URL's query and the admin API's parameters alike. */
-const FILTERS = ['route', 'deployment', 'key', 'status', 'error_kind', 'fallback', 'origin', 'since'] as const;
+const FILTERS = ['route', 'deployment', 'key', 'team', 'status', 'error_kind', 'fallback', 'origin', 'since'] as const;
 
 /**
- * Requests: `/admin/requests` with the filters in the page URL (so a filtered list is a link),
- * paged by `before` (the last id shown); each id opens its attempt timeline. `live=1` (the newest
- * page only) reads the list again every few seconds.
+ * Requests: `/admin/requests` with the filters in the page URL (so a filtered list is a link; one
+ * team's requests with `team=`), paged by `before` (the last id shown); each id opens its attempt
+ * timeline. `live=1` (the newest page only) reads the list again every few seconds.
  */
-export const requestsPage: Page = (root, { api, query, navigate }) => {
+export const requestsPage: Page = (root, { api, can, query, navigate }) => {
   const filters = new URLSearchParams();
   for (const name of FILTERS) {
     const value = query.get(name);
@@ -28,6 +29,7 @@ export const requestsPage: Page = (root, { api, query, navigate }) => {
   const live = query.get('live') === '1' && !before;
   let records: RequestRecord[] | undefined;
   let deployments: string[] = [];
+  let teams: TeamView[] = [];
   let error: string | undefined;
   let loadedAt: string | undefined;
 
@@ -81,6 +83,7 @@ export const requestsPage: Page = (root, { api, query, navigate }) => {
           <label>Served by <input name="deployment" list="deployments" placeholder="connection/model" .value=${filters.get('deployment') ?? ''} /></label>
           <datalist id="deployments">${deployments.map((deployment) => html`<option value=${deployment}></option>`)}</datalist>
           <label>Key <input name="key" .value=${filters.get('key') ?? ''} /></label>
+          ${teamChoice(teams, filters.get('team'))}
           <label>Status ${choice('status', STATUSES)}</label>
           <label>Error kind ${choice('error_kind', REQUEST_ERROR_KINDS, errorKindLabel)}</label>
           <label>Fallback ${choice('fallback', ['true', 'false'], (value) => (value === 'true' ? 'yes' : 'no'))}</label>
@@ -170,6 +173,10 @@ export const requestsPage: Page = (root, { api, query, navigate }) => {
   draw();
   void load();
   void loadDeployments();
+  void teamsToFilterBy(api, can).then((listed) => {
+    teams = listed;
+    draw();
+  });
   const timer = live ? setInterval(() => void load(), LIVE_MS) : undefined;
   return () => clearInterval(timer);
 };
