@@ -39,7 +39,7 @@ export function explorationPolicyForm(team: TeamView, handling: FormHandling): T
   return html`<form class="create-key" aria-label=${`Exploration policy of ${team.name}`} @submit=${handling.submit}>
     <label>Keys live at most (hours) <input name="max_ttl_h" type="number" min="0.01" step="any" required .value=${String(policy.max_ttl_s / HOUR_S)} /></label>
     <label>Budget per key (USD) <input name="budget" type="number" min="0" step="any" .value=${policy.budget ? String(policy.budget.usd) : ''} /></label>
-    <label>Per ${periodChoice('period', policy.budget?.period)}</label>
+    <label>Budget period ${periodChoice('period', policy.budget?.period)}</label>
     <label>Requests per minute <input name="rpm" type="number" min="1" step="1" .value=${numberText(policy.limits.rpm)} /></label>
     <label>Tokens per minute <input name="tpm" type="number" min="1" step="1" .value=${numberText(policy.limits.tpm)} /></label>
     ${buttons('Save policy', handling)}
@@ -72,7 +72,7 @@ export function explorationKeyBody(team: TeamView, fields: FormFields): Record<s
 
 function teamFields(team: TeamView | undefined): TemplateResult {
   return html`<label>Budget (USD) <input name="budget" type="number" min="0" step="any" .value=${team?.budget ? String(team.budget.usd) : ''} /></label>
-    <label>Per ${periodChoice('period', team?.budget?.period)}</label>
+    <label>Budget period ${periodChoice('period', team?.budget?.period)}</label>
     <label>Requests per minute <input name="rpm" type="number" min="1" step="1" .value=${numberText(team?.limits.rpm ?? null)} /></label>
     <label>Tokens per minute <input name="tpm" type="number" min="1" step="1" .value=${numberText(team?.limits.tpm ?? null)} /></label>
     <label>Routes <input name="routes" placeholder="all, or globs: support-*, chat" .value=${team?.routes ? team.routes.join(', ') : ''} /></label>`;
