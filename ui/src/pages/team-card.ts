@@ -18,6 +18,8 @@ export interface TeamCard {
   spend: TeamSpendView | undefined;
   /** The team's keys the caller may see and wants shown. */
   keys: KeyView[];
+  /** Whether the caller sees every key of the team; a member sees its own exploration keys only. */
+  seesEveryKey: boolean;
   /** A key owner's display name by actor id (the signed-in person, tokens an admin may list). */
   ownerName(id: string): string;
   actions: TeamActions;
@@ -48,9 +50,8 @@ export function teamCard(card: TeamCard): TemplateResult {
     </div>
     ${card.form}
     ${card.error ? html`<p class="error" role="alert">${card.error}</p>` : nothing}
-    <h3>Service keys</h3>
-    ${service.length === 0 ? html`<p class="muted">No service key.</p>` : serviceKeys(service)}
-    <h3>Exploration keys</h3>
+    ${card.seesEveryKey ? html`<h3>Service keys</h3>${service.length === 0 ? html`<p class="muted">No service key.</p>` : serviceKeys(service)}` : nothing}
+    <h3>${card.seesEveryKey ? 'Exploration keys' : 'Your exploration keys'}</h3>
     ${exploration.length === 0 ? html`<p class="muted">No exploration key.</p>` : explorationKeys(exploration, card.ownerName)}
   </section>`;
 }

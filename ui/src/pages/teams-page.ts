@@ -56,6 +56,7 @@ export const teamsPage: Page = (root, { api, me, can }) => {
       team,
       spend: spend.get(team.id),
       keys: keys.filter((key) => key.team === team.id && (showInactive || key.status === 'active')),
+      seesEveryKey: holdsTeamRole(grants, team.id, ['auditor', 'team_admin']),
       ownerName,
       actions: actionsOn(team),
       form: open?.team === team.id ? formOf(team, open.form) : nothing,
