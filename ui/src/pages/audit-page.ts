@@ -136,9 +136,12 @@ function targetCell(row: AuditRow, filteredBy: (name: 'target', value: string) =
   return html`${kind} <a class="mono" href=${filteredBy('target', id)} title=${`${id}: show only its rows`} @click=${follow}>${id}</a>`;
 }
 
-/** The fields that changed, a few lines at most, and the whole before and after below them. */
+/**
+ * The fields that changed, a few lines at most, and the whole before and after below them. A field
+ * made or dropped empty (null: a key with no budget) says nothing, so a creation lists what it set.
+ */
 function changeCell(row: AuditRow): TemplateResult {
-  const changes = fieldChanges(row.before, row.after);
+  const changes = fieldChanges(row.before, row.after).filter((change) => (change.change === 'added' ? change.after !== null : change.change === 'removed' ? change.before !== null : true));
   const hidden = changes.length - SHOWN_CHANGES;
   return html`${changes.length === 0
       ? html`<span class="muted">nothing changed</span>`
