@@ -1,4 +1,5 @@
 import { html, nothing, type TemplateResult } from 'lit-html';
+import { durationText } from '../../../src/core/duration-text.js';
 import type { TeamView } from '../admin-api-types.js';
 import { FormFields, periodChoice } from '../form-fields.js';
 
@@ -50,7 +51,7 @@ export function explorationPolicyForm(team: TeamView, handling: FormHandling): T
 export function explorationKeyForm(team: TeamView, handling: FormHandling): TemplateResult {
   return html`<form class="create-key" aria-label=${`Exploration key in ${team.name}`} @submit=${handling.submit}>
     <label>Key name <input name="name" required /></label>
-    <label>Expires <span class="muted">(empty: in ${team.exploration.max_ttl_s / HOUR_S} h, the longest allowed)</span> <input name="expires" type="datetime-local" /></label>
+    <label>Expires <span class="muted">(empty: in ${durationText(team.exploration.max_ttl_s)}, the longest allowed)</span> <input name="expires" type="datetime-local" /></label>
     ${buttons('Make key', handling)}
   </form>`;
 }
