@@ -1,8 +1,8 @@
 /**
  * A screenshot of every dashboard page, at a desktop's width and a phone's, against a gateway with
  * an incident's traffic (test/support/dashboard-traffic.ts: a failing primary, failing routes,
- * refusals of each class) and a drill run — to look at after changing the UI. The files are not
- * committed; the default directory is git-ignored.
+ * refusals of each class), a team with its keys, and a drill run — to look at after changing the
+ * UI. The files are not committed; the default directory is git-ignored.
  *
  *   npm run screenshots [-- --out DIR]
  */
@@ -13,7 +13,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { AdminRequestsResponse } from '../src/admin/admin-api-types.js';
 import { launchChromium } from '../test/support/chromium-browser.js';
 import { signIn } from '../test/support/dashboard-sign-in.js';
-import { adminCall, INCIDENT_CONFIG, sendIncidentTraffic } from '../test/support/dashboard-traffic.js';
+import { adminCall, INCIDENT_CONFIG, sendIncidentTraffic, sendTeamTraffic } from '../test/support/dashboard-traffic.js';
 import { startGateway } from '../test/support/start-gateway.js';
 
 const { values } = parseArgs({ options: { out: { type: 'string', default: 'dashboard-screenshots' } }, strict: true });
@@ -27,6 +27,7 @@ let browser: Browser | undefined;
 try {
   await sendIncidentTraffic(gateway.url);
   await adminCall(gateway.url, 'POST', '/admin/drills');
+  await sendTeamTraffic(gateway.url);
   const failedOver = (await adminCall<AdminRequestsResponse>(gateway.url, 'GET', '/admin/requests?route=support&origin=caller&limit=50')).data.find((record) => record.attempts.length > 1);
   const pages: [string, string][] = [
     ['overview', '/ui/'],
@@ -35,7 +36,10 @@ try {
     ['requests', '/ui/requests'],
     ['requests-refused-for-budget', '/ui/requests?error_kind=refused_budget'],
     ['keys', '/ui/keys'],
+    ['teams', '/ui/teams'],
     ['drills', '/ui/drills'],
+    ['audit', '/ui/audit'],
+    ['overview-one-team', '/ui/?team=search'],
   ];
   if (failedOver) pages.push(['request-timeline', `/ui/requests/${failedOver.id}`]);
   browser = await launchChromium();

@@ -1,4 +1,4 @@
-import type { Actor, Role, TeamRole } from '../core/actor.js';
+import { holdsTeamRole, type Actor, type Role, type TeamRole } from '../core/actor.js';
 import { GatewayError } from '../errors/gateway-error.js';
 
 /** 403 `permission_denied`, naming the role that would have been let through (SPEC §15). */
@@ -6,14 +6,6 @@ export function permissionDenied(needed: readonly Role[], what: string): Gateway
   const roles = needed.map((role) => `"${role}"`);
   const needs = roles.length === 1 ? `the role ${roles[0]}` : `one of the roles ${roles.slice(0, -1).join(', ')} or ${roles.at(-1)}`;
   return new GatewayError(`Permission denied: ${what} needs ${needs}.`, { status: 403, code: 'permission_denied', type: 'permission_error' });
-}
-
-/** Whether the actor may act on a team's things with one of `roles` (admin always may; `auditor` only where listed). */
-export function holdsTeamRole(actor: Actor, teamId: string | null, roles: readonly Role[]): boolean {
-  if (actor.global === 'admin') return true;
-  if (actor.global !== null && roles.includes(actor.global)) return true;
-  if (teamId === null) return false;
-  return actor.grants.some((grant) => grant.team === teamId && roles.includes(grant.role));
 }
 
 /** Throws 403 unless the actor holds one of `roles` for the team (null: things of no team, which only global roles reach). */

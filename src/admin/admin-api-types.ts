@@ -5,6 +5,7 @@
  */
 import type { CanaryRun } from '../canaries/canary-run.js';
 import type { Actor, Role, TeamGrant } from '../core/actor.js';
+import type { AuditRow } from '../core/audit-entry.js';
 import type { FailureKind } from '../core/failure-kind.js';
 import type { RequestOrigin } from '../core/request-origin.js';
 import type { RefusalClass } from '../core/request-outcome.js';
@@ -12,9 +13,10 @@ import type { RequestRecord } from '../core/request-record.js';
 import type { DrillRun, DrillStep } from '../drills/drill-run.js';
 import type { CreatedKeyView, KeySpendView, KeyView } from '../keys/key-view.js';
 import type { TeamSpendView, TeamView } from '../teams/team-view.js';
+import type { AdminTokenView } from '../tokens/admin-token.js';
 
 export type { AdminHealthResponse, CoolingCauseView, DeploymentHealthView, FirstTokenView, ModelChangeView } from './deployment-health-view.js';
-export type { CanaryRun, CreatedKeyView, DrillRun, DrillStep, KeySpendView, KeyView, RequestRecord, TeamSpendView, TeamView };
+export type { AdminTokenView, AuditRow, CanaryRun, CreatedKeyView, DrillRun, DrillStep, KeySpendView, KeyView, RequestRecord, TeamSpendView, TeamView };
 
 /** `GET /admin/me`: who the gateway takes the caller for, and the admin endpoints (`METHOD /path`) its roles let it through. */
 export interface AdminMeResponse {
@@ -40,6 +42,16 @@ export interface AdminKeysResponse {
 /** `GET /admin/teams`: oldest first, those the caller may see. `POST`, `GET` and `PATCH /admin/teams/:id` answer one `TeamView`. */
 export interface AdminTeamsResponse {
   data: TeamView[];
+}
+
+/** `GET /admin/tokens`: oldest first, never a secret or a hash. */
+export interface AdminTokensResponse {
+  data: AdminTokenView[];
+}
+
+/** `GET /admin/audit`: newest first (oldest first with `after`). */
+export interface AdminAuditResponse {
+  data: AuditRow[];
 }
 
 /** `GET /admin/drills` and `POST /admin/drills` answer one `DrillRun`. */

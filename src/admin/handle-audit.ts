@@ -1,11 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Kysely } from 'kysely';
 import { listAudit, MAX_AUDIT_LIMIT, type AuditFilter } from '../audit/audit-query.js';
-import { AUDIT_ACTIONS, type AuditRow } from '../core/audit-entry.js';
+import { AUDIT_ACTIONS } from '../core/audit-entry.js';
 import { noStore, sendJson } from '../http/send.js';
 import { sinceToEpochMs } from '../records/record-store.js';
 import type { DatabaseSchema } from '../store/schema.js';
 import { storeCall } from '../store/store-call.js';
+import type { AdminAuditResponse } from './admin-api-types.js';
 import { badParameter, limitParameter } from './bad-parameter.js';
 
 export interface AdminAuditDeps {
@@ -21,8 +22,8 @@ const QUERY_PARAMETERS = ['since', 'until', 'actor', 'action', 'target', 'limit'
  */
 export async function handleListAudit(request: IncomingMessage, response: ServerResponse, deps: AdminAuditDeps): Promise<void> {
   const filter = parseAuditQuery(new URL(request.url ?? '/', 'http://gateway.invalid').searchParams);
-  const data: AuditRow[] = await storeCall(listAudit(deps.db, filter));
-  sendJson(response, 200, { data }, noStore());
+  const data = await storeCall(listAudit(deps.db, filter));
+  sendJson(response, 200, { data } satisfies AdminAuditResponse, noStore());
 }
 
 /** Refuses (never ignores or clamps) a bad or unknown parameter, naming it. */

@@ -8,6 +8,7 @@ import type { TeamStore } from '../teams/team-store.js';
 import type { AdminTokenStore } from '../tokens/admin-token-store.js';
 import { adminTokenView } from '../tokens/admin-token.js';
 import { badTeam, parseCreateTokenBody } from '../tokens/create-token-body.js';
+import type { AdminTokensResponse } from './admin-api-types.js';
 
 export interface AdminTokensDeps {
   tokens: AdminTokenStore;
@@ -42,7 +43,7 @@ export async function handleCreateToken(request: IncomingMessage, response: Serv
 export async function handleListTokens(_request: IncomingMessage, response: ServerResponse, _params: Params, deps: AdminTokensDeps): Promise<void> {
   const nowMs = (deps.nowMs ?? Date.now)();
   const tokens = await storeCall(deps.tokens.list());
-  sendJson(response, 200, { data: tokens.map((token) => adminTokenView(token, nowMs)) }, noStore());
+  sendJson(response, 200, { data: tokens.map((token) => adminTokenView(token, nowMs)) } satisfies AdminTokensResponse, noStore());
 }
 
 /** `DELETE /admin/tokens/:id` → `{id, revoked: true}`, refused from the very next request on every replica; twice is not an error. */

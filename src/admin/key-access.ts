@@ -1,5 +1,5 @@
-import { holdsTeamRole, permissionDenied } from '../access/permission-denied.js';
-import type { Actor } from '../core/actor.js';
+import { permissionDenied } from '../access/permission-denied.js';
+import { holdsTeamRole, type Actor } from '../core/actor.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { CreateKeyRequest } from '../keys/create-key-body.js';
 import type { NewKey, VirtualKey } from '../keys/virtual-key.js';

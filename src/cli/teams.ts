@@ -1,3 +1,4 @@
+import { durationText } from '../core/duration-text.js';
 import type { TeamSpendView, TeamView } from '../teams/team-view.js';
 import { callAdmin, errorMessage, type AdminClientOptions } from './admin-client.js';
 import { formatTable } from './format-table.js';
@@ -152,13 +153,6 @@ function explorationText(policy: TeamView['exploration']): string {
   if (policy.limits.tpm !== null) parts.push(`tpm ${policy.limits.tpm}`);
   if (policy.budget !== null) parts.push(budgetText(policy.budget));
   return parts.join(', ');
-}
-
-/** Whole days or hours when the seconds make them, else seconds. */
-function durationText(seconds: number): string {
-  if (seconds % 86_400 === 0) return `${seconds / 86_400} d`;
-  if (seconds % 3_600 === 0) return `${seconds / 3_600} h`;
-  return `${seconds} s`;
 }
 
 function usdText(usd: number): string {

@@ -33,3 +33,14 @@ export function strongestRole(global: Actor['global'], grants: readonly TeamGran
   const held = new Set<Role>([...(global ? [global] : []), ...grants.map((grant) => grant.role)]);
   return ROLES.find((role) => held.has(role));
 }
+
+/**
+ * Whether the actor may act on a team's things with one of `roles` (admin always may; `auditor`
+ * only where listed). Takes the grants alone, so the dashboard asks it of `GET /admin/me`'s answer.
+ */
+export function holdsTeamRole(actor: Pick<Actor, 'global' | 'grants'>, teamId: string | null, roles: readonly Role[]): boolean {
+  if (actor.global === 'admin') return true;
+  if (actor.global !== null && roles.includes(actor.global)) return true;
+  if (teamId === null) return false;
+  return actor.grants.some((grant) => grant.team === teamId && roles.includes(grant.role));
+}

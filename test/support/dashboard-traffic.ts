@@ -5,6 +5,7 @@
  * then passed over while it cools), and refusals of each class — a wrong key, a key over its
  * requests-per-minute, a key over its budget, a malformed body, bodies refused before any route.
  */
+import { createTeam, createTeamKey } from './admin-calls.js';
 import { createKey } from './virtual-keys.js';
 import { postChat } from './start-gateway.js';
 
@@ -97,4 +98,25 @@ export async function adminCall<T>(gatewayUrl: string, method: 'GET' | 'POST', p
   const response = await fetch(`${gatewayUrl}${path}`, { method, headers: { authorization: `Bearer ${DASHBOARD_ADMIN_TOKEN}` }, signal: AbortSignal.timeout(30_000) });
   if (response.status !== 200) throw new Error(`${method} ${path} → ${response.status}: ${await response.text()}`);
   return (await response.json()) as T;
+}
+
+/**
+ * A team as the Teams page shows one: a budget, limits, route bounds and an exploration policy, a
+ * service key with a few served requests, and an exploration key (made with the admin token, its
+ * owner). Needs `auth: { mode: keys }` and the dashboard's admin token.
+ */
+export async function sendTeamTraffic(gatewayUrl: string, requests = 3): Promise<{ teamId: string; serviceKey: string }> {
+  const teamId = await createTeam(
+    gatewayUrl,
+    { name: 'search', budget: { usd: 5, period: 'day' }, limits: { rpm: 600 }, routes: ['steady', 'support'], exploration: { max_ttl_s: 86_400, budget: { usd: 1, period: 'day' } } },
+    DASHBOARD_ADMIN_TOKEN,
+  );
+  const service = await createTeamKey(gatewayUrl, { name: 'search-indexer', team: teamId }, DASHBOARD_ADMIN_TOKEN);
+  await createTeamKey(gatewayUrl, { name: 'try-reranker', team: teamId, kind: 'exploration' }, DASHBOARD_ADMIN_TOKEN);
+  for (let index = 0; index < requests; index++) {
+    const response = await postChat(gatewayUrl, { model: 'steady', messages: [{ role: 'user', content: 'Find my order' }] }, { authorization: `Bearer ${service.key}` });
+    await response.text();
+    if (response.status !== 200) throw new Error(`the team's key was answered ${response.status}`);
+  }
+  return { teamId, serviceKey: service.key };
 }

@@ -53,6 +53,8 @@ it.skipIf(!available)('clicking the request id shows two attempt bars on one axi
 
     // The timeline's URL is a deep link.
     await page.reload();
+    // The page reads the record after it loads: the bars are there once it has.
+    await page.getByRole('button', { name: 'attempt 2: ok mock-anthropic/standby' }).waitFor();
     expect(await page.locator('[aria-label^="attempt" i]').count()).toBe(2);
     expect(errors).toEqual([]);
   } finally {

@@ -1,7 +1,7 @@
 import { beforeAll, expect, it } from 'vitest';
 import type { AdminRequestsResponse } from '../../src/admin/admin-api-types.js';
 import { chromiumForThisFile } from '../support/chromium-browser.js';
-import { adminCall } from '../support/dashboard-traffic.js';
+import { adminCall, sendTeamTraffic } from '../support/dashboard-traffic.js';
 import { horizontalOverflow, incidentGatewayForThisFile, openPage, screenshot, signIn } from './dashboard-helpers.js';
 
 const { available, browser } = chromiumForThisFile();
@@ -13,10 +13,12 @@ beforeAll(async () => {
   const url = incident.gateway().url;
   // A drill's steps carry the longest texts of all: the providers' error messages.
   await adminCall(url, 'POST', '/admin/drills');
+  // A team with keys of both kinds for the Teams page, and the audit rows of making them.
+  await sendTeamTraffic(url);
   failedOverId = (await adminCall<AdminRequestsResponse>(url, 'GET', '/admin/requests?route=support&origin=caller')).data.find((record) => record.attempts.length > 1)!.id;
 }, 60_000);
 
-const PAGES = ['/ui/', '/ui/?range=day', '/ui/deployments', '/ui/requests', '/ui/keys', '/ui/drills'];
+const PAGES = ['/ui/', '/ui/?range=day', '/ui/?team=search', '/ui/deployments', '/ui/requests', '/ui/keys', '/ui/teams', '/ui/drills', '/ui/audit'];
 
 for (const viewport of [
   { name: 'a 1280 px window', width: 1280, height: 800 },

@@ -19,7 +19,9 @@ const PAGES = [
   { link: 'Deployments', path: '/ui/deployments', heading: 'Deployments' },
   { link: 'Requests', path: '/ui/requests', heading: 'Requests' },
   { link: 'Keys', path: '/ui/keys', heading: 'Keys' },
+  { link: 'Teams', path: '/ui/teams', heading: 'Teams' },
   { link: 'Drills', path: '/ui/drills', heading: 'Drills' },
+  { link: 'Audit', path: '/ui/audit', heading: 'Audit' },
 ];
 
 it.skipIf(!available)('signs in with the token, links to every page by name, and each page has its own URL that survives a reload', async () => {

@@ -38,6 +38,10 @@ export class AdminApi {
     return this.#call<T>('POST', path, body);
   }
 
+  patch<T>(path: string, body: unknown): Promise<T> {
+    return this.#call<T>('PATCH', path, body);
+  }
+
   delete<T>(path: string): Promise<T> {
     return this.#call<T>('DELETE', path);
   }

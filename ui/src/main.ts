@@ -3,6 +3,7 @@ import 'uplot/dist/uPlot.min.css';
 import './styles.css';
 import { AdminApi, AdminApiError, type AdminCredentials } from './admin-api.js';
 import type { AdminMeResponse } from './admin-api-types.js';
+import { followLink } from './follow-link.js';
 import { matchRoute, NAVIGATION } from './routes.js';
 import { csrfToken, forgetSession, signOutOfSession } from './session-cookie.js';
 import { showSignInForm } from './sign-in-form.js';
@@ -72,6 +73,8 @@ function navigate(url: string): void {
   showPage();
 }
 
+const follow = followLink(navigate);
+
 function showPage(): void {
   if (!signedIn) return;
   const { api, me } = signedIn;
@@ -96,28 +99,23 @@ function showPage(): void {
       <main id="page"></main>`,
     root,
   );
-  const page = root.querySelector<HTMLElement>('#page')!;
+  // Each page draws into an element of its own: a read still in flight when another page opened
+  // then lands in an element no longer in the document, never over the new page.
+  const page = document.createElement('div');
+  root.querySelector<HTMLElement>('#page')!.replaceChildren(page);
   if (!match) {
     render(html`<h1 tabindex="-1">Not found</h1><p>The dashboard has no page at ${location.pathname}. <a href="/ui/" @click=${follow}>Go to the overview</a>.</p>`, page);
     stopPage = () => undefined;
     return;
   }
   const stopLabels = keepTableCellsLabelled(page);
-  const stopMatched = match.page(page, { api, can, params: match.params, query: new URLSearchParams(location.search), navigate });
+  const stopMatched = match.page(page, { api, me, can, params: match.params, query: new URLSearchParams(location.search), navigate });
   stopPage = () => {
     stopMatched();
     stopLabels();
   };
   // Keyboard and screen-reader users land on the new page's heading, as after a full load.
   page.querySelector<HTMLElement>('h1')?.focus({ preventScroll: true });
-}
-
-/** Dashboard links change the page without a reload; modified clicks (new tab) are the browser's. */
-function follow(event: MouseEvent): void {
-  const link = event.currentTarget as HTMLAnchorElement;
-  if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-  event.preventDefault();
-  navigate(link.getAttribute('href')!);
 }
 
 window.addEventListener('popstate', showPage);

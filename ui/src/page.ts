@@ -1,7 +1,10 @@
 import type { AdminApi } from './admin-api.js';
+import type { AdminMeResponse } from './admin-api-types.js';
 
 export interface PageContext {
   api: AdminApi;
+  /** Who is signed in: their roles, and the teams they hold one in. */
+  me: AdminMeResponse;
   /** The page URL's path parameters (a request's id). */
   params: Readonly<Record<string, string>>;
   query: URLSearchParams;

@@ -1,10 +1,12 @@
 import type { Page } from './page.js';
+import { auditPage } from './pages/audit-page.js';
 import { deploymentsPage } from './pages/deployments-page.js';
 import { drillsPage } from './pages/drills-page.js';
 import { keysPage } from './pages/keys-page.js';
 import { overviewPage } from './pages/overview-page.js';
 import { requestPage } from './pages/request-page.js';
 import { requestsPage } from './pages/requests-page.js';
+import { teamsPage } from './pages/teams-page.js';
 
 export interface NavigationLink {
   path: string;
@@ -19,7 +21,9 @@ export const NAVIGATION: readonly NavigationLink[] = [
   { path: '/ui/deployments', label: 'Deployments' },
   { path: '/ui/requests', label: 'Requests' },
   { path: '/ui/keys', label: 'Keys' },
+  { path: '/ui/teams', label: 'Teams', needs: 'GET /admin/teams' },
   { path: '/ui/drills', label: 'Drills', needs: 'GET /admin/drills' },
+  { path: '/ui/audit', label: 'Audit', needs: 'GET /admin/audit' },
 ];
 
 export interface RouteMatch {
@@ -36,7 +40,9 @@ export function matchRoute(path: string): RouteMatch | undefined {
   if (trimmed === '/ui/deployments') return { page: deploymentsPage, section: '/ui/deployments', params: {} };
   if (trimmed === '/ui/requests') return { page: requestsPage, section: '/ui/requests', params: {} };
   if (trimmed === '/ui/keys') return { page: keysPage, section: '/ui/keys', params: {} };
+  if (trimmed === '/ui/teams') return { page: teamsPage, section: '/ui/teams', params: {} };
   if (trimmed === '/ui/drills') return { page: drillsPage, section: '/ui/drills', params: {} };
+  if (trimmed === '/ui/audit') return { page: auditPage, section: '/ui/audit', params: {} };
   const request = /^\/ui\/requests\/([^/]+)$/.exec(trimmed);
   if (request) return { page: requestPage, section: '/ui/requests', params: { id: decodeURIComponent(request[1]!) } };
   return undefined;

@@ -7,8 +7,12 @@ const HISTORY_BUCKET_S = 900;
 import type { AdminKeysResponse, AdminStatsResponse, CreatedKeyView, KeySpendView, KeyStatsView, KeyView } from '../admin-api-types.js';
 import { sparkline, type SparkSeries } from '../sparkline.js';
 import { ConfirmDialog } from '../confirm-dialog.js';
+import { FormFields, periodChoice } from '../form-fields.js';
+import { budgetText, limitsText } from '../limits-text.js';
+import { NewSecret } from '../new-secret.js';
 import { ORIGIN_WORDS } from '../origin-words.js';
 import type { Page } from '../page.js';
+import { spendMeter } from '../spend-meter.js';
 
 /**
  * Keys: each key's spend against its budget, limits and expiry; create (the secret shown once,
@@ -21,8 +25,6 @@ export const keysPage: Page = (root, { api, can }) => {
   let error: string | undefined;
   let createError: string | undefined;
   let showInactive = false;
-  /** The new key's secret: held only until the operator dismisses it. */
-  let created: { name: string; secret: string; copied: boolean } | undefined;
   let notice: string | undefined;
 
   const draw = () => {
@@ -31,15 +33,7 @@ export const keysPage: Page = (root, { api, can }) => {
       html`<h1 tabindex="-1">Keys</h1>
         <p class="visually-hidden" aria-live="polite">${notice ?? ''}</p>
         ${error ? html`<p class="error" role="alert">${error}</p>` : nothing}
-        ${created
-          ? html`<section class="secret" aria-labelledby="secret-heading">
-              <h2 id="secret-heading">New key “${created.name}”</h2>
-              <p>This is the only time the secret is shown: copy it now.</p>
-              <p><code class="mono" id="new-secret">${created.secret}</code></p>
-              <button type="button" @click=${copy}>${created.copied ? 'Copied' : 'Copy'}</button>
-              <button type="button" class="quiet" @click=${dismiss}>Done</button>
-            </section>`
-          : nothing}
+        ${secret.template()}
         <p class="muted keys-origin">Spend and tokens count each key's own requests: ${ORIGIN_WORDS.caller} only, as the gateway's drills, canaries and probes use no key.</p>
         <label class="inline"><input type="checkbox" .checked=${showInactive} @change=${toggleInactive} /> Show revoked and expired keys</label>
         ${keys === undefined
@@ -71,7 +65,7 @@ export const keysPage: Page = (root, { api, can }) => {
                         <td>${spendOf(key, spend.get(key.id))}</td>
                         <td>${spendHistory(spend.get(key.id), history, key.name)}</td>
                         <td class="nowrap">${tokensOf(history?.byKey.get(key.name))}</td>
-                        <td>${key.limits.rpm === null ? '' : `${key.limits.rpm} rpm `}${key.limits.tpm === null ? '' : `${key.limits.tpm} tpm`}${key.limits.rpm === null && key.limits.tpm === null ? 'none' : ''}</td>
+                        <td>${limitsText(key.limits)}</td>
                         <td>${timeCell(key.expires_at, 'never')}</td>
                         <td>${key.status}${key.revoked_at ? html` ${timeCell(key.revoked_at)}` : nothing}</td>
                         <td>${key.status === 'revoked' || !can('DELETE /admin/keys/:id') ? nothing : html`<button type="button" class="danger" @click=${() => askRevoke(key)}>Revoke</button>`}</td>
@@ -94,11 +88,7 @@ export const keysPage: Page = (root, { api, can }) => {
         <label>Budget (USD) <input name="budget" type="number" min="0" step="0.01" /></label>
         <label
           >Per
-          <select name="period">
-            <option>month</option>
-            <option>day</option>
-            <option>total</option>
-          </select></label
+          ${periodChoice()}</label
         >
         <label>Requests per minute <input name="rpm" type="number" min="1" step="1" /></label>
         <label>Tokens per minute <input name="tpm" type="number" min="1" step="1" /></label>
@@ -108,6 +98,7 @@ export const keysPage: Page = (root, { api, can }) => {
       </form>
     </section>`;
   const confirm = new ConfirmDialog('revoke-dialog', root, draw);
+  const secret = new NewSecret(root, draw);
 
   /** Every key's spend and tokens by the quarter hour over the last day (`/admin/stats`). */
   async function loadHistory(): Promise<void> {
@@ -147,45 +138,26 @@ export const keysPage: Page = (root, { api, can }) => {
   async function create(event: SubmitEvent): Promise<void> {
     event.preventDefault();
     const form = event.currentTarget as HTMLFormElement;
-    const fields = new FormData(form);
-    const text = (name: string) => String(fields.get(name) ?? '').trim();
-    const body: Record<string, unknown> = { name: text('name') };
-    if (text('routes') !== '' && text('routes') !== 'all') body.routes = text('routes').split(',').map((glob) => glob.trim()).filter(Boolean);
-    if (text('budget') !== '') body.budget = { usd: Number(text('budget')), period: text('period') };
-    const limits: Record<string, number> = {};
-    if (text('rpm') !== '') limits.rpm = Number(text('rpm'));
-    if (text('tpm') !== '') limits.tpm = Number(text('tpm'));
-    if (Object.keys(limits).length > 0) body.limits = limits;
-    if (text('expires') !== '') body.expires_at = new Date(text('expires')).toISOString();
+    const fields = new FormFields(form);
+    const body: Record<string, unknown> = { name: fields.text('name') };
+    const routes = fields.routes();
+    if (routes) body.routes = routes;
+    const budget = fields.budget();
+    if (budget) body.budget = budget;
+    const limits = fields.limits();
+    if (limits.rpm !== null || limits.tpm !== null) body.limits = limits;
+    const expires = fields.time('expires');
+    if (expires) body.expires_at = expires;
     try {
       const answer = await api.post<CreatedKeyView>('/admin/keys', body);
-      created = { name: answer.name, secret: answer.key, copied: false };
       createError = undefined;
       form.reset();
+      secret.show(answer.name, answer.key);
       await load();
-      root.querySelector<HTMLElement>('#secret-heading')?.scrollIntoView({ block: 'nearest' });
     } catch (failure) {
       createError = `The key was not created: ${(failure as Error).message}`;
       draw();
     }
-  }
-
-  async function copy(): Promise<void> {
-    if (!created) return;
-    try {
-      await navigator.clipboard.writeText(created.secret);
-      created.copied = true;
-    } catch {
-      // No clipboard permission: select the text so Ctrl+C copies it.
-      const code = root.querySelector('#new-secret');
-      if (code) getSelection()?.selectAllChildren(code);
-    }
-    draw();
-  }
-
-  function dismiss(): void {
-    created = undefined;
-    draw();
   }
 
   function askRevoke(key: KeyView): void {
@@ -211,19 +183,12 @@ export const keysPage: Page = (root, { api, can }) => {
   draw();
   void load();
   // Leaving the page drops a secret still shown.
-  return () => (created = undefined);
+  return () => secret.forget();
 };
 
 function spendOf(key: KeyView, spend: KeySpendView | undefined) {
-  if (!spend) return key.budget ? `budget ${formatUsd(key.budget.usd)} / ${key.budget.period}` : '—';
-  if (spend.budget_usd === null) return html`${formatUsd(spend.usd)} <span class="muted">(no budget)</span>`;
-  const share = spend.budget_usd === 0 ? 1 : Math.min(1, spend.usd / spend.budget_usd);
-  return html`<div class="budget">
-    <div class="budget-bar" role="meter" aria-valuemin="0" aria-valuemax=${spend.budget_usd} aria-valuenow=${spend.usd} aria-valuetext=${`${formatUsd(spend.usd)} of ${formatUsd(spend.budget_usd)}`}>
-      <span class=${share >= 0.9 ? 'over' : ''} style="width: ${(share * 100).toFixed(1)}%"></span>
-    </div>
-    ${formatUsd(spend.usd)} of ${formatUsd(spend.budget_usd)} / ${spend.period}${spend.reserved_usd > 0 ? html` <span class="muted">(+${formatUsd(spend.reserved_usd)} reserved)</span>` : nothing}
-  </div>`;
+  if (!spend) return key.budget ? `budget ${budgetText(key.budget)}` : '—';
+  return spendMeter(spend);
 }
 
 /**

@@ -1,10 +1,12 @@
 import { html, nothing, render, type TemplateResult } from 'lit-html';
-import type { AdminStatsResponse as Stats, BreakdownFigures, FailingDeploymentView, StatsBucketView as StatsBucket, TokensView } from '../admin-api-types.js';
-import { formatMs, formatShare, formatTokens, formatUsd, shortTimeCell, timeCell } from '../format-time.js';
+import type { AdminStatsResponse as Stats, StatsBucketView as StatsBucket, TeamView } from '../admin-api-types.js';
+import { formatMs, formatShare, formatTokens, formatUsd, timeCell } from '../format-time.js';
 import { failedUpstreamCount, outcomeParts, refusedCount } from '../outcomes.js';
 import { ORIGIN_WORDS } from '../origin-words.js';
 import type { Page } from '../page.js';
+import { teamChoice, teamName, teamsToFilterBy } from '../team-filter.js';
 import { TimeChart } from '../time-chart.js';
+import { breakdownTables, failingView, tokensText } from './overview-tables.js';
 
 const RANGES = {
   hour: { label: 'Last hour', spanMs: 3_600_000, bucketS: 60 },
@@ -14,17 +16,31 @@ type RangeName = keyof typeof RANGES;
 const REFRESH_MS = 15_000;
 /** The Overview is the callers': every count says so, spend over time excepted (the ledger's, every origin's). */
 const WHOSE = ORIGIN_WORDS.caller;
+/**
+ * Narrowed to teams (one chosen, or a team role's own), the counts, outcomes, tokens, spend and
+ * routes are those teams'; what the gateway keeps by deployment alone stays every team's.
+ */
+const SHARED_FIGURES = "Latency and first-token percentiles, failing deployments and By provider count every team's requests: the gateway keeps them by deployment, which the teams share.";
 
 /**
  * Overview: the callers' requests of the last hour or day from `/admin/stats` — how they ended
  * (served, refused by the gateway, failed upstream), charts over time, each route and provider,
- * and the deployments failing most.
+ * and the deployments failing most — of every team's requests, or of one team's (`?team=`).
  */
-export const overviewPage: Page = (root, { api, query, navigate }) => {
+export const overviewPage: Page = (root, { api, can, query, navigate }) => {
   const rangeName: RangeName = query.get('range') === 'day' ? 'day' : 'hour';
   const range = RANGES[rangeName];
+  const team = query.get('team') || null;
+  let teams: TeamView[] = [];
   let stats: Stats | undefined;
   let error: string | undefined;
+  const overviewUrl = (next: { range: RangeName; team: string | null }) => {
+    const parameters = new URLSearchParams();
+    if (next.range !== 'hour') parameters.set('range', next.range);
+    if (next.team) parameters.set('team', next.team);
+    const text = parameters.toString();
+    return `/ui/${text ? `?${text}` : ''}`;
+  };
   const charts: { chart: TimeChart; values: (bucket: StatsBucket, perMinute: number) => (number | null)[] }[] = [];
 
   const draw = () =>
@@ -33,10 +49,12 @@ export const overviewPage: Page = (root, { api, query, navigate }) => {
         <div class="toolbar" role="group" aria-label="Time range">
           ${Object.entries(RANGES).map(
             ([name, option]) =>
-              html`<button type="button" aria-pressed=${name === rangeName ? 'true' : 'false'} @click=${() => navigate(name === 'hour' ? '/ui/' : `/ui/?range=${name}`)}>${option.label}</button>`,
+              html`<button type="button" aria-pressed=${name === rangeName ? 'true' : 'false'} @click=${() => navigate(overviewUrl({ range: name as RangeName, team }))}>${option.label}</button>`,
           )}
-          <span class="muted">callers' requests${stats ? html`; updated ${timeCell(new Date().toISOString())}` : nothing}</span>
+          ${teamChoice(teams, team, (chosen) => navigate(overviewUrl({ range: rangeName, team: chosen || null })))}
+          <span class="muted">callers' requests${team ? ` of team ${teamName(teams, team)}` : ''}${stats ? html`; updated ${timeCell(new Date().toISOString())}` : nothing}</span>
         </div>
+        ${stats?.teams ? html`<p class="muted scope-note" role="note">${SHARED_FIGURES}</p>` : nothing}
         ${error ? html`<p class="error" role="alert">${error}</p>` : nothing}
         ${stats ? html`${totals(stats)}<div class="incident">${outcomesView(stats)}${failingView(stats.failing_deployments)}</div>` : html`<p class="muted">Loading…</p>`}
         <div class="charts">
@@ -109,12 +127,13 @@ export const overviewPage: Page = (root, { api, query, navigate }) => {
     ],
     (bucket, perMinute) => [bucket.tokens.input / perMinute, bucket.tokens.output / perMinute, bucket.tokens.cache_read / perMinute],
   );
-  chart('chart-spend', 'Spend (every origin)', (value) => formatUsd(value), [{ label: 'USD', colour: '#334155' }], (bucket) => [bucket.spend_usd]);
+  // The gateway's own requests use no key, so a team's spend is its callers' alone.
+  chart('chart-spend', team ? "Spend of the team's requests" : 'Spend (every origin)', (value) => formatUsd(value), [{ label: 'USD', colour: '#334155' }], (bucket) => [bucket.spend_usd]);
 
   async function load(): Promise<void> {
     try {
       const since = new Date(Date.now() - range.spanMs).toISOString();
-      stats = await api.get<Stats>(`/admin/stats?since=${encodeURIComponent(since)}&bucket_s=${range.bucketS}&origin=caller`);
+      stats = await api.get<Stats>(`/admin/stats?since=${encodeURIComponent(since)}&bucket_s=${range.bucketS}&origin=caller${team ? `&team=${encodeURIComponent(team)}` : ''}`);
       error = undefined;
       const perMinute = stats.bucket_s / 60;
       const times = stats.data.map((bucket) => Date.parse(bucket.start) / 1000);
@@ -128,6 +147,10 @@ export const overviewPage: Page = (root, { api, query, navigate }) => {
     draw();
   }
   void load();
+  void teamsToFilterBy(api, can).then((listed) => {
+    teams = listed;
+    draw();
+  });
   const timer = setInterval(() => void load(), REFRESH_MS);
   return () => {
     clearInterval(timer);
@@ -163,10 +186,6 @@ function totals(stats: Stats): TemplateResult {
   return html`<dl class="figures">
     ${figures.map(([name, value]) => html`<div class="figure"><dt>${name}</dt><dd>${value}</dd></div>`)}
   </dl>`;
-}
-
-function tokensText(tokens: TokensView): string {
-  return `${formatTokens(tokens.input)} / ${formatTokens(tokens.output)}`;
 }
 
 /** How every request of the range ended: one bar split by outcome, and the counts behind it. */
@@ -205,84 +224,6 @@ function outcomesView(stats: Stats): TemplateResult {
         </tbody>
       </table>
     </div>
-  </section>`;
-}
-
-function failingView(failing: FailingDeploymentView[]): TemplateResult {
-  return html`<section aria-labelledby="failing-heading">
-    <h2 id="failing-heading">Failing deployments, ${WHOSE} attempts</h2>
-    ${failing.length === 0
-      ? html`<p>No attempt failed in this range.</p>`
-      : html`<div class="table-wrap">
-          <table class="failing">
-            <thead>
-              <tr>
-                <th scope="col">Deployment</th>
-                <th scope="col" class="number">Failed / attempts</th>
-                <th scope="col">Kinds</th>
-                <th scope="col">Failing since / last failure</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${failing.map(
-                (row) => html`<tr data-deployment=${row.deployment}>
-                  <th scope="row" class="mono deployment-name">${row.deployment}</th>
-                  <td class="number">${row.failures} / ${row.attempts}</td>
-                  <td>${Object.entries(row.failure_kinds).map(([kind, count]) => html`<span class="kind-chip"><span class="swatch kind-${kind}"></span>${kind} ${count}</span> `)}</td>
-                  <td><div class="since">${shortTimeCell(row.since, '—', true)}</div><div class="muted">last ${shortTimeCell(row.last_failure)}</div></td>
-                </tr>`,
-              )}
-            </tbody>
-          </table>
-        </div>`}
-  </section>`;
-}
-
-/** By route (requests refused before any route in one row, "no route") and by the provider that served them. */
-function breakdownTables(stats: Stats): TemplateResult {
-  const noRoute = html`<span class="muted" title="refused before a route: bad JSON, an unknown model, too large">no route</span>`;
-  return html`${breakdownTable({ title: 'By route', column: 'Route' }, stats.by_route, (row) => row.route ?? noRoute)}
-  ${breakdownTable({ title: 'By provider', column: 'Provider' }, stats.by_provider, (row) => html`${row.connection} <span class="muted">(${row.provider})</span>`)}`;
-}
-
-function breakdownTable<Row extends BreakdownFigures>(
-  { title, column }: { title: string; column: string },
-  rows: Row[],
-  name: (row: Row) => TemplateResult | string,
-): TemplateResult {
-  const id = `${title.toLowerCase().replaceAll(' ', '-')}-heading`;
-  return html`<section aria-labelledby=${id}>
-    <h2 id=${id}>${title}, ${WHOSE} requests</h2>
-    ${rows.length === 0
-      ? html`<p class="muted">No request in this range.</p>`
-      : html`<div class="table-wrap">
-          <table class="breakdown">
-            <thead>
-              <tr>
-                <th scope="col">${column}</th>
-                <th scope="col" class="number">Requests</th>
-                <th scope="col" class="number">Success</th>
-                <th scope="col" class="number">Fallback</th>
-                <th scope="col" class="number">First token p50 / p99</th>
-                <th scope="col" class="number">Tokens in / out</th>
-                <th scope="col" class="number">Spend</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${rows.map(
-                (row) => html`<tr>
-                  <th scope="row">${name(row)}</th>
-                  <td class="number">${row.requests}</td>
-                  <td class="number">${formatShare(row.ok_share)}</td>
-                  <td class="number">${formatShare(row.fallback_share)}</td>
-                  <td class="number">${formatMs(row.first_token_ms.p50)} / ${formatMs(row.first_token_ms.p99)}</td>
-                  <td class="number">${tokensText(row.tokens)}</td>
-                  <td class="number">${formatUsd(row.spend_usd)}</td>
-                </tr>`,
-              )}
-            </tbody>
-          </table>
-        </div>`}
   </section>`;
 }
 

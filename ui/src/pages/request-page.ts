@@ -3,6 +3,7 @@ import { FailureKind } from '../../../src/core/failure-kind.js';
 import { describeRecord, type RecordDescription } from '../../../src/records/describe-record.js';
 import { relativeToTheSecond } from '../../../src/records/relative-to-the-second.js';
 import { formatMs, formatUsage, formatUsd, timeCell } from '../format-time.js';
+import { followLink } from '../follow-link.js';
 import type { Page } from '../page.js';
 import type { RequestRecord } from '../admin-api-types.js';
 
@@ -13,11 +14,7 @@ export const requestPage: Page = (root, { api, params, navigate }) => {
   let error: string | undefined;
   let selected: number | undefined;
 
-  const back = (event: MouseEvent) => {
-    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-    event.preventDefault();
-    navigate('/ui/requests');
-  };
+  const back = followLink(navigate);
   const select = (n: number) => {
     selected = n;
     draw();

@@ -1,8 +1,10 @@
 import { html, nothing, render } from 'lit-html';
-import type { AdminHealthResponse, AdminRequestsResponse, RequestRecord } from '../admin-api-types.js';
+import type { AdminHealthResponse, AdminRequestsResponse, RequestRecord, TeamView } from '../admin-api-types.js';
 import { formatMs, formatUsage, formatUsd, shortTimeCell } from '../format-time.js';
+import { followLink } from '../follow-link.js';
 import type { Page } from '../page.js';
 import { errorKindLabel, recordErrorKind, REQUEST_ERROR_KINDS } from '../request-error-kind.js';
+import { teamChoice, teamsToFilterBy } from '../team-filter.js';
 
 const PAGE_SIZE = 50;
 const LIVE_MS = 5_000;
@@ -10,14 +12,14 @@ const STATUSES = ['ok', 'interrupted', 'failed', 'rejected', 'cancelled'];
 /** `origin` in the URL and the API: callers' when absent (the API's default), so the gateway's own probes stay out of sight until asked for. */
 const ORIGINS = { caller: 'callers', all: 'every origin', probe: 'probes', drill: 'drills', canary: 'canaries' } as const;
 /** The filters, as the page URL's query and the admin API's parameters alike. */
-const FILTERS = ['route', 'deployment', 'key', 'status', 'error_kind', 'fallback', 'origin', 'since'] as const;
+const FILTERS = ['route', 'deployment', 'key', 'team', 'status', 'error_kind', 'fallback', 'origin', 'since'] as const;
 
 /**
- * Requests: `/admin/requests` with the filters in the page URL (so a filtered list is a link),
- * paged by `before` (the last id shown); each id opens its attempt timeline. `live=1` (the newest
- * page only) reads the list again every few seconds.
+ * Requests: `/admin/requests` with the filters in the page URL (so a filtered list is a link; one
+ * team's requests with `team=`), paged by `before` (the last id shown); each id opens its attempt
+ * timeline. `live=1` (the newest page only) reads the list again every few seconds.
  */
-export const requestsPage: Page = (root, { api, query, navigate }) => {
+export const requestsPage: Page = (root, { api, can, query, navigate }) => {
   const filters = new URLSearchParams();
   for (const name of FILTERS) {
     const value = query.get(name);
@@ -27,6 +29,7 @@ export const requestsPage: Page = (root, { api, query, navigate }) => {
   const live = query.get('live') === '1' && !before;
   let records: RequestRecord[] | undefined;
   let deployments: string[] = [];
+  let teams: TeamView[] = [];
   let error: string | undefined;
   let loadedAt: string | undefined;
 
@@ -39,11 +42,7 @@ export const requestsPage: Page = (root, { api, query, navigate }) => {
     for (const [name, value] of Object.entries(extra)) next.set(name, value);
     return listUrl(next);
   };
-  const open = (event: MouseEvent, url: string) => {
-    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-    event.preventDefault();
-    navigate(url);
-  };
+  const follow = followLink(navigate);
   const apply = (event: SubmitEvent) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget as HTMLFormElement);
@@ -74,7 +73,7 @@ export const requestsPage: Page = (root, { api, query, navigate }) => {
       <option value="">any</option>
       ${options.map((option) => html`<option value=${option} ?selected=${filters.get(name) === option}>${label(option)}</option>`)}
     </select>`;
-  const requestLink = (id: string) => html`<a class="mono" href=${`/ui/requests/${encodeURIComponent(id)}`} title=${id} @click=${(event: MouseEvent) => open(event, `/ui/requests/${encodeURIComponent(id)}`)}>${id}</a>`;
+  const requestLink = (id: string) => html`<a class="mono" href=${`/ui/requests/${encodeURIComponent(id)}`} title=${id} @click=${follow}>${id}</a>`;
 
   const draw = () =>
     render(
@@ -84,13 +83,14 @@ export const requestsPage: Page = (root, { api, query, navigate }) => {
           <label>Served by <input name="deployment" list="deployments" placeholder="connection/model" .value=${filters.get('deployment') ?? ''} /></label>
           <datalist id="deployments">${deployments.map((deployment) => html`<option value=${deployment}></option>`)}</datalist>
           <label>Key <input name="key" .value=${filters.get('key') ?? ''} /></label>
+          ${teamChoice(teams, filters.get('team'))}
           <label>Status ${choice('status', STATUSES)}</label>
           <label>Error kind ${choice('error_kind', REQUEST_ERROR_KINDS, errorKindLabel)}</label>
           <label>Fallback ${choice('fallback', ['true', 'false'], (value) => (value === 'true' ? 'yes' : 'no'))}</label>
           <label>Origin ${originChoice(filters.get('origin') ?? 'caller')}</label>
           <label>Since <input name="since" type="datetime-local" .value=${sinceLocal()} /></label>
           <button type="submit">Apply</button>
-          <a href="/ui/requests" @click=${(event: MouseEvent) => open(event, '/ui/requests')}>Clear</a>
+          <a href="/ui/requests" @click=${follow}>Clear</a>
         </form>
         <div class="toolbar">
           <label class="inline"><input type="checkbox" .checked=${live} ?disabled=${before !== null} @change=${toggleLive} /> Live: read again every ${LIVE_MS / 1000} s</label>
@@ -139,9 +139,9 @@ export const requestsPage: Page = (root, { api, query, navigate }) => {
                 </table>
               </div>`}
         <nav class="pager" aria-label="Pages">
-          ${before ? html`<a href=${pageUrl({})} @click=${(event: MouseEvent) => open(event, pageUrl({}))}>Newest</a>` : nothing}
+          ${before ? html`<a href=${pageUrl({})} @click=${follow}>Newest</a>` : nothing}
           ${records && records.length === PAGE_SIZE
-            ? html`<a href=${pageUrl({ before: records.at(-1)!.id })} @click=${(event: MouseEvent) => open(event, pageUrl({ before: records!.at(-1)!.id }))}>Older</a>`
+            ? html`<a href=${pageUrl({ before: records.at(-1)!.id })} @click=${follow}>Older</a>`
             : nothing}
         </nav>`,
       root,
@@ -173,6 +173,10 @@ export const requestsPage: Page = (root, { api, query, navigate }) => {
   draw();
   void load();
   void loadDeployments();
+  void teamsToFilterBy(api, can).then((listed) => {
+    teams = listed;
+    draw();
+  });
   const timer = live ? setInterval(() => void load(), LIVE_MS) : undefined;
   return () => clearInterval(timer);
 };
