@@ -106,7 +106,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const engine: EngineDeps = {
     health: health.door,
     transport,
-    adapterFor: (target) => adapterFor(target.connection),
+    adapterFor: (target) => adapterFor(target.connection, target.routedModel),
     baseUrlFor: (target) => baseUrlFor(target.connection, mockUrl()),
     retryBudgets: new RetryBudgets(Date.now, (route) => metrics.retryBudgetExhausted.inc({ route }), health.retryBuckets),
   };

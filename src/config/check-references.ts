@@ -1,10 +1,10 @@
-import { backoffSchema, connectionSchema, timeoutsSchema, type ConnectionConfig, type ProviderName } from './schema.js';
+import { backoffSchema, connectionSchema, timeoutsSchema, type ConnectionConfig } from './schema.js';
 import { formatPath } from './config-issue.js';
 import { closestName } from './closest-name.js';
 import type { EnvSubstitution } from './interpolate-env.js';
 import { quoteValue } from './quote-value.js';
 import { isRecord } from './is-record.js';
-import { SUPPORTED_PROVIDERS } from './supported-providers.js';
+import { PROVIDER_CONNECTION_KEYS, PROVIDER_TABLE, PROVIDERS } from '../providers/provider-table.js';
 
 export interface ReferenceIssue {
   path: string;
@@ -18,54 +18,25 @@ export interface ReferenceContext {
   substitutions: readonly EnvSubstitution[];
 }
 
-/** Providers that cannot be called without a key of their own. */
-const PROVIDERS_NEEDING_KEY = new Set(['openai', 'anthropic', 'gemini', 'azure-openai']);
-/** Providers with no public default host. */
-const PROVIDERS_NEEDING_BASE_URL = new Set(['openai-compatible', 'azure-openai']);
-
-/** Keys that mean something to one provider only: elsewhere they are a mistake worth naming. */
-const PROVIDER_ONLY_KEYS: readonly [keyof ConnectionConfig, ProviderName][] = [
-  ['region', 'bedrock'],
-  ['aws_access_key_id', 'bedrock'],
-  ['aws_secret_access_key', 'bedrock'],
-  ['aws_session_token', 'bedrock'],
-  ['api_version', 'azure-openai'],
-];
-
 type Add = (path: PropertyKey[], message: string) => void;
 
-/** Bedrock takes an API key (bearer) or an IAM key pair (SigV4), and needs a region unless base_url names the host. */
-function checkBedrock(name: string, connection: ConnectionConfig, add: Add): void {
-  const hasKeyPair = connection.aws_access_key_id !== undefined && connection.aws_secret_access_key !== undefined;
-  if (connection.api_key === undefined && !hasKeyPair) {
-    add(['connections', name, 'api_key'], 'provider bedrock needs api_key (a Bedrock API key) or aws_access_key_id with aws_secret_access_key');
-  } else if ((connection.aws_access_key_id === undefined) !== (connection.aws_secret_access_key === undefined)) {
-    add(['connections', name, connection.aws_access_key_id === undefined ? 'aws_access_key_id' : 'aws_secret_access_key'], 'aws_access_key_id and aws_secret_access_key go together');
-  }
-  if (connection.region === undefined && (hasKeyPair || connection.base_url === undefined)) {
-    add(['connections', name, 'region'], 'required for provider bedrock (it names the host and signs the requests)');
-  }
-}
-
+/** What the provider table says a connection needs, and keys it takes that belong to another provider. */
 function checkConnection(name: string, connection: ConnectionConfig, context: ReferenceContext, add: Add): void {
-  if (PROVIDERS_NEEDING_KEY.has(connection.provider) && connection.api_key === undefined) {
+  const entry = PROVIDER_TABLE[connection.provider];
+  if (entry.needs.apiKey && connection.api_key === undefined) {
     const path = ['connections', name, 'api_key'];
     const variable = context.unsetByPath.get(formatPath(path));
     add(path, `required for provider ${connection.provider}${variable ? ` (environment variable ${variable} is not set)` : ''}`);
   }
-  if (PROVIDERS_NEEDING_BASE_URL.has(connection.provider) && connection.base_url === undefined) {
+  if (entry.needs.baseUrl && connection.base_url === undefined) {
     add(['connections', name, 'base_url'], `required for provider ${connection.provider}`);
   }
-  if (!SUPPORTED_PROVIDERS.has(connection.provider)) {
-    add(['connections', name, 'provider'], `provider ${connection.provider} is not available in this version (supported: ${[...SUPPORTED_PROVIDERS].join(', ')})`);
+  for (const key of Object.keys(PROVIDER_CONNECTION_KEYS) as (keyof typeof PROVIDER_CONNECTION_KEYS)[]) {
+    if (connection[key] === undefined || Object.hasOwn(entry.keys, key)) continue;
+    const owners = PROVIDERS.filter((provider) => Object.hasOwn(PROVIDER_TABLE[provider].keys, key));
+    add(['connections', name, key], key === 'dialect' ? 'only a mock connection takes a dialect' : `only ${owners.join(' or ')} connections take ${key}`);
   }
-  if (connection.dialect !== undefined && connection.provider !== 'mock') {
-    add(['connections', name, 'dialect'], 'only a mock connection takes a dialect');
-  }
-  for (const [key, provider] of PROVIDER_ONLY_KEYS) {
-    if (connection[key] !== undefined && connection.provider !== provider) add(['connections', name, key], `only ${provider} connections take ${key}`);
-  }
-  if (connection.provider === 'bedrock') checkBedrock(name, connection, add);
+  for (const issue of entry.check?.(connection) ?? []) add(['connections', name, issue.key], issue.message);
 }
 
 function checkTargetConnection(path: PropertyKey[], connection: string, known: readonly string[], context: ReferenceContext, add: Add): void {

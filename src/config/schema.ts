@@ -1,11 +1,9 @@
 import { z } from 'zod';
 import { FailureKind } from '../core/failure-kind.js';
 import { FAILURE_RULES } from '../core/failure-policy.js';
+import { PROVIDER_CONNECTION_KEYS, PROVIDERS } from '../providers/provider-table.js';
 import { adminOidcSchema } from './admin-oidc-schema.js';
 
-/** Providers a connection can speak to; `mock` is the built-in fault-injecting provider. */
-export const PROVIDERS = ['openai', 'anthropic', 'gemini', 'bedrock', 'azure-openai', 'openai-compatible', 'mock'] as const;
-export type ProviderName = (typeof PROVIDERS)[number];
 
 const positiveInt = z.number().int().positive();
 const nonNegativeInt = z.number().int().nonnegative();
@@ -96,16 +94,8 @@ export const connectionSchema = z
     max_in_flight: positiveInt.default(256),
     /** Skip this connection (and every target on it) when it has no api_key, e.g. an unset env var. */
     optional: z.boolean().default(false),
-    /** For `provider: mock`: which wire format the mock speaks. */
-    dialect: z.enum(['openai', 'openai-responses', 'anthropic', 'gemini', 'bedrock']).optional(),
-    /** Bedrock: the AWS region (`us-east-1`); sets the default base_url and the SigV4 scope. */
-    region: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, 'an AWS region such as us-east-1').optional(),
-    /** Bedrock without an API key: IAM credentials, requests signed with SigV4 per attempt. */
-    aws_access_key_id: z.string().min(1).optional(),
-    aws_secret_access_key: z.string().min(1).optional(),
-    aws_session_token: z.string().min(1).optional(),
-    /** Azure OpenAI: the `api-version` query parameter. */
-    api_version: z.string().min(1).optional(),
+    /** The keys of one provider or another (providers/provider-table.ts). */
+    ...PROVIDER_CONNECTION_KEYS,
   })
   .strict();
 

@@ -1,51 +1,23 @@
 import type { ConnectionConfig } from '../config/schema.js';
+import { PROVIDER_TABLE } from '../providers/provider-table.js';
 import type { UpstreamRequest } from '../providers/spec.js';
-import { resolveCompatibleHost } from '../providers/openai-compatible/hosts.js';
 import { signAwsRequest } from './sign-aws-request.js';
 
 /**
- * Adds the connection's credential to a freshly built request. Applied per attempt, after the
- * adapter (which never sees secrets), so a retried attempt is signed afresh — which matters for
- * SigV4, whose signature covers the time.
+ * Adds the connection's credential to a freshly built request, in its provider's style (the
+ * provider table). Applied per attempt, after the adapter (which never sees secrets), so a
+ * retried attempt is signed afresh — which matters for SigV4, whose signature covers the time.
  */
 export async function applyCredentials(upstream: UpstreamRequest, connection: ConnectionConfig): Promise<UpstreamRequest> {
-  const apiKey = connection.api_key;
-  if (apiKey !== undefined) {
-    const [header, value] = credentialHeader(connection, apiKey);
-    upstream.headers[header] = value;
-    return upstream;
-  }
-  const { aws_access_key_id: accessKeyId, aws_secret_access_key: secretAccessKey, region } = connection;
-  if (connection.provider === 'bedrock' && accessKeyId !== undefined && secretAccessKey !== undefined && region !== undefined) {
+  const style = PROVIDER_TABLE[connection.provider].credential(connection);
+  const { api_key: apiKey, aws_access_key_id: accessKeyId, aws_secret_access_key: secretAccessKey, region } = connection;
+  if (style.kind === 'aws' && apiKey === undefined) {
+    if (accessKeyId === undefined || secretAccessKey === undefined || region === undefined) return upstream;
     const sessionToken = connection.aws_session_token;
     return signAwsRequest(upstream, { accessKeyId, secretAccessKey, ...(sessionToken === undefined ? {} : { sessionToken }) }, region);
   }
+  if (apiKey === undefined) return upstream;
+  if (style.kind === 'aws') upstream.headers.authorization = `Bearer ${apiKey}`;
+  else upstream.headers[style.header] = style.scheme === undefined ? apiKey : `${style.scheme} ${apiKey}`;
   return upstream;
-}
-
-function credentialHeader(connection: ConnectionConfig, apiKey: string): [string, string] {
-  switch (connection.provider) {
-    case 'anthropic':
-      return ['x-api-key', apiKey];
-    case 'gemini':
-      return ['x-goog-api-key', apiKey];
-    case 'azure-openai':
-      return ['api-key', apiKey];
-    case 'mock':
-      switch (connection.dialect) {
-        case 'anthropic':
-          return ['x-api-key', apiKey];
-        case 'gemini':
-          return ['x-goog-api-key', apiKey];
-        default:
-          return ['authorization', `Bearer ${apiKey}`];
-      }
-    case 'openai-compatible': {
-      const auth = resolveCompatibleHost(connection.base_url ?? '').auth;
-      return 'scheme' in auth ? [auth.header, `${auth.scheme} ${apiKey}`] : [auth.header, apiKey];
-    }
-    default:
-      // OpenAI, and Bedrock API keys (bearer tokens).
-      return ['authorization', `Bearer ${apiKey}`];
-  }
 }

@@ -5,7 +5,7 @@ import { resolveRoute } from '../routing/resolve-route.js';
 import { PROBE_EMBEDDINGS_REQUEST } from '../health/probe-request.js';
 import { drillRequest, RESPONSES_MIN_OUTPUT_TOKENS } from './drill-request.js';
 
-const adapter = (fields: Record<string, unknown>) => adapterFor(connectionSchema.parse(fields));
+const adapter = (fields: Record<string, unknown>) => adapterFor(connectionSchema.parse(fields), 'gpt-4.1');
 
 const config = configSchema.parse({
   connections: { east: { provider: 'mock' } },

@@ -84,7 +84,7 @@ it('time spent waiting for a pooled socket is not first-token time', async () =>
       {
         n,
         target: { connectionName: 'pooled', connection, routedModel: 'pooled', modelChange: false, config: { connection: 'pooled', model: 'pooled', model_change: false, weight: 1, priority: 0 } },
-        adapter: adapterFor(connection),
+        adapter: adapterFor(connection, 'pooled'),
         baseUrl,
         timeouts: { connect_ms: 1_000, first_token_ms: firstTokenTimeoutMs, idle_ms: 1_000 },
         caller: new Cancellation(),

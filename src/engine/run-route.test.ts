@@ -81,7 +81,7 @@ function engineFor(config: Config, script: Record<string, Reply[]>, onSend?: (mo
   const deps: EngineDeps = {
     health: new LocalHealthDoor({ registry, cooling: new Cooling(), load: new ConnectionLoad(), latency: new LatencyTracker(), config: () => config }),
     transport,
-    adapterFor: (target) => adapterFor(target.connection),
+    adapterFor: (target) => adapterFor(target.connection, target.routedModel),
     baseUrlFor: (target) => target.connection.base_url!,
     retryBudgets: new RetryBudgets(Date.now, (route) => exhausted.push(route)),
   };
@@ -270,7 +270,7 @@ describe('the attempt loop behind a fake health door', () => {
     const deps: EngineDeps = {
       health,
       transport,
-      adapterFor: (target) => adapterFor(target.connection),
+      adapterFor: (target) => adapterFor(target.connection, target.routedModel),
       baseUrlFor: (target) => target.connection.base_url!,
       retryBudgets: new RetryBudgets(),
     };

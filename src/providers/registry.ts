@@ -1,81 +1,19 @@
-import type { ConnectionConfig, ProviderName } from '../config/schema.js';
-import { anthropicAdapter } from './anthropic/adapter.js';
-import { AZURE_DEFAULT_API_VERSION, createAzureOpenAiAdapter } from './azure-openai/adapter.js';
-import { bedrockAdapter } from './bedrock/adapter.js';
-import { geminiAdapter } from './gemini/adapter.js';
-import { createOpenAiAdapter, openAiAdapter } from './openai/adapter.js';
-import { createCompatibleAdapter } from './openai-compatible/adapter.js';
-import { createOpenAiResponsesAdapter } from './openai-responses/adapter.js';
-import type { UpstreamDialect, ProviderAdapter } from './spec.js';
+import { mockPathOf, PROVIDER_TABLE, type ConnectionFacts } from './provider-table.js';
+import type { ProviderAdapter } from './spec.js';
 
-/** Each provider's public endpoint, in its own SDK's convention (README.md, configuration). */
-const DEFAULT_BASE_URLS: Partial<Record<ProviderName, string>> = {
-  openai: 'https://api.openai.com/v1',
-  anthropic: 'https://api.anthropic.com',
-  gemini: 'https://generativelanguage.googleapis.com/v1beta',
-};
-
-const ADAPTERS_BY_DIALECT: Readonly<Record<UpstreamDialect, ProviderAdapter>> = {
-  // The mock's OpenAI wire, as a generic host's: api.openai.com's rules without its `prompt_cache_key`.
-  openai: createOpenAiAdapter({ dropParams: ['max_tokens'] }),
-  // The mock speaking the Responses API, to every caller.
-  'openai-responses': createOpenAiResponsesAdapter({ origin: 'mock', path: '/responses', promptCacheKey: false }),
-  anthropic: anthropicAdapter,
-  gemini: geminiAdapter,
-  bedrock: bedrockAdapter,
-};
-
-/** api.openai.com: Chat Completions, and its own Responses API for Responses callers. */
-const openAiWithResponses: ProviderAdapter = {
-  ...openAiAdapter,
-  responses: createOpenAiResponsesAdapter({ origin: 'openai', path: '/responses', promptCacheKey: true }),
-};
-
-/** Adapters that depend on a connection setting, made once per distinct setting. */
-const configuredAdapters = new Map<string, ProviderAdapter>();
-
-function configured(key: string, create: () => ProviderAdapter): ProviderAdapter {
-  let adapter = configuredAdapters.get(key);
-  if (!adapter) {
-    adapter = create();
-    configuredAdapters.set(key, adapter);
-  }
-  return adapter;
+/** The adapter for a target: its connection's provider, and for some providers its model. */
+export function adapterFor(connection: ConnectionFacts, model: string): ProviderAdapter {
+  return PROVIDER_TABLE[connection.provider].adapter(connection, model);
 }
-
-export function adapterFor(connection: ConnectionConfig): ProviderAdapter {
-  switch (connection.provider) {
-    case 'openai':
-      return openAiWithResponses;
-    case 'anthropic':
-    case 'gemini':
-    case 'bedrock':
-      return ADAPTERS_BY_DIALECT[connection.provider];
-    case 'mock':
-      return ADAPTERS_BY_DIALECT[connection.dialect ?? 'openai'];
-    case 'openai-compatible': {
-      const baseUrl = connection.base_url ?? '';
-      return configured(`compatible ${baseUrl}`, () => createCompatibleAdapter(baseUrl));
-    }
-    case 'azure-openai': {
-      const apiVersion = connection.api_version ?? AZURE_DEFAULT_API_VERSION;
-      return configured(`azure ${apiVersion}`, () => createAzureOpenAiAdapter(apiVersion));
-    }
-  }
-}
-
-/** Where the in-process mock serves each wire format, relative to its root (the SDKs' own conventions). */
-const MOCK_PATHS: Readonly<Record<UpstreamDialect, string>> = { openai: '/v1', 'openai-responses': '/v1', anthropic: '', gemini: '/v1beta', bedrock: '' };
 
 /** The base URL to call; a mock connection without one uses the gateway's in-process mock. */
-export function baseUrlFor(connection: ConnectionConfig, inProcessMockUrl: string | undefined): string {
+export function baseUrlFor(connection: ConnectionFacts, inProcessMockUrl: string | undefined): string {
   if (connection.base_url !== undefined) return connection.base_url;
   if (connection.provider === 'mock') {
     if (inProcessMockUrl === undefined) throw new Error('the in-process mock provider is not running');
-    return `${inProcessMockUrl}${MOCK_PATHS[connection.dialect ?? 'openai']}`;
+    return `${inProcessMockUrl}${mockPathOf(connection.dialect)}`;
   }
-  if (connection.provider === 'bedrock' && connection.region !== undefined) return `https://bedrock-runtime.${connection.region}.amazonaws.com`;
-  const url = DEFAULT_BASE_URLS[connection.provider];
+  const url = PROVIDER_TABLE[connection.provider].defaultBaseUrl(connection);
   if (url === undefined) throw new Error(`provider ${connection.provider} has no default base_url`);
   return url;
 }

@@ -3,17 +3,14 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { AttemptRecordEntry, RequestRecord } from '../core/request-record.js';
+import { PROVIDER_TABLE, type ProviderName } from '../providers/provider-table.js';
 import { redactRecord } from '../records/redact-record.js';
 import type { RequestSpans } from './request-spans.js';
 
-/** `gen_ai.provider.name` values of the GenAI semantic conventions, by our provider names. */
-const GEN_AI_PROVIDERS: Readonly<Record<string, string>> = {
-  openai: 'openai',
-  anthropic: 'anthropic',
-  gemini: 'gcp.gemini',
-  bedrock: 'aws.bedrock',
-  'azure-openai': 'azure.ai.openai',
-};
+/** `gen_ai.provider.name` of the GenAI semantic conventions, by our provider name (a record's may be one no longer configured). */
+function genAiProvider(provider: string): string {
+  return Object.hasOwn(PROVIDER_TABLE, provider) ? PROVIDER_TABLE[provider as ProviderName].tracingName : provider;
+}
 
 /**
  * The OpenTelemetry SDK and its OTLP exporter, started for `url`: imported only by
@@ -45,7 +42,7 @@ function exportRecord(tracer: Tracer, record: RequestRecord): void {
         'gen_ai.operation.name': operation,
         'gen_ai.request.model': record.model_requested,
         'gen_ai.response.model': record.served?.model,
-        'gen_ai.provider.name': record.served ? GEN_AI_PROVIDERS[record.served.provider] ?? record.served.provider : undefined,
+        'gen_ai.provider.name': record.served ? genAiProvider(record.served.provider) : undefined,
         'gen_ai.usage.input_tokens': record.usage?.input_tokens,
         'gen_ai.usage.output_tokens': record.usage?.output_tokens,
         'http.response.status_code': record.http_status,
@@ -72,7 +69,7 @@ function exportRecord(tracer: Tracer, record: RequestRecord): void {
 function attemptAttributes(operation: string, attempt: AttemptRecordEntry): Attributes {
   return withoutNulls({
     'gen_ai.operation.name': operation,
-    'gen_ai.provider.name': GEN_AI_PROVIDERS[attempt.provider] ?? attempt.provider,
+    'gen_ai.provider.name': genAiProvider(attempt.provider),
     'gen_ai.request.model': attempt.model,
     'gen_ai.usage.input_tokens': attempt.usage?.input_tokens,
     'gen_ai.usage.output_tokens': attempt.usage?.output_tokens,

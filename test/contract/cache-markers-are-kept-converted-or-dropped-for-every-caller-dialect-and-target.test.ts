@@ -75,7 +75,7 @@ const TARGETS: Record<string, Target> = {
 
 /** The body the target is sent, by the adapter the engine would pick (a Responses caller: the target's Responses API where it has one). */
 function outbound(request: ChatRequest, target: Target): Json {
-  const adapter = adapterFor(connectionSchema.parse(target.connection));
+  const adapter = adapterFor(connectionSchema.parse(target.connection), target.model);
   const upstream = request.responsesBody !== undefined ? (adapter.responses ?? adapter) : adapter;
   return JSON.parse(upstream.buildRequest(request, { baseUrl: 'https://provider.test', routedModel: target.model }).body) as Json;
 }

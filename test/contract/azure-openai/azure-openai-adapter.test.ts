@@ -21,7 +21,7 @@ describe('Azure OpenAI adapter', () => {
   });
 
   it('takes the api_version of its connection, and embeddings go to the deployment too', () => {
-    const pinned = adapterFor({ provider: 'azure-openai', api_version: '2025-04-01-preview', base_url: TARGET.baseUrl, alternate_hosts: [], max_in_flight: 1, optional: false });
+    const pinned = adapterFor({ provider: 'azure-openai', api_version: '2025-04-01-preview', base_url: TARGET.baseUrl }, 'gpt-4.1');
     expect(pinned.buildRequest(chat(false), TARGET).url).toMatch(/\/chat\/completions\?api-version=2025-04-01-preview$/);
     const embeddings = pinned.embeddings!.buildRequest({ input: ['a'], encodingFormat: 'float' }, { ...TARGET, routedModel: 'embed' });
     expect(embeddings.url).toBe('https://contoso.openai.azure.com/openai/deployments/embed/embeddings?api-version=2025-04-01-preview');

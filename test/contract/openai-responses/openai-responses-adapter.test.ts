@@ -49,13 +49,13 @@ describe('OpenAI Responses adapter: requests', () => {
     const sent = bodyOf({ ...minimalRequest(), responsesBody });
     expect(sent.input).toEqual([input[0], { type: 'reasoning', id: 'rs_1', summary: [], encrypted_content: 'from-openai' }, input[3], input[4]]);
     expect(sent).not.toHaveProperty('previous_response_id');
-    const azure = adapterFor({ provider: 'azure-openai', base_url: 'https://r.openai.azure.com' } as never).responses!;
+    const azure = adapterFor({ provider: 'azure-openai', base_url: 'https://r.openai.azure.com' }, 'gpt-4.1').responses!;
     const toAzure = JSON.parse(azure.buildRequest({ ...minimalRequest(), responsesBody }, { baseUrl: 'https://r.openai.azure.com', routedModel: 'dep' }).body);
     expect(toAzure.input.map((item: { encrypted_content?: string }) => item.encrypted_content).filter(Boolean)).toEqual(['from-azure', 'from-the-caller']);
   });
 
   it('Azure OpenAI is called on its v1 Responses path with the deployment as the model', () => {
-    const azure = adapterFor({ provider: 'azure-openai', base_url: 'https://r.openai.azure.com' } as never).responses!;
+    const azure = adapterFor({ provider: 'azure-openai', base_url: 'https://r.openai.azure.com' }, 'gpt-4.1').responses!;
     const upstream = azure.buildRequest({ ...minimalRequest(), responsesBody: { model: 'route', input: 'hi' } }, { baseUrl: 'https://r.openai.azure.com/', routedModel: 'my-deployment' });
     expect(upstream.url).toBe('https://r.openai.azure.com/openai/v1/responses');
     expect(JSON.parse(upstream.body).model).toBe('my-deployment');
