@@ -49,21 +49,39 @@ function chunk(json: object): string {
   return `data: ${JSON.stringify(json)}\r\n\r\n`;
 }
 
-/** Running totals: every stream chunk reports the usage so far. */
-function usageMetadata(plan: AnswerPlan, outputTokens: number): object {
+/**
+ * How an answer differs between the Gemini API and Vertex AI, which serve the same
+ * GenerateContentResponse: Vertex stamps `createTime` and `usageMetadata.trafficType` on every
+ * response and, streaming, sends the counts only in the last chunk (./vertex-wire.ts).
+ */
+export interface GeminiAnswerHome {
+  vertex: boolean;
+}
+
+const geminiApi: GeminiAnswerHome = { vertex: false };
+
+/** Every stream chunk reports the usage so far (Vertex: only the finishing one does). */
+function usageMetadata(plan: AnswerPlan, outputTokens: number, home: GeminiAnswerHome): object {
   // Gemini counts cached tokens in the prompt and names them apart only when there are some; it reports no writes.
   const cached = plan.cache.readTokens > 0 ? { cachedContentTokenCount: plan.cache.readTokens } : {};
-  return {
+  const counts = {
     promptTokenCount: promptTokens(plan),
     candidatesTokenCount: outputTokens,
     totalTokenCount: promptTokens(plan) + outputTokens,
     ...cached,
-    promptTokensDetails: [{ modality: 'TEXT', tokenCount: promptTokens(plan) }],
+  };
+  const promptTokensDetails = [{ modality: 'TEXT', tokenCount: promptTokens(plan) }];
+  if (!home.vertex) return { ...counts, promptTokensDetails };
+  return {
+    ...counts,
+    trafficType: 'ON_DEMAND',
+    promptTokensDetails,
+    candidatesTokensDetails: [{ modality: 'TEXT', tokenCount: outputTokens }],
   };
 }
 
-/** A response or stream chunk; only the last one carries `finishReason`. */
-function response(plan: AnswerPlan, parts: object[], finished: boolean, outputTokens: number): object {
+/** A response or stream chunk; only the last one carries `finishReason` (and, on Vertex, the counts). */
+function response(plan: AnswerPlan, parts: object[], finished: boolean, outputTokens: number, home: GeminiAnswerHome): object {
   const candidate: Record<string, unknown> = { content: { parts, role: 'model' } };
   if (finished) candidate.finishReason = plan.finish === undefined ? 'STOP' : finishReasons[plan.finish];
   candidate.index = 0;
@@ -71,10 +89,12 @@ function response(plan: AnswerPlan, parts: object[], finished: boolean, outputTo
   if (finished && plan.toolCall !== undefined && plan.finish === undefined) {
     candidate.finishMessage = 'Model generated function call(s).';
   }
+  const usage = home.vertex && !finished ? { trafficType: 'ON_DEMAND' } : usageMetadata(plan, outputTokens, home);
   return {
     candidates: [candidate],
-    usageMetadata: usageMetadata(plan, outputTokens),
+    usageMetadata: usage,
     modelVersion: plan.name,
+    ...(home.vertex ? { createTime: new Date(plan.createdS * 1000).toISOString() } : {}),
     responseId: `resp_mock_${plan.n}`,
   };
 }
@@ -85,8 +105,12 @@ function answerParts(plan: AnswerPlan): object[] {
     : [{ functionCall: { name: plan.toolCall.name, args: plan.toolCall.input } }];
 }
 
-function completion(plan: AnswerPlan): string {
-  return JSON.stringify(response(plan, answerParts(plan), true, plan.pieceCount));
+/** The answers, whole and streamed, as the Gemini API or Vertex (`home`) words them. */
+export function geminiAnswers(home: GeminiAnswerHome): Pick<WireFormat, 'completion' | 'stream'> {
+  return {
+    completion: (plan) => JSON.stringify(response(plan, answerParts(plan), true, plan.pieceCount, home)),
+    stream: (plan) => stream(plan, home),
+  };
 }
 
 /**
@@ -94,36 +118,39 @@ function completion(plan: AnswerPlan): string {
  * does), so a stream cut after the last piece still lacks its finish. A tool call arrives whole in
  * one finishing chunk, as Gemini streams function calls: that stream has no pieces.
  */
-function stream(plan: AnswerPlan): StreamFrames {
+function stream(plan: AnswerPlan, home: GeminiAnswerHome): StreamFrames {
   const isToolCall = plan.toolCall !== undefined;
   return {
     head: '',
     pieceCount: isToolCall ? 0 : plan.pieceCount,
-    piece: (index) => chunk(response(plan, [{ text: planPieceText(plan, index) }], false, index + 1)),
-    tail: () => chunk(response(plan, isToolCall ? answerParts(plan) : [{ text: '' }], true, plan.pieceCount)),
+    piece: (index) => chunk(response(plan, [{ text: planPieceText(plan, index) }], false, index + 1, home)),
+    tail: () => chunk(response(plan, isToolCall ? answerParts(plan) : [{ text: '' }], true, plan.pieceCount, home)),
   };
 }
 
 /** google.rpc.RetryInfo's delay, a protobuf Duration (`26s`, `1.5s`): from retry_after, else retry_after_ms. */
-function retryDelay(faults: ErrorFaults): string | undefined {
+export function retryDelay(faults: ErrorFaults): string | undefined {
   if (faults.retryAfterS !== undefined) return `${Number(faults.retryAfterS)}s`;
   if (faults.retryAfterMs !== undefined) return `${faults.retryAfterMs / 1000}s`;
   return undefined;
 }
 
-function withRetryInfo(body: GeminiErrorBody, delay: string | undefined): GeminiErrorBody {
+export function withRetryInfo(body: GeminiErrorBody, delay: string | undefined): GeminiErrorBody {
   if (delay === undefined) return body;
   const retryInfo = { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: delay };
   return { error: { ...body.error, details: [...(body.error.details ?? []), retryInfo] } };
 }
 
+/** Gemini's answer to a blocked prompt: a 200 (unless `status=` says otherwise) with `promptFeedback`, an SSE chunk when streaming. */
+export function promptBlocked(faults: ErrorFaults, request: { stream: boolean }): ErrorAnswer {
+  const status = faults.status ?? 200;
+  return request.stream
+    ? { status, body: chunk(geminiPromptBlocked), headers: {}, contentType: streamContentType }
+    : { status, body: JSON.stringify(geminiPromptBlocked), headers: {} };
+}
+
 function error(faults: ErrorFaults, request: { model: string; stream: boolean }): ErrorAnswer {
-  if (faults.errorName === 'content_policy') {
-    const status = faults.status ?? 200;
-    return request.stream
-      ? { status, body: chunk(geminiPromptBlocked), headers: {}, contentType: streamContentType }
-      : { status, body: JSON.stringify(geminiPromptBlocked), headers: {} };
-  }
+  if (faults.errorName === 'content_policy') return promptBlocked(faults, request);
   let status: number;
   let body: GeminiErrorBody;
   if (faults.errorName !== undefined) {
@@ -154,8 +181,7 @@ export const geminiWire: WireFormat = {
   dialect: 'gemini',
   streamContentType,
   malformedFrame: 'data: {"candidates": [\r\n\r\n',
-  completion,
-  stream,
+  ...geminiAnswers(geminiApi),
   inbandError: (kind) => inbandFrames[kind],
   error,
   invalidRequest,

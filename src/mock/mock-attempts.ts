@@ -5,8 +5,10 @@ export interface MockAttempt {
   n: number;
   atMs: number;
   dialect: UpstreamDialect;
+  /** Set where the dialect is served from elsewhere than its own provider: `vertex` for Claude and Gemini on Vertex AI. */
+  home?: 'vertex';
   path: string;
-  /** The full model string as sent (decoded from the path for Gemini and Bedrock), directives included. */
+  /** The full model string as sent (decoded from the path for Gemini, Bedrock and Vertex), directives included. */
   model: string;
   /** The model before `?`. */
   name: string;

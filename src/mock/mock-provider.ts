@@ -10,15 +10,18 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { FaultWindow } from './fault-window.js';
+import { IssuedTokens, type TokenGrant } from './issued-tokens.js';
 import { MockAttempts, type MockAttempt } from './mock-attempts.js';
 import { sendJson } from './mock-http.js';
 import { openaiWire } from './openai-wire.js';
 import { PromptCache } from './prompt-cache.js';
 import { findRoute } from './routes.js';
 import { serveMockRequest, type MockState } from './serve-mock-request.js';
+import { serveTokenRequest } from './token-endpoint.js';
 
 export { mockAnswerText } from './answer.js';
 export type { MockAttempt } from './mock-attempts.js';
+export type { TokenGrant } from './issued-tokens.js';
 
 export interface MockProvider {
   /** `http://HOST:PORT`, without a trailing slash. */
@@ -26,7 +29,9 @@ export interface MockProvider {
   port: number;
   attempts: readonly MockAttempt[];
   attemptsFor(name: string): MockAttempt[];
-  /** Forgets attempts, the `times` / `flap_down_s` counters and the prompt cache. */
+  /** What the token endpoint (`POST /token`) was asked, in order; never a token or an assertion. */
+  tokenGrants: readonly TokenGrant[];
+  /** Forgets attempts, token grants, the `times` / `flap_down_s` counters and the prompt cache (issued tokens stay valid). */
   reset(): void;
   /** Stops listening and destroys every open socket, silent and stalled ones included. */
   close(): Promise<void>;
@@ -48,6 +53,8 @@ export interface MockProviderOptions {
    * whatever its directives. Other keys, and requests with none, are served as always.
    */
   rejectedKeys?: readonly string[];
+  /** The clock of the access tokens `POST /token` issues (default `Date.now`): a test moves it on to let one expire. */
+  clock?: () => number;
 }
 
 const defaultMaxAttempts = 10_000;
@@ -64,10 +71,18 @@ const ACCEPT_BACKLOG = 4_096;
 export async function startMockProvider(options: MockProviderOptions = {}): Promise<MockProvider> {
   const host = options.host ?? '127.0.0.1';
   const attempts = new MockAttempts({ maxAttempts: options.maxAttempts ?? defaultMaxAttempts, log: options.log ?? false });
-  const state: MockState = { attempts, faultWindow: new FaultWindow(), rejectedKeys: new Set(options.rejectedKeys ?? []), promptCache: new PromptCache() };
+  const state: MockState = {
+    attempts,
+    faultWindow: new FaultWindow(),
+    rejectedKeys: new Set(options.rejectedKeys ?? []),
+    promptCache: new PromptCache(),
+    tokens: new IssuedTokens(),
+    clock: options.clock ?? Date.now,
+  };
   const sockets = new Set<Socket>();
   const reset = (): void => {
     attempts.clear();
+    state.tokens.clearGrants();
     state.faultWindow.clear();
     state.promptCache.clear();
   };
@@ -76,20 +91,19 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
     const queryStart = url.indexOf('?');
     const path = queryStart === -1 ? url : url.slice(0, queryStart);
     const route = request.method === 'POST' ? findRoute(path, queryStart === -1 ? '' : url.slice(queryStart + 1)) : undefined;
+    if (!route && path === '/token' && request.method === 'POST') {
+      readBody(request, (text) => serveTokenRequest(request, response, text, state.tokens, state.clock()));
+      return;
+    }
     if (!route) {
       request.resume();
-      if (!control(path, request, response, attempts.list, reset)) {
+      if (!control(path, request, response, state, reset)) {
         const notFound = openaiWire.invalidRequest(`mock: no route for ${request.method} ${path}`);
         sendJson(response, 404, notFound.body, {});
       }
       return;
     }
-    const parts: Buffer[] = [];
-    request.on('data', (part: Buffer) => parts.push(part));
-    request.on('end', () => {
-      const text = parts.length === 1 ? parts[0]!.toString('utf8') : Buffer.concat(parts).toString('utf8');
-      serveMockRequest(route, path, request, response, text, state);
-    });
+    readBody(request, (text) => serveMockRequest(route, path, request, response, text, state));
   });
   server.keepAliveTimeout = keepAliveTimeoutMs;
   server.headersTimeout = keepAliveTimeoutMs + 1_000;
@@ -113,6 +127,7 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
     port,
     attempts: attempts.list,
     attemptsFor: (name) => attempts.list.filter((attempt) => attempt.name === name),
+    tokenGrants: state.tokens.grants,
     reset,
     close: () =>
       new Promise<void>((resolve) => {
@@ -122,10 +137,20 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
   };
 }
 
-/** The mock's own endpoints: `GET /_mock/attempts` and `POST /_mock/reset`; false for any other path. */
-function control(path: string, request: IncomingMessage, response: ServerResponse, attempts: readonly MockAttempt[], reset: () => void): boolean {
+function readBody(request: IncomingMessage, then: (text: string) => void): void {
+  const parts: Buffer[] = [];
+  request.on('data', (part: Buffer) => parts.push(part));
+  request.on('end', () => then(parts.length === 1 ? parts[0]!.toString('utf8') : Buffer.concat(parts).toString('utf8')));
+}
+
+/** The mock's own endpoints: `GET /_mock/attempts`, `GET /_mock/token_grants` and `POST /_mock/reset`; false for any other path. */
+function control(path: string, request: IncomingMessage, response: ServerResponse, state: MockState, reset: () => void): boolean {
   if (path === '/_mock/attempts' && request.method === 'GET') {
-    sendJson(response, 200, JSON.stringify({ data: attempts }), {});
+    sendJson(response, 200, JSON.stringify({ data: state.attempts.list }), {});
+    return true;
+  }
+  if (path === '/_mock/token_grants' && request.method === 'GET') {
+    sendJson(response, 200, JSON.stringify({ data: state.tokens.grants }), {});
     return true;
   }
   if (path === '/_mock/reset' && request.method === 'POST') {

@@ -4,8 +4,10 @@ import { isRecord } from './answer.js';
 import { answerContent, answerPlan, commonHeaders, type AnswerContent } from './answer-plan.js';
 import { anthropicWire } from './anthropic-wire.js';
 import { bedrockWire } from './bedrock-wire.js';
+import type { EmbeddingsBody } from './embedding-vector.js';
 import { noFaults, parseDirectives, type AnswerShape, type Faults } from './directives.js';
 import type { FaultWindow } from './fault-window.js';
+import type { BearerCheck, IssuedTokens } from './issued-tokens.js';
 import { geminiEmbeddingsResponse } from './gemini-embeddings.js';
 import { geminiWire } from './gemini-wire.js';
 import type { MockAttempt, MockAttempts } from './mock-attempts.js';
@@ -20,6 +22,9 @@ import type { Route } from './routes.js';
 import { SchemaProblem } from './schema-value.js';
 import { afterDelay, playStream, streamEnding } from './stream-player.js';
 import { ToolChoiceProblem } from './tool-call.js';
+import { checkBearer, recordedAuthorization, vertexAccessRefusal } from './vertex-access.js';
+import { vertexEmbeddingsResponse } from './vertex-embeddings.js';
+import { vertexWire } from './vertex-wire.js';
 import type { AnswerPlan, ErrorAnswer, WireFormat } from './wire.js';
 
 const wires: Record<UpstreamDialect, WireFormat> = {
@@ -37,6 +42,10 @@ export interface MockState {
   /** Keys refused as a provider refuses a revoked one. */
   rejectedKeys: ReadonlySet<string>;
   promptCache: PromptCache;
+  /** Access tokens the token endpoint issued, which Vertex routes require. */
+  tokens: IssuedTokens;
+  /** The tokens' clock (default `Date.now`), so a test can let a token expire without waiting. */
+  clock: () => number;
 }
 
 /** One request whose body has arrived, as the mock sees it. */
@@ -50,6 +59,8 @@ interface Arrival {
   model: string;
   mockHeader: string | undefined;
   nowMs: number;
+  /** Vertex routes only: the bearer presented. */
+  bearer?: BearerCheck;
 }
 
 /** How an answer goes out: its response, the headers so far, the faults in force, and how its attempt is settled. */
@@ -108,18 +119,24 @@ function arrive(route: Route, path: string, request: IncomingMessage, text: stri
   const model = inPath ? inPath.model : typeof fields?.model === 'string' ? fields.model : '';
   const mockHeader = headerText(request.headers['x-mock'], '&');
   const parsed = parseDirectives(model, mockHeader);
+  const headers = flattenHeaders(request.headers);
+  const bearer = route.home === 'vertex' ? checkBearer(request, state.tokens, state.clock()) : undefined;
+  // An access token is a secret: a Vertex attempt records only which issued token it was.
+  if (bearer && headers.authorization !== undefined) headers.authorization = recordedAuthorization(bearer);
   const attempt = state.attempts.add({
     atMs: nowMs,
     dialect: route.dialect,
+    ...(route.home ? { home: route.home } : {}),
     path,
     model,
     name: parsed.name,
     stream: inPath ? inPath.stream : route.endpoint === 'chat' && fields?.stream === true,
     directives: parsed.raw,
-    headers: flattenHeaders(request.headers),
+    headers,
     body: body === undefined ? text : body,
   });
-  return { request, route, wire: wires[route.dialect], attempt, parsed, fields, model, mockHeader, nowMs };
+  const wire = route.vertex ? vertexWire(route.vertex) : wires[route.dialect];
+  return { request, route, wire, attempt, parsed, fields, model, mockHeader, nowMs, bearer };
 }
 
 /** Why the request is refused before any directive applies: a rejected key (checked first, as a provider does), a bad body, a bad directive. */
@@ -129,16 +146,20 @@ function refusalOf(arrival: Arrival, request: IncomingMessage, state: MockState)
     const error = wire.error({ errorName: 'credential' }, { model: parsed.name, stream: arrival.attempt.stream });
     return { outcome: `status ${error.status}`, error };
   }
+  const unauthenticated = vertexAccessRefusal(route, arrival.bearer);
+  if (unauthenticated) return { outcome: `status ${unauthenticated.status}`, error: unauthenticated };
   if (route.problem !== undefined || !fields || arrival.model === '') {
     const message = route.problem ?? (fields ? "mock: 'model' must be a non-empty string" : 'mock: the request body must be a JSON object');
     return { outcome: 'invalid_request', error: wire.invalidRequest(message) };
   }
+  const refused = wire.refuseBody?.(fields);
+  if (refused) return { outcome: 'invalid_request', error: refused };
   if (!parsed.ok) return { outcome: 'bad_directive', error: wire.invalidRequest(`mock: ${parsed.problem}`) };
   return undefined;
 }
 
 function serveEmbeddings(arrival: Arrival, fields: Record<string, unknown>, { response, headers, faults, settle }: Reply): void {
-  const answer = arrival.route.dialect === 'gemini' ? geminiEmbeddingsResponse(fields) : embeddingsResponse(fields, arrival.parsed.name);
+  const answer = embeddingsAnswer(arrival.route, fields, arrival.parsed.name);
   if (!answer.ok) {
     settle('invalid_request');
     sendError(response, arrival.wire.invalidRequest(answer.message), headers);
@@ -148,6 +169,11 @@ function serveEmbeddings(arrival: Arrival, fields: Record<string, unknown>, { re
     settle('ok');
     sendJson(response, 200, answer.json, headers);
   });
+}
+
+function embeddingsAnswer(route: Route, fields: Record<string, unknown>, name: string): EmbeddingsBody {
+  if (route.home === 'vertex') return vertexEmbeddingsResponse(fields);
+  return route.dialect === 'gemini' ? geminiEmbeddingsResponse(fields) : embeddingsResponse(fields, name);
 }
 
 function serveCompletion(

@@ -69,6 +69,8 @@ export interface WireFormat {
   error(faults: ErrorFaults, request: { model: string; stream: boolean }): ErrorAnswer;
   /** A 400 for a request the mock cannot serve (bad JSON, bad directive). */
   invalidRequest(message: string): ErrorAnswer;
+  /** The provider's refusal of a body it does not take (Claude on Vertex: `model`, `anthropic_version`); absent where any JSON object goes. */
+  refuseBody?(fields: Record<string, unknown>): ErrorAnswer | undefined;
   /** Absent where the provider sends no rate-limit headers (Gemini, Bedrock). */
   rateLimitHeaders?(limit: number, remaining: number, resetS: number, nowMs: number): Record<string, string>;
 }

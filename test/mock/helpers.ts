@@ -217,3 +217,50 @@ export function decodeEventStream(bytes: Uint8Array): EventStreamMessage[] {
 export function eventTypes(messages: EventStreamMessage[]): string[] {
   return messages.map((message) => message.headers[':event-type'] ?? `exception:${message.headers[':exception-type']}`);
 }
+
+/** `/v1/projects/p/locations/{location}/publishers/{publisher}/models/{model}:{method}`, the model URL-encoded as clients send it. */
+export function vertexPath(publisher: 'anthropic' | 'google', model: string, method: string, location = 'us-east5'): string {
+  return `/v1/projects/proj-1/locations/${location}/publishers/${publisher}/models/${encodeURIComponent(model)}:${method}`;
+}
+
+/** Claude's Messages body as Vertex takes it: `anthropic_version`, no `model`. */
+export function vertexClaudeBody(extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { anthropic_version: 'vertex-2023-10-16', max_tokens: 64, messages: [{ role: 'user', content: 'Say hello to the mock.' }], ...extra };
+}
+
+/** An unsigned JWT (the mock does not check signatures) with the given claims. */
+export function jwtAssertion(claims: Record<string, unknown>): string {
+  const part = (value: object): string => Buffer.from(JSON.stringify(value)).toString('base64url');
+  return `${part({ alg: 'RS256', typ: 'JWT' })}.${part(claims)}.c2lnbmF0dXJl`;
+}
+
+/** A service account's assertion for `tokenUri`, with the cloud-platform scope. */
+export function serviceAccountAssertion(tokenUri: string, extra: Record<string, unknown> = {}): string {
+  const nowS = Math.floor(Date.now() / 1000);
+  return jwtAssertion({
+    iss: 'switchyard-test@proj-1.iam.gserviceaccount.com',
+    scope: 'https://www.googleapis.com/auth/cloud-platform',
+    aud: tokenUri,
+    iat: nowS,
+    exp: nowS + 3600,
+    ...extra,
+  });
+}
+
+/** Posts a JWT-bearer grant to `tokenUri`. */
+export async function postTokenGrant(tokenUri: string, assertion: string, grantType = 'urn:ietf:params:oauth:grant-type:jwt-bearer'): Promise<Response> {
+  return fetch(tokenUri, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: grantType, assertion }).toString(),
+    signal: AbortSignal.timeout(5_000),
+  });
+}
+
+/** An access token from the mock's token endpoint, as the authorization header Vertex routes require. */
+export async function vertexAuthorization(mockUrl: string, directives = ''): Promise<Record<string, string>> {
+  const tokenUri = `${mockUrl}/token${directives}`;
+  const response = await postTokenGrant(tokenUri, serviceAccountAssertion(tokenUri));
+  const { access_token } = (await response.json()) as { access_token: string };
+  return { authorization: `Bearer ${access_token}` };
+}
