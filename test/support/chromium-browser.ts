@@ -4,7 +4,7 @@
  * fails the run; elsewhere the browser tests skip, loudly.
  */
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -54,4 +54,17 @@ export function chromiumForThisFile(): { available: boolean; browser(): Browser 
       return browser;
     },
   };
+}
+
+/**
+ * Waits until `expression` is true in the page. Not `page.waitForFunction(string)`: the dashboard's
+ * CSP (`script-src 'self'`) refuses the eval its in-page polling uses, which fails as soon as the
+ * first check is false — on a loaded machine. Each check here is one CDP evaluation, which CSP allows.
+ */
+export async function waitForExpression(page: Page, expression: string, timeoutMs = 15_000): Promise<void> {
+  const giveUpAt = Date.now() + timeoutMs;
+  while (!(await page.evaluate(expression))) {
+    if (Date.now() > giveUpAt) throw new Error(`${expression} still false after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }

@@ -1,6 +1,6 @@
 import { beforeAll, expect, it } from 'vitest';
 import type { AdminRequestsResponse } from '../../src/admin/admin-api-types.js';
-import { chromiumForThisFile } from '../support/chromium-browser.js';
+import { chromiumForThisFile, waitForExpression } from '../support/chromium-browser.js';
 import { adminCall, sendTeamTraffic } from '../support/dashboard-traffic.js';
 import { horizontalOverflow, incidentGatewayForThisFile, openPage, screenshot, signIn } from './dashboard-helpers.js';
 
@@ -32,7 +32,7 @@ for (const viewport of [
       for (const path of [...PAGES, `/ui/requests/${failedOverId}`]) {
         await page.goto(`${gateway.url}${path}`);
         await page.getByRole('heading', { level: 1 }).waitFor();
-        await page.waitForFunction("!document.body.textContent.includes('Loading…')");
+        await waitForExpression(page, "!document.body.textContent.includes('Loading…')");
         // Every page draws at least one table once it has read what it shows.
         await page.locator('main table').first().waitFor();
         expect(await horizontalOverflow(page), path).toEqual([]);

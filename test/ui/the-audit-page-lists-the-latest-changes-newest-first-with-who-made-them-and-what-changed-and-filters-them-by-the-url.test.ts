@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { AuditRow } from '../../src/admin/admin-api-types.js';
 import { adminCall } from '../support/admin-calls.js';
-import { chromiumForThisFile } from '../support/chromium-browser.js';
+import { chromiumForThisFile, waitForExpression } from '../support/chromium-browser.js';
 import { startGateway, type TestGateway } from '../support/start-gateway.js';
 import { ADMIN_TOKEN, DASHBOARD_ROUTES, openPage, screenshot, signIn } from './dashboard-helpers.js';
 
@@ -62,7 +62,7 @@ it.skipIf(!available)('an auditor sees every change newest first with its actor 
     await page.getByLabel('Action').selectOption('token.create');
     await page.getByRole('button', { name: 'Apply' }).click();
     await page.waitForURL(/\/ui\/audit\?action=token\.create$/);
-    await page.waitForFunction("document.querySelectorAll('table.audit tbody tr').length === 2");
+    await waitForExpression(page, "document.querySelectorAll('table.audit tbody tr').length === 2");
     expect(await shownActions(page)).toEqual(['token.create', 'token.create']);
     await page.reload();
     await page.locator('table.audit').waitFor();
@@ -71,10 +71,10 @@ it.skipIf(!available)('an auditor sees every change newest first with its actor 
 
     // An actor's name narrows the trail to what they did.
     await page.getByRole('link', { name: 'Clear' }).click();
-    await page.waitForFunction("document.querySelectorAll('table.audit tbody tr').length === 5");
+    await waitForExpression(page, "document.querySelectorAll('table.audit tbody tr').length === 5");
     await page.locator('tr[data-action="team.update"] .audit-actor a').click();
     await page.waitForURL(new RegExp(`/ui/audit\\?actor=${teamAdmin.id}$`));
-    await page.waitForFunction("document.querySelectorAll('table.audit tbody tr').length === 1");
+    await waitForExpression(page, "document.querySelectorAll('table.audit tbody tr').length === 1");
     expect(await shownActions(page)).toEqual(['team.update']);
     expect(await page.getByLabel('Actor').inputValue()).toBe(teamAdmin.id);
 
@@ -98,12 +98,12 @@ it.skipIf(!available)('pages back with Older, 50 rows at a time, and Newest retu
     expect(first).toHaveLength(50);
     await page.getByRole('link', { name: 'Older' }).click();
     await page.waitForURL(new RegExp(`/ui/audit\\?before=${first.at(-1)}$`));
-    await page.waitForFunction(`document.querySelector('table.audit tbody tr')?.getAttribute('data-seq') === '${first.at(-1)! - 1}'`);
+    await waitForExpression(page, `document.querySelector('table.audit tbody tr')?.getAttribute('data-seq') === '${first.at(-1)! - 1}'`);
     // 55 rows in all: the five older ones, newest first, and no Older beyond them.
     expect(await seqs()).toEqual([5, 4, 3, 2, 1]);
     expect(await page.getByRole('link', { name: 'Older' }).count()).toBe(0);
     await page.getByRole('link', { name: 'Newest' }).click();
-    await page.waitForFunction("document.querySelectorAll('table.audit tbody tr').length === 50");
+    await waitForExpression(page, "document.querySelectorAll('table.audit tbody tr').length === 50");
     expect(await seqs()).toEqual(first);
     expect(errors).toEqual([]);
   } finally {

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { AdminStatsResponse } from '../../src/admin/admin-api-types.js';
 import { adminCall, createTeamKey } from '../support/admin-calls.js';
-import { chromiumForThisFile } from '../support/chromium-browser.js';
+import { chromiumForThisFile, waitForExpression } from '../support/chromium-browser.js';
 import { postChat, startGateway, type TestGateway } from '../support/start-gateway.js';
 import { eventually } from '../scenario/scenario-helpers.js';
 import { ADMIN_TOKEN, DASHBOARD_ROUTES, openPage, screenshot, signIn } from './dashboard-helpers.js';
@@ -94,22 +94,22 @@ it.skipIf(!available)("the Requests page lists one team's requests with the team
   const { page, errors, close } = await openPage(browser());
   try {
     await signIn(page, gateway.url, '/ui/requests');
-    await page.waitForFunction("document.querySelectorAll('table.requests tbody tr').length === 6");
+    await waitForExpression(page, "document.querySelectorAll('table.requests tbody tr').length === 6");
     await page.getByLabel('Team').selectOption({ label: 'search' });
     await page.getByRole('button', { name: 'Apply' }).click();
     await page.waitForURL(new RegExp(`/ui/requests\\?team=${teams.search}$`));
-    await page.waitForFunction(`document.querySelectorAll('table.requests tbody tr').length === ${SENT.search}`);
+    await waitForExpression(page, `document.querySelectorAll('table.requests tbody tr').length === ${SENT.search}`);
     const keyColumn = async () => requestRows(page).evaluateAll((rows) => rows.map((row) => row.lastElementChild?.textContent?.trim()));
     expect(await keyColumn()).toEqual(Array(SENT.search).fill('search-indexer'));
     await page.reload();
-    await page.waitForFunction(`document.querySelectorAll('table.requests tbody tr').length === ${SENT.search}`);
+    await waitForExpression(page, `document.querySelectorAll('table.requests tbody tr').length === ${SENT.search}`);
     expect(await page.getByLabel('Team').inputValue()).toBe(teams.search);
     expect(await keyColumn()).toEqual(Array(SENT.search).fill('search-indexer'));
 
     await page.getByLabel('Team').selectOption({ label: 'ads' });
     await page.getByRole('button', { name: 'Apply' }).click();
     await page.waitForURL(new RegExp(`/ui/requests\\?team=${teams.ads}$`));
-    await page.waitForFunction(`document.querySelectorAll('table.requests tbody tr').length === ${SENT.ads}`);
+    await waitForExpression(page, `document.querySelectorAll('table.requests tbody tr').length === ${SENT.ads}`);
     expect(await keyColumn()).toEqual(Array(SENT.ads).fill('ads-ranker'));
     expect(errors).toEqual([]);
   } finally {
@@ -126,7 +126,7 @@ it.skipIf(!available)("a member's Overview and Requests are its team's alone, an
     await page.getByRole('note').waitFor();
     expect(await page.getByLabel('Team').locator('option').allTextContents()).toEqual(['All teams', 'search']);
     await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Requests' }).click();
-    await page.waitForFunction(`document.querySelectorAll('table.requests tbody tr').length === ${SENT.search}`);
+    await waitForExpression(page, `document.querySelectorAll('table.requests tbody tr').length === ${SENT.search}`);
     expect(errors).toEqual([]);
   } finally {
     await close();

@@ -38,7 +38,16 @@ afterAll(async () => {
   rmSync(home, { recursive: true, force: true });
 });
 
-/** The gateway's log lines (JSON, not at a terminal) for the requests one agent run made. */
+/**
+ * The gateway's log lines (JSON, not at a terminal) for the requests one agent run made, once
+ * there is one: the log is written after the answer, and may reach the pipe after the agent exits.
+ */
+async function loggedRequests(modelRequested: RegExp): Promise<ReturnType<typeof requestLines>> {
+  await eventually(() => requestLines(modelRequested).length > 0, 10_000, `a request line for ${modelRequested}`);
+  return requestLines(modelRequested);
+}
+
+/** The gateway's log lines (JSON, not at a terminal) for the requests so far. */
 function requestLines(modelRequested: RegExp): { route: string; model_requested: string; status: string; served_by: string }[] {
   return gateway
     .output()
@@ -57,11 +66,11 @@ function expectClean(command: string, run: OfflineRun, apiKey: string): void {
 
 /**
  * The route's records, oldest first, read with the admin token the quick start wrote, once the
- * store holds one for each request the log has named (records are written in batches).
+ * store holds one for each request the log has named, and at least `atLeast` (records are written in batches).
  */
-async function recordsOf(route: string): Promise<RequestRecord[]> {
+async function recordsOf(route: string, atLeast = 1): Promise<RequestRecord[]> {
   const token = readFileSync(join(directory, '.switchyard', 'admin-token'), 'utf8').trim();
-  const logged = requestLines(/./).filter((line) => line.route === route).length;
+  const logged = Math.max(atLeast, requestLines(/./).filter((line) => line.route === route).length);
   let records: RequestRecord[] = [];
   await eventually(
     async () => {
@@ -102,7 +111,7 @@ describe.skipIf('missing' in claudeCode && !inCi)('Claude Code with only ANTHROP
       const session = randomUUID();
       const run = await runClaudeCode(claudeCode.binary, { baseUrl: url, prompt: 'Say hello', args: ['--session-id', session], home, timeoutMs: RUN_TIMEOUT_MS });
       expectClean('claude -p', run, CLAUDE_CODE_API_KEY);
-      const lines = requestLines(/^claude-/);
+      const lines = await loggedRequests(/^claude-/);
       expect(lines.length).toBeGreaterThan(0);
       for (const line of lines) expect(line).toMatchObject({ route: 'demo-agent-claude', status: 'ok', served_by: 'mock-anthropic/claude-mock' });
 
@@ -113,7 +122,7 @@ describe.skipIf('missing' in claudeCode && !inCi)('Claude Code with only ANTHROP
 
       const second = await runClaudeCode(claudeCode.binary, { baseUrl: url, prompt: 'Say more', args: ['--resume', session], home, timeoutMs: RUN_TIMEOUT_MS });
       expectClean('claude -p --resume', second, CLAUDE_CODE_API_KEY);
-      expectCachedSecondTurn('demo-agent-claude', firstTurn, (await recordsOf('demo-agent-claude')).slice(firstTurn.length));
+      expectCachedSecondTurn('demo-agent-claude', firstTurn, (await recordsOf('demo-agent-claude', firstTurn.length + 1)).slice(firstTurn.length));
     },
     2 * RUN_TIMEOUT_MS + 10_000,
   );
@@ -126,7 +135,7 @@ describe.skipIf('missing' in codex && !inCi)('Codex CLI with only openai_base_ur
       if ('missing' in codex) throw new Error(codex.missing);
       const run = await runCodex(codex.launcher, { baseUrl: url, prompt: 'Say hello', home, timeoutMs: RUN_TIMEOUT_MS });
       expectClean('codex exec', run, CODEX_API_KEY);
-      const lines = requestLines(/^(gpt-|codex-)/);
+      const lines = await loggedRequests(/^(gpt-|codex-)/);
       expect(lines.length).toBeGreaterThan(0);
       for (const line of lines) expect(line).toMatchObject({ route: 'demo-agent-codex', status: 'ok', served_by: 'mock-openai/gpt-mock' });
 
@@ -137,7 +146,7 @@ describe.skipIf('missing' in codex && !inCi)('Codex CLI with only openai_base_ur
 
       const second = await runCodex(codex.launcher, { baseUrl: url, prompt: 'Say more', home, resumeLast: true, timeoutMs: RUN_TIMEOUT_MS });
       expectClean('codex exec resume --last', second, CODEX_API_KEY);
-      expectCachedSecondTurn('demo-agent-codex', firstTurn, (await recordsOf('demo-agent-codex')).slice(firstTurn.length));
+      expectCachedSecondTurn('demo-agent-codex', firstTurn, (await recordsOf('demo-agent-codex', firstTurn.length + 1)).slice(firstTurn.length));
     },
     2 * RUN_TIMEOUT_MS + 10_000,
   );
