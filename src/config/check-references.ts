@@ -5,6 +5,7 @@ import type { EnvSubstitution } from './interpolate-env.js';
 import { quoteValue } from './quote-value.js';
 import { isRecord } from './is-record.js';
 import { SUPPORTED_PROVIDERS } from './supported-providers.js';
+import { checkVertex } from './check-vertex.js';
 
 export interface ReferenceIssue {
   path: string;
@@ -30,6 +31,10 @@ const PROVIDER_ONLY_KEYS: readonly [keyof ConnectionConfig, ProviderName][] = [
   ['aws_secret_access_key', 'bedrock'],
   ['aws_session_token', 'bedrock'],
   ['api_version', 'azure-openai'],
+  ['project', 'vertex'],
+  ['location', 'vertex'],
+  ['credentials_file', 'vertex'],
+  ['credentials_json', 'vertex'],
 ];
 
 type Add = (path: PropertyKey[], message: string) => void;
@@ -66,6 +71,7 @@ function checkConnection(name: string, connection: ConnectionConfig, context: Re
     if (connection[key] !== undefined && connection.provider !== provider) add(['connections', name, key], `only ${provider} connections take ${key}`);
   }
   if (connection.provider === 'bedrock') checkBedrock(name, connection, add);
+  if (connection.provider === 'vertex') checkVertex(name, connection, add);
 }
 
 function checkTargetConnection(path: PropertyKey[], connection: string, known: readonly string[], context: ReferenceContext, add: Add): void {

@@ -4,7 +4,7 @@ import { FAILURE_RULES } from '../core/failure-policy.js';
 import { adminOidcSchema } from './admin-oidc-schema.js';
 
 /** Providers a connection can speak to; `mock` is the built-in fault-injecting provider. */
-export const PROVIDERS = ['openai', 'anthropic', 'gemini', 'bedrock', 'azure-openai', 'openai-compatible', 'mock'] as const;
+export const PROVIDERS = ['openai', 'anthropic', 'gemini', 'bedrock', 'vertex', 'azure-openai', 'openai-compatible', 'mock'] as const;
 export type ProviderName = (typeof PROVIDERS)[number];
 
 const positiveInt = z.number().int().positive();
@@ -106,6 +106,12 @@ export const connectionSchema = z
     aws_session_token: z.string().min(1).optional(),
     /** Azure OpenAI: the `api-version` query parameter. */
     api_version: z.string().min(1).optional(),
+    /** Vertex AI: the Google Cloud project and the location (a region such as `us-east5`, or `global`) requests go to. */
+    project: z.string().regex(/^[a-z][a-z0-9.:-]*[a-z0-9]$/, 'a Google Cloud project id such as my-project').optional(),
+    location: z.string().regex(/^(global|[a-z]+(-[a-z]+\d+)?)$/, 'a Google Cloud region such as us-east5, or global').optional(),
+    /** Vertex AI: a service-account key file; or the key's JSON itself (`${env:VERTEX_SA_KEY}`). Neither: Application Default Credentials. */
+    credentials_file: z.string().min(1).optional(),
+    credentials_json: z.string().min(1).optional(),
   })
   .strict();
 

@@ -1,14 +1,27 @@
 import type { ConnectionConfig } from '../config/schema.js';
 import type { UpstreamRequest } from '../providers/spec.js';
 import { resolveCompatibleHost } from '../providers/openai-compatible/hosts.js';
+import type { AccessTokens } from './google-access-tokens.js';
 import { signAwsRequest } from './sign-aws-request.js';
+
+/** The connection a request goes to, by name: access tokens are kept per connection. */
+export interface CredentialTarget {
+  connectionName: string;
+  connection: ConnectionConfig;
+}
 
 /**
  * Adds the connection's credential to a freshly built request. Applied per attempt, after the
  * adapter (which never sees secrets), so a retried attempt is signed afresh — which matters for
- * SigV4, whose signature covers the time.
+ * SigV4, whose signature covers the time. A Vertex connection's bearer comes from `accessTokens`,
+ * which throws `CredentialUnavailable` when it has none.
  */
-export async function applyCredentials(upstream: UpstreamRequest, connection: ConnectionConfig): Promise<UpstreamRequest> {
+export async function applyCredentials(upstream: UpstreamRequest, target: CredentialTarget, accessTokens: AccessTokens): Promise<UpstreamRequest> {
+  const { connection } = target;
+  if (connection.provider === 'vertex') {
+    upstream.headers.authorization = `Bearer ${await accessTokens.bearerFor(target.connectionName, connection)}`;
+    return upstream;
+  }
   const apiKey = connection.api_key;
   if (apiKey !== undefined) {
     const [header, value] = credentialHeader(connection, apiKey);

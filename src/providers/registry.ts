@@ -7,6 +7,7 @@ import { createOpenAiAdapter, openAiAdapter } from './openai/adapter.js';
 import { createCompatibleAdapter } from './openai-compatible/adapter.js';
 import { createOpenAiResponsesAdapter } from './openai-responses/adapter.js';
 import type { UpstreamDialect, ProviderAdapter } from './spec.js';
+import { vertexAdapterFor } from './vertex/adapter.js';
 
 /** Each provider's public endpoint, in its own SDK's convention (README.md, configuration). */
 const DEFAULT_BASE_URLS: Partial<Record<ProviderName, string>> = {
@@ -43,7 +44,8 @@ function configured(key: string, create: () => ProviderAdapter): ProviderAdapter
   return adapter;
 }
 
-export function adapterFor(connection: ConnectionConfig): ProviderAdapter {
+/** `model` is the target's: Vertex serves Claude and Gemini in their own wire formats. */
+export function adapterFor(connection: ConnectionConfig, model = ''): ProviderAdapter {
   switch (connection.provider) {
     case 'openai':
       return openAiWithResponses;
@@ -51,6 +53,8 @@ export function adapterFor(connection: ConnectionConfig): ProviderAdapter {
     case 'gemini':
     case 'bedrock':
       return ADAPTERS_BY_DIALECT[connection.provider];
+    case 'vertex':
+      return vertexAdapterFor(model);
     case 'mock':
       return ADAPTERS_BY_DIALECT[connection.dialect ?? 'openai'];
     case 'openai-compatible': {
@@ -69,6 +73,7 @@ const MOCK_PATHS: Readonly<Record<UpstreamDialect, string>> = { openai: '/v1', '
 
 /** The base URL to call; a mock connection without one uses the gateway's in-process mock. */
 export function baseUrlFor(connection: ConnectionConfig, inProcessMockUrl: string | undefined): string {
+  if (connection.provider === 'vertex') return vertexPrefix(connection);
   if (connection.base_url !== undefined) return connection.base_url;
   if (connection.provider === 'mock') {
     if (inProcessMockUrl === undefined) throw new Error('the in-process mock provider is not running');
@@ -78,4 +83,15 @@ export function baseUrlFor(connection: ConnectionConfig, inProcessMockUrl: strin
   const url = DEFAULT_BASE_URLS[connection.provider];
   if (url === undefined) throw new Error(`provider ${connection.provider} has no default base_url`);
   return url;
+}
+
+/**
+ * `{base_url}/projects/{project}/locations/{location}`, which Vertex's adapters extend with the
+ * publisher and model. The default host is the location's own, or the global one.
+ */
+function vertexPrefix(connection: ConnectionConfig): string {
+  const { project, location } = connection;
+  if (project === undefined || location === undefined) throw new Error('a vertex connection needs project and location');
+  const base = connection.base_url ?? (location === 'global' ? 'https://aiplatform.googleapis.com/v1' : `https://${location}-aiplatform.googleapis.com/v1`);
+  return `${base.replace(/\/+$/, '')}/projects/${encodeURIComponent(project)}/locations/${encodeURIComponent(location)}`;
 }

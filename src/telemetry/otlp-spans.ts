@@ -12,6 +12,7 @@ const GEN_AI_PROVIDERS: Readonly<Record<string, string>> = {
   anthropic: 'anthropic',
   gemini: 'gcp.gemini',
   bedrock: 'aws.bedrock',
+  vertex: 'gcp.vertex_ai',
   'azure-openai': 'azure.ai.openai',
 };
 
