@@ -25,7 +25,7 @@ module.exports = {
         'A provider adapter is pure translation: it imports the provider spec, streaming/, core/, ' +
         'providers/shared/ and its own folder, nothing of the gateway around it.',
       severity: 'error',
-      from: { path: '^src/providers/([^/]+)/', pathNot: '^src/providers/(azure-openai|openai-compatible|openai-responses)/' },
+      from: { path: '^src/providers/([^/]+)/', pathNot: '^src/providers/(azure-openai|openai-compatible|openai-responses|vertex)/' },
       to: {
         path: '^src/',
         pathNot: ['^src/providers/$1/', '^src/providers/spec[.]ts$', '^src/providers/shared/', '^src/streaming/', '^src/core/'],
@@ -41,6 +41,18 @@ module.exports = {
       to: {
         path: '^src/',
         pathNot: ['^src/providers/$1/', '^src/providers/openai/', '^src/providers/openai-responses/', '^src/providers/spec[.]ts$', '^src/providers/shared/', '^src/streaming/', '^src/core/'],
+      },
+    },
+    {
+      name: 'vertex-stands-on-the-anthropic-and-gemini-adapters',
+      comment:
+        'Vertex serves Claude in the Messages API wire and Gemini in the Gemini API wire, under its own paths: ' +
+        'it may also build on providers/anthropic/ and providers/gemini/.',
+      severity: 'error',
+      from: { path: '^src/providers/vertex/' },
+      to: {
+        path: '^src/',
+        pathNot: ['^src/providers/vertex/', '^src/providers/anthropic/', '^src/providers/gemini/', '^src/providers/spec[.]ts$', '^src/providers/shared/', '^src/streaming/', '^src/core/'],
       },
     },
     {

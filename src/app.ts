@@ -6,6 +6,7 @@ import { authExposureProblem } from './config/check-auth-exposure.js';
 import type { ConfigSource } from './config/config-source.js';
 import { knownSecrets } from './config/known-secrets.js';
 import { dialectOfPath } from './dialects/dialect-of-path.js';
+import { GoogleAccessTokens } from './credentials/google-access-tokens.js';
 import { RetryBudgets } from './engine/retry-budget.js';
 import type { EngineDeps } from './engine/run-route.js';
 import type { HealthState } from './health/health-registry.js';
@@ -103,9 +104,11 @@ export async function createApp(options: AppOptions): Promise<App> {
   const shared = await openSharedState(config().state, { logger, alert, onDegraded: (degraded) => metrics.stateDegraded.set(degraded ? 1 : 0) });
   const transport = new Transport({ poolSizes: poolSizesFollowingConfig(config, mockUrl) });
   const health = buildHealth({ config, metrics, alert, link: shared.link, probe: (deployment) => runProbe(deployment, probe) });
+  const accessTokens = new GoogleAccessTokens();
   const engine: EngineDeps = {
     health: health.door,
     transport,
+    accessTokens,
     adapterFor: (target) => adapterFor(target.connection, target.routedModel),
     baseUrlFor: (target) => baseUrlFor(target.connection, mockUrl()),
     retryBudgets: new RetryBudgets(Date.now, (route) => metrics.retryBudgetExhausted.inc({ route }), health.retryBuckets),
@@ -152,6 +155,7 @@ export async function createApp(options: AppOptions): Promise<App> {
           await storage.close();
         } finally {
           await transport.close();
+          accessTokens.close();
           health.close();
           await shared.close();
         }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { backoffSchema, connectionSchema, timeoutsSchema, type ConnectionConfig } from './schema.js';
 import { formatPath } from './config-issue.js';
 import { closestName } from './closest-name.js';
@@ -36,7 +37,7 @@ function checkConnection(name: string, connection: ConnectionConfig, context: Re
     const owners = PROVIDERS.filter((provider) => Object.hasOwn(PROVIDER_TABLE[provider].keys, key));
     add(['connections', name, key], key === 'dialect' ? 'only a mock connection takes a dialect' : `only ${owners.join(' or ')} connections take ${key}`);
   }
-  for (const issue of entry.check?.(connection) ?? []) add(['connections', name, issue.key], issue.message);
+  for (const issue of entry.check?.(connection, (path) => readFileSync(path, 'utf8')) ?? []) add(['connections', name, issue.key], issue.message);
 }
 
 function checkTargetConnection(path: PropertyKey[], connection: string, known: readonly string[], context: ReferenceContext, add: Add): void {

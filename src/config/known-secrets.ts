@@ -16,7 +16,7 @@ export function knownSecrets(config: Config): ReadonlySet<string> {
       if (password) found.add(password);
     }
     for (const connection of Object.values(config.connections)) {
-      for (const secret of [connection.api_key, connection.aws_secret_access_key, connection.aws_session_token]) if (secret) found.add(secret);
+      for (const secret of [connection.api_key, connection.aws_secret_access_key, connection.aws_session_token, connection.credentials_json]) if (secret) found.add(secret);
     }
     secrets = found;
     bySnapshot.set(config, secrets);

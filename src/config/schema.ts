@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { FailureKind } from '../core/failure-kind.js';
 import { FAILURE_RULES } from '../core/failure-policy.js';
-import { PROVIDER_CONNECTION_KEYS, PROVIDERS } from '../providers/provider-table.js';
+import { PROVIDER_CONNECTION_KEYS, PROVIDERS } from '../providers/provider-keys.js';
 import { adminOidcSchema } from './admin-oidc-schema.js';
 
 

@@ -195,6 +195,7 @@ export class AttemptLoop<Answer> implements HedgedLoop<Answer> {
         deadlineAtMs: this.#call.deadlineAtMs,
         requestStartedAtMs: this.#call.requestStartedAtMs,
         transport: this.#deps.transport,
+        accessTokens: this.#deps.accessTokens,
         idempotencyKey: this.#call.upstreamIdempotencyKey,
         onHeaders: (headers) => permit.observeHeaders(headers),
         onSettled: (record) => permit.settle(record),

@@ -1,3 +1,5 @@
+import { CredentialUnavailable } from '../credentials/credential-unavailable.js';
+import { GoogleAccessTokens, type AccessTokens } from '../credentials/google-access-tokens.js';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,6 +34,7 @@ function input(onSettled: (record: AttemptRecord) => void) {
     deadlineAtMs: nowMs + 1_000,
     requestStartedAtMs: nowMs,
     transport: unreachable,
+    accessTokens: new GoogleAccessTokens(),
     onSettled,
   };
 }
@@ -51,6 +54,26 @@ describe('runAttempt', () => {
     expect(outcome.record).toMatchObject({ kind: 'internal_error', errorType: 'gateway_failure' });
     expect(outcome.record.message).toContain('RangeError: Maximum call stack size exceeded');
     expect(settled).toEqual([outcome.record]);
+  });
+
+  it("a connection's token that cannot be had is its credential fault, with nothing sent", async () => {
+    const sent: unknown[] = [];
+    const refusing: AccessTokens = {
+      bearerFor: (name) => Promise.reject(new CredentialUnavailable(name, 'no access token: the token endpoint refused the key (HTTP 400 invalid_grant)')),
+      close: () => undefined,
+    };
+    const vertex: ConnectionConfig = { provider: 'vertex', project: 'p', location: 'us-east5', alternate_hosts: [], max_in_flight: 1, optional: false };
+    const base = input(() => undefined);
+    const outcome = await runAttempt(
+      { ...base, target: { ...base.target, connectionName: 'vertex-east', connection: vertex }, accessTokens: refusing, transport: { send: (request: unknown) => (sent.push(request), Promise.reject(new Error('sent'))) } as unknown as Transport },
+      { name: 'chat completions', build: () => ({ url: `${base.baseUrl}/x`, method: 'POST', headers: {}, body: '{}' }), read: () => Promise.reject(new Error('never read')) },
+    );
+    expect(outcome.record).toMatchObject({
+      kind: 'credential',
+      errorType: 'credential_unavailable',
+      message: 'connection vertex-east: no access token: the token endpoint refused the key (HTTP 400 invalid_grant)',
+    });
+    expect(sent).toEqual([]);
   });
 });
 
@@ -91,6 +114,7 @@ it('time spent waiting for a pooled socket is not first-token time', async () =>
         deadlineAtMs: Date.now() + 5_000,
         requestStartedAtMs: Date.now(),
         transport,
+        accessTokens: new GoogleAccessTokens(),
       },
       chatOperation(PROBE_REQUEST, 'first_token'),
     );

@@ -1,5 +1,7 @@
 import type { AttemptTimeouts } from '../config/schema.js';
 import { applyCredentials } from '../credentials/apply-credentials.js';
+import { CredentialUnavailable } from '../credentials/credential-unavailable.js';
+import type { AccessTokens } from '../credentials/google-access-tokens.js';
 import {
   UpstreamFailureError,
   type ProviderAdapter,
@@ -26,6 +28,7 @@ export interface AttemptInput {
   deadlineAtMs: number;
   requestStartedAtMs: number;
   transport: Transport;
+  accessTokens: AccessTokens;
   /** Hears the attempt's final record once it has really ended (a stream: when it ends). */
   onSettled?: (record: AttemptRecord) => void;
   /** Hears the upstream's response headers (rate-limit headers come on successes too). */
@@ -115,7 +118,7 @@ export async function runAttempt<Answer>(input: AttemptInput, operation: Operati
     };
     response = await sendToFirstReachableHost(upstream, input, context, onSent);
   } catch (error) {
-    if (error instanceof SigningFailure) return context.fail(gatewayFailure(error.cause));
+    if (error instanceof SigningFailure) return context.fail(signingFailure(error.cause));
     if (error instanceof UpstreamFailureError) return context.fail(error.error);
     return context.fail(context.classify(error));
   }
@@ -144,7 +147,7 @@ async function sendToFirstReachableHost(unsigned: UpstreamRequest, input: Attemp
   for (let index = 0; ; index++) {
     try {
       // A key header is the same for every host; a SigV4 signature is made afresh from the unsigned headers.
-      const signed = await applyCredentials(upstream, input.target.connection).catch((error: unknown) => {
+      const signed = await applyCredentials(upstream, input.target, input.accessTokens).catch((error: unknown) => {
         throw new SigningFailure(error);
       });
       return await input.transport.send(signed, { cancellation: context.cancellation, connectTimeoutMs: input.timeouts.connect_ms, onSent });
@@ -161,6 +164,15 @@ class SigningFailure extends Error {
   constructor(cause: unknown) {
     super('applying the credential failed', { cause });
   }
+}
+
+/**
+ * A connection whose token cannot be had fails as its own `credential` fault (structural: it lasts
+ * until the key or the endpoint is fixed); any other signing failure is the gateway's.
+ */
+function signingFailure(cause: unknown): UpstreamFailure {
+  if (cause instanceof CredentialUnavailable) return { kind: 'credential', type: 'credential_unavailable', message: cause.message };
+  return gatewayFailure(cause);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { GoogleAccessTokens } from '../credentials/google-access-tokens.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { configSchema, type Config } from '../config/schema.js';
 import { AllAttemptsFailedError } from '../errors/all-attempts-failed-error.js';
@@ -81,6 +82,7 @@ function engineFor(config: Config, script: Record<string, Reply[]>, onSend?: (mo
   const deps: EngineDeps = {
     health: new LocalHealthDoor({ registry, cooling: new Cooling(), load: new ConnectionLoad(), latency: new LatencyTracker(), config: () => config }),
     transport,
+    accessTokens: new GoogleAccessTokens(),
     adapterFor: (target) => adapterFor(target.connection, target.routedModel),
     baseUrlFor: (target) => target.connection.base_url!,
     retryBudgets: new RetryBudgets(Date.now, (route) => exhausted.push(route)),
@@ -270,6 +272,7 @@ describe('the attempt loop behind a fake health door', () => {
     const deps: EngineDeps = {
       health,
       transport,
+      accessTokens: new GoogleAccessTokens(),
       adapterFor: (target) => adapterFor(target.connection, target.routedModel),
       baseUrlFor: (target) => target.connection.base_url!,
       retryBudgets: new RetryBudgets(),

@@ -1,3 +1,4 @@
+import type { AccessTokens } from '../credentials/google-access-tokens.js';
 import type { Cancellation } from '../core/cancellation.js';
 import type { AttemptRecord } from '../core/attempt-record.js';
 import type { SkippedTarget } from '../core/skipped-target.js';
@@ -17,6 +18,8 @@ export interface EngineDeps {
   /** Whether a target may be tried, and how each attempt ended. */
   health: HealthDoor;
   transport: Transport;
+  /** Bearer tokens of connections that sign in (Vertex), kept and renewed per connection. */
+  accessTokens: AccessTokens;
   adapterFor(target: ResolvedTarget): ProviderAdapter;
   baseUrlFor(target: ResolvedTarget): string;
   retryBudgets: RetryBudgets;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { anthropicAdapter } from './anthropic/adapter.js';
 import { AZURE_DEFAULT_API_VERSION, createAzureOpenAiAdapter } from './azure-openai/adapter.js';
 import { bedrockAdapter } from './bedrock/adapter.js';
@@ -7,7 +7,10 @@ import { createOpenAiAdapter, openAiAdapter } from './openai/adapter.js';
 import { createCompatibleAdapter } from './openai-compatible/adapter.js';
 import { resolveCompatibleHost } from './openai-compatible/hosts.js';
 import { createOpenAiResponsesAdapter } from './openai-responses/adapter.js';
+import { AZURE_OPENAI_KEYS, BEDROCK_KEYS, MOCK_KEYS, VERTEX_KEYS, type ConnectionFacts, type ProviderName } from './provider-keys.js';
 import type { ProviderAdapter, UpstreamDialect } from './spec.js';
+import { vertexAdapterFor } from './vertex/adapter.js';
+import { checkVertex } from './vertex-connection.js';
 
 /**
  * Every provider, described once: the connection keys only it takes, what it needs, its adapter,
@@ -17,39 +20,17 @@ import type { ProviderAdapter, UpstreamDialect } from './spec.js';
  * (docs/architecture.md, "Adding a provider").
  */
 
-const UPSTREAM_DIALECTS = ['openai', 'openai-responses', 'anthropic', 'gemini', 'bedrock'] as const satisfies readonly UpstreamDialect[];
-
-const BEDROCK_KEYS = {
-  /** The AWS region (`us-east-1`): the default base_url and the SigV4 scope. */
-  region: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, 'an AWS region such as us-east-1').optional(),
-  /** Without an API key: IAM credentials, requests signed with SigV4 per attempt. */
-  aws_access_key_id: z.string().min(1).optional(),
-  aws_secret_access_key: z.string().min(1).optional(),
-  aws_session_token: z.string().min(1).optional(),
-};
-const AZURE_OPENAI_KEYS = {
-  /** The `api-version` query parameter. */
-  api_version: z.string().min(1).optional(),
-};
-const MOCK_KEYS = {
-  /** Which wire format the mock speaks. */
-  dialect: z.enum(UPSTREAM_DIALECTS).optional(),
-};
-
-/** The keys some providers take and others do not, as config validates them (config/schema.ts). */
-export const PROVIDER_CONNECTION_KEYS = { ...BEDROCK_KEYS, ...AZURE_OPENAI_KEYS, ...MOCK_KEYS };
-
-type ProviderKeys = { [K in keyof typeof PROVIDER_CONNECTION_KEYS]?: z.output<(typeof PROVIDER_CONNECTION_KEYS)[K]> };
-
-/** What the table reads of a connection (config's `ConnectionConfig` is one). */
-export type ConnectionFacts = ProviderKeys & { provider: ProviderName; api_key?: string; base_url?: string };
-
 /** How a connection's secret goes on a request (credentials/apply-credentials.ts acts on it). */
 export type CredentialStyle =
   /** `api_key` in a header, after `scheme` when there is one. */
   | { kind: 'header'; header: string; scheme?: string }
   /** SigV4 with the IAM key pair when the connection has one, else `api_key` as a bearer token. */
-  | { kind: 'aws' };
+  | { kind: 'aws' }
+  /** An OAuth access token of the connection's service-account key, or of Application Default Credentials, as a bearer. */
+  | { kind: 'google' };
+
+export type { ConnectionFacts, ProviderName } from './provider-keys.js';
+export { PROVIDER_CONNECTION_KEYS, PROVIDERS } from './provider-keys.js';
 
 /** A finding about a connection's keys taken together (their schemas check each alone). */
 export interface ConnectionIssue {
@@ -64,6 +45,8 @@ export interface ProviderEntry {
   readonly needs: { apiKey: boolean; baseUrl: boolean };
   /** Its public endpoint, in its SDK's convention, when the connection's keys name one. */
   defaultBaseUrl(connection: ConnectionFacts): string | undefined;
+  /** What follows the base URL (default or written) on every request of the connection (Vertex's project and location). */
+  pathBelowBase?(connection: ConnectionFacts): string;
   /** The adapter for one of its models. */
   adapter(connection: ConnectionFacts, model: string): ProviderAdapter;
   credential(connection: ConnectionFacts): CredentialStyle;
@@ -77,8 +60,8 @@ export interface ProviderEntry {
     /** It serves Responses callers on its own Responses API rather than a translation. */
     responsesApi: boolean;
   };
-  /** What its keys' schemas cannot see alone. */
-  check?(connection: ConnectionFacts): ConnectionIssue[];
+  /** What its keys' schemas cannot see alone; `readText` reads a file a key names (config load does the I/O). */
+  check?(connection: ConnectionFacts, readText: (path: string) => string): ConnectionIssue[];
 }
 
 const bearer: CredentialStyle = { kind: 'header', header: 'authorization', scheme: 'Bearer' };
@@ -209,6 +192,19 @@ const TABLE = {
     tracingName: 'openai-compatible',
     capabilities: { embeddings: true, responsesApi: false },
   },
+  vertex: {
+    keys: VERTEX_KEYS,
+    needs: { apiKey: false, baseUrl: false },
+    defaultBaseUrl: ({ location }) => (location === undefined ? undefined : location === 'global' ? 'https://aiplatform.googleapis.com/v1' : `https://${location}-aiplatform.googleapis.com/v1`),
+    pathBelowBase: ({ project = '', location = '' }) => `/projects/${encodeURIComponent(project)}/locations/${encodeURIComponent(location)}`,
+    // Claude models on Anthropic's publisher, the rest on Google's.
+    adapter: (_connection, model) => vertexAdapterFor(model),
+    credential: () => ({ kind: 'google' }),
+    mockPath: '/v1',
+    tracingName: 'gcp.vertex_ai',
+    capabilities: { embeddings: true, responsesApi: false },
+    check: checkVertex,
+  },
   mock: {
     keys: MOCK_KEYS,
     needs: { apiKey: false, baseUrl: false },
@@ -220,11 +216,8 @@ const TABLE = {
     tracingName: 'mock',
     capabilities: { embeddings: true, responsesApi: true },
   },
-} satisfies Record<string, ProviderEntry>;
+} satisfies Record<ProviderName, ProviderEntry>;
 
-/** Providers a connection can speak to; `mock` is the built-in fault-injecting provider. */
-export type ProviderName = keyof typeof TABLE;
-export const PROVIDERS = Object.keys(TABLE) as [ProviderName, ...ProviderName[]];
 export const PROVIDER_TABLE: Readonly<Record<ProviderName, ProviderEntry>> = TABLE;
 
 /** Where the in-process mock serves a mock connection's dialect, below its root. */

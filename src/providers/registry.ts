@@ -8,6 +8,12 @@ export function adapterFor(connection: ConnectionFacts, model: string): Provider
 
 /** The base URL to call; a mock connection without one uses the gateway's in-process mock. */
 export function baseUrlFor(connection: ConnectionFacts, inProcessMockUrl: string | undefined): string {
+  const below = PROVIDER_TABLE[connection.provider].pathBelowBase?.(connection);
+  const base = writtenOrDefaultBaseUrl(connection, inProcessMockUrl);
+  return below === undefined ? base : `${base.replace(/\/+$/, '')}${below}`;
+}
+
+function writtenOrDefaultBaseUrl(connection: ConnectionFacts, inProcessMockUrl: string | undefined): string {
   if (connection.base_url !== undefined) return connection.base_url;
   if (connection.provider === 'mock') {
     if (inProcessMockUrl === undefined) throw new Error('the in-process mock provider is not running');

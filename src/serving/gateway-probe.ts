@@ -24,7 +24,7 @@ export function gatewayProbe(deps: GatewayRequestDeps): ProbeDeps {
 }
 
 /** The engine's single attempt, as the probe sends it. */
-function probeAttempt(engine: Pick<EngineDeps, 'transport' | 'adapterFor' | 'baseUrlFor'>): ProbeDeps['attempt'] {
+function probeAttempt(engine: Pick<EngineDeps, 'transport' | 'accessTokens' | 'adapterFor' | 'baseUrlFor'>): ProbeDeps['attempt'] {
   return ({ target, requestStartedAtMs, deadlineAtMs }) => {
     const input = {
       n: 1,
@@ -36,6 +36,7 @@ function probeAttempt(engine: Pick<EngineDeps, 'transport' | 'adapterFor' | 'bas
       deadlineAtMs,
       requestStartedAtMs,
       transport: engine.transport,
+      accessTokens: engine.accessTokens,
     };
     // An embedding model refuses a chat, which would keep it faulted for good.
     return isEmbeddingModel(target.routedModel)

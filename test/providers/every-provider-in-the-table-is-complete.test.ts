@@ -1,8 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { applyCredentials } from '../../src/credentials/apply-credentials.js';
+import { GoogleAccessTokens } from '../../src/credentials/google-access-tokens.js';
 import { startMockProvider, type MockProvider } from '../../src/mock/mock-provider.js';
 import { PROVIDER_TABLE, PROVIDERS, type ConnectionFacts } from '../../src/providers/provider-table.js';
 import type { ChatRequest } from '../../src/providers/spec.js';
+import { connectionSchema } from '../../src/config/schema.js';
+import { serviceAccountKeyJson } from '../support/service-account-key.js';
 
 /**
  * A provider is complete when the table describes it and the rest of the project knows it. A row
@@ -17,6 +21,9 @@ interface Sample {
   otherConnections?: ConnectionFacts[];
 }
 
+/** The mock's root, once started: a Vertex key's tokens are exchanged there. */
+let mockUrl = '';
+
 const SAMPLES: Readonly<Record<string, Sample>> = {
   openai: { connection: { provider: 'openai', api_key: 'sk-test' }, model: 'gpt-4.1', embeddingModel: 'text-embedding-3-small' },
   anthropic: { connection: { provider: 'anthropic', api_key: 'sk-ant-test' }, model: 'claude-sonnet-4-5' },
@@ -24,6 +31,19 @@ const SAMPLES: Readonly<Record<string, Sample>> = {
   bedrock: { connection: { provider: 'bedrock', region: 'us-east-1', api_key: 'bedrock-test' }, model: 'anthropic.claude-sonnet-4-5-20250929-v1:0' },
   'azure-openai': { connection: { provider: 'azure-openai', base_url: 'https://example.openai.azure.com', api_key: 'azure-test' }, model: 'gpt-4.1', embeddingModel: 'text-embedding-3-small' },
   'openai-compatible': { connection: { provider: 'openai-compatible', base_url: 'https://api.groq.com/openai/v1', api_key: 'gsk-test' }, model: 'llama-3.3-70b-versatile', embeddingModel: 'nomic-embed-text' },
+  vertex: {
+    connection: {
+      provider: 'vertex',
+      project: 'switchyard-test',
+      location: 'us-east5',
+      get credentials_json() {
+        return serviceAccountKeyJson(`${mockUrl}/token`);
+      },
+    },
+    model: 'claude-sonnet-4-5@20250929',
+    embeddingModel: 'text-embedding-005',
+    otherConnections: [],
+  },
   mock: { connection: { provider: 'mock' }, model: 'gpt-mock', otherConnections: [{ provider: 'mock', dialect: 'openai-responses' }] },
 };
 
@@ -34,10 +54,15 @@ const providerKeyRow = readme.split('\n').find((line) => line.startsWith('| `con
 const request: ChatRequest = { messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], stream: false, includeUsage: false, maxOutputTokens: 16 };
 
 let mock: MockProvider;
+const accessTokens = new GoogleAccessTokens();
 beforeAll(async () => {
   mock = await startMockProvider();
+  mockUrl = mock.url;
 });
-afterAll(() => mock.close());
+afterAll(async () => {
+  accessTokens.close();
+  await mock.close();
+});
 
 for (const provider of PROVIDERS) {
   it(`${provider}: a sample connection, a row in docs/providers.md and the README's config table, and contract tests`, () => {
@@ -58,10 +83,13 @@ for (const provider of PROVIDERS) {
   });
 
   if (PROVIDER_TABLE[provider].mockPath === null) continue;
-  it(`${provider}: the mock answers its wire at the table's mock path`, async () => {
+  it(`${provider}: the mock answers its wire at the table's mock path, with the credential in the table's style`, async () => {
     const { connection, model } = SAMPLES[provider]!;
-    const adapter = PROVIDER_TABLE[provider].adapter(connection, model);
-    const upstream = adapter.buildRequest(request, { baseUrl: `${mock.url}${PROVIDER_TABLE[provider].mockPath}`, routedModel: model });
+    const entry = PROVIDER_TABLE[provider];
+    const adapter = entry.adapter(connection, model);
+    const baseUrl = `${mock.url}${entry.mockPath}${entry.pathBelowBase?.(connection) ?? ''}`;
+    const unsigned = adapter.buildRequest(request, { baseUrl, routedModel: model });
+    const upstream = await applyCredentials(unsigned, { connectionName: provider, connection: connectionSchema.parse({ ...connection }) }, accessTokens);
     const response = await fetch(upstream.url, { method: 'POST', headers: upstream.headers, body: upstream.body, signal: AbortSignal.timeout(10_000) });
     const body = await response.text();
     expect(response.status, body).toBe(200);

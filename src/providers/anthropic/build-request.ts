@@ -17,9 +17,24 @@ export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
 const ANTHROPIC_VERSION = '2023-06-01';
 
 export function buildAnthropicRequest(request: ChatRequest, target: TargetContext): UpstreamRequest {
+  const body = buildMessagesBody(request, { model: target.routedModel });
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'anthropic-version': ANTHROPIC_VERSION, ...anthropicBetaHeader(request) };
+  return { url: joinUrl(target.baseUrl, '/v1/messages'), method: 'POST', headers, body: JSON.stringify(body) };
+}
+
+/** Body fields such as `context_management` only work with the beta that enables them. */
+export function anthropicBetaHeader(request: ChatRequest): Record<string, string> {
+  return request.anthropicBetas === undefined ? {} : { 'anthropic-beta': request.anthropicBetas.join(',') };
+}
+
+/**
+ * The Messages API body, opening with `leading` (the model on Anthropic's API; on Vertex, where
+ * the model is in the URL, the API version).
+ */
+export function buildMessagesBody(request: ChatRequest, leading: JsonRecord): JsonRecord {
   const { system, messages } = toAnthropicConversation(request.messages);
   const body: JsonRecord = {
-    model: target.routedModel,
+    ...leading,
     max_tokens: request.maxOutputTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
     system,
     messages,
@@ -40,11 +55,7 @@ export function buildAnthropicRequest(request: ChatRequest, target: TargetContex
 
   mergePassthrough(body, request, 'anthropic');
   keepLastCacheBreakpoints(body);
-
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'anthropic-version': ANTHROPIC_VERSION };
-  // Body fields such as `context_management` only work with the beta that enables them.
-  if (request.anthropicBetas !== undefined) headers['anthropic-beta'] = request.anthropicBetas.join(',');
-  return { url: joinUrl(target.baseUrl, '/v1/messages'), method: 'POST', headers, body: JSON.stringify(body) };
+  return body;
 }
 
 /**

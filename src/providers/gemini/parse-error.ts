@@ -1,7 +1,7 @@
 import { FailureKind } from '../../core/failure-kind.js';
 import type { UpstreamFailure, ResponseHeaders } from '../spec.js';
 import { describeBody, excerptBody } from '../shared/body-excerpt.js';
-import { isRecord, readArray, readNumber, readString, type JsonRecord } from '../shared/json-fields.js';
+import { isRecord, readArray, readNumber, readRecord, readString, type JsonRecord } from '../shared/json-fields.js';
 import { kindFromStatus } from '../shared/kind-from-status.js';
 import { parseJson } from '../shared/parse-json.js';
 import { parseRetryAfterMs } from '../shared/retry-after.js';
@@ -17,7 +17,11 @@ export interface GeminiErrorDetails {
   reason?: string;
   /** `google.rpc.RetryInfo.retryDelay`, in milliseconds. */
   retryDelayMs?: number;
-  /** `google.rpc.QuotaFailure` violations' `quotaId`s, e.g. `GenerateRequestsPerDayPerProjectPerModel-FreeTier`. */
+  /**
+   * The quotas named: `google.rpc.QuotaFailure` violations' `quotaId`s (the Gemini API's
+   * `GenerateRequestsPerDayPerProjectPerModel-FreeTier`) and `ErrorInfo.metadata`'s
+   * `quota_limit` / `quota_metric` (Vertex's `…_per_minute_per_project_per_base_model`).
+   */
   quotaIds: string[];
 }
 
@@ -37,8 +41,8 @@ const KIND_BY_RPC_STATUS: ReadonlyMap<string, UpstreamFailure['kind']> = new Map
 const CONTEXT_LENGTH_MESSAGE = /input token count .*exceeds the maximum/i;
 /** A bad or expired key is a 400 INVALID_ARGUMENT, not a 401. */
 const API_KEY_MESSAGE = /\bAPI key\b/i;
-/** Daily quotas are named so (`…PerDay…`); per-minute ones `…PerMinute…`. */
-const PER_DAY_QUOTA = /PerDay/i;
+/** Daily quotas are named so (`…PerDay…`, `…_per_day…`); per-minute ones `…PerMinute…`. */
+const PER_DAY_QUOTA = /per_?day/i;
 const RETRY_DELAY = /^(\d+(?:\.\d+)?)s$/;
 
 export function parseGeminiError(
@@ -73,8 +77,16 @@ export function readGeminiErrorDetails(value: unknown): GeminiErrorDetails | und
     httpStatus: readNumber(error, 'code'),
     reason: errorInfo && readString(errorInfo, 'reason'),
     retryDelayMs: retryInfo && parseRetryDelayMs(readString(retryInfo, 'retryDelay')),
-    quotaIds: violations.filter(isRecord).flatMap((violation) => readString(violation, 'quotaId') ?? []),
+    quotaIds: [
+      ...violations.filter(isRecord).flatMap((violation) => readString(violation, 'quotaId') ?? []),
+      ...quotaNamesOf(errorInfo && readRecord(errorInfo, 'metadata')),
+    ],
   };
+}
+
+function quotaNamesOf(metadata: JsonRecord | undefined): string[] {
+  if (metadata === undefined) return [];
+  return ['quota_limit', 'quota_metric'].flatMap((key) => readString(metadata, key) ?? []);
 }
 
 interface ErrorContext {

@@ -1,3 +1,4 @@
+import { GoogleAccessTokens } from '../../../src/credentials/google-access-tokens.js';
 import { describe, expect, it } from 'vitest';
 import { applyCredentials } from '../../../src/credentials/apply-credentials.js';
 import { AZURE_DEFAULT_API_VERSION, createAzureOpenAiAdapter } from '../../../src/providers/azure-openai/adapter.js';
@@ -28,14 +29,8 @@ describe('Azure OpenAI adapter', () => {
   });
 
   it('sends the key in the api-key header', async () => {
-    const upstream = await applyCredentials(adapter.buildRequest(chat(false), TARGET), {
-      provider: 'azure-openai',
-      api_key: 'azure-secret',
-      base_url: TARGET.baseUrl,
-      alternate_hosts: [],
-      max_in_flight: 1,
-      optional: false,
-    });
+    const connection = { provider: 'azure-openai' as const, api_key: 'azure-secret', base_url: TARGET.baseUrl, alternate_hosts: [], max_in_flight: 1, optional: false };
+    const upstream = await applyCredentials(adapter.buildRequest(chat(false), TARGET), { connectionName: 'azure', connection }, new GoogleAccessTokens());
     expect(upstream.headers['api-key']).toBe('azure-secret');
     expect(upstream.headers.authorization).toBeUndefined();
   });
