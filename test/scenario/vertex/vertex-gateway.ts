@@ -1,0 +1,37 @@
+import { startMockProvider, type MockProvider } from '../../../src/mock/mock-provider.js';
+import { startGateway, type TestGateway } from '../../support/start-gateway.js';
+import { serviceAccountKeyJson } from '../../support/service-account-key.js';
+import { ADMIN_TOKEN } from '../scenario-helpers.js';
+
+export interface VertexGateway {
+  gateway: TestGateway;
+  /** The mock playing Vertex and its token endpoint (the gateway's own mock plays the other providers). */
+  vertex: MockProvider;
+  close(): Promise<void>;
+}
+
+/**
+ * A gateway with a `provider: vertex` connection named `vertex` whose service-account key (from
+ * the environment, as an operator would give it) has its tokens exchanged at a mock's `/token`,
+ * `tokenDirectives` appended (`?expires_in=3`, `?refuse=invalid_grant`). `body` is the rest of
+ * the config: more connections and the routes.
+ */
+export async function startVertexGateway(body: string, options: { tokenDirectives?: string; location?: string } = {}): Promise<VertexGateway> {
+  const vertex = await startMockProvider();
+  const key = serviceAccountKeyJson(`${vertex.url}/token${options.tokenDirectives ?? ''}`);
+  const gateway = await startGateway(
+    `
+admin: { token: ${ADMIN_TOKEN} }
+${body.replace('connections:', `connections:\n  vertex: { provider: vertex, project: switchyard-test, location: ${options.location ?? 'us-east5'}, base_url: "${vertex.url}/v1", credentials_json: "\${env:VERTEX_SA_KEY}" }`)}
+`,
+    { env: { VERTEX_SA_KEY: key } },
+  );
+  return {
+    gateway,
+    vertex,
+    async close() {
+      await gateway.close();
+      await vertex.close();
+    },
+  };
+}
