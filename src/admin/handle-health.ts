@@ -81,7 +81,7 @@ function firstTokenOf(deployment: { key: string; connection: string; model: stri
 function modelChangeByDeployment(config: Config): Map<string, Record<string, ModelChangeView>> {
   const byDeployment = new Map<string, Record<string, ModelChangeView>>();
   for (const [name, route] of Object.entries(config.routes)) {
-    const changes = modelChanges(route.targets, config.connections);
+    const changes = modelChanges(route.targets);
     route.targets.forEach((target, index) => {
       const key = deploymentKey(target.connection, target.model);
       const routes = byDeployment.get(key) ?? {};

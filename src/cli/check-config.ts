@@ -36,7 +36,7 @@ export function runCheckConfig(file: string): number {
  */
 function targetLines(config: Config): string[] {
   return Object.entries(config.routes).flatMap(([name, route]) => {
-    const changes = modelChanges(route.targets, config.connections);
+    const changes = modelChanges(route.targets);
     return route.targets.map((target, index) => {
       const { modelChange, inferred } = changes[index]!;
       return `${formatPath(['routes', name, 'targets', index])}: ${deploymentKey(target.connection, target.model)}, model_change: ${modelChange} (${inferred ? 'inferred' : 'written'})`;

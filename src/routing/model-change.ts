@@ -1,4 +1,4 @@
-import type { Config, TargetConfig } from '../config/schema.js';
+import type { TargetConfig } from '../config/schema.js';
 import { modelIdentity } from '../metering/model-catalog.js';
 
 /** Whether a target answers with another model than the one the route is for, and who said so. */
@@ -18,19 +18,22 @@ export interface ModelChange {
  * The first target is the one the route tries first when all is well — the lowest `priority`, the
  * first written among equals — so inferring never moves it from the front.
  */
-export function modelChanges(targets: readonly TargetConfig[], connections: Config['connections']): ModelChange[] {
+export function modelChanges(targets: readonly TargetConfig[]): ModelChange[] {
   if (targets.length === 0) return [];
   const first = targets.reduce((best, target) => (target.priority < best.priority ? target : best));
-  const asked = modelOf(first, connections);
+  const asked = modelOf(first);
   return targets.map((target) =>
     target.model_change === undefined
-      ? { modelChange: modelOf(target, connections) !== asked, inferred: true }
+      ? { modelChange: modelOf(target) !== asked, inferred: true }
       : { modelChange: target.model_change, inferred: false },
   );
 }
 
-/** A mock target's directives (`gpt-4.1?status=429`) act out a state of the model named before them (docs/mock.md). */
-function modelOf(target: TargetConfig, connections: Config['connections']): string {
-  const mock = connections[target.connection]?.provider === 'mock';
-  return modelIdentity(mock ? target.model.split('?', 1)[0]! : target.model);
+/**
+ * Directives (`gpt-4.1?status=429`) act out a state of the model named before them on the mock,
+ * whichever provider's wire it plays — Vertex's included, which a `provider: vertex` connection
+ * reaches through its base_url (docs/mock.md). No provider's model id has a `?`.
+ */
+function modelOf(target: TargetConfig): string {
+  return modelIdentity(target.model.split('?', 1)[0]!);
 }

@@ -158,7 +158,7 @@ function namedRoute(config: Config, name: string, route: RouteConfig): ResolvedR
  * those per request, see `plan-targets.ts`).
  */
 function orderTargets(config: Config, targets: readonly TargetConfig[]): ResolvedTarget[] {
-  const changes = modelChanges(targets, config.connections);
+  const changes = modelChanges(targets);
   const resolved = targets.map((target, index) => ({
     connectionName: target.connection,
     connection: config.connections[target.connection]!,
