@@ -14,6 +14,8 @@ const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 20
 const PRIVATE_KEY_PEM = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 /** A token endpoint's answer as Google gives it (test/contract/vertex/__fixtures__). */
 const TOKEN_ANSWER = readFixtureJson('vertex', 'token-response.json');
+/** Its refusal of a key's assertion, as gcloud printed it (`invalid_grant`). */
+const TOKEN_REFUSAL = readFixtureJson('vertex', 'token-error-invalid-grant.json');
 
 interface Exchange {
   path: string;
@@ -36,7 +38,7 @@ beforeAll(async () => {
       const refuse = url.searchParams.get('refuse');
       response.setHeader('content-type', 'application/json');
       if (refuse !== null) {
-        response.writeHead(400).end(JSON.stringify({ error: refuse, error_description: 'Invalid JWT Signature.' }));
+        response.writeHead(400).end(JSON.stringify({ ...TOKEN_REFUSAL, error: refuse }));
       } else if (status !== 200) {
         response.writeHead(status).end(JSON.stringify({ error: 'temporarily_unavailable' }));
       } else {

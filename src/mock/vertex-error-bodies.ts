@@ -1,7 +1,7 @@
 /**
  * Vertex AI's errors. The platform (sign-in, quota, routing) answers in google.rpc form for both
  * publishers; Claude's model layer answers in Anthropic's own form, its request id `req_vrtx_…`.
- * Sources are in test/fixtures/wire/vertex/README.md; bodies marked reconstructed follow Google's
+ * Sources are in test/contract/vertex/__fixtures__/README.md; bodies marked reconstructed follow Google's
  * standard wording where no capture was found.
  */
 import type { GeminiErrorBody } from './gemini-error-bodies.js';

@@ -8,15 +8,20 @@ const NOW_MS = Date.parse('2026-03-01T12:00:00Z');
 
 /** What each error sample means to the attempt loop; every sample under errors/ is named here. */
 const ERROR_KINDS: Readonly<Record<string, { kind: UpstreamFailure['kind']; retryAfterMs?: number }>> = {
+  'errors/400-claude-anthropic-version-missing.json': { kind: 'invalid_request' },
+  'errors/400-claude-extra-input.json': { kind: 'invalid_request' },
   'errors/400-claude-invalid-request.json': { kind: 'invalid_request' },
   'errors/400-claude-prompt-too-long.json': { kind: 'context_length' },
   'errors/400-gemini-input-too-long.json': { kind: 'context_length' },
   'errors/400-gemini-invalid-argument.json': { kind: 'invalid_request' },
+  'errors/400-gemini-invalid-argument-schema.json': { kind: 'invalid_request' },
   'errors/401-unauthenticated.json': { kind: 'credential' },
+  'errors/401-unauthenticated-api-key.json': { kind: 'credential' },
   'errors/403-permission-denied.json': { kind: 'credential' },
   'errors/404-publisher-model-not-found.json': { kind: 'not_found' },
   // Per-minute (and per-region) limits pass; a per-day one lasts until tomorrow whatever RetryInfo says.
   'errors/429-claude-input-tokens-per-minute.json': { kind: 'rate_limit' },
+  'errors/429-claude-per-day-quota-with-details.json': { kind: 'quota_exhausted', retryAfterMs: 26_000 },
   'errors/429-claude-requests-per-minute-per-base-model.json': { kind: 'rate_limit' },
   'errors/429-gemini-resource-exhausted-shared-quota.json': { kind: 'rate_limit' },
   'errors/429-per-day-quota-retry-info.json': { kind: 'quota_exhausted', retryAfterMs: 3_600_000 },
@@ -27,13 +32,17 @@ const ERROR_KINDS: Readonly<Record<string, { kind: UpstreamFailure['kind']; retr
 
 const OTHER_SAMPLES = [
   'README.md',
+  'claude-rawPredict-response-text-dated-model.json',
   'claude-rawPredict-response-text.json',
   'claude-rawPredict-response-tool-use.json',
   'claude-streamRawPredict-text.sse',
   'gemini-generateContent-response-text.json',
-  'gemini-streamGenerateContent-text.sse',
+  'gemini-streamGenerateContent-function-call.sse',
+  'gemini-streamGenerateContent-text-trimmed.sse',
   'predict-response-text-embedding-005.json',
-  // Read by the credential's tests (src/credentials/).
+  'predict-response-text-multilingual-embedding-002.json',
+  // The token endpoint's answer and refusal: read by the credential's tests (src/credentials/) and the mock's (test/mock/).
+  'token-error-invalid-grant.json',
   'token-response.json',
 ];
 
@@ -64,7 +73,15 @@ describe('Vertex wire samples', () => {
 
   it('parses Claude answers as the Messages API answers', () => {
     const text = vertexClaudeAdapter.parseResponse(readFixtureJson(PROVIDER, 'claude-rawPredict-response-text.json'));
-    expect(text).toMatchObject({ text: 'Hello! How can I help you today?', finishReason: 'stop', usage: { inputTokens: 12, outputTokens: 12 } });
+    expect(text).toMatchObject({
+      id: 'msg_vrtx_01JixAPaKzY8NJ3HE6GPE3ue',
+      text: 'Hi there! How are you doing today? Is there anything I can help you with? 😊',
+      finishReason: 'stop',
+      responseModel: 'claude-opus-4-6',
+      usage: { inputTokens: 9, outputTokens: 24 },
+    });
+    const dated = vertexClaudeAdapter.parseResponse(readFixtureJson(PROVIDER, 'claude-rawPredict-response-text-dated-model.json'));
+    expect(dated).toMatchObject({ text: 'Hello! How can I help you today?', finishReason: 'stop', responseModel: 'claude-sonnet-4-5-20250929', usage: { inputTokens: 9, outputTokens: 12 } });
     const tool = vertexClaudeAdapter.parseResponse(readFixtureJson(PROVIDER, 'claude-rawPredict-response-tool-use.json'));
     expect(tool.finishReason).toBe('tool_calls');
     expect(tool.toolCalls).toEqual([{ id: 'toolu_vrtx_01A9sJ4nG1f2Dc3Kq8uWm6Ze', name: 'get_weather', arguments: '{"city":"Paris"}' }]);
@@ -73,20 +90,31 @@ describe('Vertex wire samples', () => {
 
   it.each([undefined, randomChunkSizes(41)])('streams Claude as the Messages API streams (chunks %j)', async (sizes) => {
     const summary = summarizeStream(await replaySse(readFixture(PROVIDER, 'claude-streamRawPredict-text.sse'), vertexClaudeAdapter, sizes));
-    expect(summary).toMatchObject({ text: 'Hello! How can I help?', finish: { reason: 'stop', providerReason: 'end_turn' }, errors: [], malformed: [] });
-    expect(summary.usage).toMatchObject({ inputTokens: 12, outputTokens: 9 });
+    expect(summary).toMatchObject({ text: 'ack', finish: { reason: 'stop', providerReason: 'end_turn' }, errors: [], malformed: [] });
+    expect(summary.start).toMatchObject({ id: 'msg_vrtx_011Cf23KmBvy6xNCBR8cRGsH', responseModel: 'claude-sonnet-5' });
+    // Input counts the prompt whole: 10 uncached tokens and the 28,804 written to the cache.
+    expect(summary.usage).toMatchObject({ inputTokens: 28_814, outputTokens: 4, cacheWriteTokens: 28_804 });
   });
 
   it('parses Gemini answers, with Vertex fields the Gemini API lacks ignored', () => {
     const result = vertexGeminiAdapter.parseResponse(readFixtureJson(PROVIDER, 'gemini-generateContent-response-text.json'));
-    expect(result).toMatchObject({ text: 'Hello! How can I help you today?', finishReason: 'stop', responseModel: 'gemini-2.5-flash' });
-    expect(result.usage).toMatchObject({ inputTokens: 3 });
+    expect(result).toMatchObject({ finishReason: 'stop', responseModel: 'gemini-3-flash-preview' });
+    expect(result.text).toMatch(/^\*\*FOMC Meeting Analysis: March 19, 2025\*\*\n/);
+    expect(result.usage).toMatchObject({ inputTokens: 8112 });
   });
 
-  it.each([undefined, randomChunkSizes(7)])('streams Gemini (chunks %j)', async (sizes) => {
-    const summary = summarizeStream(await replaySse(readFixture(PROVIDER, 'gemini-streamGenerateContent-text.sse'), vertexGeminiAdapter, sizes));
-    expect(summary).toMatchObject({ text: 'Hello! How can I help you today?', finish: { reason: 'stop' }, errors: [], malformed: [] });
-    expect(summary.usage).toMatchObject({ inputTokens: 3, outputTokens: 9 });
+  it.each([undefined, randomChunkSizes(7)])('streams Gemini, counts only with the finish (chunks %j)', async (sizes) => {
+    const summary = summarizeStream(await replaySse(readFixture(PROVIDER, 'gemini-streamGenerateContent-text-trimmed.sse'), vertexGeminiAdapter, sizes));
+    expect(summary).toMatchObject({ text: 'Big-O is notation', finish: { reason: 'length' }, errors: [], malformed: [] });
+    expect(summary.usage).toMatchObject({ inputTokens: 7, outputTokens: 32 });
+  });
+
+  it.each([undefined, randomChunkSizes(13)])('streams a Gemini function call whole, then the finish (chunks %j)', async (sizes) => {
+    const summary = summarizeStream(await replaySse(readFixture(PROVIDER, 'gemini-streamGenerateContent-function-call.sse'), vertexGeminiAdapter, sizes));
+    expect(summary).toMatchObject({ text: 'I will check status.', errors: [], malformed: [] });
+    expect(summary.toolCalls).toMatchObject([{ name: 'shell', arguments: '{"cwd":"/tmp","timeout":30000,"command":"git status"}', ended: true }]);
+    expect(summary.finish).toMatchObject({ reason: 'tool_calls' });
+    expect(summary.usage).toMatchObject({ inputTokens: 70648 });
   });
 
   it('reads :predict embeddings in input order, their tokens summed', () => {
@@ -98,5 +126,7 @@ describe('Vertex wire samples', () => {
       ],
       usage: { inputTokens: 10, outputTokens: 0 },
     });
+    const single = vertexGeminiAdapter.embeddings?.parseResponse(readFixtureJson(PROVIDER, 'predict-response-text-multilingual-embedding-002.json'));
+    expect(single).toEqual({ vectors: [[-0.06757664680480957, 0.0578920841217041, 0.02345678901234567]], usage: { inputTokens: 6, outputTokens: 0 } });
   });
 });
