@@ -41,6 +41,24 @@ describe('modelChanges', () => {
     expect(changes([{ connection: 'gemini', model: 'gemini-2.5-flash' }, { connection: 'gemini', model: 'models/gemini-2.5-flash' }, { connection: 'gemini', model: 'gemini-2.5-pro' }]).map((c) => c.modelChange)).toEqual([false, false, true]);
   });
 
+  it("infers no change across Claude's three homes, whichever home comes first, and a change to another Claude on any of them", () => {
+    // `vertex` is not a provider of the config schema yet; what is read of a connection is only whether it is the mock.
+    const changesOf = (order: [string, string][]) => {
+      const config = configWith(order.map(([connection, model]) => ({ connection, model })));
+      const connections = { ...config.connections, vertex: { ...config.connections.anthropic!, provider: 'vertex' } } as typeof config.connections;
+      return modelChanges(config.routes.r!.targets, connections).map((change) => change.modelChange);
+    };
+    const homes: [string, string][] = [
+      ['anthropic', 'claude-sonnet-4-5'],
+      ['vertex', 'claude-sonnet-4-5@20250929'],
+      ['bedrock', 'global.anthropic.claude-sonnet-4-5-20250929-v1:0'],
+    ];
+    for (const first of homes) {
+      const order = [first, ...homes.filter((home) => home !== first), ['vertex', 'claude-haiku-4-5@20251001'] as [string, string]];
+      expect(changesOf(order), first[1]).toEqual([false, false, false, true]);
+    }
+  });
+
   it('compares with the target tried first when all is well: the lowest priority, the first written among equals', () => {
     expect(
       changes([
