@@ -10,6 +10,8 @@ export interface Route {
   inPath?: { model: string; stream: boolean };
   /** Why the mock cannot serve the request, though the route is known (answered with a 400). */
   problem?: string;
+  /** Where the route answers as, when not its dialect's own provider (Claude on Vertex speaks Anthropic's dialect). */
+  home?: 'vertex';
 }
 
 const fixedRoutes = new Map<string, Route>([
