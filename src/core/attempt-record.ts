@@ -26,6 +26,11 @@ export interface AttemptRecord {
   firstTokenSource?: FirstTokenSource;
   /** Started beside a slow attempt of the same request (a route's `hedge`); absent on every other attempt. */
   hedge?: true;
+  /**
+   * Sent without the earlier turns' thinking blocks, because the target refused a block signed by
+   * another home of the model (docs/lifecycle.md); absent on every other attempt.
+   */
+  thinkingDropped?: true;
   /** Whether anything of this attempt reached the caller. */
   committed: boolean;
   usage?: Usage;

@@ -38,6 +38,8 @@ export interface AttemptRecordEntry {
   first_token_source?: FirstTokenSource;
   /** Present (true) only on an attempt started beside a slow one (a route's `hedge`). */
   hedge?: true;
+  /** Present (true) only on an attempt sent without the earlier turns' thinking after its target refused a block another home signed. */
+  thinking_dropped?: true;
   committed: boolean;
   usage: RecordUsage | null;
   cost_usd: number | null;

@@ -3,6 +3,7 @@ import { FAILURE_POLICY, ruleFor } from '../core/failure-policy.js';
 import type { SkippedTarget, SkipReason } from '../core/skipped-target.js';
 import type { Permit } from '../health/health-door.js';
 import { isReasoningModel, lookupModel } from '../metering/model-catalog.js';
+import { refusesThinkingSignature } from '../providers/shared/thinking-signature-refusal.js';
 import type { UpstreamFailure } from '../providers/spec.js';
 import type { ResolvedTarget } from '../routing/resolve-route.js';
 import { backoffDelayMs } from './backoff.js';
@@ -92,6 +93,8 @@ export class AttemptLoop<Answer> implements HedgedLoop<Answer> {
     let waitedForRetryAfter = false;
     let current = target;
     let attempted = false;
+    /** Once the target has refused a thinking block another home signed: the request without them, for its attempts from then on. */
+    let withoutThinking: Operation<Answer> | undefined;
     for (let retry = 0; ; retry++) {
       if (this.#call.caller.aborted) return { type: 'stop' };
       const remainingMs = this.#call.deadlineAtMs - Date.now();
@@ -104,7 +107,7 @@ export class AttemptLoop<Answer> implements HedgedLoop<Answer> {
         return { type: 'next' };
       }
       attempted = true;
-      const ended = await this.#attemptOnce(current, permit, options.rest);
+      const ended = withoutThinking === undefined ? await this.#attemptOnce(current, permit, options.rest) : await this.#attemptWithoutThinking(current, permit, withoutThinking);
       const { outcome } = ended;
       if (outcome.ok) {
         this.#budget.recordSuccess();
@@ -117,6 +120,11 @@ export class AttemptLoop<Answer> implements HedgedLoop<Answer> {
       }
       const rest = this.#untaken(options.rest);
       const { error } = outcome;
+      if (withoutThinking === undefined && refusesThinkingSignature(error)) {
+        withoutThinking = this.#operation.withoutThinking?.();
+        // The same model, asked again at once without what it could not verify: no wait, no retry budget.
+        if (withoutThinking !== undefined) continue;
+      }
       const kind = FAILURE_POLICY[error.kind];
       const rule = ruleFor(error.kind, policy);
       if (rule === 'stop') return { type: 'stop' };
@@ -172,13 +180,23 @@ export class AttemptLoop<Answer> implements HedgedLoop<Answer> {
     return { target, outcome: await this.attempt(target, permit, { lastOption, hedge: false, caller: this.#call.caller }) };
   }
 
+  /**
+   * The attempt after the target refused a thinking block another home signed: the request
+   * without the earlier turns' thinking, alone (a hedge would take the request elsewhere), recorded
+   * as `thinking_dropped`.
+   */
+  async #attemptWithoutThinking(target: ResolvedTarget, permit: Permit, operation: Operation<Answer>): Promise<Ended<Answer>> {
+    const plan = { lastOption: this.#untaken([]).length === 0, hedge: false, caller: this.#call.caller };
+    return { target, outcome: await this.attempt(target, permit, plan, operation) };
+  }
+
   /** Whether this attempt's first token comes after thinking: the request asks for it, or the model reasons by default. */
   #reasons(target: ResolvedTarget): boolean {
     return this.#operation.asksForReasoning === true || isReasoningModel(target.routedModel);
   }
 
   /** One attempt at `target`, numbered in the order attempts start and kept once it has ended. */
-  async attempt(target: ResolvedTarget, permit: Permit, plan: AttemptPlan): Promise<AttemptOutcome<Answer>> {
+  async attempt(target: ResolvedTarget, permit: Permit, plan: AttemptPlan, operation = this.#operation): Promise<AttemptOutcome<Answer>> {
     const { timeouts } = this.#call.route.policy;
     // The deadline still clips it: the attempt's own deadline timer fires first when it is nearer.
     const firstToken = permit.firstTokenTimeout(timeouts, { streamedInputTokens: this.#operation.streamedInputTokens, lastOption: plan.lastOption, reasoning: this.#reasons(target) });
@@ -199,8 +217,9 @@ export class AttemptLoop<Answer> implements HedgedLoop<Answer> {
         idempotencyKey: this.#call.upstreamIdempotencyKey,
         onHeaders: (headers) => permit.observeHeaders(headers),
         onSettled: (record) => permit.settle(record),
+        thinkingDropped: operation !== this.#operation,
       },
-      this.#operation,
+      operation,
     );
     this.#keep(outcome.record);
     return outcome;

@@ -8,6 +8,7 @@ import { forwardCommitted } from './forward-committed.js';
 import { readToCommitPoint } from './read-to-commit-point.js';
 import { EMPTY_ANSWER, isEmptyResult } from './empty-answer.js';
 import { asksForReasoning } from './asks-for-reasoning.js';
+import { withoutThinkingBlocks } from './without-thinking.js';
 import type { Operation } from './run-attempt.js';
 
 /**
@@ -34,6 +35,10 @@ export function chatOperation(request: ChatRequest, commit: CommitPolicy, option
     ...(request.stream ? { streamedInputTokens: estimateTokens(requestCharacters(request)) } : {}),
     asksForReasoning: asksForReasoning(request),
     ...(options.responsesTargetsOnly ? { accepts: (adapter: ProviderAdapter) => upstreamOf(adapter).dialect === 'openai-responses' } : {}),
+    withoutThinking() {
+      const stripped = withoutThinkingBlocks(request);
+      return stripped === undefined ? undefined : chatOperation(stripped, commit, options);
+    },
     build: (adapter, target) => upstreamOf(adapter).buildRequest(request, target),
     estimateInputTokens: () => estimateTokens(requestCharacters(request)),
     async discard(answer) {

@@ -38,6 +38,8 @@ export interface AttemptInput {
   hedge?: boolean;
   /** Where `timeouts.first_token_ms` came from, for the record. */
   firstTokenSource?: FirstTokenSource;
+  /** Sent without the earlier turns' thinking blocks after the target refused them: its record says so. */
+  thinkingDropped?: boolean;
 }
 
 export type AttemptOutcome<Answer> =
@@ -67,6 +69,11 @@ export interface Operation<Answer> {
   discard?(answer: Answer): Promise<void>;
   /** Whether a target's adapter can serve this at all; targets that cannot are passed over. */
   accepts?(adapter: ProviderAdapter): boolean;
+  /**
+   * The same operation on the request without its earlier turns' thinking blocks, for a home that
+   * refused a block another home signed; undefined when the request has none (or no such blocks exist).
+   */
+  withoutThinking?(): Operation<Answer> | undefined;
   /** The upstream request for this target, translated afresh from the untouched caller request. */
   build(adapter: ProviderAdapter, target: TargetContext): UpstreamRequest;
   /** Reads a 2xx response; throws `UpstreamFailureError` when it is really an error. */
@@ -91,6 +98,7 @@ export async function runAttempt<Answer>(input: AttemptInput, operation: Operati
       firstTokenTimeoutMs: input.timeouts.first_token_ms,
       ...(input.firstTokenSource === undefined ? {} : { firstTokenSource: input.firstTokenSource }),
       ...(input.hedge ? { hedge: true as const } : {}),
+      ...(input.thinkingDropped ? { thinkingDropped: true as const } : {}),
       committed: false,
       malformedEvents: 0,
     },

@@ -53,6 +53,25 @@ describe('modelIdentity', () => {
     expect(modelIdentity('claude-3-5-haiku-latest')).toBe('claude-3-5-haiku');
   });
 
+  it.each([
+    ['claude-opus-4-1', 'claude-opus-4-1-20250805', 'anthropic.claude-opus-4-1-20250805-v1:0', 'claude-opus-4-1@20250805'],
+    ['claude-sonnet-4-5', 'claude-sonnet-4-5-20250929', 'us.anthropic.claude-sonnet-4-5-20250929-v1:0', 'claude-sonnet-4-5@20250929'],
+    ['claude-sonnet-4', 'claude-sonnet-4-20250514', 'eu.anthropic.claude-sonnet-4-20250514-v1:0', 'claude-sonnet-4@20250514'],
+    ['claude-haiku-4-5', 'claude-haiku-4-5-20251001', 'global.anthropic.claude-haiku-4-5-20251001-v1:0', 'claude-haiku-4-5@20251001'],
+    ['claude-3-5-haiku', 'claude-3-5-haiku-20241022', 'anthropic.claude-3-5-haiku-20241022-v1:0', 'claude-3-5-haiku@20241022'],
+  ])('is %s on its three homes: Anthropic (%s), Bedrock (%s) and Vertex (%s), with one list price', (identity, anthropic, bedrock, vertex) => {
+    for (const spelling of [anthropic, bedrock, vertex]) {
+      expect(modelIdentity(spelling), spelling).toBe(identity);
+      expect(lookupModel(spelling), spelling).toBe(lookupModel(identity));
+    }
+  });
+
+  it('is the same Gemini on the Gemini API and on Vertex (its publisher path too)', () => {
+    for (const spelling of ['gemini-2.5-pro', 'models/gemini-2.5-pro', 'publishers/google/models/gemini-2.5-pro', 'gemini-2.5-pro-001']) {
+      expect(modelIdentity(spelling), spelling).toBe('gemini-2.5-pro');
+    }
+  });
+
   it('is the same catalog model for GPT on OpenAI (dated snapshots), Azure deployments named after it and OpenAI-compatible hosts', () => {
     for (const spelling of ['gpt-4.1', 'gpt-4.1-2025-04-14', 'openai/gpt-4.1']) expect(modelIdentity(spelling), spelling).toBe('gpt-4.1');
     expect(modelIdentity('gpt-4o-2024-08-06')).toBe('gpt-4o');

@@ -65,7 +65,8 @@ const VERSION_SUFFIX = /^(?:-\d{8}|@\d{8}|-\d{4}-\d{2}-\d{2}|-\d{3}|-v\d+(?::\d+
 
 /**
  * Facts for a model name as providers spell it: exact, or the longest catalog name it starts
- * with followed by a version suffix (`claude-sonnet-4-5-20250929`, `gpt-4o-2024-08-06`), also
+ * with followed by a version suffix (`claude-sonnet-4-5-20250929`, `gpt-4o-2024-08-06`,
+ * `claude-sonnet-4-5@20250929`), also
  * after a provider prefix (`anthropic.claude-sonnet-4-5…`, `models/gemini-2.5-pro`).
  */
 export function lookupModel(model: string): ModelFacts | undefined {
@@ -74,7 +75,8 @@ export function lookupModel(model: string): ModelFacts | undefined {
   let facts: ModelFacts | undefined;
   if (Object.hasOwn(CATALOG, name)) facts = CATALOG[name];
   else {
-    const base = NAMES_LONGEST_FIRST.find((candidate) => name.startsWith(`${candidate}-`));
+    // Vertex pins a release with `@` (`claude-sonnet-4-5@20250929`), the others with `-`.
+    const base = NAMES_LONGEST_FIRST.find((candidate) => name.startsWith(`${candidate}-`) || name.startsWith(`${candidate}@`));
     facts = base === undefined ? undefined : CATALOG[base];
   }
   // Every request prices its target and checks its context window by model name; the names are

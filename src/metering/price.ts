@@ -30,12 +30,13 @@ export interface PricedTarget {
 }
 
 /**
- * A target's price: its own `price` when set, else the shipped catalog's entry for its model,
- * else undefined (unknown model). An override replaces the whole price: the catalog's cache
- * rates belong to the list price, so with an override cached tokens cost the override's own
- * cache rates, or its input price where it names none.
+ * A target's price: its own `price` when set, else the shipped catalog's entry for its model
+ * times `homeFactor` (what the model costs at the target's home next to the list price,
+ * `homePriceFactor`), else undefined (unknown model). An override replaces the whole price: the
+ * catalog's cache rates belong to the list price, so with an override cached tokens cost the
+ * override's own cache rates, or its input price where it names none.
  */
-export function priceFor(target: PricedTarget): Price | undefined {
+export function priceFor(target: PricedTarget, homeFactor = 1): Price | undefined {
   if (target.price) {
     const { input_per_mtok, output_per_mtok, cache_read_per_mtok, cache_write_per_mtok } = target.price;
     const price: Price = { inputPerMtok: input_per_mtok, outputPerMtok: output_per_mtok };
@@ -45,10 +46,16 @@ export function priceFor(target: PricedTarget): Price | undefined {
   }
   const facts = lookupModel(target.model);
   if (!facts) return undefined;
-  const price: Price = { inputPerMtok: facts.inputPerMtok, outputPerMtok: facts.outputPerMtok };
-  if (facts.cacheReadPerMtok !== undefined) price.cacheReadPerMtok = facts.cacheReadPerMtok;
-  if (facts.cacheWritePerMtok !== undefined) price.cacheWritePerMtok = facts.cacheWritePerMtok;
+  const atHome = (perMtok: number) => (homeFactor === 1 ? perMtok : roundedPerMtok(perMtok * homeFactor));
+  const price: Price = { inputPerMtok: atHome(facts.inputPerMtok), outputPerMtok: atHome(facts.outputPerMtok) };
+  if (facts.cacheReadPerMtok !== undefined) price.cacheReadPerMtok = atHome(facts.cacheReadPerMtok);
+  if (facts.cacheWritePerMtok !== undefined) price.cacheWritePerMtok = atHome(facts.cacheWritePerMtok);
   return price;
+}
+
+/** To six decimals of a dollar per million tokens, what `costMicros` counts exactly: 3 × 1.1 is 3.3, not 3.3000000000000003. */
+function roundedPerMtok(perMtok: number): number {
+  return Math.round(perMtok * 1_000_000) / 1_000_000;
 }
 
 /**

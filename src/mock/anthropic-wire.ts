@@ -3,6 +3,7 @@ import { planPieceJson, planText } from './answer.js';
 import type { ErrorName, FinishDirective, InbandErrorKind } from './directives.js';
 import { anthropicErrorBodies, anthropicInbandErrors, anthropicNotFoundBody } from './error-bodies.js';
 import { retryAfterHeaders } from './retry-after-headers.js';
+import { anthropicThinkingBlock, anthropicThinkingEvents } from './thinking-wire.js';
 import type { AnswerPlan, ErrorAnswer, ErrorFaults, StreamFrames, WireFormat } from './wire.js';
 
 const errorsByName: Record<ErrorName, { status: number; body: string }> = {
@@ -76,7 +77,7 @@ function completion(plan: AnswerPlan): string {
     id: messageId(plan),
     type: 'message',
     role: 'assistant',
-    content,
+    content: plan.thinking === undefined ? content : [anthropicThinkingBlock(plan.thinking), ...content],
     stop_reason: stopReason(plan),
     stop_sequence: null,
     usage: usage(plan, plan.pieceCount),
@@ -104,29 +105,33 @@ function stream(plan: AnswerPlan): StreamFrames {
     toolName === undefined
       ? '{"type":"text","text":""}'
       : `{"type":"tool_use","id":"${toolUseId(plan)}","name":${JSON.stringify(toolName)},"input":{}}`;
+  // Signed thinking comes first, as block 0; the answer's block follows it.
+  const thinking = plan.thinking === undefined ? [] : anthropicThinkingEvents(plan.thinking);
+  const index = thinking.length === 0 ? 0 : 1;
   const head =
     event('message_start', JSON.stringify({ type: 'message_start', message })) +
-    event('content_block_start', `{"type":"content_block_start","index":0,"content_block":${block}}`) +
+    thinking.map(([type, data]) => event(type, JSON.stringify(data))).join('') +
+    event('content_block_start', `{"type":"content_block_start","index":${index},"content_block":${block}}`) +
     event('ping', '{"type":"ping"}');
 
   const piece =
     toolName === undefined
-      ? (index: number): string =>
+      ? (at: number): string =>
           event(
             'content_block_delta',
-            `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":${planPieceJson(plan, index)}}}`,
+            `{"type":"content_block_delta","index":${index},"delta":{"type":"text_delta","text":${planPieceJson(plan, at)}}}`,
           )
-      : (index: number): string =>
+      : (at: number): string =>
           event(
             'content_block_delta',
-            `{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":` +
-              `${planPieceJson(plan, index)}}}`,
+            `{"type":"content_block_delta","index":${index},"delta":{"type":"input_json_delta","partial_json":` +
+              `${planPieceJson(plan, at)}}}`,
           );
 
   const tail = (terminate: boolean): string => {
     const delta = { stop_reason: stopReason(plan), stop_sequence: null };
     let text =
-      event('content_block_stop', '{"type":"content_block_stop","index":0}') +
+      event('content_block_stop', `{"type":"content_block_stop","index":${index}}`) +
       event('message_delta', JSON.stringify({ type: 'message_delta', delta, usage: usage(plan, plan.pieceCount) }));
     if (terminate) text += event('message_stop', '{"type":"message_stop"}');
     return text;

@@ -10,6 +10,7 @@ import { planPieceJson, planText } from './answer.js';
 import { bedrockErrorNamespace, bedrockErrors, bedrockStreamExceptions, type BedrockError } from './bedrock-error-bodies.js';
 import type { ErrorName, FinishDirective, InbandErrorKind } from './directives.js';
 import { retryAfterHeaders } from './retry-after-headers.js';
+import { bedrockReasoningBlock, bedrockReasoningEvents } from './thinking-wire.js';
 import type { AnswerPlan, ErrorAnswer, ErrorFaults, StreamFrames, WireFormat } from './wire.js';
 
 const codec = new EventStreamCodec(toUtf8, fromUtf8);
@@ -95,7 +96,7 @@ function completion(plan: AnswerPlan): string {
       : [{ toolUse: { toolUseId: toolUseId(plan), name: plan.toolCall.name, input: plan.toolCall.input } }];
   return JSON.stringify({
     metrics: { latencyMs: 0 },
-    output: { message: { content, role: 'assistant' } },
+    output: { message: { content: plan.thinking === undefined ? content : [bedrockReasoningBlock(plan.thinking), ...content], role: 'assistant' } },
     stopReason: stopReason(plan),
     usage: {
       cacheReadInputTokenCount: plan.cache.readTokens,
@@ -129,25 +130,26 @@ function usage(plan: AnswerPlan): object {
  */
 function stream(plan: AnswerPlan): StreamFrames {
   const toolName = plan.toolCall?.name;
-  const head =
-    toolName === undefined
-      ? messageStart
-      : Buffer.concat([
-          messageStart,
-          eventMessage(
-            'contentBlockStart',
-            JSON.stringify({ contentBlockIndex: 0, start: { toolUse: { toolUseId: toolUseId(plan), name: toolName } } }),
-          ),
-        ]);
+  // Signed reasoning comes first, as block 0; the answer's block follows it.
+  const reasoning = plan.thinking === undefined ? [] : bedrockReasoningEvents(plan.thinking).map(([type, payload]) => eventMessage(type, JSON.stringify(payload)));
+  const index = reasoning.length === 0 ? 0 : 1;
+  const head = Buffer.concat([
+    messageStart,
+    ...reasoning,
+    ...(toolName === undefined
+      ? []
+      : [eventMessage('contentBlockStart', JSON.stringify({ contentBlockIndex: index, start: { toolUse: { toolUseId: toolUseId(plan), name: toolName } } }))]),
+  ]);
   const delta =
     toolName === undefined
       ? (index: number): string => `{"text":${planPieceJson(plan, index)}}`
       : (index: number): string => `{"toolUse":{"input":${planPieceJson(plan, index)}}}`;
-  const piece = (index: number): Uint8Array =>
-    eventMessage('contentBlockDelta', `{"contentBlockIndex":0,"delta":${delta(index)},"p":"${padding(index)}"}`);
+  const piece = (at: number): Uint8Array =>
+    eventMessage('contentBlockDelta', `{"contentBlockIndex":${index},"delta":${delta(at)},"p":"${padding(at)}"}`);
 
   const tail = (terminate: boolean): Uint8Array => {
-    const frames = [contentBlockStop, eventMessage('messageStop', JSON.stringify({ stopReason: stopReason(plan) }))];
+    const blockStop = index === 0 ? contentBlockStop : eventMessage('contentBlockStop', `{"contentBlockIndex":${index}}`);
+    const frames = [blockStop, eventMessage('messageStop', JSON.stringify({ stopReason: stopReason(plan) }))];
     // Usage comes only in this last event, after messageStop.
     if (terminate) frames.push(eventMessage('metadata', JSON.stringify({ usage: usage(plan), metrics: { latencyMs: 0 } })));
     return Buffer.concat(frames);

@@ -21,6 +21,7 @@ import { promptUsage } from './prompt-usage.js';
 import type { Route } from './routes.js';
 import { SchemaProblem } from './schema-value.js';
 import { afterDelay, playStream, streamEnding } from './stream-player.js';
+import { answerThinking, thinkingRefusal } from './thinking-signatures.js';
 import { ToolChoiceProblem } from './tool-call.js';
 import { checkBearer, recordedAuthorization, vertexAccessRefusal } from './vertex-access.js';
 import { vertexEmbeddingsResponse } from './vertex-embeddings.js';
@@ -183,6 +184,12 @@ function serveCompletion(
 ): void {
   const { response, headers, faults, settle } = reply;
   const { wire, attempt, route, nowMs } = arrival;
+  const refusedThinking = thinkingRefusal(route, fields, arrival.parsed.name);
+  if (refusedThinking !== undefined) {
+    settle('invalid_request');
+    sendError(response, wire.invalidRequest(refusedThinking), headers);
+    return;
+  }
   let content: AnswerContent;
   try {
     content = answerContent(route.dialect, fields, shape);
@@ -202,6 +209,8 @@ function serveCompletion(
     nowMs,
   });
   const plan = answerPlan({ n: attempt.n, name: arrival.parsed.name, nowMs }, fields, shape, content, usage);
+  const thinking = answerThinking(route, fields, arrival.parsed.name, attempt.n);
+  if (thinking !== undefined) plan.thinking = thinking;
   if (!attempt.stream) {
     afterDelay(response, faults.headersDelayMs + faults.firstTokenMs, () => {
       settle('ok');

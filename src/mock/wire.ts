@@ -1,5 +1,6 @@
 import type { UpstreamDialect } from '../providers/spec.js';
 import type { CacheUsage, FinishDirective, Faults, InbandErrorKind } from './directives.js';
+import type { MockThinking } from './thinking-signatures.js';
 import type { MockToolCall } from './tool-call.js';
 
 /** Everything a dialect needs to render one successful answer. */
@@ -24,6 +25,8 @@ export interface AnswerPlan {
   finish?: FinishDirective;
   /** OpenAI `stream_options.include_usage`; the other formats always report usage. */
   includeUsage: boolean;
+  /** The signed thinking a Claude answer starts with, when the request turned thinking on (./thinking-signatures.ts). */
+  thinking?: MockThinking;
 }
 
 /** Part of a stream as written to the socket: SSE text, or binary AWS event-stream messages. */

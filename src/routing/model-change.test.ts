@@ -41,6 +41,23 @@ describe('modelChanges', () => {
     expect(changes([{ connection: 'gemini', model: 'gemini-2.5-flash' }, { connection: 'gemini', model: 'models/gemini-2.5-flash' }, { connection: 'gemini', model: 'gemini-2.5-pro' }]).map((c) => c.modelChange)).toEqual([false, false, true]);
   });
 
+  it("infers no change across Claude's three homes, whichever home comes first, and a change to another Claude on any of them", () => {
+    // The schema has no `vertex` provider yet: its target names a connection left out, which reads as no mock, as a Vertex one would.
+    const changesOf = (order: [string, string][]) => {
+      const config = configWith(order.map(([connection, model]) => ({ connection, model })));
+      return modelChanges(config.routes.r!.targets, config.connections).map((change) => change.modelChange);
+    };
+    const homes: [string, string][] = [
+      ['anthropic', 'claude-sonnet-4-5'],
+      ['vertex', 'claude-sonnet-4-5@20250929'],
+      ['bedrock', 'global.anthropic.claude-sonnet-4-5-20250929-v1:0'],
+    ];
+    for (const first of homes) {
+      const order = [first, ...homes.filter((home) => home !== first), ['vertex', 'claude-haiku-4-5@20251001'] as [string, string]];
+      expect(changesOf(order), first[1]).toEqual([false, false, false, true]);
+    }
+  });
+
   it('compares with the target tried first when all is well: the lowest priority, the first written among equals', () => {
     expect(
       changes([

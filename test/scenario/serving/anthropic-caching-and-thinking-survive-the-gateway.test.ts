@@ -35,7 +35,11 @@ function sendTurn(model: string): Promise<Anthropic.Message> {
 
 it('an Anthropic target receives the markers and the thinking exactly as the client sent them', async () => {
   const message = await sendTurn('claude-native');
-  expect(message.content).toEqual([expect.objectContaining({ type: 'text', text: mockAnswerText(8) })]);
+  // The turn asks for thinking: the answer's own comes first, signed by the home that answered (docs/mock.md).
+  expect(message.content).toEqual([
+    { type: 'thinking', thinking: 'Thinking it over.', signature: 'mock-signed-by-anthropic.1' },
+    expect.objectContaining({ type: 'text', text: mockAnswerText(8) }),
+  ]);
   const attempts = gateway.mock.attemptsFor('claude-native');
   expect(attempts).toHaveLength(1);
   expect(attempts[0]!.body).toEqual({ ...turn, model: 'claude-native' });
