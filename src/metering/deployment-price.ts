@@ -29,9 +29,8 @@ export function deploymentPrice(config: Config, route: string | null, deployment
   return priceFor(overridden ?? deployment, homeFactor);
 }
 
-/** A Vertex connection's `location` (a region or `global`); other providers have none. */
+/** The price factor of the target's home: its provider, and for Vertex its location (a region or `global`). */
 function homeFactorOf(connection: ConnectionConfig | undefined, model: string): number {
   if (connection === undefined) return 1;
-  const location = 'location' in connection && typeof connection.location === 'string' ? connection.location : undefined;
-  return homePriceFactor(connection.provider, location, model);
+  return homePriceFactor(connection.provider, connection.location, model);
 }

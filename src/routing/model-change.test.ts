@@ -42,10 +42,9 @@ describe('modelChanges', () => {
   });
 
   it("infers no change across Claude's three homes, whichever home comes first, and a change to another Claude on any of them", () => {
-    // The schema has no `vertex` provider yet: its target names a connection left out, which reads as no mock, as a Vertex one would.
     const changesOf = (order: [string, string][]) => {
       const config = configWith(order.map(([connection, model]) => ({ connection, model })));
-      return modelChanges(config.routes.r!.targets, config.connections).map((change) => change.modelChange);
+      return modelChanges(config.routes.r!.targets).map((change) => change.modelChange);
     };
     const homes: [string, string][] = [
       ['anthropic', 'claude-sonnet-4-5'],

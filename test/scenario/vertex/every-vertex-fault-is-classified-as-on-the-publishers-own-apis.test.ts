@@ -29,7 +29,7 @@ let vx: VertexGateway;
 
 beforeAll(async () => {
   // A connection per route: a credential fault takes its whole connection out.
-  const connections = FAULTS.flatMap((_, index) => Object.keys(MODELS).map((publisher) => `  vx-${routeName(publisher, index)}: { provider: vertex, project: switchyard-test, location: us-east5, base_url: "VERTEX_BASE", credentials_json: "\${env:VERTEX_SA_KEY}" }`));
+  const connections = FAULTS.flatMap((_, index) => Object.keys(MODELS).map((publisher) => `  vx-${routeName(publisher, index)}: { provider: vertex, project: switchyard-test, location: us-east5, base_url: "MOCK_ROOT/v1", credentials_json: "\${env:VERTEX_SA_KEY}" }`));
   const routes = FAULTS.flatMap(([directive], index) =>
     Object.entries(MODELS).flatMap(([publisher, model]) => [
       `  ${routeName(publisher, index)}:`,
@@ -39,7 +39,7 @@ beforeAll(async () => {
       '      - { connection: standby, model: standby }',
     ]),
   );
-  vx = await startVertexGateway(['connections:', '  standby: { provider: mock, dialect: openai }', ...connections, 'routes:', ...routes].join('\n'), { baseUrlPlaceholder: 'VERTEX_BASE' });
+  vx = await startVertexGateway(['connections:', '  standby: { provider: mock, dialect: openai }', ...connections, 'routes:', ...routes].join('\n'), { mockRootPlaceholder: 'MOCK_ROOT' });
 });
 afterAll(() => vx.close());
 

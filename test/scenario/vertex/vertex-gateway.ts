@@ -14,16 +14,16 @@ export interface VertexGateway {
  * A gateway with a `provider: vertex` connection named `vertex` whose service-account key (from
  * the environment, as an operator would give it) has its tokens exchanged at a mock's `/token`,
  * `tokenDirectives` appended (`?expires_in=3`, `?refuse=invalid_grant`). `body` is the rest of
- * the config: more connections and the routes; `baseUrlPlaceholder` in it becomes the Vertex
- * mock's base URL, for more Vertex connections of the same key.
+ * the config: more connections and the routes; `mockRootPlaceholder` in it becomes the Vertex
+ * mock's root URL, for more connections on it (Vertex's base_url is the root and `/v1`).
  */
-export async function startVertexGateway(body: string, options: { tokenDirectives?: string; location?: string; baseUrlPlaceholder?: string } = {}): Promise<VertexGateway> {
+export async function startVertexGateway(body: string, options: { tokenDirectives?: string; location?: string; mockRootPlaceholder?: string } = {}): Promise<VertexGateway> {
   const vertex = await startMockProvider();
   const key = serviceAccountKeyJson(`${vertex.url}/token${options.tokenDirectives ?? ''}`);
   const gateway = await startGateway(
     `
 admin: { token: ${ADMIN_TOKEN} }
-${(options.baseUrlPlaceholder ? body.replaceAll(options.baseUrlPlaceholder, `${vertex.url}/v1`) : body).replace('connections:', `connections:\n  vertex: { provider: vertex, project: switchyard-test, location: ${options.location ?? 'us-east5'}, base_url: "${vertex.url}/v1", credentials_json: "\${env:VERTEX_SA_KEY}" }`)}
+${(options.mockRootPlaceholder ? body.replaceAll(options.mockRootPlaceholder, vertex.url) : body).replace('connections:', `connections:\n  vertex: { provider: vertex, project: switchyard-test, location: ${options.location ?? 'us-east5'}, base_url: "${vertex.url}/v1", credentials_json: "\${env:VERTEX_SA_KEY}" }`)}
 `,
     { env: { VERTEX_SA_KEY: key } },
   );
