@@ -25,7 +25,7 @@ export interface RequestEnd {
   start: RequestStart;
   /** Undefined when the request never got past the gate (refused, replayed). */
   context: RequestContext | undefined;
-  /** What the pipeline threw, if it threw: the HTTP edge answers it after this end. */
+  /** What the pipeline threw, if it threw: the reply has answered it already. */
   thrown: { error: unknown } | undefined;
   request: IncomingMessage;
   /** What the caller was sent: the record says what really happened. */
