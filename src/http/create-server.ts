@@ -1,11 +1,11 @@
 import { Server, type IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
-import { CALLER_LEFT } from '../core/cancellation.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { GatewayResponse } from './gateway-response.js';
 import { newRequestId } from './request-id.js';
 import type { CallerDialect } from '../dialects/caller-dialect.js';
 import { routeMatcher, type RouteTable } from './route-matcher.js';
+import { answerThrown } from './answer-thrown.js';
 import { sendGatewayError } from './send.js';
 
 /** How long a stream cut at the end of a drain has to write its error event before its socket is closed regardless. */
@@ -39,9 +39,9 @@ export class GatewayServer extends Server<typeof IncomingMessage, typeof Gateway
    * not yet begun (and every request still to come on an open socket) says `Connection: close`;
    * a socket whose answer was already under way with keep-alive is closed as soon as that answer
    * ends. Resolves when no request is being handled and every socket is closed — at the latest
-   * `drainMs` after the call, when what is still being handled ends with `cutAtShutdown` set: a
-   * stream under way with its dialect's error event (then its socket closes), anything else by
-   * closing its socket.
+   * `drainMs` after the call, when what is still being handled is cut: its reply ends it (a stream
+   * under way with its dialect's error event, then its socket closes), and a response no reply
+   * owns has its socket closed.
    */
   async drain(drainMs: number): Promise<void> {
     this.#draining = true;
@@ -55,13 +55,12 @@ export class GatewayServer extends Server<typeof IncomingMessage, typeof Gateway
     const cut = setTimeout(() => {
       const streams: Promise<void>[] = [];
       for (const response of this.#handling) {
-        response.cutAtShutdown = true;
-        if (!response.headersSent || response.writableEnded || !response.endCutStream) {
+        if (!response.reply) {
           response.destroy();
           continue;
         }
-        streams.push(new Promise((resolve) => response.once('close', () => resolve())));
-        response.endCutStream();
+        const closed = response.reply.cut();
+        if (closed) streams.push(closed);
       }
       // The rest (a request whose head is still arriving) once the streams have written their error
       // event, or after a grace for a caller that does not read it.
@@ -112,7 +111,8 @@ export function createHttpServer(
     server.handle(response, () =>
       Promise.resolve()
         .then(() => matched.handler(request, response, requestId, matched.params))
-        .catch((error: unknown) => answerThrown(error, response, requestId, dialect, logger)),
+        // The last resort: an inference request's reply answers what its pipeline throws.
+        .catch((error: unknown) => answerThrown(response, error, requestId, dialect, logger)),
     );
   });
   return server;
@@ -124,18 +124,4 @@ function noRouteError(status: 404 | 405, method: string | undefined, path: strin
     code: status === 405 ? 'method_not_allowed' : 'not_found',
     type: 'invalid_request_error',
   });
-}
-
-/** What a handler threw, answered: a `GatewayError` as itself, anything else as a logged 500. */
-function answerThrown(error: unknown, response: GatewayResponse, requestId: string, dialect: CallerDialect | undefined, logger: Logger): void {
-  // Nobody is left to answer.
-  if (error === CALLER_LEFT) return;
-  if (error instanceof GatewayError) {
-    // HTTP asks a server that stops waiting for a request to close the connection.
-    if (error.status === 408) response.setHeader('connection', 'close');
-    sendGatewayError(response, error, requestId, dialect);
-    return;
-  }
-  logger.error({ err: error, requestId }, 'unhandled error while serving a request');
-  sendGatewayError(response, new GatewayError('Internal gateway error.', { status: 500, code: 'internal_error', type: 'server_error' }), requestId, dialect);
 }

@@ -1,5 +1,15 @@
 import { ServerResponse, type IncomingMessage, type OutgoingHttpHeader, type OutgoingHttpHeaders } from 'node:http';
 
+/** What owns a request's answer, as the server's drain sees it. */
+export interface ReplyInFlight {
+  /**
+   * The drain time ran out with this answer still under way: it ends now. A stream under way
+   * ends with its dialect's error event and resolves once its connection is closed; anything
+   * else has its connection cut at once (undefined).
+   */
+  cut(): Promise<void> | undefined;
+}
+
 /**
  * A response that carries its request id and adds `x-request-id` to whatever head is written
  * (every response carries it). Adding it with the rest of the head, rather than by `setHeader`
@@ -12,13 +22,11 @@ export class GatewayResponse extends ServerResponse<IncomingMessage> {
   requestId = '';
   /** The headers that carry the id: the Anthropic dialect adds `request-id`, which its SDKs read. */
   requestIdHeaders: readonly string[] = ['x-request-id'];
-  /** Set when a shutdown's drain time ran out while this request was still being handled: its stream was ended, or its connection cut. */
-  cutAtShutdown = false;
   /**
-   * Ends a stream under way when a shutdown's drain time runs out: its dialect's error event, then
-   * the end, instead of a cut connection. Set by the pipeline for a streamed answer.
+   * What owns this response's answer (an inference request's reply), which a shutdown asks to
+   * end it when its drain time runs out; unset for the small handlers, whose connection is cut.
    */
-  endCutStream: (() => void) | undefined;
+  reply: ReplyInFlight | undefined;
 
   override writeHead(statusCode: number, statusMessage?: string, headers?: OutgoingHttpHeaders | OutgoingHttpHeader[]): this;
   override writeHead(statusCode: number, headers?: OutgoingHttpHeaders | OutgoingHttpHeader[]): this;

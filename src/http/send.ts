@@ -28,7 +28,12 @@ export function retryHeaders(retryAfterMs: number | undefined): Record<string, s
 }
 
 /** An error the gateway raised itself, in the caller's dialect (the OpenAI envelope by default). */
-export function sendGatewayError(response: ServerResponse, error: GatewayError, requestId: string, dialect: CallerDialect = OPENAI_CHAT): void {
+export function sendGatewayError(
+  response: ServerResponse,
+  error: GatewayError,
+  requestId: string,
+  dialect: Pick<CallerDialect, 'errorBody'> = OPENAI_CHAT,
+): void {
   if (response.headersSent) {
     response.destroy();
     return;

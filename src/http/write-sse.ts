@@ -19,7 +19,8 @@ export async function writeSse(
   headers: Record<string, string>,
   batches: AsyncIterable<StreamEvent[]>,
   renderer: SseRenderer,
-  options: { onFirstWrite: () => void; redact: Redact; beforeEnd?: () => Promise<void>; cutShort?: () => string | undefined },
+  options: { onFirstWrite: () => void; redact: Redact; beforeEnd?: () => Promise<void> },
+  cutShort?: () => string | undefined,
 ): Promise<'complete' | 'interrupted' | 'cancelled'> {
   const { onFirstWrite, redact } = options;
   // Headers may already be out: a heartbeat sent them while the first content was awaited.
@@ -46,9 +47,9 @@ export async function writeSse(
   }
   if (response.destroyed) return 'cancelled';
   if (!wrote) onFirstWrite();
-  const cutShort = failed ? undefined : options.cutShort?.();
-  if (cutShort !== undefined) {
-    response.end(renderer.write({ type: 'provider-error', error: { kind: 'stream_interrupted', message: cutShort } }));
+  const cutBecause = failed ? undefined : cutShort?.();
+  if (cutBecause !== undefined) {
+    response.end(renderer.write({ type: 'provider-error', error: { kind: 'stream_interrupted', message: cutBecause } }));
     return 'interrupted';
   }
   if (!failed) await options.beforeEnd?.();

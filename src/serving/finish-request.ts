@@ -4,12 +4,12 @@ import { consumptionOf } from '../admission/consumption.js';
 import { DRAIN_TIME_UP } from '../core/cancellation.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { FallbackShare } from '../health/fallback-share.js';
-import type { GatewayResponse } from '../http/gateway-response.js';
 import type { InFlightLimit } from '../http/in-flight-limit.js';
 import type { IdempotencyStore } from '../idempotency/idempotency-store.js';
 import { isPrimaryTarget } from '../routing/plan-targets.js';
 import { resolveRoute } from '../routing/resolve-route.js';
 import type { Metrics } from '../telemetry/metrics.js';
+import type { CallerReply } from './caller-reply.js';
 import { keepRecord, type KeepRecordDeps } from './keep-record.js';
 import { priceAttempts } from './price-attempts.js';
 import { recordFailure } from './record-failure.js';
@@ -25,10 +25,11 @@ export interface RequestEnd {
   start: RequestStart;
   /** Undefined when the request never got past the gate (refused, replayed). */
   context: RequestContext | undefined;
-  /** What the pipeline threw, if it threw: the HTTP edge answers it after this end. */
+  /** What the pipeline threw, if it threw: the reply has answered it already. */
   thrown: { error: unknown } | undefined;
   request: IncomingMessage;
-  response: GatewayResponse;
+  /** What the caller was sent: the record says what really happened. */
+  reply: CallerReply;
 }
 
 /**
@@ -39,7 +40,7 @@ export interface RequestEnd {
  * idempotency, the in-flight count and the route's fallback share.
  */
 export function finishRequest(end: RequestEnd, deps: FinishDeps): void {
-  const { start, context, request, response } = end;
+  const { start, context, request, reply } = end;
   const { config, draft } = start;
   if (end.thrown) {
     recordFailure(draft, end.thrown.error);
@@ -47,7 +48,9 @@ export function finishRequest(end: RequestEnd, deps: FinishDeps): void {
   }
   deps.inFlight.leave(request);
   // No status line reached a caller cut before its answer began: 503 is what it would have said.
-  if (response.cutAtShutdown) draft.fail('interrupted', response.headersSent ? response.statusCode : 503, { code: 'shutdown', message: DRAIN_TIME_UP.message });
+  if (reply.cutAtShutdown) draft.fail('interrupted', reply.sentStatus ?? 503, { code: 'shutdown', message: DRAIN_TIME_UP.message });
+  // A final error told in-band went out under the 200 a heartbeat had sent.
+  else if (reply.failedInBand) draft.httpStatus = 200;
   const rows = priceAttempts(draft, config);
   if (context) {
     settleAdmission(context.admission, consumptionOf(rows), Date.now());

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
 import { admitRequest, type AdmissionDeps, type AdmissionHandle } from '../admission/admit-request.js';
 import type { Config } from '../config/schema.js';
@@ -10,13 +10,13 @@ import type { InFlightLimit } from '../http/in-flight-limit.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import { idempotencyKeyOf, upstreamIdempotencyKey } from '../idempotency/idempotency-key-header.js';
 import { bodyHash, type IdempotencyStore } from '../idempotency/idempotency-store.js';
-import { sendReplay } from '../http/send-replay.js';
 import { authenticateRequest, authorizeRoute, mayUseRoute, type Principal } from '../keys/authenticate.js';
 import type { KeyCache } from '../keys/key-cache.js';
 import type { RecordDraft } from '../records/record-draft.js';
 import { resolveRoute } from '../routing/resolve-route.js';
 import type { SessionAffinity } from '../routing/session-affinity.js';
 import type { Metrics } from '../telemetry/metrics.js';
+import type { CallerReply } from './caller-reply.js';
 import { clientHints } from './client-hints.js';
 import type { Endpoint } from './endpoint.js';
 import type { IdempotencyClaim, RequestContext, RequestStart } from './request-context.js';
@@ -57,7 +57,7 @@ const MAX_TOKENS_HEADER = 'x-switchyard-max-tokens';
  */
 export async function openRequest<Parsed extends { requestedModel: string }>(
   request: IncomingMessage,
-  response: ServerResponse,
+  reply: CallerReply,
   start: RequestStart,
   endpoint: Endpoint<Parsed, unknown>,
   deps: OpenDeps,
@@ -101,7 +101,7 @@ export async function openRequest<Parsed extends { requestedModel: string }>(
   // Read beside the gate, so that with Redis the binding costs no round trip of its own.
   const sessionBinding = draft.session === undefined ? undefined : deps.affinity.lookup(route, draft.session);
 
-  const idempotency = endpoint.idempotencyScope === undefined ? undefined : await claimIdempotencyKey(request, response, body.text, principal, endpoint.idempotencyScope, draft, deps);
+  const idempotency = endpoint.idempotencyScope === undefined ? undefined : await claimIdempotencyKey(request, reply, body.text, principal, endpoint.idempotencyScope, draft, deps);
   if (idempotency === 'replayed') return 'replayed';
   let admission: AdmissionHandle;
   try {
@@ -113,7 +113,7 @@ export async function openRequest<Parsed extends { requestedModel: string }>(
   }
   if (admission.maxTokensClamped) {
     draft.maxTokensClamped = admission.maxTokensClamped;
-    response.setHeader(MAX_TOKENS_HEADER, String(admission.maxTokensClamped.sent));
+    reply.setHeader(MAX_TOKENS_HEADER, String(admission.maxTokensClamped.sent));
   }
   const context: RequestContext = {
     config,
@@ -136,7 +136,7 @@ export async function openRequest<Parsed extends { requestedModel: string }>(
  */
 async function claimIdempotencyKey(
   request: IncomingMessage,
-  response: ServerResponse,
+  reply: CallerReply,
   bodyText: string,
   principal: Principal,
   endpointScope: string,
@@ -152,7 +152,7 @@ async function claimIdempotencyKey(
     case 'done':
       draft.replayed = true;
       draft.httpStatus = begun.stored.status;
-      sendReplay(response, begun.stored);
+      reply.replay(begun.stored);
       return 'replayed';
     case 'running':
       throw new GatewayError('A request with this Idempotency-Key is still running; retry when it has finished.', {
