@@ -35,6 +35,8 @@ export type RedisLinkOptions = RedisTarget & {
   keyPrefix: string;
   /** Hears every change between shared (Redis answers) and local (it does not). */
   onStatus?: (status: LinkStatus) => void;
+  /** Hears why a resync failed with Redis answering (it is tried again shortly): what keeps state local. */
+  onResyncFailed?: (reason: string) => void;
 };
 
 export type LinkStatus = { up: true } | { up: false; reason: string };
@@ -63,6 +65,7 @@ export class RedisLink {
   readonly #handlers = new Map<string, ((message: string) => void)[]>();
   readonly #resyncHooks: ResyncHook[] = [];
   readonly #onStatus: ((status: LinkStatus) => void) | undefined;
+  readonly #onResyncFailed: ((reason: string) => void) | undefined;
   #up = false;
   /** Whether the current lack of Redis has been reported (a start without Redis is reported too). */
   #downReported = false;
@@ -75,6 +78,7 @@ export class RedisLink {
   constructor(options: RedisLinkOptions) {
     this.keyPrefix = options.keyPrefix;
     this.#onStatus = options.onStatus;
+    this.#onResyncFailed = options.onResyncFailed;
     const connection: RedisOptions = {
       commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
       connectTimeout: CONNECT_TIMEOUT_MS,
@@ -184,6 +188,7 @@ export class RedisLink {
     } catch (error) {
       // Redis went away again, or did not answer in time: stay local and try again shortly.
       this.#lastError = error instanceof Error ? error.message : String(error);
+      this.#onResyncFailed?.(this.#lastError);
       setTimeout(() => void this.#resync(), RESYNC_RETRY_MS).unref();
       return;
     } finally {

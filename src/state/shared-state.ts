@@ -37,6 +37,7 @@ export async function openSharedState(state: Config['state'], deps: SharedStateD
   // The Redis client is loaded only when state is shared: a memory-state gateway and the CLI start without it.
   const { RedisLink } = await import('./redis-link.js');
   let unavailableSinceMs: number | undefined;
+  let lastResyncFailure: string | undefined;
   const link = new RedisLink({
     ...redisTargetOf(state),
     keyPrefix: state.key_prefix,
@@ -52,6 +53,13 @@ export async function openSharedState(state: Config['state'], deps: SharedStateD
       deps.logger.info({ outageMs: Date.now() - unavailableSinceMs }, 'shared state restored: Redis answers and local state has been merged into it');
       deps.alert({ type: 'state_restored', reason: 'Redis answers again; what was counted locally meanwhile was added to the shared state', since: new Date(unavailableSinceMs).toISOString() });
       unavailableSinceMs = undefined;
+      lastResyncFailure = undefined;
+    },
+    onResyncFailed(reason) {
+      // Retried every 200 ms while it fails: said once per reason, which is what keeps state local.
+      if (reason === lastResyncFailure) return;
+      lastResyncFailure = reason;
+      deps.logger.warn({ reason }, 'shared state not restored yet: Redis answers, but merging local state into it failed; retrying');
     },
   });
   deps.onDegraded(true);

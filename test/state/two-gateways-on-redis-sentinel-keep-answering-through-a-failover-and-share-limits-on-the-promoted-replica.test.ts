@@ -7,7 +7,7 @@ import { createKey } from '../support/virtual-keys.js';
 const sentinel = redisSentinelsForThisFile();
 const ADMIN_TOKEN = 'sentinel-admin-token';
 // Two replicas that know Redis only through its sentinels; one database for keys and the ledger.
-const { gateways, bothAre } = gatewaysOnSentinelsForThisFile(sentinel, { keyPrefix: 'sentinel', adminToken: ADMIN_TOKEN, target: '{ connection: mock, model: gpt-steady, price: { input_per_mtok: 1, output_per_mtok: 1 } }' });
+const { gateways, bothAre, stateLog } = gatewaysOnSentinelsForThisFile(sentinel, { keyPrefix: 'sentinel', adminToken: ADMIN_TOKEN, target: '{ connection: mock, model: gpt-steady, price: { input_per_mtok: 1, output_per_mtok: 1 } }' });
 
 it.skipIf(!sentinel.available)('with the primary killed mid-traffic both gateways keep answering 200, follow the promoted replica, and an rpm limit holds across them again', async () => {
   const { key } = await createKey(gateways()[0]!.url, ADMIN_TOKEN, { name: 'through-failover', limits: { rpm: 100_000 }, budget: { usd: 1_000, period: 'day' } });
@@ -24,7 +24,9 @@ it.skipIf(!sentinel.available)('with the primary killed mid-traffic both gateway
   // Limits sized for a loaded CI (they bound a hang, not a speed): 8 s on a quiet machine, but over
   // 20 s at a load average of 10 on two cores, and over 75 s with two suites sharing them — a
   // sentinel whose timer runs late enters TILT mode and acts on nothing for 30 s.
-  await eventually(() => bothAre('shared'), 150_000, 'both gateways sharing state on the promoted replica');
+  await eventually(() => bothAre('shared'), 150_000, 'both gateways sharing state on the promoted replica').catch((error: Error) => {
+    throw new Error(`${error.message}; the sentinels name ${promotedPort}; what the gateways logged:\n${stateLog()}`);
+  });
   await eventually(() => traffic.every((loop, index) => loop.answers.length >= countsAtOutage[index]! + 3), 10_000, 'traffic on both gateways after the failover');
   const answers = (await Promise.all(traffic.map((loop) => loop.stop()))).flat();
   expect(answers.filter((answer) => answer.status !== 200)).toEqual([]);

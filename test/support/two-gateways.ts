@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { stateOf } from '../fleet/fleet-helpers.js';
+import { loggerInto } from './captured-log.js';
 import { startGateway, type TestGateway } from './start-gateway.js';
 import { keysAuth } from './virtual-keys.js';
 
@@ -21,12 +22,15 @@ export interface TwoGatewaysOptions {
 export interface TwoGateways {
   gateways(): TestGateway[];
   bothAre(state: string): Promise<boolean>;
+  /** What the gateways logged about shared state (warnings and above), to explain a wait that failed. */
+  stateLog(): string;
 }
 
 /** `state` is the YAML inside `state: { … }` but the key prefix (read once the file's servers run). */
 export function twoGatewaysForThisFile(available: boolean, state: () => string, options: TwoGatewaysOptions): TwoGateways {
   let directory: string | undefined;
   let gateways: TestGateway[] = [];
+  const logged: string[][] = [[], []];
   beforeAll(async () => {
     if (!available) return;
     directory = mkdtempSync(join(tmpdir(), `switchyard-${options.keyPrefix}-gateways-`));
@@ -39,8 +43,8 @@ connections:
 routes:
   r: { targets: [${options.target}] }
 `;
-    gateways = [await startGateway(config)];
-    gateways.push(await startGateway(config));
+    gateways = [await startGateway(config, { logger: loggerInto(logged[0]!, 'warn') })];
+    gateways.push(await startGateway(config, { logger: loggerInto(logged[1]!, 'warn') }));
   }, 60_000);
   afterAll(async () => {
     await Promise.all(gateways.map((gateway) => gateway.close()));
@@ -49,5 +53,6 @@ routes:
   return {
     gateways: () => gateways,
     bothAre: async (state) => (await Promise.all(gateways.map((gateway) => stateOf(gateway.url)))).every((each) => each === state),
+    stateLog: () => logged.map((lines, index) => `gateway ${index + 1}:\n${lines.slice(-20).join('')}`).join('\n'),
   };
 }
