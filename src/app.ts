@@ -1,4 +1,6 @@
+import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { pino, type Logger } from 'pino';
 import type { AdminAccessDeps } from './access/admin-access.js';
 import { auditConfigReloads } from './audit/audit-config-reloads.js';
@@ -27,6 +29,7 @@ import { TeamStore } from './teams/team-store.js';
 import { AlertSender, type Alert } from './telemetry/alert-sender.js';
 import { Metrics } from './telemetry/metrics.js';
 import { redactingLogger } from './telemetry/redacting-logger.js';
+import { ResponsesSockets } from './responses-socket/responses-sockets.js';
 import { createRequestSpans } from './telemetry/request-spans.js';
 import { AdminTokenStore } from './tokens/admin-token-store.js';
 import { Transport } from './transport/send-upstream.js';
@@ -127,6 +130,13 @@ export async function createApp(options: AppOptions): Promise<App> {
   const routes = routeTable({ access, adminTokens, signIn: signIn.handlers, config, logger, metrics, storage, callers, health, runs, readiness: () => shared.readiness() });
   // Fixed at start, like the port: the listening socket is not made again on a reload.
   const server = createHttpServer(routes, logger, { dialectOf: dialectOfPath, headersTimeoutMs: config().server.headers_timeout_ms });
+  const sockets = new ResponsesSockets({ config, keys: callers.keys, serving: callers.serving, endpoint: callers.responses, logger });
+  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    sockets.upgrade(request, socket, head, (asRequest, response) => server.emit('request', asRequest, response)).catch((error: unknown) => {
+      logger.error({ err: error }, 'a WebSocket upgrade failed');
+      socket.destroy();
+    });
+  });
 
   return {
     server,
@@ -146,7 +156,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       await health.monitor.stop();
       await runs.close();
       // Every request has finished, and added its record, before the sinks close.
-      await server.drain(closeOptions.drainMs ?? 0);
+      await Promise.all([server.drain(closeOptions.drainMs ?? 0), sockets.drain(closeOptions.drainMs ?? 0)]);
       try {
         await alerts.flush();
         await spans?.shutdown();

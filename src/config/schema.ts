@@ -69,6 +69,20 @@ const redisClusterStateSchema = z
     if (state.password !== undefined && first?.password) issue(['password'], 'the node urls hold a password already: give it in one place');
   });
 
+/** The Responses API's WebSocket mode on `GET /v1/responses` (docs/coding-agents.md). */
+const websocketSchema = z
+  .object({
+    /** Sockets open at once; one more is refused 503 at its handshake. */
+    max_sockets: positiveInt.default(1024),
+    /** A socket with no response running and no message for this long is closed (1000). */
+    idle_s: positiveInt.default(600),
+    /** A larger message closes the socket (1009); a `response.create` is a request body, so the default is `max_body_bytes`'. */
+    max_message_bytes: positiveInt.default(10 * 1024 * 1024),
+    /** A socket is closed (1000) this long after it opened, at the end of the response it is running: OpenAI's own limit is 60 minutes. */
+    max_lifetime_s: positiveInt.default(3600),
+  })
+  .strict();
+
 const serverSchema = z
   .object({
     host: z.string().min(1).default('127.0.0.1'),
@@ -82,6 +96,8 @@ const serverSchema = z
     headers_timeout_ms: positiveInt.max(300_000).default(10_000),
     /** On SIGTERM, how long requests in flight may take to finish before they are cut. */
     drain_ms: nonNegativeInt.default(10_000),
+    /** `false`: an upgrade is refused with 426, and clients fall back to HTTP. */
+    websocket: z.union([z.literal(false), websocketSchema]).default(websocketSchema.parse({})),
   })
   .strict();
 

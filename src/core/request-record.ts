@@ -124,6 +124,8 @@ export interface RequestRecord {
    * (`/v1/chat/completions`, `/v1/messages`).
    */
   operation?: 'embeddings' | 'responses';
+  /** `websocket` for a `response.create` sent on a WebSocket to `/v1/responses`; absent for HTTP. */
+  transport?: 'websocket';
   /**
    * Tool types the answering target could not take and went without (Responses API hosted tools
    * on a translated target), as `x-switchyard-dropped-tools` named them; absent when none were.

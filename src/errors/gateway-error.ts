@@ -23,6 +23,7 @@ export type GatewayErrorCode =
   | 'idempotency_key_mismatch'
   | 'previous_response_not_found'
   | 'websocket_not_supported'
+  | 'shutdown'
   | 'permission_denied'
   | 'csrf_token_invalid'
   | 'conflict'

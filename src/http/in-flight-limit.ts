@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http';
 import { overloadedError } from '../errors/overloaded-error.js';
 
 /**
@@ -9,13 +8,13 @@ import { overloadedError } from '../errors/overloaded-error.js';
  */
 export class InFlightLimit {
   readonly #max: () => number;
-  readonly #holders = new Set<IncomingMessage>();
+  readonly #holders = new Set<object>();
 
   constructor(max: () => number) {
     this.#max = max;
   }
 
-  enter(request: IncomingMessage): void {
+  enter(request: object): void {
     if (this.#holders.size >= this.#max()) {
       throw overloadedError('The gateway is at server.max_in_flight; try again shortly.');
     }
@@ -23,7 +22,7 @@ export class InFlightLimit {
   }
 
   /** Frees the request's slot, if it took one. */
-  leave(request: IncomingMessage): void {
+  leave(request: object): void {
     this.#holders.delete(request);
   }
 }

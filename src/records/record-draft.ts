@@ -56,6 +56,8 @@ export class RecordDraft {
   origin: RequestOrigin = 'caller';
   /** Set for requests that are not chats (records show chat requests without it). */
   operation: 'embeddings' | 'responses' | undefined;
+  /** Set for a `response.create` on a WebSocket; HTTP requests go without. */
+  transport: 'websocket' | undefined;
   /** Tool types the answering target went without. */
   droppedTools: string[] | undefined;
   /** The output cap the key's budget lowered: the caller's (null: none set) and the one sent. */
@@ -133,6 +135,7 @@ export class RecordDraft {
     if (this.origin === 'probe') record.probe = true;
     if (this.fallback !== undefined) record.fallback = this.fallback;
     if (this.operation !== undefined) record.operation = this.operation;
+    if (this.transport !== undefined) record.transport = this.transport;
     if (this.droppedTools !== undefined) record.dropped_tools = this.droppedTools;
     if (this.maxTokensClamped !== undefined) record.max_tokens_clamped = this.maxTokensClamped;
     if (this.session !== undefined) record.session = this.session;

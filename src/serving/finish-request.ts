@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http';
 import { settleAdmission } from '../admission/admit-request.js';
 import { consumptionOf } from '../admission/consumption.js';
 import { DRAIN_TIME_UP } from '../core/cancellation.js';
@@ -10,6 +9,7 @@ import { isPrimaryTarget } from '../routing/plan-targets.js';
 import { resolveRoute } from '../routing/resolve-route.js';
 import type { Metrics } from '../telemetry/metrics.js';
 import type { CallerReply } from './caller-reply.js';
+import type { Inbound } from './inbound.js';
 import { keepRecord, type KeepRecordDeps } from './keep-record.js';
 import { priceAttempts } from './price-attempts.js';
 import { recordFailure } from './record-failure.js';
@@ -27,7 +27,7 @@ export interface RequestEnd {
   context: RequestContext | undefined;
   /** What the pipeline threw, if it threw: the reply has answered it already. */
   thrown: { error: unknown } | undefined;
-  request: IncomingMessage;
+  request: Inbound;
   /** What the caller was sent: the record says what really happened. */
   reply: CallerReply;
 }

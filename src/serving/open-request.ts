@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
 import { admitRequest, type AdmissionDeps, type AdmissionHandle } from '../admission/admit-request.js';
 import type { Config } from '../config/schema.js';
@@ -7,7 +6,6 @@ import { deadlineFromHeaders } from '../engine/deadline.js';
 import { routeLabel } from '../engine/run-route.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { InFlightLimit } from '../http/in-flight-limit.js';
-import { readJsonBody } from '../http/read-json-body.js';
 import { idempotencyKeyOf, upstreamIdempotencyKey } from '../idempotency/idempotency-key-header.js';
 import { bodyHash, type IdempotencyStore } from '../idempotency/idempotency-store.js';
 import { authenticateRequest, authorizeRoute, mayUseRoute, type Principal } from '../keys/authenticate.js';
@@ -19,6 +17,7 @@ import type { Metrics } from '../telemetry/metrics.js';
 import type { CallerReply } from './caller-reply.js';
 import { clientHints } from './client-hints.js';
 import type { Endpoint } from './endpoint.js';
+import type { Inbound } from './inbound.js';
 import type { IdempotencyClaim, RequestContext, RequestStart } from './request-context.js';
 
 export interface OpenDeps extends AdmissionDeps {
@@ -56,7 +55,7 @@ const MAX_TOKENS_HEADER = 'x-switchyard-max-tokens';
  * a finished twin was answered again and nothing else is to be done.
  */
 export async function openRequest<Parsed extends { requestedModel: string }>(
-  request: IncomingMessage,
+  request: Inbound,
   reply: CallerReply,
   start: RequestStart,
   endpoint: Endpoint<Parsed, unknown>,
@@ -74,7 +73,7 @@ export async function openRequest<Parsed extends { requestedModel: string }>(
     draft.keyId = principal.key.id;
     draft.teamId = principal.key.teamId;
   }
-  const body = await readJsonBody(request, { maxBytes: config.server.max_body_bytes, timeoutMs: config.server.body_timeout_ms });
+  const body = await request.readBody({ maxBytes: config.server.max_body_bytes, timeoutMs: config.server.body_timeout_ms });
   deps.inFlight.enter(request);
   draft.noteAskedFor(body.json);
   const sessionId = sessionIdOf(request.headers, body.json);
@@ -135,7 +134,7 @@ export async function openRequest<Parsed extends { requestedModel: string }>(
  * one still running is a 409 with `retry-after`; the same key with another body is a 422.
  */
 async function claimIdempotencyKey(
-  request: IncomingMessage,
+  request: Inbound,
   reply: CallerReply,
   bodyText: string,
   principal: Principal,
@@ -174,10 +173,8 @@ async function claimIdempotencyKey(
 }
 
 /** A caller refused before its body was read: a small body is still read for the record. */
-async function noteRefusedBody(request: IncomingMessage, draft: RecordDraft, config: Config): Promise<void> {
-  const declaredBytes = Number(request.headers['content-length']);
-  if (!(declaredBytes <= Math.min(REFUSED_BODY_READ_BYTES, config.server.max_body_bytes))) return;
-  const body = await readJsonBody(request, { maxBytes: REFUSED_BODY_READ_BYTES, timeoutMs: config.server.body_timeout_ms }).catch(() => undefined);
+async function noteRefusedBody(request: Inbound, draft: RecordDraft, config: Config): Promise<void> {
+  const body = await request.readSmallBody({ maxBytes: Math.min(REFUSED_BODY_READ_BYTES, config.server.max_body_bytes), timeoutMs: config.server.body_timeout_ms });
   if (!body) return;
   draft.noteAskedFor(body.json);
   noteRoute(draft, config);

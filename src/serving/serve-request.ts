@@ -1,16 +1,14 @@
-import type { IncomingMessage } from 'node:http';
 import type { Config } from '../config/schema.js';
 import { knownSecrets } from '../config/known-secrets.js';
 import { runRoute, type EngineDeps, type Served } from '../engine/run-route.js';
 import { AllAttemptsFailedError } from '../errors/all-attempts-failed-error.js';
-import type { GatewayResponse } from '../http/gateway-response.js';
 import { servedHeaders } from '../http/send.js';
 import { secretRedactor } from '../records/redact-secrets.js';
 import { RecordDraft } from '../records/record-draft.js';
 import type { CallerReply } from './caller-reply.js';
 import type { Endpoint } from './endpoint.js';
 import { finishRequest, type FinishDeps } from './finish-request.js';
-import { HttpReply } from './http-reply.js';
+import type { Inbound } from './inbound.js';
 import { openRequest, type OpenDeps, type OpenedRequest } from './open-request.js';
 import { recordFailure } from './record-failure.js';
 import type { RequestContext } from './request-context.js';
@@ -21,21 +19,22 @@ export interface ServingDeps extends OpenDeps, FinishDeps {
 }
 
 /**
- * One inference request, top to bottom: the config snapshot, the record draft and the caller's
- * reply are made once on arrival; `openRequest` gates it; the engine runs the endpoint's
- * operation; the reply sends the answer, or says what stopped it (a refusal is answered before
- * its record is kept); and `finishRequest` is its one end, whatever happened.
+ * One inference request, top to bottom, whatever carried it (an HTTP request, or a
+ * `response.create` on a WebSocket): the config snapshot and the record draft are made once on
+ * arrival, beside the caller's reply its transport made; `openRequest` gates it; the engine runs
+ * the endpoint's operation; the reply sends the answer, or says what stopped it (a refusal is
+ * answered before its record is kept); and `finishRequest` is its one end, whatever happened.
  */
 export async function serveRequest<Parsed extends { requestedModel: string }, Answer>(
-  request: IncomingMessage,
-  response: GatewayResponse,
+  request: Inbound,
+  reply: CallerReply,
   requestId: string,
   endpoint: Endpoint<Parsed, Answer>,
   deps: ServingDeps,
 ): Promise<void> {
   const draft = new RecordDraft(requestId, Date.now());
   if (endpoint.operation) draft.operation = endpoint.operation;
-  const reply = new HttpReply(response, requestId, endpoint, deps);
+  if (request.transport === 'websocket') draft.transport = 'websocket';
   const start = { config: deps.config(), draft, caller: reply.caller };
   let context: RequestContext | undefined;
   let thrown: { error: unknown } | undefined;

@@ -3,6 +3,7 @@ import type { AdminKeysDeps } from '../admin/handle-keys.js';
 import type { AdminTeamsDeps } from '../admin/handle-teams.js';
 import { InMemoryAdmissionGate } from '../admission/admission-gate.js';
 import type { Config } from '../config/schema.js';
+import type { ChatAnswer } from '../engine/chat-operation.js';
 import type { EngineDeps } from '../engine/run-route.js';
 import type { FallbackShare } from '../health/fallback-share.js';
 import { InFlightLimit } from '../http/in-flight-limit.js';
@@ -12,6 +13,8 @@ import { KeyStore } from '../keys/key-store.js';
 import { spentMicrosWithQueued } from '../ledger/spend-query.js';
 import { SessionAffinity } from '../routing/session-affinity.js';
 import { LocalSessionBindings } from '../routing/session-bindings.js';
+import type { Endpoint } from '../serving/endpoint.js';
+import { responsesEndpoint, type ParsedResponses } from '../serving/responses-endpoint.js';
 import type { ServingDeps } from '../serving/serve-request.js';
 import { RedisAdmissionGate } from '../state/redis-admission-gate.js';
 import { RedisIdempotencyStore } from '../state/redis-idempotency-store.js';
@@ -27,6 +30,8 @@ import type { Storage } from './storage.js';
 /** What serves callers: their keys, their admission, and the pipeline's dependencies. */
 export interface Callers {
   serving: ServingDeps;
+  /** `POST /v1/responses`, and every `response.create` on a WebSocket. */
+  responses: Endpoint<ParsedResponses, ChatAnswer>;
   keys: KeyCache;
   /** What `/admin/keys` works on. */
   adminKeys: AdminKeysDeps;
@@ -83,5 +88,6 @@ export function buildCallers(deps: CallersDeps): Callers {
   };
   // The gate counts a team's reservations under its id, as a key's under the key's.
   const adminTeams: AdminTeamsDeps = { teams, cache: changes, spentMicros: ledgerSpentMicros, reservedMicros: (teamId) => admission.reservedMicros(teamId) };
-  return { serving, keys, adminKeys, adminTeams, close: () => keys.stopRefreshing() };
+  const responses = responsesEndpoint({ stored: storage.storedResponses, retentionDays: () => config().responses.retention_days, logger: deps.logger });
+  return { serving, responses, keys, adminKeys, adminTeams, close: () => keys.stopRefreshing() };
 }

@@ -28,7 +28,8 @@ import { builtUiDirectory, redirectToUi, serveUi } from '../http/serve-ui.js';
 import { chatEndpoint } from '../serving/chat-endpoint.js';
 import { EMBEDDINGS_ENDPOINT } from '../serving/embeddings-endpoint.js';
 import type { Endpoint } from '../serving/endpoint.js';
-import { responsesEndpoint } from '../serving/responses-endpoint.js';
+import { HttpReply } from '../serving/http-reply.js';
+import { httpInbound } from '../serving/inbound.js';
 import { serveRequest, type ServingDeps } from '../serving/serve-request.js';
 import type { StateReadiness } from '../state/shared-state.js';
 import { handleSignInCallback } from '../signin/finish-sign-in.js';
@@ -58,9 +59,10 @@ export interface RouteTableDeps {
   readiness(): StateReadiness;
 }
 
-/** An inference endpoint served through the request pipeline (serving/). */
+/** An inference endpoint served over HTTP through the request pipeline (serving/), its reply made on arrival. */
 function served<Parsed extends { requestedModel: string }, Answer>(endpoint: Endpoint<Parsed, Answer>, deps: ServingDeps) {
-  return (request: IncomingMessage, response: GatewayResponse, requestId: string) => serveRequest(request, response, requestId, endpoint, deps);
+  return (request: IncomingMessage, response: GatewayResponse, requestId: string) =>
+    serveRequest(httpInbound(request), new HttpReply(response, requestId, endpoint, deps), requestId, endpoint, deps);
 }
 
 /**
@@ -82,11 +84,11 @@ export function routeTable(deps: RouteTableDeps): RouteTable {
     'POST /v1/chat/completions': served(chatEndpoint(OPENAI_CHAT), serving),
     'POST /v1/messages': served(chatEndpoint(ANTHROPIC_MESSAGES), serving),
     'POST /v1/embeddings': served(EMBEDDINGS_ENDPOINT, serving),
-    'POST /v1/responses': served(responsesEndpoint({ stored, retentionDays: () => config().responses.retention_days, logger: deps.logger }), serving),
+    'POST /v1/responses': served(callers.responses, serving),
     // Stored Responses API answers (conversations/).
     'GET /v1/responses/:id': (request, response, _id, params) => handleGetStoredResponse(request, response, params.id!, { config: config(), keys, stored }),
     'DELETE /v1/responses/:id': (request, response, _id, params) => handleDeleteStoredResponse(request, response, params.id!, { config: config(), keys, stored }),
-    // The small caller endpoints (http/).
+    // The small caller endpoints (http/); an upgrade reaches `GET /v1/responses` only while `server.websocket` is false.
     'GET /v1/responses': refuseWebSocket,
     'POST /v1/messages/count_tokens': (request, response) => handleCountTokens(request, response, { config: config(), keys }),
     'GET /v1/models': (request, response) => handleModels(request, response, { config: config(), keys, startedAtSeconds }),
