@@ -10,7 +10,7 @@ import type { Inbound, JsonBody } from '../serving/inbound.js';
 import type { ParsedResponses } from '../serving/responses-endpoint.js';
 import { serveRequest, type ServingDeps } from '../serving/serve-request.js';
 import { WebSocketReply } from '../serving/web-socket-reply.js';
-import { socketConversation } from './socket-conversation.js';
+import { SocketConversation } from './socket-conversation.js';
 
 /** How often an open socket is pinged; one that has not answered the last ping by the next is dropped. */
 const PING_INTERVAL_MS = 30_000;
@@ -46,7 +46,7 @@ export class ResponsesSocket {
   readonly #headers: IncomingHttpHeaders;
   readonly #deps: ResponsesSocketDeps;
   readonly #limits: SocketLimits;
-  readonly #endpoint: Endpoint<ParsedResponses, ChatAnswer>;
+  readonly #conversation: SocketConversation;
   /** The session of a turn that names none: the socket is one conversation. */
   readonly #sessionId = `ws_${newRequestId()}`;
   readonly closed: Promise<void>;
@@ -66,7 +66,7 @@ export class ResponsesSocket {
     this.#headers = perSocket;
     this.#limits = limits;
     this.#deps = deps;
-    this.#endpoint = socketConversation(deps.endpoint);
+    this.#conversation = new SocketConversation(deps.endpoint);
     this.closed = new Promise((resolve) => ws.once('close', () => resolve()));
     ws.on('message', (data, isBinary) => this.#receive(data, isBinary));
     ws.on('pong', () => (this.#ponged = true));
@@ -112,16 +112,21 @@ export class ResponsesSocket {
   }
 
   #start(message: { text: string; json: Record<string, unknown> }): void {
-    clearTimeout(this.#idle);
     const { type: _event, ...create } = message.json;
+    const requestId = newRequestId();
+    if (create.generate === false) {
+      for (const event of this.#conversation.warmUp(create, requestId)) this.#ws.send(JSON.stringify(event));
+      return this.#armIdle();
+    }
+    clearTimeout(this.#idle);
     // Every answer on a socket is streamed; a `stream` field is the HTTP body's, and is not needed here.
     const body: JsonBody = { text: message.text, json: { ...create, stream: true } };
     const headers = sessionIdOf(this.#headers, create) === undefined ? { ...this.#headers, 'x-switchyard-session': this.#sessionId } : this.#headers;
     const request: Inbound = { headers, transport: 'websocket', readBody: async () => body, readSmallBody: async () => body };
-    const requestId = newRequestId();
-    const reply = new WebSocketReply({ ws: this.#ws, closed: this.closed }, requestId, this.#endpoint, this.#deps.logger);
+    const endpoint = this.#conversation.endpoint;
+    const reply = new WebSocketReply({ ws: this.#ws, closed: this.closed }, requestId, endpoint, this.#deps.logger);
     this.#turn = reply;
-    serveRequest(request, reply, requestId, this.#endpoint, this.#deps.serving)
+    serveRequest(request, reply, requestId, endpoint, this.#deps.serving)
       .catch((error: unknown) => this.#deps.logger.error({ err: error, requestId }, 'a WebSocket response failed to finish'))
       .finally(() => this.#ended(reply));
   }

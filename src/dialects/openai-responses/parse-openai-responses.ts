@@ -164,7 +164,7 @@ function flattenTools(tools: readonly ResponsesTool[]): { tools: ToolDefinition[
   return { tools: flat, dropped: [...dropped] };
 }
 
-function echoOf(body: OpenAiResponsesBody): ResponsesEcho {
+export function echoOf(body: OpenAiResponsesBody): ResponsesEcho {
   return {
     instructions: body.instructions ?? null,
     previous_response_id: body.previous_response_id ?? null,

@@ -6,6 +6,7 @@ let gateway: TestGateway;
 
 beforeAll(async () => {
   gateway = await startGateway(`
+server: { websocket: false }
 ${MOCK_CONNECTIONS}
 routes:
   chat: { targets: [{ connection: mock-openai, model: gpt-mock }] }
