@@ -91,7 +91,7 @@ export function openResponsesSocket(gatewayUrl: string, headers: Record<string, 
       return waitFor(
         () => {
           const unread = events.slice(read);
-          const end = unread.findIndex((event, index) => isLast(event, unread.slice(0, index)));
+          const end = unread.findIndex((event, index) => isLast(event, events[read + index - 1]));
           const upTo = end >= 0 ? end + 1 : ws.readyState === WebSocket.CLOSED ? unread.length : -1;
           if (upTo < 0) return undefined;
           read += upTo;
@@ -139,9 +139,13 @@ export async function refusedHandshake(gatewayUrl: string, headers: Record<strin
   throw new Error('the gateway upgraded the socket');
 }
 
-function isLast(event: SocketEvent, before: readonly SocketEvent[]): boolean {
-  if (event.type === 'response.completed' || event.type === 'response.incomplete' || event.type === 'response.failed') return true;
-  return event.type === 'error' && !before.some((earlier) => earlier.type === 'response.created');
+const RESPONSE_ENDS = new Set(['response.completed', 'response.incomplete', 'response.failed']);
+
+/** Whether `event` ends its turn; `previous` is the event received before it. */
+function isLast(event: SocketEvent, previous: SocketEvent | undefined): boolean {
+  if (RESPONSE_ENDS.has(event.type)) return true;
+  // An error is a turn's only event when it came before the response began: first on the socket, or after another turn's end.
+  return event.type === 'error' && (previous === undefined || previous.type === 'error' || RESPONSE_ENDS.has(previous.type));
 }
 
 function types(events: readonly SocketEvent[]): string {
