@@ -37,10 +37,12 @@ export function locateCodex(): CodexInstall {
 /**
  * The `config.toml` that points Codex at the gateway, as the docs show it, plus what keeps it
  * offline: no update check, no analytics, and no plugins (whose catalogs it would fetch from
- * GitHub and ChatGPT at startup). With a model: a `model_providers` entry on the Responses API;
- * without: only `openai_base_url`, the built-in provider keeping its own default model.
+ * GitHub and ChatGPT at startup). With a model: a `model_providers` entry on the Responses API
+ * (with `websocket`, one that uses the Responses WebSocket and retries a broken stream once);
+ * without: only `openai_base_url`, the built-in provider keeping its own default model (and its
+ * preference for the WebSocket).
  */
-export function codexConfig(baseUrl: string, model?: string): string {
+export function codexConfig(baseUrl: string, model?: string, websocket = false): string {
   const provider =
     model === undefined
       ? [`openai_base_url = "${baseUrl}/v1"`]
@@ -48,7 +50,15 @@ export function codexConfig(baseUrl: string, model?: string): string {
   const providerEntry =
     model === undefined
       ? []
-      : ['[model_providers.switchyard]', 'name = "Switchyard"', `base_url = "${baseUrl}/v1"`, 'wire_api = "responses"', 'env_key = "SWITCHYARD_API_KEY"', ''];
+      : [
+          '[model_providers.switchyard]',
+          'name = "Switchyard"',
+          `base_url = "${baseUrl}/v1"`,
+          'wire_api = "responses"',
+          'env_key = "SWITCHYARD_API_KEY"',
+          ...(websocket ? ['supports_websockets = true', 'stream_max_retries = 1'] : []),
+          '',
+        ];
   return [
     ...provider,
     'check_for_update_on_startup = false',
@@ -70,14 +80,14 @@ export function codexConfig(baseUrl: string, model?: string): string {
  */
 export async function runCodex(
   launcher: string,
-  options: { baseUrl: string; model?: string; prompt: string; timeoutMs: number; home?: string; resumeLast?: boolean },
+  options: { baseUrl: string; model?: string; prompt: string; timeoutMs: number; home?: string; resumeLast?: boolean; websocket?: boolean },
 ): Promise<OfflineRun> {
   const home = options.home ?? mkdtempSync(join(tmpdir(), 'switchyard-codex-'));
   const codexHome = join(home, 'codex');
   const workDirectory = join(home, 'work');
   mkdirSync(codexHome, { recursive: true });
   mkdirSync(workDirectory, { recursive: true });
-  writeFileSync(join(codexHome, 'config.toml'), codexConfig(options.baseUrl, options.model));
+  writeFileSync(join(codexHome, 'config.toml'), codexConfig(options.baseUrl, options.model, options.websocket));
   try {
     return await runOffline({
       command: process.execPath,
