@@ -1,6 +1,4 @@
-import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Duplex } from 'node:stream';
 import { pino, type Logger } from 'pino';
 import type { AdminAccessDeps } from './access/admin-access.js';
 import { auditConfigReloads } from './audit/audit-config-reloads.js';
@@ -19,6 +17,7 @@ import { newRequestId } from './http/request-id.js';
 import { adapterFor, baseUrlFor } from './providers/registry.js';
 import type { RecordStore } from './records/record-store.js';
 import { secretRedactor } from './records/redact-secrets.js';
+import { ResponsesSockets } from './responses-socket/responses-sockets.js';
 import { gatewayProbe } from './serving/gateway-probe.js';
 import type { GatewayRequestDeps } from './serving/run-gateway-request.js';
 import { awaitSharedState, openSharedState } from './state/shared-state.js';
@@ -29,7 +28,6 @@ import { TeamStore } from './teams/team-store.js';
 import { AlertSender, type Alert } from './telemetry/alert-sender.js';
 import { Metrics } from './telemetry/metrics.js';
 import { redactingLogger } from './telemetry/redacting-logger.js';
-import { ResponsesSockets } from './responses-socket/responses-sockets.js';
 import { createRequestSpans } from './telemetry/request-spans.js';
 import { AdminTokenStore } from './tokens/admin-token-store.js';
 import { Transport } from './transport/send-upstream.js';
@@ -131,12 +129,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   // Fixed at start, like the port: the listening socket is not made again on a reload.
   const server = createHttpServer(routes, logger, { dialectOf: dialectOfPath, headersTimeoutMs: config().server.headers_timeout_ms });
   const sockets = new ResponsesSockets({ config, keys: callers.keys, serving: callers.serving, endpoint: callers.responses, logger });
-  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    sockets.upgrade(request, socket, head, (asRequest, response) => server.emit('request', asRequest, response)).catch((error: unknown) => {
-      logger.error({ err: error }, 'a WebSocket upgrade failed');
-      socket.destroy();
-    });
-  });
+  sockets.attach(server);
 
   return {
     server,

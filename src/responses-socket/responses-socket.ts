@@ -16,7 +16,7 @@ import { SocketConversation } from './socket-conversation.js';
 const PING_INTERVAL_MS = 30_000;
 
 /** WebSocket close codes (RFC 6455 §7.4.1). */
-export const CLOSE_NORMAL = 1000;
+const CLOSE_NORMAL = 1000;
 export const CLOSE_GOING_AWAY = 1001;
 const CLOSE_INTERNAL_ERROR = 1011;
 
@@ -78,10 +78,6 @@ export class ResponsesSocket {
     this.#armIdle();
   }
 
-  get running(): boolean {
-    return this.#turn !== undefined;
-  }
-
   /** Closes the socket now when idle, else once its running turn ends. */
   close(code: number, reason: string): void {
     this.#closing ??= { code, reason };
@@ -99,6 +95,8 @@ export class ResponsesSocket {
   }
 
   #receive(data: RawData, isBinary: boolean): void {
+    // Any message is activity: an idle socket's time starts again.
+    if (!this.#turn) this.#armIdle();
     const message = isBinary ? undefined : parseMessage(data);
     if (!message) return this.#protocolError('Send each event as one text message holding a JSON object.', 'invalid_event', null);
     if (message.json.type !== 'response.create') {
@@ -119,7 +117,7 @@ export class ResponsesSocket {
       return this.#armIdle();
     }
     clearTimeout(this.#idle);
-    // Every answer on a socket is streamed; a `stream` field is the HTTP body's, and is not needed here.
+    // Every answer on a socket streams, whatever the body says (clients send `stream: true`, or nothing).
     const body: JsonBody = { text: message.text, json: { ...create, stream: true } };
     const headers = sessionIdOf(this.#headers, create) === undefined ? { ...this.#headers, 'x-switchyard-session': this.#sessionId } : this.#headers;
     const request: Inbound = { headers, transport: 'websocket', readBody: async () => body, readSmallBody: async () => body };

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { Config } from '../config/schema.js';
@@ -39,8 +39,17 @@ export class ResponsesSockets {
     this.#deps = deps;
   }
 
-  /** The server's `upgrade` listener; `asRequest` hands the request to the HTTP routes instead. */
-  async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer, asRequest: (request: IncomingMessage, response: GatewayResponse) => void): Promise<void> {
+  /** Serves `server`'s upgrades; one it does not serve reaches the server's routes as a plain request. */
+  attach(server: Server): void {
+    server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+      this.#upgrade(request, socket, head, (plain, response) => server.emit('request', plain, response)).catch((error: unknown) => {
+        this.#deps.logger.error({ err: error }, 'a WebSocket upgrade failed');
+        socket.destroy();
+      });
+    });
+  }
+
+  async #upgrade(request: IncomingMessage, socket: Duplex, head: Buffer, asRequest: (request: IncomingMessage, response: GatewayResponse) => void): Promise<void> {
     const config = this.#deps.config();
     const settings = config.server.websocket;
     const path = (request.url ?? '/').split('?', 1)[0];
