@@ -1,3 +1,4 @@
+import { afterEach } from 'vitest';
 import WebSocket, { type ClientOptions } from 'ws';
 
 /** A Responses WebSocket event as received: one JSON object per message. */
@@ -29,6 +30,22 @@ export interface ResponsesSocketClient {
   nextTurn(timeoutMs?: number): Promise<SocketEvent[]>;
   /** Resolves once an event of `type` has arrived (from the first not yet read). */
   until(type: string, timeoutMs?: number): Promise<SocketEvent>;
+}
+
+/**
+ * How a test file opens its sockets: each one is dropped after the test that opened it. Call it
+ * at the file's top level.
+ */
+export function socketsDroppedAfterEach(): (gatewayUrl: string, headers?: Record<string, string>, options?: ClientOptions) => Promise<ResponsesSocketClient> {
+  const open: ResponsesSocketClient[] = [];
+  afterEach(() => {
+    for (const client of open.splice(0)) client.ws.terminate();
+  });
+  return async (gatewayUrl, headers = {}, options = {}) => {
+    const client = await openResponsesSocket(gatewayUrl, headers, options);
+    open.push(client);
+    return client;
+  };
 }
 
 /** A handshake the gateway answered without upgrading. */

@@ -1,14 +1,13 @@
 import { afterEach, expect, it, vi } from 'vitest';
 import { openRawConnection } from '../../support/raw-connection.js';
-import { openResponsesSocket, refusedHandshake, type ResponsesSocketClient } from '../../support/responses-socket.js';
+import { refusedHandshake, socketsDroppedAfterEach, type ResponsesSocketClient } from '../../support/responses-socket.js';
 import { MOCK_CONNECTIONS, startGateway, type TestGateway } from '../../support/start-gateway.js';
 
 let gateway: TestGateway | undefined;
-const open: ResponsesSocketClient[] = [];
+const socket = socketsDroppedAfterEach();
 
 afterEach(async () => {
   vi.useRealTimers();
-  for (const client of open.splice(0)) client.ws.terminate();
   await gateway?.close();
   gateway = undefined;
 });
@@ -22,12 +21,6 @@ routes:
   slow: { targets: [{ connection: mock-openai, model: "gpt-slow?chunks=8&chunk_ms=250" }] }
 `);
   return gateway;
-}
-
-async function socket(url: string, options: Parameters<typeof openResponsesSocket>[2] = {}): Promise<ResponsesSocketClient> {
-  const client = await openResponsesSocket(url, {}, options);
-  open.push(client);
-  return client;
 }
 
 it('refuses a socket past max_sockets with 503 at its handshake, and takes one again once a socket has closed', async () => {
@@ -72,7 +65,7 @@ it('pings every 30 s and drops a socket that has not answered the last ping by t
   // Only the interval is faked: the socket's ping timer is made after this, every other timer stays real.
   vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
   const answering = await socket(url);
-  const silent = await socket(url, { autoPong: false });
+  const silent = await socket(url, {}, { autoPong: false });
   const pinged = (client: ResponsesSocketClient) => new Promise<void>((resolve) => client.ws.once('ping', () => resolve()));
   const bothPinged = Promise.all([pinged(silent), pinged(answering)]);
   vi.advanceTimersByTime(30_000);

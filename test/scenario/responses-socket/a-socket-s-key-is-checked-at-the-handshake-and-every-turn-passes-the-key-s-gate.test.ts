@@ -1,12 +1,12 @@
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RequestRecord } from '../../../src/core/request-record.js';
-import { openResponsesSocket, refusedHandshake, type ResponsesSocketClient } from '../../support/responses-socket.js';
+import { refusedHandshake, socketsDroppedAfterEach, type ResponsesSocketClient } from '../../support/responses-socket.js';
 import { MOCK_CONNECTIONS, startGateway, type TestGateway } from '../../support/start-gateway.js';
 import { createKey, keysAuth } from '../../support/virtual-keys.js';
 
 const ADMIN_TOKEN = 'socket-gate-admin-token';
 let gateway: TestGateway;
-const open: ResponsesSocketClient[] = [];
+const openSocket = socketsDroppedAfterEach();
 
 beforeAll(async () => {
   gateway = await startGateway(`
@@ -18,15 +18,7 @@ routes:
 `);
 });
 afterAll(() => gateway.close());
-afterEach(() => {
-  for (const client of open.splice(0)) client.ws.close();
-});
-
-async function socket(key: string): Promise<ResponsesSocketClient> {
-  const client = await openResponsesSocket(gateway.url, { authorization: `Bearer ${key}` });
-  open.push(client);
-  return client;
-}
+const socket = (key: string): Promise<ResponsesSocketClient> => openSocket(gateway.url, { authorization: `Bearer ${key}` });
 
 const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
 

@@ -1,11 +1,11 @@
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { RequestRecord } from '../../../src/core/request-record.js';
 import { mockAnswerText } from '../../../src/mock/mock-provider.js';
-import { openResponsesSocket, type ResponsesSocketClient, type SocketEvent } from '../../support/responses-socket.js';
+import { socketsDroppedAfterEach, type ResponsesSocketClient, type SocketEvent } from '../../support/responses-socket.js';
 import { MOCK_CONNECTIONS, startGateway, type TestGateway } from '../../support/start-gateway.js';
 
 let gateway: TestGateway;
-const open: ResponsesSocketClient[] = [];
+const openSocket = socketsDroppedAfterEach();
 
 beforeAll(async () => {
   gateway = await startGateway(`
@@ -17,15 +17,7 @@ routes:
 });
 afterAll(() => gateway.close());
 beforeEach(() => gateway.mock.reset());
-afterEach(() => {
-  for (const client of open.splice(0)) client.ws.close();
-});
-
-async function socket(): Promise<ResponsesSocketClient> {
-  const client = await openResponsesSocket(gateway.url);
-  open.push(client);
-  return client;
-}
+const socket = (): Promise<ResponsesSocketClient> => openSocket(gateway.url);
 
 async function records(count: number): Promise<RequestRecord[]> {
   await gateway.app.records.flush();
