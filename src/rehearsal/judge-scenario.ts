@@ -45,7 +45,7 @@ export function judgeScenario(outcome: ScenarioOutcome, config: Config, maxWaitM
     goal: 'first_byte',
     pass: slowest <= maxWaitMs,
     detail: `first byte after ${seconds(slowest)}`,
-    ...(slowest <= maxWaitMs ? {} : { advice: `lower the route's timeouts.first_token_ms (or leave it auto) and timeouts.total_ms: a caller waited ${seconds(slowest)} for its first byte` }),
+    ...(slowest <= maxWaitMs ? {} : { advice: "lower the route's timeouts.first_token_ms (or leave it auto) and timeouts.first_token_max_ms, so a slow or silent target is left sooner" }),
   });
   const twice = calls.find((call) => call.wholeAnswers > 1);
   verdicts.push({
