@@ -52,6 +52,19 @@ program
   });
 
 program
+  .command('rehearse')
+  .description("play the config's routes against every fault, every target served by the mock (no provider is called); exit 1 when a verdict failed, 2 when it could not run")
+  .requiredOption('-c, --config <file>', 'config file (YAML)')
+  .option('--route <routes>', 'only these routes, comma-separated')
+  .option('--fault <faults>', 'only these faults, comma-separated')
+  .option('--json', 'print the whole result as JSON instead of tables')
+  .option('--max-wait <seconds>', 'the first-byte goal', Number, 10)
+  .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2))
+  .action(async (options: { config: string; route?: string; fault?: string; json?: boolean; maxWait: number }) => {
+    process.exitCode = await (await import('./rehearse.js')).runRehearse(options);
+  });
+
+program
   .command('migrate')
   .description("create or upgrade the store's schema (serve does this on start too); exit 1 on failure")
   .requiredOption('-c, --config <file>', 'config file (YAML)')

@@ -52,6 +52,8 @@ export interface ProviderEntry {
   credential(connection: ConnectionFacts): CredentialStyle;
   /** Where the in-process mock serves this provider's wire, below the mock's root; null: it does not. */
   readonly mockPath: string | null;
+  /** The mock dialect that stands in for one of its models when a rehearsal plays its faults (rehearsal/). */
+  mockDialect(connection: ConnectionFacts, model: string): UpstreamDialect;
   /** `gen_ai.provider.name` of the OpenTelemetry GenAI conventions. */
   readonly tracingName: string;
   readonly capabilities: {
@@ -129,6 +131,7 @@ const TABLE = {
     adapter: () => openAiWithResponses,
     credential: () => bearer,
     mockPath: '/v1',
+    mockDialect: () => 'openai',
     tracingName: 'openai',
     capabilities: { embeddings: true, responsesApi: true },
   },
@@ -139,6 +142,7 @@ const TABLE = {
     adapter: () => anthropicAdapter,
     credential: () => ({ kind: 'header', header: 'x-api-key' }),
     mockPath: '',
+    mockDialect: () => 'anthropic',
     tracingName: 'anthropic',
     capabilities: { embeddings: false, responsesApi: false },
   },
@@ -149,6 +153,7 @@ const TABLE = {
     adapter: () => geminiAdapter,
     credential: () => ({ kind: 'header', header: 'x-goog-api-key' }),
     mockPath: '/v1beta',
+    mockDialect: () => 'gemini',
     tracingName: 'gcp.gemini',
     capabilities: { embeddings: true, responsesApi: false },
   },
@@ -159,6 +164,7 @@ const TABLE = {
     adapter: () => bedrockAdapter,
     credential: () => ({ kind: 'aws' }),
     mockPath: '',
+    mockDialect: () => 'bedrock',
     tracingName: 'aws.bedrock',
     capabilities: { embeddings: false, responsesApi: false },
     check: checkBedrock,
@@ -173,6 +179,7 @@ const TABLE = {
     },
     credential: () => ({ kind: 'header', header: 'api-key' }),
     mockPath: null,
+    mockDialect: () => 'openai',
     tracingName: 'azure.ai.openai',
     capabilities: { embeddings: true, responsesApi: true },
   },
@@ -189,6 +196,7 @@ const TABLE = {
       return 'scheme' in auth ? { kind: 'header', header: auth.header, scheme: auth.scheme } : { kind: 'header', header: auth.header };
     },
     mockPath: '/v1',
+    mockDialect: () => 'openai',
     tracingName: 'openai-compatible',
     capabilities: { embeddings: true, responsesApi: false },
   },
@@ -201,6 +209,7 @@ const TABLE = {
     adapter: (_connection, model) => vertexAdapterFor(model),
     credential: () => ({ kind: 'google' }),
     mockPath: '/v1',
+    mockDialect: (_connection, model) => (model.startsWith('claude') ? 'anthropic' : 'gemini'),
     tracingName: 'gcp.vertex_ai',
     capabilities: { embeddings: true, responsesApi: false },
     check: checkVertex,
@@ -213,6 +222,7 @@ const TABLE = {
     adapter: (connection) => MOCK_ADAPTERS[connection.dialect ?? 'openai'],
     credential: (connection): CredentialStyle => TABLE[MOCKED_PROVIDER[connection.dialect ?? 'openai']].credential(),
     mockPath: null,
+    mockDialect: (connection) => connection.dialect ?? 'openai',
     tracingName: 'mock',
     capabilities: { embeddings: true, responsesApi: true },
   },

@@ -1,0 +1,167 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createApp } from '../app.js';
+import { ConfigSource } from '../config/config-source.js';
+import type { Config } from '../config/schema.js';
+import type { RequestRecord } from '../core/request-record.js';
+import { startMockProvider } from '../mock/mock-provider.js';
+import { FLAP_DOWN_MS } from './faults.js';
+import type { Scenario } from './plan-scenarios.js';
+import { scenarioConfig } from './scenario-config.js';
+
+/** A flapping target gets a caller every this often, for this long (the down time and some after). */
+const FLAP_EVERY_MS = 2_000;
+const FLAP_TRAFFIC_MS = FLAP_DOWN_MS + 10_000;
+/**
+ * A call is given up after this (its gateway is then closed, cutting it): far past any first-byte
+ * goal, and it bounds a scenario behind a silent target and a route's own long timeouts.
+ */
+export const CALL_TIMEOUT_MS = 60_000;
+
+/** What one caller's request got, as it saw it and as the gateway recorded it. */
+export interface CallerView {
+  status: number;
+  /** The error's `type`, when the answer was an error (a JSON one or an in-band frame). */
+  errorType: string | null;
+  /** `connection/model` of the target that answered, from `x-switchyard-served-by`. */
+  servedBy: string | null;
+  firstByteMs: number | null;
+  endMs: number;
+  /** A whole answer: a 200 stream that ended with `[DONE]` and no error. */
+  answered: boolean;
+  /** The stream ended as if whole (`[DONE]`, no error) though the gateway recorded it as not. */
+  endedFalsely: boolean;
+  /** The answer said to send again: a `retry-after`, or `x-should-retry: true`. */
+  retryAdvised: boolean;
+  attempts: number;
+  /** Attempts that delivered a whole answer (each billed as one). */
+  wholeAnswers: number;
+  costUsd: number | null;
+  /** When the caller sent it, from the scenario's start. */
+  sentAtMs: number;
+}
+
+export interface ScenarioOutcome {
+  scenario: Scenario;
+  /** One call; for `flapping`, one every 2 s for 30 s. */
+  calls: CallerView[];
+  /** Requests the mock got, over the whole scenario. */
+  upstreamCalls: number;
+}
+
+/**
+ * Runs one scenario on a gateway of its own, in this process, with fresh health: a mock provider
+ * of its own for every connection, the config from `scenarioConfig`, and a streamed chat request
+ * to the route (for `flapping`, one every 2 s while the target is down and for 10 s after).
+ */
+export async function runScenario(config: Config, scenario: Scenario, directory: string, index: number): Promise<ScenarioOutcome> {
+  const mock = await startMockProvider();
+  try {
+    const file = join(directory, `scenario-${index}.json`);
+    writeFileSync(file, JSON.stringify(scenarioConfig(config, scenario)));
+    const app = await createApp({ configSource: ConfigSource.load(file, { env: {} }), env: {}, mockUrl: () => mock.url });
+    try {
+      const url = await app.listen({ port: 0, host: '127.0.0.1' });
+      const startedAt = performance.now();
+      const call = async (): Promise<CallerView> => {
+        const view = await callRoute(url, scenario.route, performance.now() - startedAt);
+        await app.records.flush();
+        return withRecord(view, await app.records.list({}), scenario.route);
+      };
+      const calls = scenario.fault === 'flapping' ? await everyTwoSeconds(call) : [await call()];
+      return { scenario, calls, upstreamCalls: mock.attempts.length };
+    } finally {
+      await app.close();
+    }
+  } finally {
+    await mock.close();
+  }
+}
+
+/** Callers on a fixed schedule, whatever became of the last (open loop). */
+async function everyTwoSeconds(call: () => Promise<CallerView>): Promise<CallerView[]> {
+  const calls: Promise<CallerView>[] = [];
+  for (let at = 0; at <= FLAP_TRAFFIC_MS; at += FLAP_EVERY_MS) {
+    calls.push(call());
+    await sleep(FLAP_EVERY_MS);
+  }
+  return Promise.all(calls);
+}
+
+async function callRoute(url: string, route: string, sentAtMs: number): Promise<Omit<CallerView, 'attempts' | 'wholeAnswers' | 'costUsd' | 'endedFalsely'> & { id: string | null }> {
+  const started = performance.now();
+  let firstByteMs: number | null = null;
+  let text = '';
+  let response: Response | undefined;
+  try {
+    response = await fetch(`${url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: route, stream: true, max_tokens: 256, messages: [{ role: 'user', content: 'A rehearsal: answer with a few words.' }] }),
+      signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
+    });
+    const decoder = new TextDecoder();
+    for await (const chunk of response.body ?? []) {
+      const part = decoder.decode(chunk as Uint8Array, { stream: true });
+      // A heartbeat's comment is not a byte of the answer.
+      if (firstByteMs === null && part.split('\n').some((line) => line.startsWith('data:') || line.startsWith('{'))) firstByteMs = performance.now() - started;
+      text += part;
+    }
+  } catch {
+    // Given up: no answer within CALL_TIMEOUT_MS (status 0 when not even the head came).
+    return { id: response?.headers.get('x-request-id') ?? null, status: response?.status ?? 0, errorType: 'no_answer', servedBy: null, firstByteMs, endMs: performance.now() - started, answered: false, retryAdvised: false, sentAtMs };
+  }
+  const endMs = performance.now() - started;
+  const errorType = response.status === 200 ? inBandErrorType(text) : errorTypeOf(text);
+  return {
+    id: response.headers.get('x-request-id'),
+    status: response.status,
+    errorType,
+    servedBy: operatorsName(response.headers.get('x-switchyard-served-by')),
+    firstByteMs: firstByteMs ?? (response.status === 200 ? null : endMs),
+    endMs,
+    answered: response.status === 200 && errorType === null && text.includes('data: [DONE]'),
+    retryAdvised: response.headers.get('retry-after') !== null || response.headers.get('x-should-retry') === 'true',
+    sentAtMs,
+  };
+}
+
+/** The call's record (by its request id) read into what the verdicts need. */
+function withRecord(view: Awaited<ReturnType<typeof callRoute>>, records: readonly RequestRecord[], route: string): CallerView {
+  const { id, ...seen } = view;
+  const record = records.find((candidate) => candidate.id === id) ?? records.find((candidate) => candidate.route === route);
+  const attempts = record?.attempts ?? [];
+  return {
+    ...seen,
+    attempts: attempts.length,
+    wholeAnswers: attempts.filter((attempt) => attempt.kind === 'ok').length,
+    costUsd: record?.cost_usd ?? null,
+    endedFalsely: seen.answered && record !== undefined && record.status !== 'ok',
+  };
+}
+
+/** `connection/model` as the operator's config names it: without a stand-in's `~dialect` or the fault's directives. */
+function operatorsName(servedBy: string | null): string | null {
+  if (servedBy === null) return null;
+  const [connection = '', ...model] = servedBy.split('/');
+  return `${connection.split('~')[0]}/${model.join('/').split('?')[0]}`;
+}
+
+function inBandErrorType(sse: string): string | null {
+  for (const line of sse.split('\n')) {
+    if (!line.startsWith('data: {')) continue;
+    const type = errorTypeOf(line.slice(6));
+    if (type !== null) return type;
+  }
+  return null;
+}
+
+function errorTypeOf(json: string): string | null {
+  try {
+    const error = (JSON.parse(json) as { error?: { type?: unknown; code?: unknown } }).error;
+    return error ? String(error.type ?? error.code ?? 'error') : null;
+  } catch {
+    return null;
+  }
+}
