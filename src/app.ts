@@ -3,7 +3,7 @@ import { pino, type Logger } from 'pino';
 import type { AdminAccessDeps } from './access/admin-access.js';
 import { auditConfigReloads } from './audit/audit-config-reloads.js';
 import { authExposureProblem } from './config/check-auth-exposure.js';
-import type { ConfigSource } from './config/config-source.js';
+import { ConfigSource } from './config/config-source.js';
 import { knownSecrets } from './config/known-secrets.js';
 import { dialectOfPath } from './dialects/dialect-of-path.js';
 import { GoogleAccessTokens } from './credentials/google-access-tokens.js';
@@ -17,6 +17,8 @@ import { newRequestId } from './http/request-id.js';
 import { adapterFor, baseUrlFor } from './providers/registry.js';
 import type { RecordStore } from './records/record-store.js';
 import { secretRedactor } from './records/redact-secrets.js';
+import { runRehearsal, type RehearsalOptions } from './rehearsal/run-rehearsal.js';
+import type { StartScenarioGateway } from './rehearsal/run-scenario.js';
 import { ResponsesSockets } from './responses-socket/responses-sockets.js';
 import { gatewayProbe } from './serving/gateway-probe.js';
 import type { GatewayRequestDeps } from './serving/run-gateway-request.js';
@@ -125,7 +127,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   const signIn = buildSignIn({ config, storage, logger });
   const access: AdminAccessDeps = { adminToken: () => config().admin.token, tokenActor: (secret) => storeCall(tokens.actorFor(secret)), ...signIn.access };
   const adminTokens = { tokens, teams: new TeamStore(storage.db) };
-  const routes = routeTable({ access, adminTokens, signIn: signIn.handlers, config, logger, metrics, storage, callers, health, runs, readiness: () => shared.readiness() });
+  const rehearsals = { rehearse: (asked: RehearsalOptions) => runRehearsal(config(), asked, startScenarioGateway) };
+  const routes = routeTable({ access, adminTokens, signIn: signIn.handlers, config, logger, metrics, storage, callers, health, runs, rehearsals, readiness: () => shared.readiness() });
   // Fixed at start, like the port: the listening socket is not made again on a reload.
   const server = createHttpServer(routes, logger, { dialectOf: dialectOfPath, headersTimeoutMs: config().server.headers_timeout_ms });
   const sockets = new ResponsesSockets({ config, keys: callers.keys, serving: callers.serving, endpoint: callers.responses, logger });
@@ -199,3 +202,12 @@ async function listen(server: GatewayServer, configSource: ConfigSource, options
   const address = server.address() as AddressInfo;
   return `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
 }
+
+/**
+ * A rehearsal scenario's gateway (rehearsal/): the whole gateway on the scenario's config file,
+ * its mock connections served by the scenario's mock, on a loopback port of its own.
+ */
+export const startScenarioGateway: StartScenarioGateway = async (configFile, mockUrl) => {
+  const app = await createApp({ configSource: ConfigSource.load(configFile, { env: {} }), env: {}, mockUrl: () => mockUrl });
+  return { url: await app.listen({ port: 0, host: '127.0.0.1' }), records: app.records, close: () => app.close() };
+};

@@ -38,6 +38,7 @@ export const ADMIN_RULES: Readonly<Record<string, readonly Role[]>> = {
   'DELETE /admin/canaries/:route/baseline': ADMIN_ONLY,
   'POST /admin/drills': ADMIN_ONLY,
   'GET /admin/drills': READERS,
+  'POST /admin/rehearsals': ADMIN_ONLY,
 };
 
 /** The roles an actor holds, each once: its global role and those of its teams. */

@@ -11,6 +11,7 @@ import type { RequestOrigin } from '../core/request-origin.js';
 import type { RefusalClass } from '../core/request-outcome.js';
 import type { RequestRecord } from '../core/request-record.js';
 import type { DrillRun, DrillStep } from '../drills/drill-run.js';
+import type { RehearsalDocument } from '../rehearsal/rehearsal-document.js';
 import type { CreatedKeyView, KeySpendView, KeyView } from '../keys/key-view.js';
 import type { TeamSpendView, TeamView } from '../teams/team-view.js';
 import type { AdminTokenView } from '../tokens/admin-token.js';
@@ -56,6 +57,9 @@ export interface AdminAuditResponse {
 
 /** `GET /admin/drills` and `POST /admin/drills` answer one `DrillRun`. */
 export type AdminDrillResponse = DrillRun;
+
+/** `POST /admin/rehearsals`. */
+export type AdminRehearsalResponse = RehearsalDocument;
 
 /** One route's quality canary in `GET /admin/canaries`. */
 export interface CanaryRouteView {

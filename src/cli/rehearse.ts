@@ -1,5 +1,7 @@
+import { startScenarioGateway } from '../app.js';
 import { FAULT_NAMES, isFaultName, type FaultName } from '../rehearsal/faults.js';
 import type { JudgedScenario } from '../rehearsal/judge-scenario.js';
+import { rehearsalJson } from '../rehearsal/rehearsal-json.js';
 import { runRehearsal, type Rehearsal } from '../rehearsal/run-rehearsal.js';
 import { formatTable } from './format-table.js';
 import { loadConfigFile } from './load-config-file.js';
@@ -38,7 +40,7 @@ export async function runRehearse(options: RehearseOptions): Promise<number> {
       ...(faults === undefined ? {} : { faults: faults as FaultName[] }),
       maxWaitMs: options.maxWait * 1000,
       onProgress: (done, total) => process.stderr.write(`\rrehearsing: ${done} of ${total} scenarios${done === total ? '\n' : ''}`),
-    });
+    }, startScenarioGateway);
   } catch (error) {
     console.error((error as Error).message);
     return EXIT_NOT_RUN;
@@ -81,34 +83,4 @@ function adviceLines(scenarios: readonly JudgedScenario[]): string[] {
     }
   }
   return [...byAdvice].map(([advice, where]) => `  advice: ${advice} (${[...new Set(where)].join(', ')})`);
-}
-
-/** The `--json` document (schema in docs/rehearse.md). */
-function rehearsalJson(rehearsal: Rehearsal, maxWaitS: number): Record<string, unknown> {
-  return {
-    max_wait_s: maxWaitS,
-    duration_ms: Math.round(rehearsal.durationMs),
-    scenarios_total: rehearsal.scenarios.length,
-    failed: rehearsal.failed,
-    scenarios: rehearsal.scenarios.map((judged) => ({
-      route: judged.scenario.route,
-      position: judged.scenario.position,
-      target: `${judged.scenario.connection}/${judged.scenario.model}`,
-      fault: judged.scenario.fault,
-      pass: judged.pass,
-      verdicts: judged.verdicts,
-      upstream_calls: judged.upstreamCalls,
-      calls: judged.calls.map((call) => ({
-        sent_at_ms: Math.round(call.sentAtMs),
-        status: call.status,
-        error_type: call.errorType,
-        served_by: call.servedBy,
-        first_byte_ms: call.firstByteMs === null ? null : Math.round(call.firstByteMs),
-        end_ms: Math.round(call.endMs),
-        answered: call.answered,
-        attempts: call.attempts,
-        cost_usd: call.costUsd,
-      })),
-    })),
-  };
 }

@@ -1,4 +1,5 @@
 import type { Config } from '../config/schema.js';
+import { GatewayError } from '../errors/gateway-error.js';
 import { FAULT_NAMES, type FaultName } from './faults.js';
 
 /** One cell of a rehearsal: a route, the target at one position of it, and the fault it acts out. */
@@ -21,7 +22,14 @@ export interface RehearsalScope {
 export function planScenarios(config: Config, scope: RehearsalScope): Scenario[] {
   const routes = scope.routes ?? Object.keys(config.routes);
   const unknown = routes.filter((name) => config.routes[name] === undefined);
-  if (unknown.length > 0) throw new Error(`no route named ${unknown.join(', ')} in the config (routes: ${Object.keys(config.routes).join(', ')})`);
+  if (unknown.length > 0) {
+    throw new GatewayError(`no route named ${unknown.join(', ')} in the config (routes: ${Object.keys(config.routes).join(', ')})`, {
+      status: 400,
+      code: 'invalid_request_error',
+      type: 'invalid_request_error',
+      param: 'routes',
+    });
+  }
   const faults = scope.faults ?? FAULT_NAMES;
   return routes.flatMap((route) =>
     config.routes[route]!.targets.flatMap((target, position) => faults.map((fault) => ({ route, position, connection: target.connection, model: target.model, fault }))),

@@ -5,7 +5,7 @@ import type { Config } from '../config/schema.js';
 import type { FaultName } from './faults.js';
 import { judgeScenario, type JudgedScenario } from './judge-scenario.js';
 import { planScenarios, type RehearsalScope } from './plan-scenarios.js';
-import { runScenario } from './run-scenario.js';
+import { runScenario, type StartScenarioGateway } from './run-scenario.js';
 
 /** Scenarios run at once: most are over in a second, a few wait out a silent target's timeouts or a flapping one. */
 const CONCURRENT_SCENARIOS = 32;
@@ -30,7 +30,7 @@ export interface Rehearsal {
  * Rehearses the config's routes against the fault catalogue: every scenario on a gateway and a
  * mock of its own (fresh health), many at once, each judged as it ends.
  */
-export async function runRehearsal(config: Config, options: RehearsalOptions): Promise<Rehearsal> {
+export async function runRehearsal(config: Config, options: RehearsalOptions, startGateway: StartScenarioGateway): Promise<Rehearsal> {
   const started = performance.now();
   const planned = planScenarios(config, options);
   const directory = mkdtempSync(join(tmpdir(), 'switchyard-rehearsal-'));
@@ -41,7 +41,7 @@ export async function runRehearsal(config: Config, options: RehearsalOptions): P
   const worker = async () => {
     for (let at = next++; at < order.length; at = next++) {
       const index = order[at]!;
-      judged[index] = judgeScenario(await runScenario(config, planned[index]!, directory, index), config, options.maxWaitMs);
+      judged[index] = judgeScenario(await runScenario(config, planned[index]!, { directory, index, startGateway }), config, options.maxWaitMs);
       options.onProgress?.(++done, planned.length);
     }
   };

@@ -1,11 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createApp } from '../app.js';
-import { ConfigSource } from '../config/config-source.js';
 import type { Config } from '../config/schema.js';
 import type { RequestRecord } from '../core/request-record.js';
 import { startMockProvider } from '../mock/mock-provider.js';
+import type { RecordStore } from '../records/record-store.js';
 import { FLAP_DOWN_MS } from './faults.js';
 import type { Scenario } from './plan-scenarios.js';
 import { scenarioConfig } from './scenario-config.js';
@@ -42,6 +41,19 @@ export interface CallerView {
   sentAtMs: number;
 }
 
+/** A gateway serving a scenario's config file, listening on loopback. */
+export interface ScenarioGateway {
+  url: string;
+  records: Pick<RecordStore, 'flush' | 'list'>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a whole gateway on a config file, its `provider: mock` connections served by the mock
+ * at `mockUrl`: the composition root's own `createApp`, handed down (a rehearsal stands below it).
+ */
+export type StartScenarioGateway = (configFile: string, mockUrl: string) => Promise<ScenarioGateway>;
+
 export interface ScenarioOutcome {
   scenario: Scenario;
   /** One call; for `flapping`, one every 2 s for 30 s. */
@@ -55,24 +67,23 @@ export interface ScenarioOutcome {
  * of its own for every connection, the config from `scenarioConfig`, and a streamed chat request
  * to the route (for `flapping`, one every 2 s while the target is down and for 10 s after).
  */
-export async function runScenario(config: Config, scenario: Scenario, directory: string, index: number): Promise<ScenarioOutcome> {
+export async function runScenario(config: Config, scenario: Scenario, where: { directory: string; index: number; startGateway: StartScenarioGateway }): Promise<ScenarioOutcome> {
   const mock = await startMockProvider();
   try {
-    const file = join(directory, `scenario-${index}.json`);
+    const file = join(where.directory, `scenario-${where.index}.json`);
     writeFileSync(file, JSON.stringify(scenarioConfig(config, scenario)));
-    const app = await createApp({ configSource: ConfigSource.load(file, { env: {} }), env: {}, mockUrl: () => mock.url });
+    const gateway = await where.startGateway(file, mock.url);
     try {
-      const url = await app.listen({ port: 0, host: '127.0.0.1' });
       const startedAt = performance.now();
       const call = async (): Promise<CallerView> => {
-        const view = await callRoute(url, scenario.route, performance.now() - startedAt);
-        await app.records.flush();
-        return withRecord(view, await app.records.list({}), scenario.route);
+        const view = await callRoute(gateway.url, scenario.route, performance.now() - startedAt);
+        await gateway.records.flush();
+        return withRecord(view, await gateway.records.list({}), scenario.route);
       };
       const calls = scenario.fault === 'flapping' ? await everyTwoSeconds(call) : [await call()];
       return { scenario, calls, upstreamCalls: mock.attempts.length };
     } finally {
-      await app.close();
+      await gateway.close();
     }
   } finally {
     await mock.close();

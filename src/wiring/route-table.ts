@@ -9,6 +9,7 @@ import { handleLatestDrill, handleRunDrill } from '../admin/handle-drills.js';
 import { handleHealth } from '../admin/handle-health.js';
 import { handleRotateKey, handleUpdateKey } from '../admin/handle-key-changes.js';
 import { handleCreateKey, handleKeySpend, handleListKeys, handleRevokeKey } from '../admin/handle-keys.js';
+import { handleRunRehearsal, type AdminRehearsalsDeps } from '../admin/handle-rehearsals.js';
 import { handleGetRequest, handleListRequests } from '../admin/handle-requests.js';
 import { handleCreateTeam, handleDeleteTeam, handleGetTeam, handleListTeams, handlePatchTeam, handleTeamSpend } from '../admin/handle-teams.js';
 import { handleStats } from '../admin/handle-stats.js';
@@ -56,6 +57,8 @@ export interface RouteTableDeps {
   callers: Callers;
   health: Health;
   runs: Runs;
+  /** `POST /admin/rehearsals`: the config in force rehearsed on throwaway gateways. */
+  rehearsals: AdminRehearsalsDeps;
   readiness(): StateReadiness;
 }
 
@@ -124,6 +127,7 @@ export function routeTable(deps: RouteTableDeps): RouteTable {
     'DELETE /admin/canaries/:route/baseline': (request, response, _id, params) => handleResetCanaryBaseline(request, response, params, canaries),
     'POST /admin/drills': (request, response, requestId) => handleRunDrill(request, response, adminDrills, requestId),
     'GET /admin/drills': (request, response) => handleLatestDrill(request, response, adminDrills),
+    'POST /admin/rehearsals': (request, response) => handleRunRehearsal(request, response, deps.rehearsals),
     'GET /admin/audit': (request, response) => handleListAudit(request, response, { db: storage.db }),
     // Sign-in to the dashboard through the identity provider (signin/); exact paths, matched before /ui/*.
     'GET /ui/login/oidc': (request, response) => handleStartSignIn(request, response, deps.signIn),

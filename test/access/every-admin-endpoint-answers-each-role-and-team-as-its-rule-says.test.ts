@@ -91,6 +91,7 @@ const MATRIX: Record<string, Row> = {
   'DELETE /admin/canaries/:route/baseline': { expected: 'ok ok role role role role', call: () => path('/admin/canaries/r/baseline') },
   'POST /admin/drills': { expected: 'ok ok role role role role', call: () => ({ path: '/admin/drills', body: { route: 'r' } }) },
   'GET /admin/drills': { expected: 'ok ok ok role role role', call: () => path('/admin/drills') },
+  'POST /admin/rehearsals': { expected: 'ok ok role role role role', call: () => ({ path: '/admin/rehearsals', body: { routes: ['r'], faults: ['server_error'] } }) },
 };
 
 /** A new key's team (and kind, for a member's own exploration key), as a caller of a team role gives them. */

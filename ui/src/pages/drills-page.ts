@@ -5,6 +5,7 @@ import { AdminApiError } from '../admin-api.js';
 import { ConfirmDialog } from '../confirm-dialog.js';
 import { formatMs, timeCell } from '../format-time.js';
 import type { Page } from '../page.js';
+import { RehearsalSection } from './rehearsal-section.js';
 
 /** Runs an `auto` baseline is learned from. */
 const BASELINE_RUNS = 3;
@@ -12,8 +13,8 @@ const BASELINE_RUNS = 3;
 const PROGRESS_MS = 1_000;
 
 /**
- * Drills: the latest fallback drill's steps (failed ones highlighted as findings) and each
- * canary's scores against its baseline; either can be run from here after a confirmation (by a
+ * Drills: the latest fallback drill's steps (failed ones highlighted as findings), a rehearsal of
+ * the config against every fault (rehearsal-section.ts), and each canary's scores against its baseline; either can be run from here after a confirmation (by a
  * role that may run it: for the others there is no button), and a running drill's steps appear as
  * they finish. A gateway without these endpoints (404) has run none.
  */
@@ -53,6 +54,7 @@ export const drillsPage: Page = (root, { api, navigate, can }) => {
               : nothing}
           ${drill === undefined ? html`<p class="muted">Loading…</p>` : drill === null ? html`<p>No drill has run yet.</p>` : drillTable(drill, navigate)}
         </section>
+        ${rehearsal.template(can('POST /admin/rehearsals'))}
         <section aria-labelledby="canary-heading">
           <h2 id="canary-heading">Quality canaries</h2>
           ${canaries === undefined
@@ -66,6 +68,7 @@ export const drillsPage: Page = (root, { api, navigate, can }) => {
     );
   };
   const confirm = new ConfirmDialog('run-dialog', root, draw);
+  const rehearsal = new RehearsalSection(api, draw);
 
   /** null when the gateway has no such endpoint or nothing ran yet (404). */
   async function optional<T>(path: string): Promise<T | null> {
