@@ -1,6 +1,7 @@
 import { startScenarioGateway } from '../app.js';
 import { FAULT_NAMES, isFaultName, type FaultName } from '../rehearsal/faults.js';
-import type { JudgedScenario } from '../rehearsal/judge-scenario.js';
+import type { RehearsalDocument, RehearsalScenarioView } from '../rehearsal/rehearsal-document.js';
+import { cellFigures, routeGrids } from '../rehearsal/rehearsal-grid.js';
 import { rehearsalJson } from '../rehearsal/rehearsal-json.js';
 import { runRehearsal, type Rehearsal } from '../rehearsal/run-rehearsal.js';
 import { formatTable } from './format-table.js';
@@ -45,7 +46,8 @@ export async function runRehearse(options: RehearseOptions): Promise<number> {
     console.error((error as Error).message);
     return EXIT_NOT_RUN;
   }
-  console.log(options.json ? JSON.stringify(rehearsalJson(rehearsal, options.maxWait), null, 2) : report(rehearsal));
+  const document = rehearsalJson(rehearsal, options.maxWait);
+  console.log(options.json ? JSON.stringify(document, null, 2) : report(document));
   return rehearsal.failed > 0 ? EXIT_FINDINGS : 0;
 }
 
@@ -54,33 +56,19 @@ function listOption(text: string | undefined): string[] | undefined {
 }
 
 /** A table per route (faults × target positions, each cell the verdict and the caller's time), its advice, and the summary line. */
-function report(rehearsal: Rehearsal): string {
-  const routes = [...new Set(rehearsal.scenarios.map((scenario) => scenario.scenario.route))];
-  const sections = routes.map((route) => {
-    const scenarios = rehearsal.scenarios.filter((scenario) => scenario.scenario.route === route);
-    const positions = [...new Map(scenarios.map((scenario) => [scenario.scenario.position, `${scenario.scenario.position + 1}. ${scenario.scenario.connection}/${scenario.scenario.model}`]))];
-    const faults = [...new Set(scenarios.map((scenario) => scenario.scenario.fault))];
-    const rows = faults.map((fault) => [fault, ...positions.map(([position]) => cell(scenarios.find((scenario) => scenario.scenario.fault === fault && scenario.scenario.position === position)!))]);
-    return [`route ${route}`, formatTable(['fault', ...positions.map(([, name]) => name)], rows), ...adviceLines(scenarios)].join('\n');
-  });
-  const passed = rehearsal.scenarios.length - rehearsal.failed;
-  return [...sections, `${rehearsal.scenarios.length} scenarios in ${(rehearsal.durationMs / 1000).toFixed(1)} s: ${passed} passed, ${rehearsal.failed} failed`].join('\n\n');
+function report(document: RehearsalDocument): string {
+  const sections = routeGrids(document).map((grid) =>
+    [
+      `route ${grid.route}`,
+      formatTable(['fault', ...grid.targets], grid.rows.map((row) => [row.fault, ...row.cells.map((scenario) => (scenario ? cell(scenario) : '—'))])),
+      ...grid.advice.map(({ advice, where }) => `  advice: ${advice} (${where.join(', ')})`),
+    ].join('\n'),
+  );
+  const passed = document.scenarios_total - document.failed;
+  return [...sections, `${document.scenarios_total} scenarios in ${(document.duration_ms / 1000).toFixed(1)} s: ${passed} passed, ${document.failed} failed`].join('\n\n');
 }
 
-function cell(scenario: JudgedScenario): string {
-  const slowest = Math.max(...scenario.calls.map((call) => call.endMs));
-  const failed = scenario.verdicts.filter((verdict) => !verdict.pass).map((verdict) => verdict.goal);
-  return `${scenario.pass ? 'pass' : 'FAIL'} ${(slowest / 1000).toFixed(1)}s${failed.length > 0 ? ` (${failed.join(', ')})` : ''}`;
-}
-
-/** One line per distinct piece of advice, naming the scenarios it is for. */
-function adviceLines(scenarios: readonly JudgedScenario[]): string[] {
-  const byAdvice = new Map<string, string[]>();
-  for (const scenario of scenarios) {
-    for (const verdict of scenario.verdicts) {
-      if (verdict.pass || verdict.advice === undefined) continue;
-      byAdvice.set(verdict.advice, [...(byAdvice.get(verdict.advice) ?? []), `${scenario.scenario.fault}@${scenario.scenario.position + 1}`]);
-    }
-  }
-  return [...byAdvice].map(([advice, where]) => `  advice: ${advice} (${[...new Set(where)].join(', ')})`);
+function cell(scenario: RehearsalScenarioView): string {
+  const { seconds, failedGoals } = cellFigures(scenario);
+  return `${scenario.pass ? 'pass' : 'FAIL'} ${seconds}s${failedGoals.length > 0 ? ` (${failedGoals.join(', ')})` : ''}`;
 }

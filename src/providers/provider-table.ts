@@ -52,8 +52,11 @@ export interface ProviderEntry {
   credential(connection: ConnectionFacts): CredentialStyle;
   /** Where the in-process mock serves this provider's wire, below the mock's root; null: it does not. */
   readonly mockPath: string | null;
-  /** The mock dialect that stands in for one of its models when a rehearsal plays its faults (rehearsal/). */
-  mockDialect(connection: ConnectionFacts, model: string): UpstreamDialect;
+  /**
+   * The mock dialect that stands in for one of its models when a rehearsal plays its faults
+   * (rehearsal/); null: the mock serves the provider's own API at `mockPath`, which stands in itself.
+   */
+  mockDialect(connection: ConnectionFacts, model: string): UpstreamDialect | null;
   /** `gen_ai.provider.name` of the OpenTelemetry GenAI conventions. */
   readonly tracingName: string;
   readonly capabilities: {
@@ -209,7 +212,8 @@ const TABLE = {
     adapter: (_connection, model) => vertexAdapterFor(model),
     credential: () => ({ kind: 'google' }),
     mockPath: '/v1',
-    mockDialect: (_connection, model) => (model.startsWith('claude') ? 'anthropic' : 'gemini'),
+    // Its platform answers quota, sign-in and capacity in google.rpc form for either publisher.
+    mockDialect: () => null,
     tracingName: 'gcp.vertex_ai',
     capabilities: { embeddings: true, responsesApi: false },
     check: checkVertex,

@@ -29,6 +29,8 @@ export interface Fault {
   directives: string;
   /** A fault of the account, not of one model: every target on the connection acts it out. */
   connectionWide: boolean;
+  /** Only a streamed answer can have it: not acted out on an embedding route. */
+  streamOnly?: true;
   /** What the fault is, for the table's legend and the docs. */
   describe: string;
 }
@@ -46,10 +48,10 @@ export const FAULTS: Readonly<Record<FaultName, Fault>> = {
   credential: { directives: 'error=credential', connectionWide: true, describe: '401: the key is refused' },
   silent: { directives: 'silence', connectionWide: false, describe: 'never answers' },
   slow_first_token: { directives: 'first_token_ms=12000', connectionWide: false, describe: 'first token after 12 s' },
-  cut: { directives: 'chunks=40&cut_after=20', connectionWide: false, describe: 'the stream is cut after 20 tokens' },
-  stall: { directives: 'chunks=40&stall_after=20', connectionWide: false, describe: '20 tokens, then silence' },
-  inband_error: { directives: 'chunks=40&inband_error=server_error&error_after=20', connectionWide: false, describe: 'an error inside a 200 stream' },
-  empty_answer: { directives: 'chunks=0', connectionWide: false, describe: 'a 200 with no content' },
+  cut: { directives: 'chunks=40&cut_after=20', connectionWide: false, streamOnly: true, describe: 'the stream is cut after 20 tokens' },
+  stall: { directives: 'chunks=40&stall_after=20', connectionWide: false, streamOnly: true, describe: '20 tokens, then silence' },
+  inband_error: { directives: 'chunks=40&inband_error=server_error&error_after=20', connectionWide: false, streamOnly: true, describe: 'an error inside a 200 stream' },
+  empty_answer: { directives: 'chunks=0', connectionWide: false, streamOnly: true, describe: 'a 200 with no content' },
   context_length: { directives: 'error=context_length', connectionWide: false, describe: 'the request is over its context window' },
   flapping: { directives: `status=503&flap_down_s=${FLAP_DOWN_MS / 1000}`, connectionWide: false, describe: 'down 20 s, then up (traffic every 2 s)' },
   model_gone: { directives: 'status=404', connectionWide: false, describe: '404: the model does not exist' },

@@ -28,10 +28,12 @@ export interface JudgedScenario extends ScenarioOutcome {
  * byte within `maxWaitMs`; never two whole answers billed for one; honest after the commit point
  * (no stream ended as if whole that was not); no caller told to retry against a quota; a
  * flapping primary back in service within 5 s of recovering. A goal a scenario cannot show (a
- * quota goal without a quota, a recovery of a target that is not the primary) is left out.
+ * quota goal without a quota, or with a target on another connection a retry may find well; a
+ * recovery of a target that is not the primary) is left out.
  */
 export function judgeScenario(outcome: ScenarioOutcome, config: Config, maxWaitMs: number): JudgedScenario {
   const { scenario, calls } = outcome;
+  const route = config.routes[scenario.route]!;
   const verdicts: Verdict[] = [];
   const unanswered = calls.filter((call) => !call.answered);
   verdicts.push({
@@ -47,11 +49,12 @@ export function judgeScenario(outcome: ScenarioOutcome, config: Config, maxWaitM
     detail: `first byte after ${seconds(slowest)}`,
     ...(slowest <= maxWaitMs ? {} : { advice: "lower the route's timeouts.first_token_ms (or leave it auto) and timeouts.first_token_max_ms, so a slow or silent target is left sooner" }),
   });
-  const twice = calls.find((call) => call.wholeAnswers > 1);
+  const wholeAnswers = (call: CallerView) => call.attempts.filter((attempt) => attempt.kind === 'ok').length;
+  const twice = calls.find((call) => wholeAnswers(call) > 1);
   verdicts.push({
     goal: 'charged_once',
     pass: twice === undefined,
-    detail: twice ? `${twice.wholeAnswers} whole answers billed for one request` : 'at most one whole answer billed per request',
+    detail: twice ? `${wholeAnswers(twice)} whole answers billed for one request` : 'at most one whole answer billed per request',
     ...(twice ? { advice: 'two attempts each delivered a whole answer: report it (the gateway should have stopped the second)' } : {}),
   });
   const falsely = calls.find((call) => call.endedFalsely);
@@ -61,7 +64,8 @@ export function judgeScenario(outcome: ScenarioOutcome, config: Config, maxWaitM
     detail: falsely ? 'a stream ended as if whole that the gateway recorded as broken' : 'every broken stream said so',
     ...(falsely ? { advice: 'a broken stream ended as if whole: report it' } : {}),
   });
-  if (scenario.fault === 'quota') {
+  // Only where every target is out of quota: while another is merely failing, a retry may find it well.
+  if (scenario.fault === 'quota' && route.targets.every((target) => target.connection === scenario.connection)) {
     const advised = calls.find((call) => !call.answered && call.retryAdvised);
     verdicts.push({
       goal: 'no_retry_on_quota',
@@ -88,15 +92,18 @@ function adviceForUnanswered(outcome: ScenarioOutcome, config: Config): string {
   if (FAULTS[scenario.fault].connectionWide && others.every((target) => target.connection === scenario.connection)) {
     return `add a fallback on another connection: a ${scenario.fault} failure takes the whole connection down`;
   }
-  // Content went out before the failure: past the commit point only `commit: complete` hides it.
-  const committed = outcome.calls.some((call) => !call.answered && call.status === 200 && call.firstByteMs !== null);
-  if (committed && route.commit !== 'complete') return 'set `commit: complete` to make a cut stream invisible (the caller then waits for the whole answer)';
+  // Content went out before the failure: past the commit point only `commit: complete` hides it —
+  // when a target the call did not see fail is left to fail over to.
+  const cut = outcome.calls.find((call) => !call.answered && call.status === 200 && call.firstByteMs !== null);
+  const seenFailing = new Set(cut?.attempts.filter((attempt) => attempt.kind !== 'ok').map((attempt) => attempt.target));
+  const another = others.some((target) => !seenFailing.has(targetName(target.connection, target.model)));
+  if (cut && another && route.commit !== 'complete') return 'set `commit: complete` to make a cut stream invisible (the caller then waits for the whole answer)';
   return 'no other target answered in its place: check them, or add one on another connection';
 }
 
 /** The first caller served by the flapping primary after it came back, measured from its recovery. */
 function backInService(calls: readonly CallerView[], connection: string, model: string): Verdict {
-  const target = `${connection}/${model.split('?')[0]}`;
+  const target = targetName(connection, model);
   const served = calls.find((call) => call.sentAtMs >= FLAP_DOWN_MS && call.servedBy === target);
   const afterMs = served ? served.sentAtMs + served.endMs - FLAP_DOWN_MS : undefined;
   const pass = afterMs !== undefined && afterMs <= BACK_IN_SERVICE_MS;
@@ -106,6 +113,11 @@ function backInService(calls: readonly CallerView[], connection: string, model: 
     detail: afterMs === undefined ? 'not back in service while the traffic lasted' : `back in service ${seconds(afterMs)} after it recovered`,
     ...(pass ? {} : { advice: 'leave health.recovery_probe_s on (2 s by default), so a recovered primary is readmitted by a probe' }),
   };
+}
+
+/** A target as a call's attempts and `served_by` name it: without any directives in its model. */
+function targetName(connection: string, model: string): string {
+  return `${connection}/${model.split('?')[0]}`;
 }
 
 function seconds(ms: number): string {

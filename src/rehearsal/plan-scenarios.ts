@@ -1,6 +1,7 @@
 import type { Config } from '../config/schema.js';
 import { GatewayError } from '../errors/gateway-error.js';
-import { FAULT_NAMES, type FaultName } from './faults.js';
+import { isEmbeddingModel } from '../metering/embedding-models.js';
+import { FAULT_NAMES, FAULTS, type FaultName } from './faults.js';
 
 /** One cell of a rehearsal: a route, the target at one position of it, and the fault it acts out. */
 export interface Scenario {
@@ -10,6 +11,8 @@ export interface Scenario {
   connection: string;
   model: string;
   fault: FaultName;
+  /** What a caller of the route asks: an embedding route (every target an embedding model) is sent inputs to embed. */
+  request: 'chat' | 'embeddings';
 }
 
 /** What to rehearse: some routes (all when unset) and some faults (all when unset). */
@@ -18,7 +21,10 @@ export interface RehearsalScope {
   faults?: readonly FaultName[];
 }
 
-/** Every route × target position × fault of the scope, routes and faults in their order. */
+/**
+ * Every route × target position × fault of the scope, routes and faults in their order. A fault
+ * only a stream can have (a cut, a stall) is left out of an embedding route: its answer is one JSON body.
+ */
 export function planScenarios(config: Config, scope: RehearsalScope): Scenario[] {
   const routes = scope.routes ?? Object.keys(config.routes);
   const unknown = routes.filter((name) => config.routes[name] === undefined);
@@ -31,7 +37,10 @@ export function planScenarios(config: Config, scope: RehearsalScope): Scenario[]
     });
   }
   const faults = scope.faults ?? FAULT_NAMES;
-  return routes.flatMap((route) =>
-    config.routes[route]!.targets.flatMap((target, position) => faults.map((fault) => ({ route, position, connection: target.connection, model: target.model, fault }))),
-  );
+  return routes.flatMap((route) => {
+    const { targets } = config.routes[route]!;
+    const request = targets.every((target) => isEmbeddingModel(target.model)) ? 'embeddings' : 'chat';
+    const played = request === 'chat' ? faults : faults.filter((fault) => !FAULTS[fault].streamOnly);
+    return targets.flatMap((target, position) => played.map((fault) => ({ route, position, connection: target.connection, model: target.model, fault, request })));
+  });
 }

@@ -20,8 +20,19 @@ export interface RehearsalCallView {
   first_byte_ms: number | null;
   end_ms: number;
   answered: boolean;
-  attempts: number;
+  /** The gateway's attempts in order, each as its provider answered it. */
+  attempts: RehearsalAttemptView[];
   cost_usd: number | null;
+}
+
+/** One upstream attempt of a call. */
+export interface RehearsalAttemptView {
+  target: string;
+  /** The failure kind (docs/errors.md), `ok` for an attempt that answered. */
+  kind: string;
+  http_status: number | null;
+  /** The provider's own error type or code. */
+  error_type: string | null;
 }
 
 export interface RehearsalScenarioView {
@@ -29,6 +40,8 @@ export interface RehearsalScenarioView {
   position: number;
   target: string;
   fault: string;
+  /** What the caller asked: `chat` (streamed) or, on an embedding route, `embeddings`. */
+  request: 'chat' | 'embeddings';
   pass: boolean;
   verdicts: VerdictView[];
   upstream_calls: number;

@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../config/schema.js';
+import type { FailureKind } from '../core/failure-kind.js';
 import type { RequestRecord } from '../core/request-record.js';
 import { startMockProvider } from '../mock/mock-provider.js';
 import type { RecordStore } from '../records/record-store.js';
@@ -33,12 +34,21 @@ export interface CallerView {
   endedFalsely: boolean;
   /** The answer said to send again: a `retry-after`, or `x-should-retry: true`. */
   retryAdvised: boolean;
-  attempts: number;
-  /** Attempts that delivered a whole answer (each billed as one). */
-  wholeAnswers: number;
+  /** The gateway's attempts, in order, from its record. */
+  attempts: AttemptView[];
   costUsd: number | null;
   /** When the caller sent it, from the scenario's start. */
   sentAtMs: number;
+}
+
+/** One upstream attempt of a call: whom it went to and how it ended, as the provider answered. */
+export interface AttemptView {
+  /** `connection/model` as the config names it. */
+  target: string;
+  kind: FailureKind;
+  httpStatus: number | null;
+  /** The provider's own error type or code (`overloaded_error`, `RESOURCE_EXHAUSTED`, `ThrottlingException`, …). */
+  errorType: string | null;
 }
 
 /** A gateway serving a scenario's config file, listening on loopback. */
@@ -64,19 +74,19 @@ export interface ScenarioOutcome {
 
 /**
  * Runs one scenario on a gateway of its own, in this process, with fresh health: a mock provider
- * of its own for every connection, the config from `scenarioConfig`, and a streamed chat request
- * to the route (for `flapping`, one every 2 s while the target is down and for 10 s after).
+ * of its own for every connection, the config from `scenarioConfig`, and a caller's request of
+ * the route (a streamed chat; one input to embed on an embedding route) (for `flapping`, one every 2 s while the target is down and for 10 s after).
  */
 export async function runScenario(config: Config, scenario: Scenario, where: { directory: string; index: number; startGateway: StartScenarioGateway }): Promise<ScenarioOutcome> {
   const mock = await startMockProvider();
   try {
     const file = join(where.directory, `scenario-${where.index}.json`);
-    writeFileSync(file, JSON.stringify(scenarioConfig(config, scenario)));
+    writeFileSync(file, JSON.stringify(scenarioConfig(config, scenario, mock.url)));
     const gateway = await where.startGateway(file, mock.url);
     try {
       const startedAt = performance.now();
       const call = async (): Promise<CallerView> => {
-        const view = await callRoute(gateway.url, scenario.route, performance.now() - startedAt);
+        const view = await callRoute(gateway.url, scenario, performance.now() - startedAt);
         await gateway.records.flush();
         return withRecord(view, await gateway.records.list({}), scenario.route);
       };
@@ -100,16 +110,34 @@ async function everyTwoSeconds(call: () => Promise<CallerView>): Promise<CallerV
   return Promise.all(calls);
 }
 
-async function callRoute(url: string, route: string, sentAtMs: number): Promise<Omit<CallerView, 'attempts' | 'wholeAnswers' | 'costUsd' | 'endedFalsely'> & { id: string | null }> {
+/** A caller's request of the route: a streamed chat, or for an embedding route one input to embed. */
+function callerRequest({ route, request }: Scenario): { path: string; body: object } {
+  return request === 'embeddings'
+    ? { path: '/v1/embeddings', body: { model: route, input: 'A rehearsal.' } }
+    : { path: '/v1/chat/completions', body: { model: route, stream: true, max_tokens: 256, messages: [{ role: 'user', content: 'A rehearsal: answer with a few words.' }] } };
+}
+
+/** Whether the 200 body is a whole answer: a stream that ended with `[DONE]`, or embeddings' JSON with its vectors. */
+function isWhole(text: string, request: Scenario['request']): boolean {
+  if (request === 'chat') return text.includes('data: [DONE]');
+  try {
+    return Array.isArray((JSON.parse(text) as { data?: unknown }).data);
+  } catch {
+    return false;
+  }
+}
+
+async function callRoute(url: string, scenario: Scenario, sentAtMs: number): Promise<Omit<CallerView, 'attempts' | 'costUsd' | 'endedFalsely'> & { id: string | null }> {
+  const { path, body } = callerRequest(scenario);
   const started = performance.now();
   let firstByteMs: number | null = null;
   let text = '';
   let response: Response | undefined;
   try {
-    response = await fetch(`${url}/v1/chat/completions`, {
+    response = await fetch(`${url}${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ model: route, stream: true, max_tokens: 256, messages: [{ role: 'user', content: 'A rehearsal: answer with a few words.' }] }),
+      body: JSON.stringify(body),
       signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
     });
     const decoder = new TextDecoder();
@@ -125,14 +153,15 @@ async function callRoute(url: string, route: string, sentAtMs: number): Promise<
   }
   const endMs = performance.now() - started;
   const errorType = response.status === 200 ? inBandErrorType(text) : errorTypeOf(text);
+  const servedBy = response.headers.get('x-switchyard-served-by');
   return {
     id: response.headers.get('x-request-id'),
     status: response.status,
     errorType,
-    servedBy: operatorsName(response.headers.get('x-switchyard-served-by')),
+    servedBy: servedBy === null ? null : operatorsName(servedBy),
     firstByteMs: firstByteMs ?? (response.status === 200 ? null : endMs),
     endMs,
-    answered: response.status === 200 && errorType === null && text.includes('data: [DONE]'),
+    answered: response.status === 200 && errorType === null && isWhole(text, scenario.request),
     retryAdvised: response.headers.get('retry-after') !== null || response.headers.get('x-should-retry') === 'true',
     sentAtMs,
   };
@@ -142,20 +171,22 @@ async function callRoute(url: string, route: string, sentAtMs: number): Promise<
 function withRecord(view: Awaited<ReturnType<typeof callRoute>>, records: readonly RequestRecord[], route: string): CallerView {
   const { id, ...seen } = view;
   const record = records.find((candidate) => candidate.id === id) ?? records.find((candidate) => candidate.route === route);
-  const attempts = record?.attempts ?? [];
   return {
     ...seen,
-    attempts: attempts.length,
-    wholeAnswers: attempts.filter((attempt) => attempt.kind === 'ok').length,
+    attempts: (record?.attempts ?? []).map((attempt) => ({
+      target: operatorsName(`${attempt.connection}/${attempt.model}`),
+      kind: attempt.kind,
+      httpStatus: attempt.http_status,
+      errorType: attempt.error_type,
+    })),
     costUsd: record?.cost_usd ?? null,
     endedFalsely: seen.answered && record !== undefined && record.status !== 'ok',
   };
 }
 
 /** `connection/model` as the operator's config names it: without a stand-in's `~dialect` or the fault's directives. */
-function operatorsName(servedBy: string | null): string | null {
-  if (servedBy === null) return null;
-  const [connection = '', ...model] = servedBy.split('/');
+function operatorsName(target: string): string {
+  const [connection = '', ...model] = target.split('/');
   return `${connection.split('~')[0]}/${model.join('/').split('?')[0]}`;
 }
 

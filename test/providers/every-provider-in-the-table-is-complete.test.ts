@@ -6,7 +6,7 @@ import { startMockProvider, type MockProvider } from '../../src/mock/mock-provid
 import { PROVIDER_TABLE, PROVIDERS, type ConnectionFacts } from '../../src/providers/provider-table.js';
 import type { ChatRequest } from '../../src/providers/spec.js';
 import { connectionSchema } from '../../src/config/schema.js';
-import { serviceAccountKeyJson } from '../support/service-account-key.js';
+import { serviceAccountKeyJson } from '../../src/mock/service-account-key.js';
 
 /**
  * A provider is complete when the table describes it and the rest of the project knows it. A row

@@ -57,7 +57,7 @@ const callSchema = z.strictObject({
   first_byte_ms: z.number().nullable(),
   end_ms: z.number(),
   answered: z.boolean(),
-  attempts: z.number(),
+  attempts: z.array(z.strictObject({ target: z.string(), kind: z.string(), http_status: z.number().nullable(), error_type: z.string().nullable() })).min(1),
   cost_usd: z.number().nullable(),
 });
 const rehearsalSchema = z.strictObject({
@@ -71,6 +71,7 @@ const rehearsalSchema = z.strictObject({
       position: z.number(),
       target: z.string(),
       fault: z.string(),
+      request: z.literal('chat'),
       pass: z.boolean(),
       verdicts: z.array(verdictSchema),
       upstream_calls: z.number(),
@@ -106,7 +107,14 @@ it(
     expect(cut.calls[0]).toMatchObject({ status: 200, error_type: 'stream_interrupted', answered: false });
     expect(cut.verdicts.find((verdict) => verdict.goal === 'answered')!.advice).toContain('commit: complete');
     expect(cut.verdicts.find((verdict) => verdict.goal === 'honest')!.pass).toBe(true);
-    expect(cell('sturdy', 0, 'quota').verdicts.map((verdict) => verdict.goal)).toContain('no_retry_on_quota');
+    // Told to retry or not, a caller of it is served: the quota goal is for a route with nothing off the spent account.
+    expect(cell('sturdy', 0, 'quota').verdicts.map((verdict) => verdict.goal)).not.toContain('no_retry_on_quota');
+    // The route's default policy, as the attempts show it: one retry of the primary, then the fallback.
+    expect(cell('sturdy', 0, 'server_error').calls[0]!.attempts.map(({ target, kind, http_status }) => [target, kind, http_status])).toEqual([
+      ['openai/gpt-4.1-mini', 'server_error', 500],
+      ['openai/gpt-4.1-mini', 'server_error', 500],
+      ['anthropic/claude-sonnet-4-5', 'ok', 200],
+    ]);
 
     // One target, no retry: nothing answers for it.
     for (const fault of FAULTS.split(',')) {
@@ -122,7 +130,7 @@ it(
         const scenario = cell('shared', position, fault);
         expect(failing(scenario), fault).toEqual(['answered']);
         expect(scenario.verdicts[0]!.advice).toBe(`add a fallback on another connection: a ${fault} failure takes the whole connection down`);
-        expect(scenario.verdicts.find((verdict) => verdict.goal === 'no_retry_on_quota')?.pass ?? true).toBe(true);
+        if (fault === 'quota') expect(scenario.verdicts.find((verdict) => verdict.goal === 'no_retry_on_quota')).toMatchObject({ pass: true });
       }
     }
     expect(trapConnections).toBe(0);

@@ -1,6 +1,6 @@
 import { startMockProvider, type MockProvider } from '../../../src/mock/mock-provider.js';
 import { startGateway, type TestGateway } from '../../support/start-gateway.js';
-import { serviceAccountKeyJson } from '../../support/service-account-key.js';
+import { serviceAccountKeyJson } from '../../../src/mock/service-account-key.js';
 import { ADMIN_TOKEN } from '../scenario-helpers.js';
 
 export interface VertexGateway {

@@ -1,8 +1,8 @@
 import { html, nothing, type TemplateResult } from 'lit-html';
 import type { AdminRehearsalResponse } from '../admin-api-types.js';
 import type { AdminApi } from '../admin-api.js';
-
-type Scenario = AdminRehearsalResponse['scenarios'][number];
+import type { RehearsalScenarioView } from '../../../src/rehearsal/rehearsal-document.js';
+import { cellFigures, routeGrids, type RouteGrid } from '../../../src/rehearsal/rehearsal-grid.js';
 
 /**
  * The Drills page's rehearsal (docs/rehearse.md): the config in force played against every fault
@@ -63,47 +63,42 @@ export class RehearsalSection {
 }
 
 function report(result: AdminRehearsalResponse): TemplateResult {
-  const routes = [...new Set(result.scenarios.map((scenario) => scenario.route))];
   return html`<p class="rehearsal-summary">
       ${result.scenarios_total} scenarios in ${(result.duration_ms / 1000).toFixed(1)} s:
       ${result.failed === 0 ? 'every verdict passed' : html`<strong>${result.failed} failed</strong>`}.
     </p>
-    ${routes.map((route) => routeTable(route, result.scenarios.filter((scenario) => scenario.route === route)))}`;
+    ${routeGrids(result).map(routeTable)}`;
 }
 
-function routeTable(route: string, scenarios: readonly Scenario[]): TemplateResult {
-  const targets = [...new Map(scenarios.map((scenario) => [scenario.position, scenario.target]))];
-  const faults = [...new Set(scenarios.map((scenario) => scenario.fault))];
-  const advice = [...new Set(scenarios.flatMap((scenario) => scenario.verdicts.flatMap((verdict) => (verdict.pass || !verdict.advice ? [] : [verdict.advice]))))];
-  return html`<article class="rehearsal" data-route=${route}>
-    <h3>${route}</h3>
+function routeTable(grid: RouteGrid): TemplateResult {
+  return html`<article class="rehearsal" data-route=${grid.route}>
+    <h3>${grid.route}</h3>
     <div class="table-wrap">
       <table class="rehearsal-cells">
         <thead>
           <tr>
             <th scope="col">Fault</th>
-            ${targets.map(([position, target]) => html`<th scope="col" class="mono wraps">${position + 1}. ${target}</th>`)}
+            ${grid.targets.map((target) => html`<th scope="col" class="mono wraps">${target}</th>`)}
           </tr>
         </thead>
         <tbody>
-          ${faults.map(
-            (fault) => html`<tr>
-              <th scope="row">${fault}</th>
-              ${targets.map(([position]) => cell(scenarios.find((scenario) => scenario.fault === fault && scenario.position === position)))}
+          ${grid.rows.map(
+            (row) => html`<tr>
+              <th scope="row">${row.fault}</th>
+              ${row.cells.map(cell)}
             </tr>`,
           )}
         </tbody>
       </table>
     </div>
-    ${advice.length > 0 ? html`<ul class="advice">${advice.map((line) => html`<li>${line}</li>`)}</ul>` : nothing}
+    ${grid.advice.length > 0 ? html`<ul class="advice">${grid.advice.map(({ advice, where }) => html`<li>${advice} <span class="muted">(${where.join(', ')})</span></li>`)}</ul>` : nothing}
   </article>`;
 }
 
-function cell(scenario: Scenario | undefined): TemplateResult {
+function cell(scenario: RehearsalScenarioView | undefined): TemplateResult {
   if (!scenario) return html`<td>—</td>`;
-  const slowest = Math.max(...scenario.calls.map((call) => call.end_ms));
-  const failed = scenario.verdicts.filter((verdict) => !verdict.pass);
+  const { seconds, failedGoals } = cellFigures(scenario);
   return html`<td class=${scenario.pass ? '' : 'finding'} data-fault=${scenario.fault} title=${scenario.verdicts.map((verdict) => `${verdict.goal}: ${verdict.detail}`).join('\n')}>
-    ${scenario.pass ? 'pass' : html`<strong>FAIL</strong>`} ${(slowest / 1000).toFixed(1)} s${failed.length > 0 ? html` <span class="muted">(${failed.map((verdict) => verdict.goal).join(', ')})</span>` : nothing}
+    ${scenario.pass ? 'pass' : html`<strong>FAIL</strong>`} ${seconds} s${failedGoals.length > 0 ? html` <span class="muted">(${failedGoals.join(', ')})</span>` : nothing}
   </td>`;
 }

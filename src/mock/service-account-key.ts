@@ -4,7 +4,8 @@ let privateKeyPem: string | undefined;
 
 /**
  * A Google service-account key's JSON, as Google Cloud downloads it, with a fresh RSA key (made
- * once per process) and `token_uri` where its tokens are exchanged: the mock's `/token` in tests.
+ * once per process) and `token_uri` where its tokens are exchanged: the mock's `/token`, whose
+ * tokens the mock's Vertex routes take (a rehearsal's Vertex stand-in, tests).
  */
 export function serviceAccountKeyJson(tokenUri: string, clientEmail = 'gateway@switchyard-test.iam.gserviceaccount.com'): string {
   privateKeyPem ??= generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
