@@ -74,7 +74,7 @@ export function judgeScenario(outcome: ScenarioOutcome, config: Config, maxWaitM
       ...(advised ? { advice: 'a caller was told to retry against a spent quota: report it' } : {}),
     });
   }
-  if (scenario.fault === 'flapping' && scenario.position === 0) verdicts.push(backInService(calls, scenario.connection, scenario.model));
+  if (scenario.fault === 'flapping' && scenario.position === 0) verdicts.push(backInService(calls, scenario.connection, scenario.model, outcome.recoveredAtMs));
   return { ...outcome, verdicts, pass: verdicts.every((verdict) => verdict.pass) };
 }
 
@@ -102,10 +102,11 @@ function adviceForUnanswered(outcome: ScenarioOutcome, config: Config): string {
 }
 
 /** The first caller served by the flapping primary after it came back, measured from its recovery. */
-function backInService(calls: readonly CallerView[], connection: string, model: string): Verdict {
+function backInService(calls: readonly CallerView[], connection: string, model: string, recoveredAtMs = FLAP_DOWN_MS): Verdict {
   const target = targetName(connection, model);
-  const served = calls.find((call) => call.sentAtMs >= FLAP_DOWN_MS && call.servedBy === target);
-  const afterMs = served ? served.sentAtMs + served.endMs - FLAP_DOWN_MS : undefined;
+  // Down, it answers no one: the first caller it serves is served after its recovery.
+  const served = calls.find((call) => call.servedBy === target);
+  const afterMs = served ? Math.max(0, served.sentAtMs + served.endMs - recoveredAtMs) : undefined;
   const pass = afterMs !== undefined && afterMs <= BACK_IN_SERVICE_MS;
   return {
     goal: 'back_in_service',

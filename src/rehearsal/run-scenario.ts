@@ -70,6 +70,11 @@ export interface ScenarioOutcome {
   calls: CallerView[];
   /** Requests the mock got, over the whole scenario. */
   upstreamCalls: number;
+  /**
+   * For `flapping`: when the target came back, from the scenario's start — 20 s after its first
+   * request reached the mock (the fault's window starts there), not after the first caller left.
+   */
+  recoveredAtMs?: number;
 }
 
 /**
@@ -85,13 +90,16 @@ export async function runScenario(config: Config, scenario: Scenario, where: { d
     const gateway = await where.startGateway(file, mock.url);
     try {
       const startedAt = performance.now();
+      const startedAtEpochMs = Date.now();
       const call = async (): Promise<CallerView> => {
         const view = await callRoute(gateway.url, scenario, performance.now() - startedAt);
         await gateway.records.flush();
         return withRecord(view, await gateway.records.list({}), scenario.route);
       };
-      const calls = scenario.fault === 'flapping' ? await everyTwoSeconds(call) : [await call()];
-      return { scenario, calls, upstreamCalls: mock.attempts.length };
+      if (scenario.fault !== 'flapping') return { scenario, calls: [await call()], upstreamCalls: mock.attempts.length };
+      const calls = await everyTwoSeconds(call);
+      const firstFlap = mock.attempts.find((attempt) => attempt.directives.flap_down_s !== undefined);
+      return { scenario, calls, upstreamCalls: mock.attempts.length, ...(firstFlap ? { recoveredAtMs: firstFlap.atMs - startedAtEpochMs + FLAP_DOWN_MS } : {}) };
     } finally {
       await gateway.close();
     }
