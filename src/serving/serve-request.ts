@@ -106,6 +106,7 @@ async function answer<Parsed extends { requestedModel: string }, Answer>(
     },
     redact,
     ...(keep && streamRenderer?.finalAnswer ? { beforeEnd: () => keep(streamRenderer.finalAnswer!(), keepContext) } : {}),
+    ...(rendered.relayed ? { relayed: rendered.relayed } : {}),
   });
   if (ended === 'interrupted') draft.fail('interrupted', 200, { code: 'stream_interrupted', message: draft.attempts.at(-1)?.message ?? null });
   else if (ended === 'cancelled') draft.fail('cancelled', 499, { code: 'cancelled' });

@@ -10,6 +10,7 @@ import type { JsonRecord } from '../shared/json-fields.js';
 import { joinUrl } from '../shared/join-url.js';
 import { mergePassthrough } from '../shared/merge-passthrough.js';
 import { promptCacheKeyOf } from '../shared/prompt-cache-key.js';
+import { spliceTopLevel, type MemberEdit } from '../shared/splice-json.js';
 import type { ToolCallIdRule } from '../shared/tool-call-ids.js';
 import { toOpenAiMessages } from './to-openai-messages.js';
 
@@ -65,6 +66,39 @@ export function buildOpenAiRequest(
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   };
+}
+
+/**
+ * A Chat Completions caller's own body for this target, edited where the gateway decides: the
+ * routed model, the output cap under the name the target takes (a budget may have lowered it),
+ * the usage chunk asked for on a stream (metering needs it), the cache key where the target takes
+ * one, and none of the fields it refuses. Everything else goes as the caller wrote it.
+ */
+export function relayOpenAiRequest(text: string, request: ChatRequest, target: TargetContext, options: OpenAiRequestOptions): UpstreamRequest {
+  const edits: Record<string, MemberEdit> = { model: JSON.stringify(target.routedModel) };
+  if (request.maxOutputTokens !== undefined) {
+    const param = outputLimitParam(request, options.dropParams);
+    edits.max_tokens = undefined;
+    edits.max_completion_tokens = undefined;
+    edits[param] = String(request.maxOutputTokens);
+  }
+  if (!request.stream) edits.stream_options = undefined;
+  else if (!request.includeUsage) edits.stream_options = withUsageAskedFor;
+  const cacheKey = options.promptCacheKey ? promptCacheKeyOf(request) : undefined;
+  if (cacheKey !== undefined) edits.prompt_cache_key = JSON.stringify(cacheKey);
+  else if (!options.promptCacheKey) edits.prompt_cache_key = undefined;
+  for (const name of options.dropParams) edits[name] = undefined;
+  return {
+    url: joinUrl(target.baseUrl, '/chat/completions'),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: spliceTopLevel(text, edits),
+  };
+}
+
+function withUsageAskedFor(present: string | undefined): string {
+  const options = present === undefined ? {} : (JSON.parse(present) as Record<string, unknown> | null);
+  return JSON.stringify({ ...options, include_usage: true });
 }
 
 /**
