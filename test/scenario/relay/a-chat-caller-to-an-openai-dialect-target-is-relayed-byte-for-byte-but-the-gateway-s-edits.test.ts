@@ -1,6 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { startCaptureHost, type CaptureHost, type HostAnswer } from '../../support/capture-host.js';
 import { startGateway, postChat, MOCK_CONNECTIONS, type TestGateway } from '../../support/start-gateway.js';
 import { ADMIN_TOKEN, fetchRecord } from '../scenario-helpers.js';
 
@@ -23,32 +22,21 @@ const STREAM_FRAMES = [
 ];
 const STREAM_TEXT = STREAM_FRAMES.map((frame) => `data: ${frame}\n\n`).join('') + 'data: [DONE]\n\n';
 
-let host: Server;
-let received: string[] = [];
+let host: CaptureHost;
 /** What the host does with the next request: answer (whole or streamed), fail with 503, or cut its stream after two frames. */
 let hostAnswers: 'answer' | 'unavailable' | 'cut' = 'answer';
 let gateway: TestGateway;
 
+function hostAnswer(text: string): HostAnswer {
+  if (hostAnswers === 'unavailable') return { status: 503, contentType: 'application/json', body: '{"error":{"message":"busy","type":"server_error"}}' };
+  if (hostAnswers === 'cut') return { status: 200, contentType: 'text/event-stream', body: STREAM_FRAMES.slice(0, 2).map((frame) => `data: ${frame}\n\n`).join('') };
+  if ((JSON.parse(text) as { stream?: boolean }).stream === true) return { status: 200, contentType: 'text/event-stream', body: STREAM_TEXT };
+  return { status: 200, contentType: 'application/json', body: WHOLE_ANSWER };
+}
+
 beforeAll(async () => {
-  host = createServer((request: IncomingMessage, response: ServerResponse) => {
-    let text = '';
-    request.setEncoding('utf8');
-    request.on('data', (chunk: string) => (text += chunk));
-    request.on('end', () => {
-      received.push(text);
-      if (hostAnswers === 'unavailable') {
-        response.writeHead(503, { 'content-type': 'application/json' }).end('{"error":{"message":"busy","type":"server_error"}}');
-      } else if (hostAnswers === 'cut') {
-        response.writeHead(200, { 'content-type': 'text/event-stream' }).end(STREAM_FRAMES.slice(0, 2).map((frame) => `data: ${frame}\n\n`).join(''));
-      } else if ((JSON.parse(text) as { stream?: boolean }).stream === true) {
-        response.writeHead(200, { 'content-type': 'text/event-stream' }).end(STREAM_TEXT);
-      } else {
-        response.writeHead(200, { 'content-type': 'application/json' }).end(WHOLE_ANSWER);
-      }
-    });
-  });
-  await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
-  const hostUrl = `http://127.0.0.1:${(host.address() as AddressInfo).port}/v1`;
+  host = await startCaptureHost(hostAnswer);
+  const hostUrl = `${host.url}/v1`;
   gateway = await startGateway(`
 admin: { token: ${ADMIN_TOKEN} }
 ${MOCK_CONNECTIONS}
@@ -68,10 +56,10 @@ routes:
 });
 afterAll(async () => {
   await gateway?.close();
-  await new Promise((resolve) => host?.close(resolve));
+  await host?.close();
 });
 beforeEach(() => {
-  received = [];
+  host.received.length = 0;
   hostAnswers = 'answer';
 });
 
@@ -86,7 +74,7 @@ it('sends a whole request upstream as written but its model, and returns the hos
   const response = await postChat(gateway.url, sent);
   expect(response.status).toBe(200);
   expect(await response.text()).toBe(WHOLE_ANSWER);
-  expect(received).toEqual([sent.replace('"model": "chat"', '"model": "upstream-model"')]);
+  expect(host.received).toEqual([sent.replace('"model": "chat"', '"model": "upstream-model"')]);
   const record = await fetchRecord(gateway.url, response.headers.get('x-request-id')!);
   expect(record.attempts).toMatchObject([{ connection: 'host', kind: 'ok', relay: true, usage: { input_tokens: 12, output_tokens: 3 } }]);
 });
@@ -95,14 +83,14 @@ it('relays a stream frame by frame, asking the host for the usage chunk only whe
   const asked = callerBody(', "stream": true, "stream_options": {"include_usage": true}');
   const withUsage = await postChat(gateway.url, asked);
   expect(await withUsage.text()).toBe(STREAM_TEXT);
-  expect(received).toEqual([asked.replace('"model": "chat"', '"model": "upstream-model"')]);
+  expect(host.received).toEqual([asked.replace('"model": "chat"', '"model": "upstream-model"')]);
 
-  received = [];
+  host.received.length = 0;
   const notAsked = callerBody(', "stream": true');
   const withoutUsage = await postChat(gateway.url, notAsked);
   expect(await withoutUsage.text()).toBe(STREAM_FRAMES.slice(0, 3).map((frame) => `data: ${frame}\n\n`).join('') + 'data: [DONE]\n\n');
   // The one edit metering needs, appended; the rest as written.
-  expect(received).toEqual([notAsked.replace('"model": "chat"', '"model": "upstream-model"').replace(/ }$/, ' ,"stream_options":{"include_usage":true}}')]);
+  expect(host.received).toEqual([notAsked.replace('"model": "chat"', '"model": "upstream-model"').replace(/ }$/, ' ,"stream_options":{"include_usage":true}}')]);
   const record = await fetchRecord(gateway.url, withoutUsage.headers.get('x-request-id')!);
   expect(record.attempts).toMatchObject([{ kind: 'ok', relay: true, usage: { input_tokens: 12, output_tokens: 2 } }]);
   expect(record.status).toBe('ok');
@@ -113,7 +101,7 @@ it('translates for a connection with relay: off', async () => {
   expect(response.status).toBe(200);
   const body = (await response.json()) as { choices: { message: { content: string } }[] };
   expect(body.choices[0]!.message.content).toBe('café 😀');
-  expect(received[0]!.startsWith('{"model":"upstream-model","messages":')).toBe(true);
+  expect(host.received[0]!.startsWith('{"model":"upstream-model","messages":')).toBe(true);
   const record = await fetchRecord(gateway.url, response.headers.get('x-request-id')!);
   expect(record.attempts[0]!.relay).toBeUndefined();
 });
