@@ -23,13 +23,14 @@ const STREAM_FRAMES = [
 const STREAM_TEXT = STREAM_FRAMES.map((frame) => `data: ${frame}\n\n`).join('') + 'data: [DONE]\n\n';
 
 let host: CaptureHost;
-/** What the host does with the next request: answer (whole or streamed), fail with 503, or cut its stream after two frames. */
-let hostAnswers: 'answer' | 'unavailable' | 'cut' = 'answer';
+/** What the host does with the next request: answer (whole or streamed), fail with 503, cut its stream after two frames, or close it after its finish with no `[DONE]`. */
+let hostAnswers: 'answer' | 'unavailable' | 'cut' | 'no-done' = 'answer';
 let gateway: TestGateway;
 
 function hostAnswer(text: string): HostAnswer {
   if (hostAnswers === 'unavailable') return { status: 503, contentType: 'application/json', body: '{"error":{"message":"busy","type":"server_error"}}' };
   if (hostAnswers === 'cut') return { status: 200, contentType: 'text/event-stream', body: STREAM_FRAMES.slice(0, 2).map((frame) => `data: ${frame}\n\n`).join('') };
+  if (hostAnswers === 'no-done') return { status: 200, contentType: 'text/event-stream', body: STREAM_FRAMES.map((frame) => `data: ${frame}\n\n`).join('') };
   if ((JSON.parse(text) as { stream?: boolean }).stream === true) return { status: 200, contentType: 'text/event-stream', body: STREAM_TEXT };
   return { status: 200, contentType: 'application/json', body: WHOLE_ANSWER };
 }
@@ -141,4 +142,12 @@ it('ends a relayed stream the host cut after the commit point with the gatewayâ€
   expect(JSON.parse(frames[2]!.slice('data: '.length))).toMatchObject({ error: { type: 'stream_interrupted', code: 'stream_interrupted' } });
   const record = await fetchRecord(gateway.url, response.headers.get('x-request-id')!);
   expect(record).toMatchObject({ status: 'interrupted', attempts: [{ kind: 'stream_interrupted', relay: true, committed: true }] });
+});
+
+it('ends a relayed stream whose host closed after its finish without `[DONE]` with the gatewayâ€™s own `[DONE]`', async () => {
+  hostAnswers = 'no-done';
+  const response = await postChat(gateway.url, callerBody(', "stream": true, "stream_options": {"include_usage": true}'));
+  expect(await response.text()).toBe(STREAM_TEXT);
+  const record = await fetchRecord(gateway.url, response.headers.get('x-request-id')!);
+  expect(record).toMatchObject({ status: 'ok', attempts: [{ kind: 'ok', relay: true }] });
 });
