@@ -1,6 +1,7 @@
 import type { Config } from '../config/schema.js';
 import { knownSecrets } from '../config/known-secrets.js';
-import { runRoute, type EngineDeps, type Served } from '../engine/run-route.js';
+import type { EngineDeps, Served } from '../engine/route-call.js';
+import { runRoute } from '../engine/run-route.js';
 import { AllAttemptsFailedError } from '../errors/all-attempts-failed-error.js';
 import { servedHeaders } from '../http/send.js';
 import { secretRedactor } from '../records/redact-secrets.js';
