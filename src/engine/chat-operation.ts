@@ -47,7 +47,8 @@ export function chatOperation(request: ChatRequest, commit: CommitPolicy, option
     },
     build(adapter, target) {
       const upstream = upstreamOf(adapter);
-      return relays(upstream, target.relay) ? { ...upstream.relay!(request.callerBody!.text, request, target), relayed: true } : upstream.buildRequest(request, target);
+      const relayed = relays(upstream, target.relay) ? upstream.relay!(request.callerBody!.text, request, target) : undefined;
+      return relayed ? { ...relayed, relayed: true } : upstream.buildRequest(request, target);
     },
     estimateInputTokens: () => estimateTokens(requestCharacters(request)),
     async discard(answer) {

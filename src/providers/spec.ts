@@ -323,9 +323,10 @@ export interface ProviderAdapter {
   /**
    * The caller's own body (`ChatRequest.callerBody`, in this adapter's dialect) with the gateway's
    * edits spliced in: the model, the output cap, the usage request, a cache key, the fields the
-   * target refuses. Absent where a same-dialect body still needs translating (a host's own tool-call ids).
+   * target refuses. Undefined for a body that still needs translating (cache markers an OpenAI-wire
+   * target does not take, a host's own tool-call ids); absent where no body of the dialect can be relayed.
    */
-  readonly relay?: (body: string, request: ChatRequest, target: TargetContext) => UpstreamRequest;
+  readonly relay?: (body: string, request: ChatRequest, target: TargetContext) => UpstreamRequest | undefined;
 }
 
 /** Thrown by an adapter when a response that looked successful carries an error. */

@@ -29,7 +29,7 @@ export function createAzureOpenAiAdapter(apiVersion: string = AZURE_DEFAULT_API_
     },
     relay(body, request, target) {
       const upstream = openAi.relay!(body, request, deploymentTarget(target));
-      upstream.url = withApiVersion(upstream.url);
+      if (upstream) upstream.url = withApiVersion(upstream.url);
       return upstream;
     },
     embeddings: {

@@ -1,4 +1,4 @@
-import type { ChatRequest, ProviderAdapter, TargetContext } from '../spec.js';
+import type { ProviderAdapter } from '../spec.js';
 import { OPENAI_TOOL_CALL_IDS, type ToolCallIdRule } from '../shared/tool-call-ids.js';
 import { buildOpenAiRequest, relayOpenAiRequest } from './build-request.js';
 import { openAiEmbeddings } from './embeddings.js';
@@ -24,8 +24,7 @@ export function createOpenAiAdapter(options: OpenAiAdapterOptions = {}): Provide
     dialect: 'openai',
     framing: 'sse',
     buildRequest: (request, target) => buildOpenAiRequest(request, target, { dropParams, toolCallIds, promptCacheKey }),
-    // A host with tool-call ids of its own gets the caller's ids rewritten: only a translation does that.
-    ...(toolCallIds === OPENAI_TOOL_CALL_IDS ? { relay: (body: string, request: ChatRequest, target: TargetContext) => relayOpenAiRequest(body, request, target, { dropParams, toolCallIds, promptCacheKey }) } : {}),
+    relay: (body, request, target) => relayOpenAiRequest(body, request, target, { dropParams, toolCallIds, promptCacheKey }),
     parseResponse: parseOpenAiResponse,
     createStreamParser: () => new OpenAiStreamParser(),
     parseError: parseOpenAiError,

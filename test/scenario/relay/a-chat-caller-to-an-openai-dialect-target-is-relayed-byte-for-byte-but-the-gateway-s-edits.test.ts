@@ -7,8 +7,9 @@ import { ADMIN_TOKEN, fetchRecord } from '../scenario-helpers.js';
  * A Chat Completions caller and a target speaking Chat Completions (an OpenAI-compatible host
  * here, a server of the test's own that keeps the bytes it got and answers with bytes of its
  * own): the body goes upstream as the caller wrote it — unknown fields, key order, spacing,
- * escapes and cache markers — with only the gateway's edits, and the answer comes back as the
- * host wrote it. A failover to a target of another wire format is translated as ever.
+ * escapes — with only the gateway's edits, and the answer comes back as the host wrote it. A
+ * body with cache markers (which OpenAI-wire targets are never sent) and a connection with
+ * `relay: off` are translated; so is a failover to a target of another wire format.
  */
 
 /** The host's answers, each written with odd spacing, fields no SDK knows and keys in no usual order. */
@@ -66,7 +67,7 @@ beforeEach(() => {
 
 /** A caller's body with everything a translation would lose or reorder. */
 function callerBody(fields: string): string {
-  return `{ "messages" : [{"role":"system","content":[{"type":"text","text":"You are terse.","cache_control":{"type":"ephemeral"}}]},{"role":"user","content":"caf\\u00e9?"}],
+  return `{ "messages" : [{"role":"system","content":[{"type":"text","text":"You are terse."}]},{"role":"user","content":"caf\\u00e9?"}],
   "model": "chat", "temperature": 1.0, "x_caller_extra": {"b": 2, "a": [1, "}"]}${fields} }`;
 }
 
@@ -95,6 +96,16 @@ it('relays a stream frame by frame, asking the host for the usage chunk only whe
   const record = await fetchRecord(gateway.url, withoutUsage.headers.get('x-request-id')!);
   expect(record.attempts).toMatchObject([{ kind: 'ok', relay: true, usage: { input_tokens: 12, output_tokens: 2 } }]);
   expect(record.status).toBe('ok');
+});
+
+it('translates a body with cache markers, which OpenAI-wire targets are never sent', async () => {
+  const marked = callerBody('').replace('"text":"You are terse."', '"text":"You are terse.","cache_control":{"type":"ephemeral"}');
+  const response = await postChat(gateway.url, marked);
+  expect(response.status).toBe(200);
+  expect(host.received[0]!.startsWith('{"model":"upstream-model","messages":')).toBe(true);
+  expect(host.received[0]).not.toContain('cache_control');
+  const record = await fetchRecord(gateway.url, response.headers.get('x-request-id')!);
+  expect(record.attempts[0]!.relay).toBeUndefined();
 });
 
 it('translates for a connection with relay: off', async () => {
