@@ -11,7 +11,7 @@ import { joinUrl } from '../shared/join-url.js';
 import { mergePassthrough } from '../shared/merge-passthrough.js';
 import { promptCacheKeyOf } from '../shared/prompt-cache-key.js';
 import { spliceTopLevel, type MemberEdit } from '../shared/splice-json.js';
-import { OPENAI_TOOL_CALL_IDS, type ToolCallIdRule } from '../shared/tool-call-ids.js';
+import { toolCallIdsFit, type ToolCallIdRule } from '../shared/tool-call-ids.js';
 import { toOpenAiMessages } from './to-openai-messages.js';
 
 export interface OpenAiRequestOptions {
@@ -74,11 +74,11 @@ export function buildOpenAiRequest(
  * the usage chunk asked for on a stream (metering needs it), the cache key where the target takes
  * one, and none of the fields it refuses. Everything else goes as the caller wrote it. Undefined
  * (translate it) for a body with cache markers, which OpenAI-wire targets are never sent (clients
- * put them there for Claude; strict hosts refuse them), or when the host has tool-call ids of its own.
+ * put them there for Claude; strict hosts refuse them), or with a tool-call id the host would refuse.
  */
 export function relayOpenAiRequest(text: string, request: ChatRequest, target: TargetContext, options: OpenAiRequestOptions): UpstreamRequest | undefined {
   // A key, never escaped as a string's content would be: a cheap and safe test.
-  if (options.toolCallIds !== OPENAI_TOOL_CALL_IDS || text.includes('"cache_control"')) return undefined;
+  if (text.includes('"cache_control"') || !toolCallIdsFit(request.messages, options.toolCallIds)) return undefined;
   const edits: Record<string, MemberEdit> = { model: JSON.stringify(target.routedModel) };
   if (request.maxOutputTokens !== undefined) {
     const param = outputLimitParam(request, options.dropParams);

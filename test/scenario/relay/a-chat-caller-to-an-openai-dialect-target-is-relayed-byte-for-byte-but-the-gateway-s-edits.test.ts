@@ -108,6 +108,22 @@ it('translates a body with cache markers, which OpenAI-wire targets are never se
   expect(record.attempts[0]!.relay).toBeUndefined();
 });
 
+it('translates a conversation with a tool-call id the host would refuse, fitting the id', async () => {
+  const longId = `toolu_${'x'.repeat(50)}`;
+  const body = callerBody('').replace(
+    '{"role":"user","content":"caf\\u00e9?"}',
+    `{"role":"user","content":"caf\\u00e9?"},{"role":"assistant","content":null,"tool_calls":[{"id":"${longId}","type":"function","function":{"name":"lookup","arguments":"{}"}}]},{"role":"tool","tool_call_id":"${longId}","content":"found"}`,
+  );
+  const response = await postChat(gateway.url, body);
+  expect(response.status).toBe(200);
+  const sent = JSON.parse(host.received[0]!) as { messages: { tool_calls?: { id: string }[]; tool_call_id?: string }[] };
+  const fitted = sent.messages[2]!.tool_calls![0]!.id;
+  expect(fitted).toMatch(/^call_[0-9a-f]{35}$/);
+  expect(sent.messages[3]!.tool_call_id).toBe(fitted);
+  const record = await fetchRecord(gateway.url, response.headers.get('x-request-id')!);
+  expect(record.attempts[0]!.relay).toBeUndefined();
+});
+
 it('translates for a connection with relay: off', async () => {
   const response = await postChat(gateway.url, callerBody('').replace('"model": "chat"', '"model": "translated"'));
   expect(response.status).toBe(200);
