@@ -81,6 +81,7 @@ export async function startServerSet(options: ServerSetOptions): Promise<ServerS
       }
       // The baseline's first, so a reader sees old → new.
       for (const build of [...options.builds].reverse()) {
+        if (kind === 'gateway-translated' && build.build !== 'working') continue;
         const name = build.build === 'working' ? kind : `${kind}@${build.label}`;
         let redis: RedisServer | undefined;
         let state: BenchState = { kind: 'memory' };
@@ -89,7 +90,13 @@ export async function startServerSet(options: ServerSetOptions): Promise<ServerS
           redisServers.push(redis);
           state = { kind: 'redis', url: redis.url };
         }
-        const config = writeGatewayConfig({ mockUrl: mock.url, answers: options.answers, state, ...(options.concurrency === undefined ? {} : { maxInFlight: options.concurrency }) });
+        const config = writeGatewayConfig({
+          mockUrl: mock.url,
+          answers: options.answers,
+          state,
+          ...(options.concurrency === undefined ? {} : { maxInFlight: options.concurrency }),
+          ...(kind === 'gateway-translated' ? { relay: 'off' as const } : {}),
+        });
         configs.push(config);
         const measuredForProfile = build.build === 'working' && kind === 'gateway';
         if (measuredForProfile) {

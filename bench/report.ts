@@ -6,7 +6,7 @@
  */
 import { formatTable } from '../src/cli/format-table.js';
 import type { PathMeasurement } from './measure.js';
-import { scenarios, type PathKind, type ScenarioName } from './scenarios.js';
+import { isGateway, scenarios, type PathKind, type ScenarioName } from './scenarios.js';
 import { median } from './silent-primary.js';
 
 export interface ThroughputRun {
@@ -220,7 +220,7 @@ export function marginalInRound(results: ThroughputResults, round: number, path:
 export function floorComparisonTable(results: ThroughputResults): string {
   const rows: string[][] = [];
   for (const scenario of scenarios) {
-    for (const path of results.paths.filter((candidate) => candidate.kind === 'gateway' || candidate.kind === 'gateway-redis')) {
+    for (const path of results.paths.filter((candidate) => isGateway(candidate.kind))) {
       const versus = <T>(figure: (own: PathMeasurement, floor: PathMeasurement) => T) => medianOverRounds(results, perRound(results, scenario.name, [path.name, floorPath], figure as (...runs: PathMeasurement[]) => number));
       const cpu = versus((own, floor) => own.cpuUsPerRequest / floor.cpuUsPerRequest);
       if (cpu === undefined) continue;

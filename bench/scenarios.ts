@@ -1,12 +1,16 @@
 /** What the load generator sends on each path, so that every path asks the mock for the same answer. */
 
-export const pathKinds = ['direct', 'bare-proxy', 'gateway', 'gateway-redis'] as const;
-/** How a path reaches the mock: itself, through the bare proxy (the floor), or through Switchyard with state in memory or Redis. */
+export const pathKinds = ['direct', 'bare-proxy', 'gateway', 'gateway-translated', 'gateway-redis'] as const;
+/**
+ * How a path reaches the mock: itself, through the bare proxy (the floor), or through Switchyard
+ * with state in memory or Redis; `gateway-translated` is `gateway` with its connection's
+ * `relay: off`, so every body is translated both ways (the working tree only: older builds relay nothing).
+ */
 export type PathKind = (typeof pathKinds)[number];
 
-/** The two Switchyard paths: state in the gateway's memory, or in Redis (the fleet's setting). */
-export function isGateway(kind: PathKind): kind is 'gateway' | 'gateway-redis' {
-  return kind === 'gateway' || kind === 'gateway-redis';
+/** The Switchyard paths. */
+export function isGateway(kind: PathKind): kind is 'gateway' | 'gateway-translated' | 'gateway-redis' {
+  return kind === 'gateway' || kind === 'gateway-translated' || kind === 'gateway-redis';
 }
 
 /** What the mock is asked to answer: `chunks` pieces of text, streamed `chunkMs` apart (0: all at once). */

@@ -8,7 +8,7 @@ import { knownSecrets } from './config/known-secrets.js';
 import { dialectOfPath } from './dialects/dialect-of-path.js';
 import { GoogleAccessTokens } from './credentials/google-access-tokens.js';
 import { RetryBudgets } from './engine/retry-budget.js';
-import type { EngineDeps } from './engine/run-route.js';
+import type { EngineDeps } from './engine/route-call.js';
 import type { HealthState } from './health/health-registry.js';
 import type { HealthMonitor } from './health/health-monitor.js';
 import { runProbe } from './health/run-probe.js';

@@ -110,6 +110,11 @@ export const connectionSchema = z
     max_in_flight: positiveInt.default(256),
     /** Skip this connection (and every target on it) when it has no api_key, e.g. an unset env var. */
     optional: z.boolean().default(false),
+    /**
+     * `auto`: a caller speaking the target's own wire format is relayed — its body sent with only
+     * the gateway's edits, the provider's answer passed back as sent; `off`: always translated.
+     */
+    relay: z.enum(['auto', 'off']).default('auto'),
     /** The keys of one provider or another (providers/provider-table.ts). */
     ...PROVIDER_CONNECTION_KEYS,
   })

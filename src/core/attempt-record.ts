@@ -31,6 +31,8 @@ export interface AttemptRecord {
    * another home of the model (docs/lifecycle.md); absent on every other attempt.
    */
   thinkingDropped?: true;
+  /** Relayed: the caller's own body went upstream with the gateway's edits, the provider's answer came back as sent; absent when translated. */
+  relay?: true;
   /** Whether anything of this attempt reached the caller. */
   committed: boolean;
   usage?: Usage;

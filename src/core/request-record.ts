@@ -40,6 +40,8 @@ export interface AttemptRecordEntry {
   hedge?: true;
   /** Present (true) only on an attempt sent without the earlier turns' thinking after its target refused a block another home signed. */
   thinking_dropped?: true;
+  /** Present (true) only on an attempt relayed in the caller's own wire format rather than translated. */
+  relay?: true;
   committed: boolean;
   usage: RecordUsage | null;
   cost_usd: number | null;

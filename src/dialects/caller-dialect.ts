@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { ChatRequest, ChatResult, StreamEvent } from '../providers/spec.js';
+import type { ChatRequest, ChatResult, StreamEvent, UpstreamDialect } from '../providers/spec.js';
 import type { StreamError } from './shared/final-error-fields.js';
 
 /** A caller's chat body, parsed: the model it asked for and the canonical request. */
@@ -57,6 +57,8 @@ export interface CallerDialect {
   endpoint: string;
   /** The record's `operation`; unset for chat. */
   operation?: 'responses';
+  /** The upstream wire format that is this dialect's own: a target speaking it is relayed the caller's body (`ChatRequest.callerBody`). */
+  relaysTo?: UpstreamDialect;
   /** Response headers that carry the request id (`x-request-id` always). */
   requestIdHeaders: readonly string[];
   parse(body: unknown, headers: IncomingHttpHeaders): ParsedChat;

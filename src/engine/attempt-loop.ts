@@ -12,7 +12,7 @@ import { Hedging, type AttemptPlan, type Ended, type HedgedLoop } from './hedgin
 import { lastResortCandidate, skippedTargetsOf, type Skip } from './planned-skips.js';
 import type { RetryBudget } from './retry-budget.js';
 import { runAttempt, type AttemptOutcome, type Operation } from './run-attempt.js';
-import type { EngineDeps, RouteCall, Served } from './run-route.js';
+import type { EngineDeps, RouteCall, Served } from './route-call.js';
 import { sleep } from './sleep.js';
 
 /** What a forced failure's attempt says, so its record cannot be mistaken for a provider's error. */

@@ -5,6 +5,7 @@ import type { ChatRequest, ChatResult, ProviderAdapter, StreamEvent, UpstreamDia
 import { createFrameDecoder } from '../streaming/create-frame-decoder.js';
 import { readEventBatches } from '../streaming/read-event-batches.js';
 import { forwardCommitted } from './forward-committed.js';
+import { relayingParser } from './relaying-parser.js';
 import { readToCommitPoint } from './read-to-commit-point.js';
 import { EMPTY_ANSWER, isEmptyResult } from './empty-answer.js';
 import { asksForReasoning } from './asks-for-reasoning.js';
@@ -15,7 +16,7 @@ import type { Operation } from './run-attempt.js';
  * A chat answer: whole, or a committed stream in batches whose first holds what was read up to
  * the commit point; `upstream` is the wire format that answered.
  */
-export type ChatAnswer = ({ result: ChatResult } | { events: AsyncIterable<StreamEvent[]> }) & { upstream: UpstreamDialect };
+export type ChatAnswer = ({ result: ChatResult; relayedBody?: string } | { events: AsyncIterable<StreamEvent[]>; relayed?: true }) & { upstream: UpstreamDialect };
 
 export interface ChatOperationOptions {
   /** Only targets on their own Responses API are tried (a route's `hosted_tools: skip_target`). */
@@ -25,11 +26,16 @@ export interface ChatOperationOptions {
 /**
  * A chat completion attempt. A non-streamed answer is read whole; a stream is read up to the
  * route's commit point, and any failure before it is a failed attempt that the caller never saw.
+ * A target speaking the caller's own wire format (and a connection that allows it) is relayed:
+ * sent the caller's body with the gateway's edits, its answer kept as sent for the caller (the
+ * body, or each frame of a stream beside the events the engine reads).
  * A Responses caller is served by a target's own Responses API where the provider has one; its
  * HTTP errors are in the same OpenAI envelope, so the target's adapter reads them either way.
  */
 export function chatOperation(request: ChatRequest, commit: CommitPolicy, options: ChatOperationOptions = {}): Operation<ChatAnswer> {
   const upstreamOf = (adapter: ProviderAdapter): ProviderAdapter => (request.responsesBody !== undefined ? (adapter.responses ?? adapter) : adapter);
+  const relays = (adapter: ProviderAdapter, allowed: boolean | undefined): boolean =>
+    allowed === true && adapter.relay !== undefined && request.callerBody !== undefined && request.callerBody.dialect === adapter.dialect;
   return {
     name: options.responsesTargetsOnly ? 'hosted tools (hosted_tools: skip_target)' : 'chat completions',
     ...(request.stream ? { streamedInputTokens: estimateTokens(requestCharacters(request)) } : {}),
@@ -39,7 +45,11 @@ export function chatOperation(request: ChatRequest, commit: CommitPolicy, option
       const stripped = withoutThinkingBlocks(request);
       return stripped === undefined ? undefined : chatOperation(stripped, commit, options);
     },
-    build: (adapter, target) => upstreamOf(adapter).buildRequest(request, target),
+    build(adapter, target) {
+      const upstream = upstreamOf(adapter);
+      const relayed = relays(upstream, target.relay) ? upstream.relay!(request.callerBody!.text, request, target) : undefined;
+      return relayed ? { ...relayed, relayed: true } : upstream.buildRequest(request, target);
+    },
     estimateInputTokens: () => estimateTokens(requestCharacters(request)),
     async discard(answer) {
       if (!('events' in answer)) return;
@@ -51,9 +61,12 @@ export function chatOperation(request: ChatRequest, commit: CommitPolicy, option
     async read(response, context, input) {
       const { record } = context;
       const adapter = upstreamOf(input.adapter);
+      // Decided when the request was built, and kept on its record.
+      const relayed = record.relay === true;
       if (!request.stream) {
         context.timer.arm('idle', input.timeouts.idle_ms);
-        const result = adapter.parseResponse(await response.body.json());
+        const text = await response.body.text();
+        const result = adapter.parseResponse(JSON.parse(text));
         if (result.finishReason === 'content_filter' && result.text === '' && result.toolCalls.length === 0) {
           return context.fail({ kind: 'moderation', code: 'content_filter', message: 'the provider refused to answer (content filter)' });
         }
@@ -64,19 +77,22 @@ export function chatOperation(request: ChatRequest, commit: CommitPolicy, option
         }
         // Providers that do not say which model answered (Bedrock) answered with the routed one.
         if (!result.responseModel) result.responseModel = input.target.routedModel;
-        // The caller is shown the same usage the ledger is charged.
-        if (result.usage) {
-          result.usage = trustedUsage(result.usage, () => ({
+        // The caller is shown the same usage the ledger is charged: a body whose usage had to be estimated is rendered, not relayed.
+        const reported = result.usage;
+        if (reported) {
+          result.usage = trustedUsage(reported, () => ({
             inputTokens: estimateTokens(requestCharacters(request)),
             outputTokens: estimateTokens(outputCharactersOfResult(result)),
           }));
         }
         Object.assign(record, { latencyMs: Date.now() - context.startedAtMs, usage: result.usage, committed: true });
         context.release(true);
-        return { ok: true, record, answer: { result, upstream: adapter.dialect } };
+        const relayedBody = relayed && result.usage === reported ? { relayedBody: text } : {};
+        return { ok: true, record, answer: { result, upstream: adapter.dialect, ...relayedBody } };
       }
 
-      const batches = readEventBatches(response.body, createFrameDecoder(adapter.framing), adapter.createStreamParser());
+      const parser = adapter.createStreamParser();
+      const batches = readEventBatches(response.body, createFrameDecoder(adapter.framing), relayed ? relayingParser(parser, { includeUsage: request.includeUsage }) : parser);
       const estimateInputTokens = () => estimateTokens(requestCharacters(request));
       const ready = await readToCommitPoint(batches, context, {
         commit,
@@ -89,7 +105,7 @@ export function chatOperation(request: ChatRequest, commit: CommitPolicy, option
         return context.fail(ready);
       }
       nameTheAnsweringModel(ready.held, input.target.routedModel);
-      return { ok: true, record, answer: { events: forwardCommitted(ready, batches, context), upstream: adapter.dialect } };
+      return { ok: true, record, answer: { events: forwardCommitted(ready, batches, context), upstream: adapter.dialect, ...(relayed ? { relayed: true as const } : {}) } };
     },
   };
 }

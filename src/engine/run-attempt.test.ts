@@ -62,7 +62,7 @@ describe('runAttempt', () => {
       bearerFor: (name) => Promise.reject(new CredentialUnavailable(name, 'no access token: the token endpoint refused the key (HTTP 400 invalid_grant)')),
       close: () => undefined,
     };
-    const vertex: ConnectionConfig = { provider: 'vertex', project: 'p', location: 'us-east5', alternate_hosts: [], max_in_flight: 1, optional: false };
+    const vertex: ConnectionConfig = { provider: 'vertex', project: 'p', location: 'us-east5', alternate_hosts: [], max_in_flight: 1, optional: false, relay: 'auto' };
     const base = input(() => undefined);
     const outcome = await runAttempt(
       { ...base, target: { ...base.target, connectionName: 'vertex-east', connection: vertex }, accessTokens: refusing, transport: { send: (request: unknown) => (sent.push(request), Promise.reject(new Error('sent'))) } as unknown as Transport },
@@ -99,7 +99,7 @@ afterAll(async () => {
 // Only the caller's deadline may run while a request waits for a socket of its pool; the
 // first-token timeout is the provider's, and starts when the provider has the request.
 it('time spent waiting for a pooled socket is not first-token time', async () => {
-  const connection: ConnectionConfig = { provider: 'openai-compatible', base_url: baseUrl, api_key: 'k', alternate_hosts: [], max_in_flight: 1, optional: false };
+  const connection: ConnectionConfig = { provider: 'openai-compatible', base_url: baseUrl, api_key: 'k', alternate_hosts: [], max_in_flight: 1, optional: false, relay: 'auto' };
   const transport = new Transport({ poolSizes: () => new Map([[new URL(baseUrl).origin, 1]]) });
   const firstTokenMs = 300;
   const attempt = (n: number, firstTokenTimeoutMs: number) =>

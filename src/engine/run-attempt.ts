@@ -107,11 +107,12 @@ export async function runAttempt<Answer>(input: AttemptInput, operation: Operati
 
   let upstream: UpstreamRequest;
   try {
-    upstream = operation.build(input.adapter, { baseUrl: input.baseUrl, routedModel: input.target.routedModel });
+    upstream = operation.build(input.adapter, { baseUrl: input.baseUrl, routedModel: input.target.routedModel, relay: input.target.connection.relay === 'auto' });
   } catch (error) {
     return context.fail(error instanceof UpstreamFailureError ? error.error : gatewayFailure(error));
   }
   if (input.idempotencyKey !== undefined) upstream.headers['idempotency-key'] = input.idempotencyKey;
+  if (upstream.relayed) context.record.relay = true;
 
   let response: UpstreamResponse;
   try {

@@ -20,7 +20,8 @@ import { Cancellation } from '../core/cancellation.js';
 import { chatOperation } from './chat-operation.js';
 import { RetryBudgets } from './retry-budget.js';
 import { FORCED_FAILURE_MESSAGE } from './attempt-loop.js';
-import { runRoute, type EngineDeps } from './run-route.js';
+import type { EngineDeps } from './route-call.js';
+import { runRoute } from './run-route.js';
 
 /** What the fake upstream answers a model with, one entry per request it gets (the last repeats). */
 type Reply = { status: number; headers?: Record<string, string>; body?: unknown } | 'silent';

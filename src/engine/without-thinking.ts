@@ -14,5 +14,7 @@ export function withoutThinkingBlocks(request: ChatRequest): ChatRequest | undef
     const { reasoningBlocks: _dropped, ...rest } = message;
     return rest;
   });
-  return { ...request, messages };
+  // The caller's own body still has them: this request is translated, never relayed.
+  const { callerBody: _relayable, ...rest } = request;
+  return { ...rest, messages };
 }

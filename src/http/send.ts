@@ -5,12 +5,17 @@ import type { ResolvedTarget } from '../routing/resolve-route.js';
 import { type CallerDialect } from '../dialects/caller-dialect.js';
 import { OPENAI_CHAT } from '../dialects/openai-chat/openai-chat.js';
 
+/** A JSON body already in its text (a relayed provider answer): sent as it is. */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
 /**
  * Sends a JSON response; returns the text sent (idempotency keeps it for replay). The head is
  * written from `headers` itself, which gains the content headers: pass an object of your own.
  */
 export function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): string {
-  const text = JSON.stringify(body);
+  const text = body instanceof JsonText ? body.text : JSON.stringify(body);
   headers['content-type'] = 'application/json';
   headers['content-length'] = String(Buffer.byteLength(text));
   response.writeHead(status, headers);

@@ -164,6 +164,11 @@ export interface ChatRequest {
    * the canonical request does not model reach it. Translated targets use the fields above.
    */
   responsesBody?: Readonly<Record<string, unknown>>;
+  /**
+   * The caller's body as it came, in its dialect's wire format: a target speaking that format is
+   * sent it with only the gateway's edits spliced in (the relay, `ProviderAdapter.relay`).
+   */
+  callerBody?: { dialect: UpstreamDialect; text: string };
 }
 
 /** What the caller's dialect calls a finish; adapters map provider reasons onto these. */
@@ -221,7 +226,12 @@ export type StreamEvent =
   /** A whole output item of a Responses upstream the canonical events have no form for (see `ChatResult.outputItems`). */
   | { type: 'output-item'; item: Record<string, unknown> }
   /** An upstream event that could not be parsed: skipped and counted, never forwarded. */
-  | { type: 'malformed-event'; data: string };
+  | { type: 'malformed-event'; data: string }
+  /**
+   * A relayed stream's upstream frame as the caller gets it, after the events read from it: the
+   * caller's dialect is the provider's, so the frame goes out as sent rather than re-rendered.
+   */
+  | { type: 'relay-frame'; text: string; /** The upstream's last word (OpenAI's `[DONE]`). */ last?: true };
 
 export interface UpstreamFailure {
   kind: Exclude<FailureKind, 'ok'>;
@@ -255,6 +265,8 @@ export interface UpstreamRequest {
   method: 'POST';
   headers: Record<string, string>;
   body: string;
+  /** The caller's own body, relayed (`ProviderAdapter.relay`): the attempt's record says so. */
+  relayed?: true;
 }
 
 /** Response headers as undici gives them: lower-case names. */
@@ -264,6 +276,8 @@ export type ResponseHeaders = Readonly<Record<string, string | string[] | undefi
 export interface TargetContext {
   baseUrl: string;
   routedModel: string;
+  /** The connection lets a caller's body in this wire format be relayed (`relay: auto`); absent: it does not. */
+  relay?: boolean;
 }
 
 /**
@@ -306,6 +320,13 @@ export interface ProviderAdapter {
   readonly embeddings?: EmbeddingsAdapter;
   /** The same provider's Responses API, which serves Responses callers (OpenAI and Azure OpenAI). */
   readonly responses?: ProviderAdapter;
+  /**
+   * The caller's own body (`ChatRequest.callerBody`, in this adapter's dialect) with the gateway's
+   * edits spliced in: the model, the output cap, the usage request, a cache key, the fields the
+   * target refuses. Undefined for a body that still needs translating (cache markers an OpenAI-wire
+   * target does not take, a host's own tool-call ids); absent where no body of the dialect can be relayed.
+   */
+  readonly relay?: (body: string, request: ChatRequest, target: TargetContext) => UpstreamRequest | undefined;
 }
 
 /** Thrown by an adapter when a response that looked successful carries an error. */

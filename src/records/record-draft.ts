@@ -167,6 +167,7 @@ function toEntry(attempt: AttemptRecord, costMicros: number | undefined): Attemp
   if (attempt.firstTokenSource !== undefined) entry.first_token_source = attempt.firstTokenSource;
   if (attempt.hedge) entry.hedge = true;
   if (attempt.thinkingDropped) entry.thinking_dropped = true;
+  if (attempt.relay) entry.relay = true;
   return entry;
 }
 

@@ -29,6 +29,8 @@ export interface StreamOptions {
   redact: Redact;
   /** Runs before a complete stream's last frame, which waits for it. */
   beforeEnd?: () => Promise<void>;
+  /** The stream is relayed: its frames go out as the provider sent them (`relayRenderer`). */
+  relayed?: true;
 }
 
 /**

@@ -3,7 +3,7 @@ import { chatOperation, type ChatAnswer } from '../engine/chat-operation.js';
 import type { CallerDialect } from '../dialects/caller-dialect.js';
 import type { ParsedChat } from '../dialects/caller-dialect.js';
 import { lowerOutputCap } from '../dialects/shared/lower-output-cap.js';
-import { headerSafe } from '../http/send.js';
+import { headerSafe, JsonText } from '../http/send.js';
 import type { Endpoint } from './endpoint.js';
 import { withSessionCacheKey } from './session-cache-key.js';
 
@@ -14,7 +14,11 @@ export function chatEndpoint(dialect: CallerDialect): Endpoint<ParsedChat, ChatA
   return {
     ...(dialect.operation ? { operation: dialect.operation } : {}),
     idempotencyScope: dialect.endpoint,
-    parse: dialect.parse,
+    parse: (body, headers, text) => {
+      const parsed = dialect.parse(body, headers);
+      if (dialect.relaysTo !== undefined && text !== undefined) parsed.request.callerBody = { dialect: dialect.relaysTo, text };
+      return parsed;
+    },
     demand: ({ request }) => ({
       inputTokens: () => estimateInputTokens(request),
       maxOutputTokens: request.maxOutputTokens,
@@ -42,9 +46,9 @@ export function chatEndpoint(dialect: CallerDialect): Endpoint<ParsedChat, ChatA
       const tookEveryTool = answer.upstream === 'openai-responses';
       if (parsed.droppedTools && !tookEveryTool) draft.droppedTools = parsed.droppedTools;
       const withdrawnHeaders = parsed.droppedTools && tookEveryTool ? [DROPPED_TOOLS_HEADER] : [];
-      return 'result' in answer
-        ? { json: dialect.renderResult(answer.result, draft.id, parsed.echo), withdrawnHeaders }
-        : { events: answer.events, withdrawnHeaders };
+      if ('events' in answer) return { events: answer.events, withdrawnHeaders, ...(answer.relayed ? { relayed: answer.relayed } : {}) };
+      const json = answer.relayedBody === undefined ? dialect.renderResult(answer.result, draft.id, parsed.echo) : new JsonText(answer.relayedBody);
+      return { json, withdrawnHeaders };
     },
   };
 }

@@ -8,10 +8,11 @@ import type { RecordDraft } from '../records/record-draft.js';
 import type { ResolvedRoute, ResolvedTarget } from '../routing/resolve-route.js';
 
 /**
- * How an answer reaches the caller: one JSON body, or a stream of events for the SSE responder;
+ * How an answer reaches the caller: one JSON body (a `JsonText` when relayed), or a stream of
+ * events for the SSE responder (`relayed`: its frames go out as the provider sent them);
  * `withdrawnHeaders` are `responseHeaders` that do not hold for the target that answered.
  */
-export type Rendered = ({ json: unknown } | { events: AsyncIterable<StreamEvent[]> }) & { withdrawnHeaders?: readonly string[] };
+export type Rendered = ({ json: unknown } | { events: AsyncIterable<StreamEvent[]>; relayed?: true }) & { withdrawnHeaders?: readonly string[] };
 
 /**
  * What one inference endpoint adds to the shared pipeline: how its body parses, what it may
@@ -24,7 +25,8 @@ export interface Endpoint<Parsed extends { requestedModel: string }, Answer> {
   readonly idempotencyScope?: string;
   /** Turns the body into the one `parse` reads, before it (the Responses API expands a stored conversation). */
   prepareBody?(body: unknown, principal: Principal): Promise<unknown>;
-  parse(body: unknown, headers: IncomingHttpHeaders): Parsed;
+  /** `text`: the body as it came, when `body` is what it parses to (no `prepareBody` changed it). */
+  parse(body: unknown, headers: IncomingHttpHeaders, text?: string): Parsed;
   demand(parsed: Parsed): Demand;
   /** `sessionId`: the request's session (docs/sessions.md), which may key a provider's prompt cache. */
   operationOf(parsed: Parsed, route: ResolvedRoute, sessionId: string | undefined): Operation<Answer>;

@@ -2,7 +2,7 @@ import { Cancellation } from '../core/cancellation.js';
 import { chatOperation } from '../engine/chat-operation.js';
 import { embeddingsOperation } from '../engine/embeddings-operation.js';
 import { runAttempt } from '../engine/run-attempt.js';
-import type { EngineDeps } from '../engine/run-route.js';
+import type { EngineDeps } from '../engine/route-call.js';
 import { PROBE_EMBEDDINGS_REQUEST, PROBE_REQUEST } from '../health/probe-request.js';
 import { PROBE_TIMEOUTS, type ProbeDeps } from '../health/run-probe.js';
 import { isEmbeddingModel } from '../metering/embedding-models.js';

@@ -3,6 +3,7 @@ import type { Config } from '../config/schema.js';
 import type { AttemptRecord } from '../core/attempt-record.js';
 import { DRAIN_TIME_UP, type Cancellation } from '../core/cancellation.js';
 import type { CallerDialect, StreamRenderer } from '../dialects/caller-dialect.js';
+import { relayRenderer } from '../dialects/relay-renderer.js';
 import type { FinalError } from '../engine/final-error.js';
 import { answerThrown } from '../http/answer-thrown.js';
 import { callerCancellation } from '../http/caller-cancellation.js';
@@ -88,8 +89,9 @@ export class HttpReply implements CallerReply {
 
   async stream(headers: Record<string, string>, batches: AsyncIterable<StreamEvent[]>, options: StreamOptions): Promise<StreamEnd> {
     this.#heartbeat?.stop();
-    const renderer = this.#renderer;
-    if (!renderer) throw new Error(`a stream answered a request that did not ask for one (${this.#requestId})`);
+    const dialect = this.#renderer;
+    if (!dialect) throw new Error(`a stream answered a request that did not ask for one (${this.#requestId})`);
+    const renderer = options.relayed ? relayRenderer(dialect) : dialect;
     const recorder = this.#idempotency ? new RecordingSseRenderer(renderer, MAX_STORED_STREAM_CHARS) : undefined;
     const ended = await writeSse(this.#response, headers, batches, recorder ?? renderer, options, () =>
       this.#cutAtShutdown ? DRAIN_TIME_UP.message : undefined,

@@ -81,7 +81,7 @@ export async function openRequest<Parsed extends { requestedModel: string }>(
   let parsed: Parsed;
   try {
     const prepared = endpoint.prepareBody ? await endpoint.prepareBody(body.json, principal) : body.json;
-    parsed = endpoint.parse(prepared, request.headers);
+    parsed = endpoint.parse(prepared, request.headers, prepared === body.json ? body.text : undefined);
   } catch (error) {
     noteRoute(draft, config);
     throw error;

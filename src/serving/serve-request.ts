@@ -1,6 +1,7 @@
 import type { Config } from '../config/schema.js';
 import { knownSecrets } from '../config/known-secrets.js';
-import { runRoute, type EngineDeps, type Served } from '../engine/run-route.js';
+import type { EngineDeps, Served } from '../engine/route-call.js';
+import { runRoute } from '../engine/run-route.js';
 import { AllAttemptsFailedError } from '../errors/all-attempts-failed-error.js';
 import { servedHeaders } from '../http/send.js';
 import { secretRedactor } from '../records/redact-secrets.js';
@@ -106,6 +107,7 @@ async function answer<Parsed extends { requestedModel: string }, Answer>(
     },
     redact,
     ...(keep && streamRenderer?.finalAnswer ? { beforeEnd: () => keep(streamRenderer.finalAnswer!(), keepContext) } : {}),
+    ...(rendered.relayed ? { relayed: rendered.relayed } : {}),
   });
   if (ended === 'interrupted') draft.fail('interrupted', 200, { code: 'stream_interrupted', message: draft.attempts.at(-1)?.message ?? null });
   else if (ended === 'cancelled') draft.fail('cancelled', 499, { code: 'cancelled' });

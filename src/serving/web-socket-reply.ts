@@ -4,6 +4,7 @@ import type { Config } from '../config/schema.js';
 import type { AttemptRecord } from '../core/attempt-record.js';
 import { CALLER_LEFT, Cancellation, DRAIN_TIME_UP } from '../core/cancellation.js';
 import type { CallerDialect, StreamRenderer } from '../dialects/caller-dialect.js';
+import { relayRenderer } from '../dialects/relay-renderer.js';
 import type { FinalError } from '../engine/final-error.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { StoredResponse } from '../idempotency/idempotency-store.js';
@@ -76,8 +77,9 @@ export class WebSocketReply implements CallerReply {
   }
 
   async stream(_headers: Record<string, string>, batches: AsyncIterable<StreamEvent[]>, options: StreamOptions): Promise<StreamEnd> {
-    const renderer = this.#renderer;
-    if (!renderer) throw new Error(`a stream answered a request that did not ask for one (${this.#requestId})`);
+    const dialect = this.#renderer;
+    if (!dialect) throw new Error(`a stream answered a request that did not ask for one (${this.#requestId})`);
+    const renderer = options.relayed ? relayRenderer(dialect) : dialect;
     this.#sentStatus = 200;
     let wrote = false;
     let failed = false;

@@ -8,6 +8,7 @@ const connection = (baseUrl: string | undefined, maxInFlight: number, alternateH
   alternate_hosts: alternateHosts,
   max_in_flight: maxInFlight,
   optional: false,
+  relay: 'auto',
 });
 
 describe('upstreamPoolSizes', () => {

@@ -4,7 +4,7 @@ import type { AdminTeamsDeps } from '../admin/handle-teams.js';
 import { InMemoryAdmissionGate } from '../admission/admission-gate.js';
 import type { Config } from '../config/schema.js';
 import type { ChatAnswer } from '../engine/chat-operation.js';
-import type { EngineDeps } from '../engine/run-route.js';
+import type { EngineDeps } from '../engine/route-call.js';
 import type { FallbackShare } from '../health/fallback-share.js';
 import { InFlightLimit } from '../http/in-flight-limit.js';
 import { InMemoryIdempotencyStore } from '../idempotency/idempotency-store.js';

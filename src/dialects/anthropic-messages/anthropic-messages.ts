@@ -20,6 +20,7 @@ const ANTHROPIC_ERROR_TYPES: Readonly<Record<number, string>> = {
 /** Anthropic Messages, as the caller speaks it. */
 export const ANTHROPIC_MESSAGES: CallerDialect = {
   endpoint: 'POST /v1/messages',
+  relaysTo: 'anthropic',
   // The Anthropic SDKs read `request-id` (their `_request_id`), as Anthropic's own API sends it.
   requestIdHeaders: ['x-request-id', 'request-id'],
   parse: parseAnthropicMessages,

@@ -102,6 +102,8 @@ export class AnthropicStreamWriter {
       case 'provider-error':
         return this.error(event.error);
       case 'malformed-event':
+      // A relayed stream's frames go out through `relayRenderer`, never through a dialect's writer.
+      case 'relay-frame':
       // Output items of a Responses upstream (encrypted reasoning, hosted tool calls) have no Anthropic form.
       case 'output-item':
         return '';

@@ -6,6 +6,7 @@ import { renderOpenAiChat } from './render-openai-chat.js';
 /** OpenAI Chat Completions, as the caller speaks it. */
 export const OPENAI_CHAT: CallerDialect = {
   endpoint: 'POST /v1/chat/completions',
+  relaysTo: 'openai',
   requestIdHeaders: ['x-request-id'],
   parse: parseOpenAiChat,
   renderResult: (result, fallbackId) => renderOpenAiChat(result, `chatcmpl-${fallbackId}`),

@@ -51,6 +51,8 @@ export class OpenAiStreamWriter {
         return this.#chunk({ tool_calls: [{ index: event.index, function: { arguments: event.argumentsDelta } }] });
       case 'tool-call-end':
       case 'malformed-event':
+      // A relayed stream's frames go out through `relayRenderer`, never through a dialect's writer.
+      case 'relay-frame':
       // Chat Completions has no reasoning blocks or signatures; the reasoning text went as deltas.
       case 'reasoning-start':
       case 'reasoning-signature':

@@ -86,6 +86,8 @@ export class ResponsesStreamWriter implements StreamRenderer {
       case 'reasoning-signature':
       case 'reasoning-redacted':
       case 'malformed-event':
+      // A relayed stream's frames go out through `relayRenderer`, never through a dialect's writer.
+      case 'relay-frame':
         return '';
     }
   }

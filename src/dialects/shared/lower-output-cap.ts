@@ -21,4 +21,6 @@ export function lowerOutputCap(request: ChatRequest, tokens: number): void {
   const budgetTokens = tokens - 1;
   const lowered = budgetTokens >= MIN_THINKING_BUDGET_TOKENS ? { ...thinking, budget_tokens: budgetTokens } : { type: 'disabled' };
   request.passthrough = { ...passthrough, fields: { ...passthrough.fields, thinking: lowered } };
+  // The relay edits the cap but not the thinking inside the caller's body: this one is translated.
+  delete request.callerBody;
 }

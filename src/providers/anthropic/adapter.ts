@@ -1,5 +1,5 @@
 import type { ProviderAdapter } from '../spec.js';
-import { buildAnthropicRequest } from './build-request.js';
+import { buildAnthropicRequest, relayAnthropicRequest } from './build-request.js';
 import { parseAnthropicError } from './parse-error.js';
 import { parseAnthropicResponse } from './parse-response.js';
 import { AnthropicStreamParser } from './parse-stream.js';
@@ -11,6 +11,7 @@ export const anthropicAdapter: ProviderAdapter = {
   dialect: 'anthropic',
   framing: 'sse',
   buildRequest: buildAnthropicRequest,
+  relay: relayAnthropicRequest,
   parseResponse: parseAnthropicResponse,
   createStreamParser: () => new AnthropicStreamParser(),
   parseError: parseAnthropicError,

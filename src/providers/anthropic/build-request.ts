@@ -9,6 +9,8 @@ import type {
 import type { JsonRecord } from '../shared/json-fields.js';
 import { joinUrl } from '../shared/join-url.js';
 import { mergePassthrough } from '../shared/merge-passthrough.js';
+import { spliceTopLevel } from '../shared/splice-json.js';
+import { ANTHROPIC_TOOL_CALL_IDS, toolCallIdsFit } from '../shared/tool-call-ids.js';
 import { keepLastCacheBreakpoints } from './cache-breakpoints.js';
 import { toAnthropicConversation } from './to-anthropic-messages.js';
 
@@ -20,6 +22,19 @@ export function buildAnthropicRequest(request: ChatRequest, target: TargetContex
   const body = buildMessagesBody(request, { model: target.routedModel });
   const headers: Record<string, string> = { 'content-type': 'application/json', 'anthropic-version': ANTHROPIC_VERSION, ...anthropicBetaHeader(request) };
   return { url: joinUrl(target.baseUrl, '/v1/messages'), method: 'POST', headers, body: JSON.stringify(body) };
+}
+
+/**
+ * A Messages caller's own body for this target, edited where the gateway decides: the routed model
+ * and the output cap (a budget may have lowered it; Anthropic requires one). Everything else —
+ * cache markers, thinking blocks and their signatures, fields of betas — goes as the caller wrote
+ * it. Undefined (translate it) when a tool-call id another provider minted is one Anthropic refuses.
+ */
+export function relayAnthropicRequest(text: string, request: ChatRequest, target: TargetContext): UpstreamRequest | undefined {
+  if (!toolCallIdsFit(request.messages, ANTHROPIC_TOOL_CALL_IDS)) return undefined;
+  const body = spliceTopLevel(text, { model: JSON.stringify(target.routedModel), max_tokens: String(request.maxOutputTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS) });
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'anthropic-version': ANTHROPIC_VERSION, ...anthropicBetaHeader(request) };
+  return { url: joinUrl(target.baseUrl, '/v1/messages'), method: 'POST', headers, body };
 }
 
 /** Body fields such as `context_management` only work with the beta that enables them. */

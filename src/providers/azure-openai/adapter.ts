@@ -27,6 +27,11 @@ export function createAzureOpenAiAdapter(apiVersion: string = AZURE_DEFAULT_API_
       upstream.url = withApiVersion(upstream.url);
       return upstream;
     },
+    relay(body, request, target) {
+      const upstream = openAi.relay!(body, request, deploymentTarget(target));
+      if (upstream) upstream.url = withApiVersion(upstream.url);
+      return upstream;
+    },
     embeddings: {
       buildRequest(request, target) {
         const upstream = openAi.embeddings!.buildRequest(request, deploymentTarget(target));

@@ -1,6 +1,6 @@
 import type { ProviderAdapter } from '../spec.js';
 import { OPENAI_TOOL_CALL_IDS, type ToolCallIdRule } from '../shared/tool-call-ids.js';
-import { buildOpenAiRequest } from './build-request.js';
+import { buildOpenAiRequest, relayOpenAiRequest } from './build-request.js';
 import { openAiEmbeddings } from './embeddings.js';
 import { parseOpenAiError } from './parse-error.js';
 import { parseOpenAiResponse } from './parse-response.js';
@@ -24,6 +24,7 @@ export function createOpenAiAdapter(options: OpenAiAdapterOptions = {}): Provide
     dialect: 'openai',
     framing: 'sse',
     buildRequest: (request, target) => buildOpenAiRequest(request, target, { dropParams, toolCallIds, promptCacheKey }),
+    relay: (body, request, target) => relayOpenAiRequest(body, request, target, { dropParams, toolCallIds, promptCacheKey }),
     parseResponse: parseOpenAiResponse,
     createStreamParser: () => new OpenAiStreamParser(),
     parseError: parseOpenAiError,

@@ -10,7 +10,8 @@ import type { JsonRecord } from '../shared/json-fields.js';
 import { joinUrl } from '../shared/join-url.js';
 import { mergePassthrough } from '../shared/merge-passthrough.js';
 import { promptCacheKeyOf } from '../shared/prompt-cache-key.js';
-import type { ToolCallIdRule } from '../shared/tool-call-ids.js';
+import { spliceTopLevel, type MemberEdit } from '../shared/splice-json.js';
+import { toolCallIdsFit, type ToolCallIdRule } from '../shared/tool-call-ids.js';
 import { toOpenAiMessages } from './to-openai-messages.js';
 
 export interface OpenAiRequestOptions {
@@ -65,6 +66,43 @@ export function buildOpenAiRequest(
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   };
+}
+
+/**
+ * A Chat Completions caller's own body for this target, edited where the gateway decides: the
+ * routed model, the output cap under the name the target takes (a budget may have lowered it),
+ * the usage chunk asked for on a stream (metering needs it), the cache key where the target takes
+ * one, and none of the fields it refuses. Everything else goes as the caller wrote it. Undefined
+ * (translate it) for a body with cache markers, which OpenAI-wire targets are never sent (clients
+ * put them there for Claude; strict hosts refuse them), or with a tool-call id the host would refuse.
+ */
+export function relayOpenAiRequest(text: string, request: ChatRequest, target: TargetContext, options: OpenAiRequestOptions): UpstreamRequest | undefined {
+  // A key, never escaped as a string's content would be: a cheap and safe test.
+  if (text.includes('"cache_control"') || !toolCallIdsFit(request.messages, options.toolCallIds)) return undefined;
+  const edits: Record<string, MemberEdit> = { model: JSON.stringify(target.routedModel) };
+  if (request.maxOutputTokens !== undefined) {
+    const param = outputLimitParam(request, options.dropParams);
+    edits.max_tokens = undefined;
+    edits.max_completion_tokens = undefined;
+    edits[param] = String(request.maxOutputTokens);
+  }
+  if (!request.stream) edits.stream_options = undefined;
+  else if (!request.includeUsage) edits.stream_options = withUsageAskedFor;
+  const cacheKey = options.promptCacheKey ? promptCacheKeyOf(request) : undefined;
+  if (cacheKey !== undefined) edits.prompt_cache_key = JSON.stringify(cacheKey);
+  else if (!options.promptCacheKey) edits.prompt_cache_key = undefined;
+  for (const name of options.dropParams) edits[name] = undefined;
+  return {
+    url: joinUrl(target.baseUrl, '/chat/completions'),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: spliceTopLevel(text, edits),
+  };
+}
+
+function withUsageAskedFor(present: string | undefined): string {
+  const options = present === undefined ? {} : (JSON.parse(present) as Record<string, unknown> | null);
+  return JSON.stringify({ ...options, include_usage: true });
 }
 
 /**

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { ChatMessage } from '../spec.js';
 
 /** What a provider accepts as a tool-call id, and how a stand-in for one it would refuse is made. */
 export interface ToolCallIdRule {
@@ -19,6 +20,14 @@ export interface ToolCallIdRule {
 export function fitToolCallId(id: string, rule: ToolCallIdRule): string {
   if (rule.pattern.test(id)) return id;
   return (rule.prefix + createHash('sha256').update(id).digest('hex')).slice(0, rule.length);
+}
+
+/** Whether every tool-call id of the conversation fits `rule` as it is: a body that can be relayed without rewriting one. */
+export function toolCallIdsFit(messages: readonly ChatMessage[], rule: ToolCallIdRule): boolean {
+  return messages.every((message) => {
+    if (message.role === 'tool') return rule.pattern.test(message.toolCallId);
+    return message.role !== 'assistant' || (message.toolCalls ?? []).every((call) => rule.pattern.test(call.id));
+  });
 }
 
 export const OPENAI_TOOL_CALL_IDS: ToolCallIdRule = { pattern: /^[^]{1,40}$/, prefix: 'call_', length: 40 };

@@ -29,7 +29,7 @@ describe('Azure OpenAI adapter', () => {
   });
 
   it('sends the key in the api-key header', async () => {
-    const connection = { provider: 'azure-openai' as const, api_key: 'azure-secret', base_url: TARGET.baseUrl, alternate_hosts: [], max_in_flight: 1, optional: false };
+    const connection = { provider: 'azure-openai' as const, api_key: 'azure-secret', base_url: TARGET.baseUrl, alternate_hosts: [], max_in_flight: 1, optional: false, relay: 'auto' as const };
     const upstream = await applyCredentials(adapter.buildRequest(chat(false), TARGET), { connectionName: 'azure', connection }, new GoogleAccessTokens());
     expect(upstream.headers['api-key']).toBe('azure-secret');
     expect(upstream.headers.authorization).toBeUndefined();

@@ -61,12 +61,8 @@ describe.each([false, true])('Claude Code request shape (stream: %s)', (stream) 
     const [attempt] = gateway.mock.attemptsFor('claude-code-native');
     expect(attempt!.headers['anthropic-beta']).toBe(BETAS.join(','));
     const body = attempt!.body as Record<string, unknown>;
-    expect(body.messages).toEqual([
-      { role: 'user', content: 'Fix the failing test.' },
-      { role: 'assistant', content: 'Looking at it.' },
-      SYSTEM_ENTRY,
-      { role: 'user', content: 'Go on.' },
-    ]);
+    // Relayed: the messages exactly as Claude Code wrote them, the system entry in place.
+    expect(body.messages).toEqual(claudeCodeRequest('sonnet-native').messages);
     expect(body.system).toEqual([{ type: 'text', text: 'You are Claude Code.', cache_control: { type: 'ephemeral' } }]);
     expect(body.thinking).toEqual(THINKING);
     expect(body.context_management).toEqual(CONTEXT_MANAGEMENT);

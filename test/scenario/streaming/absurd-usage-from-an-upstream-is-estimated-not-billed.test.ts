@@ -54,8 +54,10 @@ ${keysAuth(ADMIN_TOKEN)}
 connections:
   mock: { provider: mock }
   absurd: { provider: openai, base_url: "http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1", api_key: absurd-upstream-key }
+  absurd-translated: { provider: openai, base_url: "http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1", api_key: absurd-upstream-key, relay: off }
 routes:
   chat: { targets: [{ connection: absurd, model: gpt-4o }] }
+  chat-translated: { targets: [{ connection: absurd-translated, model: gpt-4o }] }
 `);
   key = await createKey(gateway.url, ADMIN_TOKEN, { name: 'tenant', budget: { usd: 5, period: 'day' } });
   // One connection for every request below: a request the gateway broke would reset the next.
@@ -91,17 +93,25 @@ it('usage of 1e308 tokens is estimated and marked, the spend stays finite, and t
   expectSaneCount(answer.usage.completion_tokens);
   expect(answer.usage.completion_tokens).toBeGreaterThan(0);
 
+  const usageChunkOf = (text: string) =>
+    sseData(text)
+      .filter((data) => data.startsWith('{'))
+      .map((data) => JSON.parse(data) as { usage?: { prompt_tokens: number; completion_tokens: number } | null })
+      .find((chunk) => chunk.usage);
+  // Translated, the stream's usage chunk is the gateway's: the estimate the ledger charges.
+  const translated = await post({ model: 'chat-translated', stream: true, stream_options: { include_usage: true }, messages: hello });
+  expect(translated.status).toBe(200);
+  expectSaneCount(usageChunkOf(translated.text)?.usage?.prompt_tokens);
+  expectSaneCount(usageChunkOf(translated.text)?.usage?.completion_tokens);
+  expect(sseData(translated.text).at(-1)).toBe('[DONE]');
+  // Relayed, each frame is the provider's as sent, its usage chunk included (docs/providers.md, the same-dialect relay);
+  // the record and the ledger have the estimate all the same.
   const streamed = await post({ model: 'chat', stream: true, stream_options: { include_usage: true }, messages: hello });
   expect(streamed.status).toBe(200);
-  const usageChunk = sseData(streamed.text)
-    .filter((data) => data.startsWith('{'))
-    .map((data) => JSON.parse(data) as { usage?: { prompt_tokens: number; completion_tokens: number } | null })
-    .find((chunk) => chunk.usage);
-  expectSaneCount(usageChunk?.usage?.prompt_tokens);
-  expectSaneCount(usageChunk?.usage?.completion_tokens);
+  expect(usageChunkOf(streamed.text)?.usage).toEqual(ABSURD);
   expect(sseData(streamed.text).at(-1)).toBe('[DONE]');
 
-  for (const response of [whole, streamed]) {
+  for (const response of [whole, translated, streamed]) {
     const record = await fetchRecord(gateway.url, String(response.headers['x-request-id']));
     expect(record.attempts[0]!.usage).toMatchObject({ estimated: true });
     expect(Number.isFinite(record.cost_usd)).toBe(true);
@@ -111,7 +121,7 @@ it('usage of 1e308 tokens is estimated and marked, the spend stays finite, and t
   // The budget still admits the key, on the very connection that carried the absurd answers.
   const third = await post({ model: 'chat', messages: hello });
   expect(third.status).toBe(200);
-  expect(upstreamCalls).toBe(3);
+  expect(upstreamCalls).toBe(4);
 
   await gateway.app.records.flush();
   const spend = (await (await fetch(`${gateway.url}/admin/keys/${key.id}/spend`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).json()) as { usd: number | null };
