@@ -15,16 +15,18 @@ export function relayingParser(parser: StreamParser, options: { includeUsage: bo
     },
     push(frame: SseFrame, out: StreamEvent[]): void {
       parser.push(frame, events);
-      const relayed = !events.some((event) => event.type === 'provider-error' || event.type === 'malformed-event') && (options.includeUsage || !usageOnly(events));
-      for (const event of events) out.push(event);
-      if (relayed) out.push({ type: 'relay-frame', text: sseText(frame), ...(parser.done ? { last: true as const } : {}) });
+      let relayed = true;
+      let usageOnly = events.length > 0;
+      for (const event of events) {
+        out.push(event);
+        if (event.type === 'provider-error' || event.type === 'malformed-event') relayed = false;
+        else if (event.type !== 'usage') usageOnly = false;
+      }
       events.length = 0;
+      if (!relayed || (usageOnly && !options.includeUsage)) return;
+      out.push(parser.done ? { type: 'relay-frame', text: sseText(frame), last: true } : { type: 'relay-frame', text: sseText(frame) });
     },
   };
-}
-
-function usageOnly(events: readonly StreamEvent[]): boolean {
-  return events.length > 0 && events.every((event) => event.type === 'usage');
 }
 
 /** The frame as server-sent-event text: every line of its data (JSON has none but the one) after `data: `. */

@@ -1,6 +1,6 @@
 import type { Config } from '../config/schema.js';
 import { FAULTS, FLAP_DOWN_MS } from './faults.js';
-import type { CallerView, ScenarioOutcome } from './run-scenario.js';
+import { operatorsName, type CallerView, type ScenarioOutcome } from './run-scenario.js';
 
 /** The goals every scenario is judged against (docs/rehearse.md). */
 export const GOALS = ['answered', 'first_byte', 'charged_once', 'honest', 'no_retry_on_quota', 'back_in_service'] as const;
@@ -96,14 +96,14 @@ function adviceForUnanswered(outcome: ScenarioOutcome, config: Config): string {
   // when a target the call did not see fail is left to fail over to.
   const cut = outcome.calls.find((call) => !call.answered && call.status === 200 && call.firstByteMs !== null);
   const seenFailing = new Set(cut?.attempts.filter((attempt) => attempt.kind !== 'ok').map((attempt) => attempt.target));
-  const another = others.some((target) => !seenFailing.has(targetName(target.connection, target.model)));
+  const another = others.some((target) => !seenFailing.has(operatorsName(`${target.connection}/${target.model}`)));
   if (cut && another && route.commit !== 'complete') return 'set `commit: complete` to make a cut stream invisible (the caller then waits for the whole answer)';
   return 'no other target answered in its place: check them, or add one on another connection';
 }
 
 /** The first caller served by the flapping primary after it came back, measured from its recovery. */
 function backInService(calls: readonly CallerView[], connection: string, model: string, recoveredAtMs = FLAP_DOWN_MS): Verdict {
-  const target = targetName(connection, model);
+  const target = operatorsName(`${connection}/${model}`);
   // Down, it answers no one: the first caller it serves is served after its recovery.
   const served = calls.find((call) => call.servedBy === target);
   const afterMs = served ? Math.max(0, served.sentAtMs + served.endMs - recoveredAtMs) : undefined;
@@ -114,11 +114,6 @@ function backInService(calls: readonly CallerView[], connection: string, model: 
     detail: afterMs === undefined ? 'not back in service while the traffic lasted' : `back in service ${seconds(afterMs)} after it recovered`,
     ...(pass ? {} : { advice: 'leave health.recovery_probe_s on (2 s by default), so a recovered primary is readmitted by a probe' }),
   };
-}
-
-/** A target as a call's attempts and `served_by` name it: without any directives in its model. */
-function targetName(connection: string, model: string): string {
-  return `${connection}/${model.split('?')[0]}`;
 }
 
 function seconds(ms: number): string {

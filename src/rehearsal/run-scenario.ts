@@ -80,7 +80,8 @@ export interface ScenarioOutcome {
 /**
  * Runs one scenario on a gateway of its own, in this process, with fresh health: a mock provider
  * of its own for every connection, the config from `scenarioConfig`, and a caller's request of
- * the route (a streamed chat; one input to embed on an embedding route) (for `flapping`, one every 2 s while the target is down and for 10 s after).
+ * the route — a streamed chat, or one input to embed on an embedding route; for `flapping`, one
+ * every 2 s while the target is down and for 10 s after.
  */
 export async function runScenario(config: Config, scenario: Scenario, where: { directory: string; index: number; startGateway: StartScenarioGateway }): Promise<ScenarioOutcome> {
   const mock = await startMockProvider();
@@ -193,7 +194,7 @@ function withRecord(view: Awaited<ReturnType<typeof callRoute>>, records: readon
 }
 
 /** `connection/model` as the operator's config names it: without a stand-in's `~dialect` or the fault's directives. */
-function operatorsName(target: string): string {
+export function operatorsName(target: string): string {
   const [connection = '', ...model] = target.split('/');
   return `${connection.split('~')[0]}/${model.join('/').split('?')[0]}`;
 }

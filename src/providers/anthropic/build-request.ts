@@ -19,9 +19,13 @@ export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
 const ANTHROPIC_VERSION = '2023-06-01';
 
 export function buildAnthropicRequest(request: ChatRequest, target: TargetContext): UpstreamRequest {
-  const body = buildMessagesBody(request, { model: target.routedModel });
+  return messagesRequest(JSON.stringify(buildMessagesBody(request, { model: target.routedModel })), request, target);
+}
+
+/** `POST /v1/messages` with `body`, translated or relayed. */
+function messagesRequest(body: string, request: ChatRequest, target: TargetContext): UpstreamRequest {
   const headers: Record<string, string> = { 'content-type': 'application/json', 'anthropic-version': ANTHROPIC_VERSION, ...anthropicBetaHeader(request) };
-  return { url: joinUrl(target.baseUrl, '/v1/messages'), method: 'POST', headers, body: JSON.stringify(body) };
+  return { url: joinUrl(target.baseUrl, '/v1/messages'), method: 'POST', headers, body };
 }
 
 /**
@@ -32,9 +36,7 @@ export function buildAnthropicRequest(request: ChatRequest, target: TargetContex
  */
 export function relayAnthropicRequest(text: string, request: ChatRequest, target: TargetContext): UpstreamRequest | undefined {
   if (!toolCallIdsFit(request.messages, ANTHROPIC_TOOL_CALL_IDS)) return undefined;
-  const body = spliceTopLevel(text, { model: JSON.stringify(target.routedModel), max_tokens: String(request.maxOutputTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS) });
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'anthropic-version': ANTHROPIC_VERSION, ...anthropicBetaHeader(request) };
-  return { url: joinUrl(target.baseUrl, '/v1/messages'), method: 'POST', headers, body };
+  return messagesRequest(spliceTopLevel(text, { model: JSON.stringify(target.routedModel), max_tokens: String(request.maxOutputTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS) }), request, target);
 }
 
 /** Body fields such as `context_management` only work with the beta that enables them. */

@@ -60,12 +60,7 @@ export function buildOpenAiRequest(
   mergePassthrough(body, request, 'openai', DECIDED_BY_ADAPTER);
   for (const name of options.dropParams) delete body[name];
 
-  return {
-    url: joinUrl(target.baseUrl, '/chat/completions'),
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  };
+  return chatCompletionsRequest(JSON.stringify(body), target);
 }
 
 /**
@@ -92,12 +87,12 @@ export function relayOpenAiRequest(text: string, request: ChatRequest, target: T
   if (cacheKey !== undefined) edits.prompt_cache_key = JSON.stringify(cacheKey);
   else if (!options.promptCacheKey) edits.prompt_cache_key = undefined;
   for (const name of options.dropParams) edits[name] = undefined;
-  return {
-    url: joinUrl(target.baseUrl, '/chat/completions'),
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: spliceTopLevel(text, edits),
-  };
+  return chatCompletionsRequest(spliceTopLevel(text, edits), target);
+}
+
+/** `POST /chat/completions` with `body`, translated or relayed. */
+function chatCompletionsRequest(body: string, target: TargetContext): UpstreamRequest {
+  return { url: joinUrl(target.baseUrl, '/chat/completions'), method: 'POST', headers: { 'content-type': 'application/json' }, body };
 }
 
 function withUsageAskedFor(present: string | undefined): string {
