@@ -3,7 +3,8 @@ import { knownSecrets } from '../config/known-secrets.js';
 import type { EngineDeps, Served } from '../engine/route-call.js';
 import { runRoute } from '../engine/run-route.js';
 import { AllAttemptsFailedError } from '../errors/all-attempts-failed-error.js';
-import { servedHeaders } from '../http/send.js';
+import { JsonText, servedHeaders } from '../http/send.js';
+import { changedAtTopLevel, topLevelCopy } from '../dialects/shared/kept-answer.js';
 import { secretRedactor } from '../records/redact-secrets.js';
 import { RecordDraft } from '../records/record-draft.js';
 import type { CallerReply } from './caller-reply.js';
@@ -93,12 +94,11 @@ async function answer<Parsed extends { requestedModel: string }, Answer>(
   const headers = servedHeaders(outcome.served, outcome.attempts.length, redact);
   const rendered = endpoint.render(outcome.answer, { parsed, served: outcome.served, draft });
   reply.withdrawHeaders(rendered.withdrawnHeaders ?? []);
-  const keep = endpoint.keepAnswer?.bind(endpoint);
   const keepContext = { parsed, served: outcome.served, principal: context.principal };
+  const keep = endpoint.keepAnswer ? (answer: Record<string, unknown>) => endpoint.keepAnswer!(answer, keepContext) : undefined;
   if ('json' in rendered) {
     draft.firstTokenAtMs = Date.now();
-    if (keep) await keep(rendered.json as Record<string, unknown>, keepContext);
-    reply.sendJson(200, rendered.json, headers);
+    reply.sendJson(200, keep ? await keptBeforeSent(rendered.json, keep) : rendered.json, headers);
     return;
   }
   const ended = await reply.stream(headers, rendered.events, {
@@ -106,11 +106,23 @@ async function answer<Parsed extends { requestedModel: string }, Answer>(
       draft.firstTokenAtMs ??= Date.now();
     },
     redact,
-    ...(keep && streamRenderer?.finalAnswer ? { beforeEnd: () => keep(streamRenderer.finalAnswer!(), keepContext) } : {}),
+    ...(keep ? { keepAnswer: keep } : {}),
     ...(rendered.relayed ? { relayed: rendered.relayed } : {}),
   });
   if (ended === 'interrupted') draft.fail('interrupted', 200, { code: 'stream_interrupted', message: draft.attempts.at(-1)?.message ?? null });
   else if (ended === 'cancelled') draft.fail('cancelled', 499, { code: 'cancelled' });
+}
+
+/** Keeps an answer before it is sent; a relayed body goes as the provider's text unless keeping it changed it. */
+async function keptBeforeSent(json: unknown, keep: (answer: Record<string, unknown>) => Promise<void>): Promise<unknown> {
+  if (!(json instanceof JsonText)) {
+    await keep(json as Record<string, unknown>);
+    return json;
+  }
+  const answer = JSON.parse(json.text) as Record<string, unknown>;
+  const before = topLevelCopy(answer);
+  await keep(answer);
+  return changedAtTopLevel(before, answer) ? answer : json;
 }
 
 /** Every attempt failed: the record says so, and the reply tells the caller (unless it has gone). */
