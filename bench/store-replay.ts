@@ -26,6 +26,7 @@ import type { RequestRecord } from '../src/core/request-record.js';
 import { breakdownRollups } from '../src/store/breakdown-rollups.js';
 import { migrate } from '../src/store/migrate.js';
 import { openStore } from '../src/store/open-database.js';
+import { recordFacts } from '../src/store/record-facts.js';
 import { SqliteInserts } from '../src/store/sqlite-inserts.js';
 import { requestRollups } from '../src/store/stats-rollups.js';
 import { attemptRows, requestRow } from '../src/store/table-rows.js';
@@ -68,12 +69,13 @@ function replayRound(inserts: SqliteInserts, batches: readonly string[]): Record
     const texts = batch.split('\n');
     const records = texts.map((text) => JSON.parse(text) as RequestRecord);
     const parsed = cpuMicros();
-    for (const [index, record] of records.entries()) {
-      requestRow(record, texts[index]);
-      attemptRows(record);
+    const facts = records.map(recordFacts);
+    for (const [index, each] of facts.entries()) {
+      requestRow(each.record, texts[index], each);
+      attemptRows(each.record);
     }
     const built = cpuMicros();
-    breakdownRollups(records, requestRollups(records).latencies);
+    breakdownRollups(facts, requestRollups(facts).latencies);
     const rolledUp = cpuMicros();
     inserts.records(records, texts);
     const written = cpuMicros();
