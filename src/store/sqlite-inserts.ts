@@ -2,10 +2,10 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { SpendRow } from '../core/spend-row.js';
 import type { RequestRecord } from '../core/request-record.js';
 import { pruneRecords } from './prune-records.js';
-import { recordFacts, type RecordFacts } from './record-facts.js';
+import { MINUTE_MS, recordFacts, type RecordFacts } from './record-facts.js';
 import { BREAKDOWN_TABLES, breakdownRollups, type BreakdownTable } from './breakdown-rollups.js';
 import { breakdownPrune, breakdownUpsert, ROLLUP_PRUNES, ROLLUP_UPSERTS } from './rollup-statements.js';
-import { cacheRollups, MINUTE_MS, requestRollups, spendRollups } from './stats-rollups.js';
+import { cacheRollups, requestRollups, spendRollups } from './stats-rollups.js';
 import { attemptRows, requestRow, spendTableRow } from './table-rows.js';
 
 /**

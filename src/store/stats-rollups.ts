@@ -2,9 +2,6 @@ import type { SpendRow } from '../core/spend-row.js';
 import { MINUTE_MS, storedOrigin, type RecordFacts } from './record-facts.js';
 import type { CacheMinutesTable, RequestMinutesTable, SpendMinutesTable } from './schema.js';
 
-// The rollups' unit, where the dashboard's readers have always found it.
-export { MINUTE_MS };
-
 /** One minute's counts (the `request_minutes` table), by the minute the requests started in. */
 export type RequestMinuteRow = RequestMinutesTable;
 
