@@ -6,7 +6,7 @@ import { AllAttemptsFailedError } from '../errors/all-attempts-failed-error.js';
 import { servedHeaders } from '../http/send.js';
 import { secretRedactor } from '../records/redact-secrets.js';
 import { RecordDraft } from '../records/record-draft.js';
-import type { CallerReply } from './caller-reply.js';
+import type { CallerReply, StreamOptions } from './caller-reply.js';
 import type { Endpoint } from './endpoint.js';
 import { finishRequest, type FinishDeps } from './finish-request.js';
 import type { Inbound } from './inbound.js';
@@ -60,7 +60,7 @@ async function answer<Parsed extends { requestedModel: string }, Answer>(
 ): Promise<void> {
   const { context, parsed } = opened;
   const { draft, route, idempotency } = context;
-  for (const [name, value] of Object.entries(endpoint.responseHeaders?.(parsed) ?? {})) reply.setHeader(name, value);
+  if (endpoint.responseHeaders) for (const [name, value] of Object.entries(endpoint.responseHeaders(parsed))) reply.setHeader(name, value);
   const streamRenderer = endpoint.streamRenderer(parsed, draft);
   reply.begin({ renderer: streamRenderer, heartbeatMs: route.policy.timeouts.heartbeat_ms, idempotency });
   let outcome: Served<Answer>;
@@ -72,7 +72,7 @@ async function answer<Parsed extends { requestedModel: string }, Answer>(
         requestStartedAtMs: draft.startedAtMs,
         deadlineAtMs: context.deadlineAtMs,
         waited: draft.waited,
-        ...(idempotency ? { upstreamIdempotencyKey: idempotency.upstreamKey } : {}),
+        upstreamIdempotencyKey: idempotency?.upstreamKey,
         boundTarget: context.sessionBinding?.bound,
       },
       endpoint.operationOf(parsed, route, context.sessionId),
@@ -93,22 +93,23 @@ async function answer<Parsed extends { requestedModel: string }, Answer>(
   const headers = servedHeaders(outcome.served, outcome.attempts.length, redact);
   const rendered = endpoint.render(outcome.answer, { parsed, served: outcome.served, draft });
   reply.withdrawHeaders(rendered.withdrawnHeaders ?? []);
-  const keep = endpoint.keepAnswer?.bind(endpoint);
-  const keepContext = { parsed, served: outcome.served, principal: context.principal };
+  // Most endpoints keep no answer: nothing is made for keeping one unless this one does.
+  const keepContext = endpoint.keepAnswer ? { parsed, served: outcome.served, principal: context.principal } : undefined;
   if ('json' in rendered) {
     draft.firstTokenAtMs = Date.now();
-    if (keep) await keep(rendered.json as Record<string, unknown>, keepContext);
+    if (keepContext) await endpoint.keepAnswer!(rendered.json as Record<string, unknown>, keepContext);
     reply.sendJson(200, rendered.json, headers);
     return;
   }
-  const ended = await reply.stream(headers, rendered.events, {
+  const options: StreamOptions = {
     onFirstWrite: () => {
       draft.firstTokenAtMs ??= Date.now();
     },
     redact,
-    ...(keep && streamRenderer?.finalAnswer ? { beforeEnd: () => keep(streamRenderer.finalAnswer!(), keepContext) } : {}),
-    ...(rendered.relayed ? { relayed: rendered.relayed } : {}),
-  });
+  };
+  if (keepContext && streamRenderer?.finalAnswer) options.beforeEnd = () => endpoint.keepAnswer!(streamRenderer.finalAnswer!(), keepContext);
+  if (rendered.relayed) options.relayed = rendered.relayed;
+  const ended = await reply.stream(headers, rendered.events, options);
   if (ended === 'interrupted') draft.fail('interrupted', 200, { code: 'stream_interrupted', message: draft.attempts.at(-1)?.message ?? null });
   else if (ended === 'cancelled') draft.fail('cancelled', 499, { code: 'cancelled' });
 }
