@@ -7,7 +7,14 @@
  * total per request and the call frames with the most self bytes, per variant (non-streaming,
  * streaming). The store thread is an isolate of its own and is not in the figure.
  *
- *   npm run bench:alloc -- [--requests 5000] [--warm 500] [--interval 256] [--top 25] [--only non-streaming|streaming]
+ *   npm run bench:alloc -- [--requests 5000] [--warm 500] [--interval 256] [--top 25] [--only non-streaming|streaming] [--no-inlining] [--cli PATH]
+ *
+ * `--cli`: another build's `dist/src/cli/main.js` (a baseline), measured the same way.
+ *
+ * A sample is charged to the physical frame, so a function the optimizer inlined is charged to
+ * its caller. `--no-inlining` runs the gateway with TurboFan's inlining off, which puts every
+ * byte on the function that allocated it; its total is higher (escape analysis, which works on
+ * inlined code, removes fewer objects), so it is for finding sites, not for the figure.
  */
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -47,6 +54,8 @@ const { values } = parseArgs({
     interval: { type: 'string', default: '256' },
     top: { type: 'string', default: '25' },
     only: { type: 'string' },
+    'no-inlining': { type: 'boolean', default: false },
+    cli: { type: 'string' },
   },
 });
 const requests = boundedNumber('--requests', values.requests, 1, 1_000_000, true);
@@ -60,8 +69,10 @@ try {
   const mock = await startChildServer('mock', 'mock-server.js');
   const config = writeGatewayConfig({ mockUrl: mock.url, answers: [answer] });
   const inspectorPort = await freePort();
-  const cli = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
-  const gateway = await startServeCli('gateway', cli, config.file, { nodeFlags: [`--inspect=127.0.0.1:${inspectorPort}`] });
+  const cli = values.cli ?? fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+  const gateway = await startServeCli('gateway', cli, config.file, {
+    nodeFlags: [`--inspect=127.0.0.1:${inspectorPort}`, ...(values['no-inlining'] ? ['--no-turbo-inlining'] : [])],
+  });
   const key = await createBenchKey(gateway.url);
   const inspector = await InspectorSession.connect(inspectorPort);
   for (const variant of chosen) {
