@@ -92,7 +92,7 @@ async function answer<Parsed extends { requestedModel: string }, Answer>(
   const redact = secretRedactor(knownSecrets(context.config));
   const headers = servedHeaders(outcome.served, outcome.attempts.length, redact);
   const rendered = endpoint.render(outcome.answer, { parsed, served: outcome.served, draft });
-  reply.withdrawHeaders(rendered.withdrawnHeaders ?? []);
+  if (rendered.withdrawnHeaders) reply.withdrawHeaders(rendered.withdrawnHeaders);
   // Most endpoints keep no answer: nothing is made for keeping one unless this one does.
   const keepContext = endpoint.keepAnswer ? { parsed, served: outcome.served, principal: context.principal } : undefined;
   if ('json' in rendered) {
