@@ -65,9 +65,11 @@ const top = boundedNumber('--top', values.top, 1, 500, true);
 const chosen = variants.filter((variant) => values.only === undefined || variant.name === values.only);
 if (chosen.length === 0) throw new Error(`--only: one of ${variants.map((variant) => variant.name).join(', ')}`);
 
+let removeConfig: (() => void) | undefined;
 try {
   const mock = await startChildServer('mock', 'mock-server.js');
   const config = writeGatewayConfig({ mockUrl: mock.url, answers: [answer] });
+  removeConfig = config.remove;
   const inspectorPort = await freePort();
   const cli = values.cli ?? fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
   const gateway = await startServeCli('gateway', cli, config.file, {
@@ -89,9 +91,10 @@ try {
     report(variant, profile.head);
   }
   inspector.close();
-  config.remove();
 } finally {
   await stopAllChildServers();
+  // After the gateway has stopped: its store is in the config's directory.
+  removeConfig?.();
 }
 
 async function sendRequests(gatewayUrl: string, key: string, body: string, count: number): Promise<void> {
