@@ -1,4 +1,4 @@
-import type { UpstreamFailure } from '../providers/spec.js';
+import type { ResponseHeaders, UpstreamFailure } from '../providers/spec.js';
 import type { AttemptRecord } from '../core/attempt-record.js';
 import { AttemptTimer } from './attempt-timer.js';
 import { Cancellation } from '../core/cancellation.js';
@@ -11,6 +11,14 @@ const AFTER_FINISH_GRACE_MS = 1_000;
 /** The abort reason for letting go of an attempt's upstream once we are done with it (made once). */
 const ATTEMPT_RELEASED = new Error('attempt released');
 
+/** What hears of one attempt: its upstream's response headers, and its final record. */
+export interface AttemptObserver {
+  /** Rate-limit headers come on successes too. */
+  observeHeaders(headers: ResponseHeaders): void;
+  /** Once the attempt has really ended (a stream: when it ends). */
+  settle(record: AttemptRecord): void;
+}
+
 /**
  * The per-attempt plumbing: one cancellation (the caller going away, a phase timeout or the
  * deadline abort it), its timers, and the record being filled in.
@@ -22,7 +30,7 @@ export class AttemptContext {
   readonly startedAtMs: number;
   readonly #caller: Cancellation;
   readonly #stopFollowingCaller: () => void;
-  readonly #onSettled: ((record: AttemptRecord) => void) | undefined;
+  readonly #observer: AttemptObserver | undefined;
   #settled = false;
   #finishSeen = false;
   #endedAfterFinish = false;
@@ -32,11 +40,11 @@ export class AttemptContext {
 
   constructor(
     record: AttemptRecord,
-    options: { caller: Cancellation; startedAtMs: number; deadlineAtMs: number; onSettled?: (record: AttemptRecord) => void },
+    options: { caller: Cancellation; startedAtMs: number; deadlineAtMs: number; observer?: AttemptObserver | undefined },
   ) {
     this.record = record;
     this.startedAtMs = options.startedAtMs;
-    this.#onSettled = options.onSettled;
+    this.#observer = options.observer;
     this.#caller = options.caller;
     this.#stopFollowingCaller = this.#caller.onAbort((reason) => this.cancellation.abort(reason));
     if (this.#caller.aborted) this.cancellation.abort(this.#caller.reason);
@@ -50,7 +58,7 @@ export class AttemptContext {
   /**
    * Stops the timers; aborts the upstream unless its response was read to the end. Called once,
    * when the attempt has really ended (for a stream: when the stream ends), which is when its
-   * outcome is final and `onSettled` hears of it.
+   * outcome is final and the observer hears of it.
    */
   release(readToEnd: boolean): void {
     if (this.#settled) return;
@@ -58,20 +66,19 @@ export class AttemptContext {
     this.timer.clear();
     this.#stopFollowingCaller();
     if (!readToEnd) this.cancellation.abort(ATTEMPT_RELEASED);
-    this.#onSettled?.(this.record);
+    this.#observer?.settle(this.record);
   }
 
   /** Ends the attempt as failed, filling the record from the error (a failure after a long silence is a timeout). */
   fail(failure: UpstreamFailure): { ok: false; record: AttemptRecord; error: UpstreamFailure } {
     const error = silentFailure(failure, this.#silence());
-    Object.assign(this.record, {
-      kind: error.kind,
-      httpStatus: error.status ?? this.record.httpStatus,
-      errorType: error.code ?? error.type,
-      message: error.message,
-      retryAfterMs: error.retryAfterMs,
-      latencyMs: Date.now() - this.startedAtMs,
-    });
+    const { record } = this;
+    record.kind = error.kind;
+    record.httpStatus = error.status ?? record.httpStatus;
+    record.errorType = error.code ?? error.type;
+    record.message = error.message;
+    record.retryAfterMs = error.retryAfterMs;
+    record.latencyMs = Date.now() - this.startedAtMs;
     this.release(false);
     return { ok: false, record: this.record, error };
   }

@@ -20,11 +20,9 @@ export async function* forwardCommitted(ready: CommitReady, batches: EventBatche
   let pendingNext = ready.pendingNext;
   try {
     const first = ready.held;
-    if (forwardable(ready.remainder, first, reading, record) === 'failed') {
-      yield first;
-      return;
-    }
+    for (const event of forwardable(ready.remainder, reading, record)) first.push(event);
     yield first;
+    if (endsInFailure(first)) return;
     while (!readToEnd) {
       let next: IteratorResult<StreamEvent[], void>;
       try {
@@ -48,10 +46,9 @@ export async function* forwardCommitted(ready: CommitReady, batches: EventBatche
         break;
       }
       if (!reading.finished) context.timer.touch();
-      const out: StreamEvent[] = [];
-      const state = forwardable(next.value, out, reading, record);
+      const out = forwardable(next.value, reading, record);
       if (out.length > 0) yield out;
-      if (state === 'failed') return;
+      if (endsInFailure(out)) return;
     }
     if (!reading.finished) yield [interrupted(record, 'the upstream stream ended before its finish')];
   } finally {
@@ -64,16 +61,29 @@ export async function* forwardCommitted(ready: CommitReady, batches: EventBatche
   }
 }
 
-/** The events of one upstream batch that go to the caller; stops at an in-band error. */
-function forwardable(batch: StreamEvent[], into: StreamEvent[], reading: StreamReading, record: AttemptRecord): 'open' | 'failed' {
-  for (const event of batch) {
+/**
+ * The events of one upstream batch that go to the caller; stops at an in-band error, which ends
+ * them as the interruption. A batch read afresh from each network read, it goes out itself when
+ * every event in it does (most do): it is copied only from the first event that does not.
+ */
+function forwardable(batch: StreamEvent[], reading: StreamReading, record: AttemptRecord): StreamEvent[] {
+  let out: StreamEvent[] | undefined;
+  for (let index = 0; index < batch.length; index++) {
+    const event = batch[index]!;
     if (event.type === 'provider-error') {
-      into.push(interrupted(record, `the upstream reported an error mid-stream: ${event.error.message}`));
-      return 'failed';
+      out ??= batch.slice(0, index);
+      out.push(interrupted(record, `the upstream reported an error mid-stream: ${event.error.message}`));
+      return out;
     }
-    if (reading.read(event)) into.push(event);
+    if (reading.read(event)) out?.push(event);
+    else out ??= batch.slice(0, index);
   }
-  return 'open';
+  return out ?? batch;
+}
+
+/** Whether forwarding stopped at an in-band error: only the interruption forwards a provider-error. */
+function endsInFailure(events: readonly StreamEvent[]): boolean {
+  return events.at(-1)?.type === 'provider-error';
 }
 
 /**

@@ -136,7 +136,9 @@ export class Hedging<Answer> {
     if (outcome.ok) {
       // It reached its commit point as the winner did; its answer is dropped unread.
       await this.#operation.discard?.(outcome.answer);
-      Object.assign(record, { kind: 'cancelled', committed: false, message: ANSWERED_ELSEWHERE.message });
+      record.kind = 'cancelled';
+      record.committed = false;
+      record.message = ANSWERED_ELSEWHERE.message;
     }
     if (record.kind === 'cancelled' && record.sentMs !== undefined && record.usage === undefined && this.#operation.estimateInputTokens) {
       record.usage = estimatedUsage(undefined, 0, this.#operation.estimateInputTokens);
