@@ -11,7 +11,8 @@ import { MIN_ATTEMPT_MS } from './deadline.js';
 import { Hedging, type AttemptPlan, type HedgedLoop } from './hedging.js';
 import { lastResortCandidate, skippedTargetsOf, type Skip } from './planned-skips.js';
 import type { RetryBudget } from './retry-budget.js';
-import { runAttempt, type AttemptOutcome, type Operation } from './run-attempt.js';
+import type { AttemptOutcome } from './attempt-context.js';
+import { runAttempt, type Operation } from './run-attempt.js';
 import type { EngineDeps, RouteCall, Served } from './route-call.js';
 import { sleep } from './sleep.js';
 

@@ -11,7 +11,7 @@ import {
 } from '../providers/spec.js';
 import type { ResolvedTarget } from '../routing/resolve-route.js';
 import type { Transport, UpstreamResponse } from '../transport/send-upstream.js';
-import { AttemptContext, type AttemptObserver } from './attempt-context.js';
+import { AttemptContext, type AttemptObserver, type AttemptOutcome } from './attempt-context.js';
 import type { Cancellation } from '../core/cancellation.js';
 import { errorCode } from './classify-transport-error.js';
 import type { AttemptRecord, FirstTokenSource } from '../core/attempt-record.js';
@@ -39,9 +39,6 @@ export interface AttemptInput {
   thinkingDropped?: boolean;
 }
 
-export type AttemptOutcome<Answer> =
-  | { ok: true; record: AttemptRecord; answer: Answer }
-  | { ok: false; record: AttemptRecord; error: UpstreamFailure };
 
 /**
  * What one kind of request (a chat, embeddings) does in an attempt, around the part every kind
@@ -117,7 +114,7 @@ export async function runAttempt<Answer>(input: AttemptInput, operation: Operati
     return context.fail(error instanceof UpstreamFailureError ? error.error : gatewayFailure(error));
   }
   if (input.idempotencyKey !== undefined) upstream.headers['idempotency-key'] = input.idempotencyKey;
-  if (upstream.relayed) context.record.relay = true;
+  if (upstream.relayed) context.relayed();
 
   let response: UpstreamResponse;
   try {
@@ -127,7 +124,7 @@ export async function runAttempt<Answer>(input: AttemptInput, operation: Operati
     // and a wait for a pooled socket is the gateway's, never the provider's.
     // When the upstream last received the request (per host tried): its silence counts from then.
     const onSent = () => {
-      context.record.sentMs = Date.now() - startedAtMs;
+      context.sent();
       context.timer.arm('first_token', input.timeouts.first_token_ms);
     };
     response = await sendToFirstReachableHost(upstream, input, context, onSent);
@@ -136,7 +133,7 @@ export async function runAttempt<Answer>(input: AttemptInput, operation: Operati
     if (error instanceof UpstreamFailureError) return context.fail(error.error);
     return context.fail(context.classify(error));
   }
-  context.record.httpStatus = response.statusCode;
+  context.answeredWithStatus(response.statusCode);
   input.observer?.observeHeaders(response.headers);
 
   try {
