@@ -64,7 +64,8 @@ export function hotFunctionTable(functions: readonly HotFunction[]): string {
 
 const repositoryRoot = fileURLToPath(new URL('../../', import.meta.url));
 
-function shortLocation(url: string, lineNumber: number): string {
+/** A profile's script URL and 0-based line as a path from the repository root and a 1-based line. */
+export function shortLocation(url: string, lineNumber: number): string {
   if (url === '') return '(native/VM)';
   const path = url.startsWith('file://') ? relative(repositoryRoot, fileURLToPath(url)) : url;
   // V8 line numbers are 0-based.

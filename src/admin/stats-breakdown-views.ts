@@ -4,7 +4,7 @@ import { REFUSAL_CLASSES, type RefusalClass } from '../core/request-outcome.js';
 import { microsToUsd } from '../metering/money.js';
 import type { BreakdownStats, OutcomeSums } from '../store/breakdown-stats.js';
 import { percentileOfHistogram, type HistogramBin } from '../store/percentile-of-histogram.js';
-import { MINUTE_MS } from '../store/stats-rollups.js';
+import { MINUTE_MS } from '../store/record-facts.js';
 import type {
   AdminStatsResponse,
   BreakdownFigures,

@@ -37,6 +37,8 @@ export interface StreamRenderer extends SseRenderer {
    * answers are kept: the very object `end()` sends, so a change made to it before shows there.
    */
   finalAnswer?(): Record<string, unknown>;
+  /** A relayed frame as the caller gets it, for a dialect that edits one (the Responses API names its answers itself). */
+  relayedFrame?(text: string): string;
 }
 
 export interface StreamRendererOptions {
@@ -63,6 +65,8 @@ export interface CallerDialect {
   requestIdHeaders: readonly string[];
   parse(body: unknown, headers: IncomingHttpHeaders): ParsedChat;
   renderResult(result: ChatResult, fallbackId: string, echo?: Readonly<Record<string, unknown>>): unknown;
+  /** A relayed body as the caller gets it, for a dialect that edits one (the Responses API names its answers itself). */
+  relayedResult?(text: string, fallbackId: string): string;
   streamRenderer(options: StreamRendererOptions): StreamRenderer;
   errorBody(error: ErrorEnvelope): unknown;
 }

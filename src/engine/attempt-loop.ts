@@ -8,10 +8,11 @@ import type { UpstreamFailure } from '../providers/spec.js';
 import type { ResolvedTarget } from '../routing/resolve-route.js';
 import { backoffDelayMs } from './backoff.js';
 import { MIN_ATTEMPT_MS } from './deadline.js';
-import { Hedging, type AttemptPlan, type Ended, type HedgedLoop } from './hedging.js';
+import { Hedging, type AttemptPlan, type HedgedLoop } from './hedging.js';
 import { lastResortCandidate, skippedTargetsOf, type Skip } from './planned-skips.js';
 import type { RetryBudget } from './retry-budget.js';
-import { runAttempt, type AttemptOutcome, type Operation } from './run-attempt.js';
+import type { AttemptOutcome } from './attempt-context.js';
+import { runAttempt, type Operation } from './run-attempt.js';
 import type { EngineDeps, RouteCall, Served } from './route-call.js';
 import { sleep } from './sleep.js';
 
@@ -107,16 +108,25 @@ export class AttemptLoop<Answer> implements HedgedLoop<Answer> {
         return { type: 'next' };
       }
       attempted = true;
-      const ended = withoutThinking === undefined ? await this.#attemptOnce(current, permit, options.rest) : await this.#attemptWithoutThinking(current, permit, withoutThinking);
-      const { outcome } = ended;
+      // Raced against hedges when hedging gives the attempt a delay (docs/lifecycle.md); otherwise
+      // alone: always as the plan's last option, which has nothing to hedge with, and without the
+      // thinking blocks, where a hedge would take the request elsewhere (recorded as `thinking_dropped`).
+      const lastOption = withoutThinking !== undefined || this.#untaken(options.rest).length === 0;
+      const afterMs = lastOption ? undefined : this.#hedging?.delayFor(permit, this.#reasons(current));
+      let outcome: AttemptOutcome<Answer>;
+      if (afterMs === undefined) outcome = await this.attempt(current, permit, { lastOption, hedge: false, caller: this.#call.caller }, withoutThinking);
+      else {
+        const ended = await this.#hedging!.race(current, permit, options.rest, afterMs);
+        outcome = ended.outcome;
+        if (ended.target !== current) {
+          current = ended.target;
+          retry = 0;
+          waitedForRetryAfter = false;
+        }
+      }
       if (outcome.ok) {
         this.#budget.recordSuccess();
-        return { type: 'served', outcome: { answer: outcome.answer, served: ended.target, attempts: this.attempts, skipped: this.skippedTargets() } };
-      }
-      if (ended.target !== current) {
-        current = ended.target;
-        retry = 0;
-        waitedForRetryAfter = false;
+        return { type: 'served', outcome: { answer: outcome.answer, served: current, attempts: this.attempts, skipped: this.skippedTargets() } };
       }
       const rest = this.#untaken(options.rest);
       const { error } = outcome;
@@ -168,28 +178,6 @@ export class AttemptLoop<Answer> implements HedgedLoop<Answer> {
     return this.#hedging === undefined ? targets : this.#hedging.untaken(targets);
   }
 
-  /**
-   * One attempt at `target`: raced against hedges when hedging gives it a delay (docs/lifecycle.md),
-   * otherwise — and always as the plan's last option, which has nothing to hedge with — alone.
-   */
-  async #attemptOnce(target: ResolvedTarget, permit: Permit, plannedRest: readonly ResolvedTarget[]): Promise<Ended<Answer>> {
-    const lastOption = this.#untaken(plannedRest).length === 0;
-    const hedging = lastOption ? undefined : this.#hedging;
-    const afterMs = hedging?.delayFor(permit, this.#reasons(target));
-    if (hedging !== undefined && afterMs !== undefined) return hedging.race(target, permit, plannedRest, afterMs);
-    return { target, outcome: await this.attempt(target, permit, { lastOption, hedge: false, caller: this.#call.caller }) };
-  }
-
-  /**
-   * The attempt after the target refused a thinking block another home signed: the request
-   * without the earlier turns' thinking, alone (a hedge would take the request elsewhere), recorded
-   * as `thinking_dropped`.
-   */
-  async #attemptWithoutThinking(target: ResolvedTarget, permit: Permit, operation: Operation<Answer>): Promise<Ended<Answer>> {
-    const plan = { lastOption: this.#untaken([]).length === 0, hedge: false, caller: this.#call.caller };
-    return { target, outcome: await this.attempt(target, permit, plan, operation) };
-  }
-
   /** Whether this attempt's first token comes after thinking: the request asks for it, or the model reasons by default. */
   #reasons(target: ResolvedTarget): boolean {
     return this.#operation.asksForReasoning === true || isReasoningModel(target.routedModel);
@@ -215,8 +203,7 @@ export class AttemptLoop<Answer> implements HedgedLoop<Answer> {
         transport: this.#deps.transport,
         accessTokens: this.#deps.accessTokens,
         idempotencyKey: this.#call.upstreamIdempotencyKey,
-        onHeaders: (headers) => permit.observeHeaders(headers),
-        onSettled: (record) => permit.settle(record),
+        observer: permit,
         thinkingDropped: operation !== this.#operation,
       },
       operation,

@@ -59,10 +59,9 @@ export function chatOperation(request: ChatRequest, commit: CommitPolicy, option
       await events.return?.();
     },
     async read(response, context, input) {
-      const { record } = context;
       const adapter = upstreamOf(input.adapter);
       // Decided when the request was built, and kept on its record.
-      const relayed = record.relay === true;
+      const relayed = context.record.relay === true;
       if (!request.stream) {
         context.timer.arm('idle', input.timeouts.idle_ms);
         const text = await response.body.text();
@@ -72,7 +71,7 @@ export function chatOperation(request: ChatRequest, commit: CommitPolicy, option
         }
         if (isEmptyResult(result)) {
           // Generated and billed all the same.
-          record.usage = result.usage;
+          context.billed(result.usage);
           return context.fail(EMPTY_ANSWER);
         }
         // Providers that do not say which model answered (Bedrock) answered with the routed one.
@@ -85,10 +84,8 @@ export function chatOperation(request: ChatRequest, commit: CommitPolicy, option
             outputTokens: estimateTokens(outputCharactersOfResult(result)),
           }));
         }
-        Object.assign(record, { latencyMs: Date.now() - context.startedAtMs, usage: result.usage, committed: true });
-        context.release(true);
         const relayedBody = relayed && result.usage === reported ? { relayedBody: text } : {};
-        return { ok: true, record, answer: { result, upstream: adapter.dialect, ...relayedBody } };
+        return context.answeredWhole({ result, upstream: adapter.dialect, ...relayedBody }, result.usage);
       }
 
       const parser = adapter.createStreamParser();
@@ -105,7 +102,7 @@ export function chatOperation(request: ChatRequest, commit: CommitPolicy, option
         return context.fail(ready);
       }
       nameTheAnsweringModel(ready.held, input.target.routedModel);
-      return { ok: true, record, answer: { events: forwardCommitted(ready, batches, context), upstream: adapter.dialect, ...(relayed ? { relayed: true as const } : {}) } };
+      return context.answered({ events: forwardCommitted(ready, batches, context), upstream: adapter.dialect, ...(relayed ? { relayed: true as const } : {}) });
     },
   };
 }

@@ -23,9 +23,7 @@ export function embeddingsOperation(request: EmbeddingsRequest): Operation<Embed
       // A provider that reports no usage (Gemini) still bills: the input is counted here, marked estimated.
       const estimate = () => ({ inputTokens: estimateTokens(inputCharacters(request)), outputTokens: 0 });
       const usage = result.usage ? trustedUsage(result.usage, estimate) : { ...estimate(), estimated: true };
-      Object.assign(context.record, { latencyMs: Date.now() - context.startedAtMs, usage, committed: true });
-      context.release(true);
-      return { ok: true, record: context.record, answer: { ...result, usage } };
+      return context.answeredWhole({ ...result, usage }, usage);
     },
   };
 }

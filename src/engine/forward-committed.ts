@@ -1,5 +1,4 @@
 import type { StreamEvent } from '../providers/spec.js';
-import type { AttemptRecord } from '../core/attempt-record.js';
 import type { AttemptContext } from './attempt-context.js';
 import type { CommitReady, EventBatches } from './read-to-commit-point.js';
 import type { StreamReading } from './stream-reading.js';
@@ -13,18 +12,15 @@ import type { StreamReading } from './stream-reading.js';
  * events (their usage, a finish) is in `ready.reading`, which reads on from there.
  */
 export async function* forwardCommitted(ready: CommitReady, batches: EventBatches, context: AttemptContext): AsyncGenerator<StreamEvent[], void, undefined> {
-  const { record } = context;
   const { reading } = ready;
-  record.committed = true;
+  context.committed();
   let readToEnd = ready.ended;
   let pendingNext = ready.pendingNext;
   try {
     const first = ready.held;
-    if (forwardable(ready.remainder, first, reading, record) === 'failed') {
-      yield first;
-      return;
-    }
+    for (const event of forwardable(ready.remainder, reading, context)) first.push(event);
     yield first;
+    if (endsInFailure(first)) return;
     while (!readToEnd) {
       let next: IteratorResult<StreamEvent[], void>;
       try {
@@ -37,10 +33,10 @@ export async function* forwardCommitted(ready: CommitReady, batches: EventBatche
         }
         const failure = context.classify(error);
         if (failure.kind === 'cancelled') {
-          record.kind = 'cancelled';
+          context.endedAs('cancelled');
           return;
         }
-        yield [interrupted(record, `the upstream stream failed after it started: ${failure.message}`, failure.kind === 'internal_error' ? 'internal_error' : 'stream_interrupted')];
+        yield [interrupted(context, `the upstream stream failed after it started: ${failure.message}`, failure.kind === 'internal_error' ? 'internal_error' : 'stream_interrupted')];
         return;
       }
       if (next.done) {
@@ -48,40 +44,50 @@ export async function* forwardCommitted(ready: CommitReady, batches: EventBatche
         break;
       }
       if (!reading.finished) context.timer.touch();
-      const out: StreamEvent[] = [];
-      const state = forwardable(next.value, out, reading, record);
+      const out = forwardable(next.value, reading, context);
       if (out.length > 0) yield out;
-      if (state === 'failed') return;
+      if (endsInFailure(out)) return;
     }
-    if (!reading.finished) yield [interrupted(record, 'the upstream stream ended before its finish')];
+    if (!reading.finished) yield [interrupted(context, 'the upstream stream ended before its finish')];
   } finally {
-    record.latencyMs = Date.now() - context.startedAtMs;
-    if (!reading.finished && record.kind === 'ok') record.kind = context.callerGone ? 'cancelled' : 'stream_interrupted';
+    context.streamEnded(reading.finished);
     // A stream that died may hold only an early, partial usage (Anthropic's message_start).
-    if (!reading.finished || record.usage === undefined) reading.estimateUsage();
+    if (!reading.finished || context.record.usage === undefined) reading.estimateUsage();
     context.release(readToEnd);
     if (!readToEnd) void batches.return?.();
   }
 }
 
-/** The events of one upstream batch that go to the caller; stops at an in-band error. */
-function forwardable(batch: StreamEvent[], into: StreamEvent[], reading: StreamReading, record: AttemptRecord): 'open' | 'failed' {
-  for (const event of batch) {
+/**
+ * The events of one upstream batch that go to the caller; stops at an in-band error, which ends
+ * them as the interruption. A batch read afresh from each network read, it goes out itself when
+ * every event in it does (most do): it is copied only from the first event that does not.
+ */
+function forwardable(batch: StreamEvent[], reading: StreamReading, context: AttemptContext): StreamEvent[] {
+  let out: StreamEvent[] | undefined;
+  for (let index = 0; index < batch.length; index++) {
+    const event = batch[index]!;
     if (event.type === 'provider-error') {
-      into.push(interrupted(record, `the upstream reported an error mid-stream: ${event.error.message}`));
-      return 'failed';
+      out ??= batch.slice(0, index);
+      out.push(interrupted(context, `the upstream reported an error mid-stream: ${event.error.message}`));
+      return out;
     }
-    if (reading.read(event)) into.push(event);
+    if (reading.read(event)) out?.push(event);
+    else out ??= batch.slice(0, index);
   }
-  return 'open';
+  return out ?? batch;
+}
+
+/** Whether forwarding stopped at an in-band error: only the interruption forwards a provider-error. */
+function endsInFailure(events: readonly StreamEvent[]): boolean {
+  return events.at(-1)?.type === 'provider-error';
 }
 
 /**
  * The caller sees a stream_interrupted either way; the record keeps a failure of the gateway's
  * own apart, since that must not count against the target.
  */
-function interrupted(record: AttemptRecord, message: string, kind: 'stream_interrupted' | 'internal_error' = 'stream_interrupted'): StreamEvent {
-  record.kind = kind;
-  record.message = message;
+function interrupted(context: AttemptContext, message: string, kind: 'stream_interrupted' | 'internal_error' = 'stream_interrupted'): StreamEvent {
+  context.endedAs(kind, message);
   return { type: 'provider-error', error: { kind: 'stream_interrupted', message } };
 }

@@ -2,13 +2,15 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AttemptRecord } from '../core/attempt-record.js';
 import type { ResolvedTarget } from '../routing/resolve-route.js';
 import { raceWithHedges, type HedgePlan, type RunningAttempt } from './hedge-race.js';
-import type { AttemptOutcome } from './run-attempt.js';
+import type { AttemptContext, AttemptOutcome } from './attempt-context.js';
 
 /** An attempt the test settles by hand; `cancel` settles it as cancelled. */
 function attemptAt(name: string) {
   let settle!: (outcome: AttemptOutcome<string>) => void;
   const outcome = new Promise<AttemptOutcome<string>>((resolve) => (settle = resolve));
   const record = { connection: name } as AttemptRecord;
+  // The race reads outcomes only; what writes an attempt's record is not its business.
+  const ofAttempt = { record, attempt: {} as AttemptContext };
   const events: string[] = [];
   const attempt: RunningAttempt<string> = {
     target: { connectionName: name } as ResolvedTarget,
@@ -16,15 +18,15 @@ function attemptAt(name: string) {
     outcome,
     cancel: async () => {
       events.push('cancelled');
-      settle({ ok: false, record, error: { kind: 'cancelled', message: 'answered elsewhere' } });
+      settle({ ok: false, ...ofAttempt, error: { kind: 'cancelled', message: 'answered elsewhere' } });
       await outcome;
     },
   };
   return {
     attempt,
     events,
-    answer: () => settle({ ok: true, record, answer: name }),
-    fail: () => settle({ ok: false, record, error: { kind: 'server_error', message: 'down' } }),
+    answer: () => settle({ ok: true, ...ofAttempt, answer: name }),
+    fail: () => settle({ ok: false, ...ofAttempt, error: { kind: 'server_error', message: 'down' } }),
   };
 }
 

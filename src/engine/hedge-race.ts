@@ -1,6 +1,6 @@
 import type { UpstreamFailure } from '../providers/spec.js';
 import type { ResolvedTarget } from '../routing/resolve-route.js';
-import type { AttemptOutcome } from './run-attempt.js';
+import type { AttemptOutcome } from './attempt-context.js';
 import { timerDelayMs } from '../core/timer-delay.js';
 
 /** One attempt under way, as a hedge race sees it. */

@@ -2,12 +2,12 @@ import type { HedgeConfig } from '../config/schema.js';
 import { ANSWERED_ELSEWHERE, Cancellation } from '../core/cancellation.js';
 import { ruleFor } from '../core/failure-policy.js';
 import type { HealthDoor, Permit } from '../health/health-door.js';
-import { estimatedUsage } from '../metering/estimate-tokens.js';
 import type { ResolvedRoute, ResolvedTarget } from '../routing/resolve-route.js';
 import { MIN_ATTEMPT_MS } from './deadline.js';
 import { raceWithHedges, type RunningAttempt } from './hedge-race.js';
 import type { RetryBudget } from './retry-budget.js';
-import type { AttemptOutcome, Operation } from './run-attempt.js';
+import type { AttemptOutcome } from './attempt-context.js';
+import type { Operation } from './run-attempt.js';
 
 /** How the loop runs one attempt: whether it is the plan's last option, whether a hedge, whom it follows. */
 export interface AttemptPlan {
@@ -132,14 +132,11 @@ export class Hedging<Answer> {
    * sent, at least the input it read (its usage estimated, as for an interrupted stream).
    */
   async #letGo(outcome: AttemptOutcome<Answer>): Promise<void> {
-    const { record } = outcome;
     if (outcome.ok) {
       // It reached its commit point as the winner did; its answer is dropped unread.
       await this.#operation.discard?.(outcome.answer);
-      Object.assign(record, { kind: 'cancelled', committed: false, message: ANSWERED_ELSEWHERE.message });
+      outcome.attempt.answeredElsewhere(ANSWERED_ELSEWHERE.message);
     }
-    if (record.kind === 'cancelled' && record.sentMs !== undefined && record.usage === undefined && this.#operation.estimateInputTokens) {
-      record.usage = estimatedUsage(undefined, 0, this.#operation.estimateInputTokens);
-    }
+    if (this.#operation.estimateInputTokens) outcome.attempt.billCancelledInput(this.#operation.estimateInputTokens);
   }
 }

@@ -77,8 +77,7 @@ export async function readToCommitPoint(
         held.push(event);
         const content = isContent(event);
         sawContent ||= content;
-        if (context.record.firstTokenMs === undefined && (content || event.type === 'finish')) {
-          context.record.firstTokenMs = Date.now() - context.startedAtMs;
+        if ((content || event.type === 'finish') && context.firstToken()) {
           if (!reading.finished) {
             context.timer.arm('idle', options.timeouts.idle_ms);
             context.heard(options.timeouts.idle_ms);

@@ -35,7 +35,7 @@ function input(onSettled: (record: AttemptRecord) => void) {
     requestStartedAtMs: nowMs,
     transport: unreachable,
     accessTokens: new GoogleAccessTokens(),
-    onSettled,
+    observer: { observeHeaders: () => undefined, settle: onSettled },
   };
 }
 

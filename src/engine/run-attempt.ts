@@ -6,13 +6,12 @@ import {
   UpstreamFailureError,
   type ProviderAdapter,
   type UpstreamFailure,
-  type ResponseHeaders,
   type TargetContext,
   type UpstreamRequest,
 } from '../providers/spec.js';
 import type { ResolvedTarget } from '../routing/resolve-route.js';
 import type { Transport, UpstreamResponse } from '../transport/send-upstream.js';
-import { AttemptContext } from './attempt-context.js';
+import { AttemptContext, type AttemptObserver, type AttemptOutcome } from './attempt-context.js';
 import type { Cancellation } from '../core/cancellation.js';
 import { errorCode } from './classify-transport-error.js';
 import type { AttemptRecord, FirstTokenSource } from '../core/attempt-record.js';
@@ -29,10 +28,8 @@ export interface AttemptInput {
   requestStartedAtMs: number;
   transport: Transport;
   accessTokens: AccessTokens;
-  /** Hears the attempt's final record once it has really ended (a stream: when it ends). */
-  onSettled?: (record: AttemptRecord) => void;
-  /** Hears the upstream's response headers (rate-limit headers come on successes too). */
-  onHeaders?: (headers: ResponseHeaders) => void;
+  /** Hears of the attempt as it goes: for a route's attempts, the permit health gave it. */
+  observer?: AttemptObserver;
   idempotencyKey?: string;
   /** Started beside a slow attempt (a route's `hedge`): its record says so. */
   hedge?: boolean;
@@ -42,9 +39,6 @@ export interface AttemptInput {
   thinkingDropped?: boolean;
 }
 
-export type AttemptOutcome<Answer> =
-  | { ok: true; record: AttemptRecord; answer: Answer }
-  | { ok: false; record: AttemptRecord; error: UpstreamFailure };
 
 /**
  * What one kind of request (a chat, embeddings) does in an attempt, around the part every kind
@@ -86,24 +80,32 @@ export interface Operation<Answer> {
  */
 export async function runAttempt<Answer>(input: AttemptInput, operation: Operation<Answer>): Promise<AttemptOutcome<Answer>> {
   const startedAtMs = Date.now();
-  const context = new AttemptContext(
-    {
-      n: input.n,
-      connection: input.target.connectionName,
-      provider: input.target.connection.provider,
-      model: input.target.routedModel,
-      kind: 'ok',
-      startedMs: startedAtMs - input.requestStartedAtMs,
-      latencyMs: 0,
-      firstTokenTimeoutMs: input.timeouts.first_token_ms,
-      ...(input.firstTokenSource === undefined ? {} : { firstTokenSource: input.firstTokenSource }),
-      ...(input.hedge ? { hedge: true as const } : {}),
-      ...(input.thinkingDropped ? { thinkingDropped: true as const } : {}),
-      committed: false,
-      malformedEvents: 0,
-    },
-    { caller: input.caller, startedAtMs, deadlineAtMs: input.deadlineAtMs, onSettled: input.onSettled },
-  );
+  // Every field the attempt may come to have is in it from the start: one allocation of one
+  // shape, which filling it in as the attempt goes never grows.
+  const record: AttemptRecord = {
+    n: input.n,
+    connection: input.target.connectionName,
+    provider: input.target.connection.provider,
+    model: input.target.routedModel,
+    kind: 'ok',
+    httpStatus: undefined,
+    errorType: undefined,
+    message: undefined,
+    retryAfterMs: undefined,
+    startedMs: startedAtMs - input.requestStartedAtMs,
+    latencyMs: 0,
+    sentMs: undefined,
+    firstTokenMs: undefined,
+    firstTokenTimeoutMs: input.timeouts.first_token_ms,
+    firstTokenSource: input.firstTokenSource,
+    hedge: input.hedge ? true : undefined,
+    thinkingDropped: input.thinkingDropped ? true : undefined,
+    relay: undefined,
+    committed: false,
+    usage: undefined,
+    malformedEvents: 0,
+  };
+  const context = new AttemptContext(record, { caller: input.caller, startedAtMs, deadlineAtMs: input.deadlineAtMs, observer: input.observer });
 
   let upstream: UpstreamRequest;
   try {
@@ -112,7 +114,7 @@ export async function runAttempt<Answer>(input: AttemptInput, operation: Operati
     return context.fail(error instanceof UpstreamFailureError ? error.error : gatewayFailure(error));
   }
   if (input.idempotencyKey !== undefined) upstream.headers['idempotency-key'] = input.idempotencyKey;
-  if (upstream.relayed) context.record.relay = true;
+  if (upstream.relayed) context.relayed();
 
   let response: UpstreamResponse;
   try {
@@ -122,7 +124,7 @@ export async function runAttempt<Answer>(input: AttemptInput, operation: Operati
     // and a wait for a pooled socket is the gateway's, never the provider's.
     // When the upstream last received the request (per host tried): its silence counts from then.
     const onSent = () => {
-      context.record.sentMs = Date.now() - startedAtMs;
+      context.sent();
       context.timer.arm('first_token', input.timeouts.first_token_ms);
     };
     response = await sendToFirstReachableHost(upstream, input, context, onSent);
@@ -131,8 +133,8 @@ export async function runAttempt<Answer>(input: AttemptInput, operation: Operati
     if (error instanceof UpstreamFailureError) return context.fail(error.error);
     return context.fail(context.classify(error));
   }
-  context.record.httpStatus = response.statusCode;
-  input.onHeaders?.(response.headers);
+  context.answeredWithStatus(response.statusCode);
+  input.observer?.observeHeaders(response.headers);
 
   try {
     if (response.statusCode >= 300) {
@@ -154,11 +156,14 @@ async function sendToFirstReachableHost(unsigned: UpstreamRequest, input: Attemp
   const hosts = input.target.connection.alternate_hosts;
   let upstream = unsigned;
   for (let index = 0; ; index++) {
+    let signed: UpstreamRequest;
     try {
       // A key header is the same for every host; a SigV4 signature is made afresh from the unsigned headers.
-      const signed = await applyCredentials(upstream, input.target, input.accessTokens).catch((error: unknown) => {
-        throw new SigningFailure(error);
-      });
+      signed = await applyCredentials(upstream, input.target, input.accessTokens);
+    } catch (error) {
+      throw new SigningFailure(error);
+    }
+    try {
       return await input.transport.send(signed, { cancellation: context.cancellation, connectTimeoutMs: input.timeouts.connect_ms, onSent });
     } catch (error) {
       const alternate = hosts[index];

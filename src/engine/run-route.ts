@@ -19,8 +19,8 @@ import type { Operation } from './run-attempt.js';
  */
 export async function runRoute<Answer>(call: RouteCall, operation: Operation<Answer>, deps: EngineDeps): Promise<Served<Answer>> {
   const { route } = call;
-  const accepts = (target: ResolvedTarget) => operation.accepts === undefined || operation.accepts(deps.adapterFor(target));
-  if (!route.targets.some(accepts)) {
+  const accepts = operation.accepts === undefined ? undefined : (target: ResolvedTarget) => operation.accepts!(deps.adapterFor(target));
+  if (accepts !== undefined && !route.targets.some(accepts)) {
     throw new GatewayError(`No target of model '${route.name}' serves ${operation.name}.`, {
       status: 400,
       code: 'model_not_supported',
@@ -32,11 +32,13 @@ export async function runRoute<Answer>(call: RouteCall, operation: Operation<Ans
   const planned = boundFirst(deps.health.plan(route), call.boundTarget);
   // Only cooling shortens the plan: the targets it left out are named in the record.
   if (planned.length < route.targets.length) {
-    for (const target of route.targets) if (!planned.includes(target) && accepts(target)) loop.skip(target, 'cooling', deps.health.coolingUntilMs(target));
+    for (const target of route.targets) if (!planned.includes(target) && (accepts === undefined || accepts(target))) loop.skip(target, 'cooling', deps.health.coolingUntilMs(target));
   }
-  const targets = planned.filter(accepts);
+  // Most operations take every target: their plan is walked as it is, not copied.
+  const targets = accepts === undefined ? planned : planned.filter(accepts);
 
-  for (const [index, target] of targets.entries()) {
+  for (let index = 0; index < targets.length; index++) {
+    const target = targets[index]!;
     if (loop.hedgedTo(target)) continue;
     if (!loop.acceptsContext(target)) {
       loop.skip(target, 'context_window', undefined);

@@ -29,14 +29,13 @@ export class StreamReading {
    * the record; a finish is noted. Every event kept (true) counts its output characters.
    */
   read(event: StreamEvent): boolean {
-    const { record } = this.#context;
     switch (event.type) {
       case 'malformed-event':
-        record.malformedEvents++;
+        this.#context.malformedEvent();
         return false;
       case 'usage':
         event.usage = trustedUsage(event.usage, () => ({ inputTokens: this.#estimateInputTokens(), outputTokens: estimateTokens(this.outputCharacters) }));
-        record.usage = event.usage;
+        this.#context.billed(event.usage);
         break;
       case 'finish':
         this.finished = true;
@@ -50,7 +49,6 @@ export class StreamReading {
 
   /** A stream cut short was generated, and billed, all the same: its usage is estimated for the ledger from what was read. */
   estimateUsage(): void {
-    const { record } = this.#context;
-    record.usage = estimatedUsage(record.usage, this.outputCharacters, this.#estimateInputTokens);
+    this.#context.billed(estimatedUsage(this.#context.record.usage, this.outputCharacters, this.#estimateInputTokens));
   }
 }

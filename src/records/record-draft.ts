@@ -119,7 +119,7 @@ export class RecordDraft {
         : null,
       attempts: this.attempts.map((attempt) => toEntry(attempt, costMicrosByAttempt.get(attempt.n))),
       usage: servedAttempt?.usage ? toRecordUsage(servedAttempt.usage) : null,
-      cost_usd: costMicrosByAttempt.size === 0 ? null : microsToUsd([...costMicrosByAttempt.values()].reduce((sum, micros) => sum + micros, 0)),
+      cost_usd: costMicrosByAttempt.size === 0 ? null : microsToUsd(sumOf(costMicrosByAttempt.values())),
       first_token_ms: this.firstTokenAtMs === undefined ? null : this.firstTokenAtMs - this.startedAtMs,
       latency_ms: latencyMs,
       added_latency_ms: Math.max(0, latencyMs - upstreamMs - this.waited.ms),
@@ -172,13 +172,17 @@ function toEntry(attempt: AttemptRecord, costMicros: number | undefined): Attemp
 }
 
 function toSkippedEntry(skip: SkippedTarget): SkippedTargetEntry {
-  return {
-    connection: skip.connection,
-    model: skip.model,
-    reason: skip.reason,
-    ...(skip.kind === undefined ? {} : { kind: skip.kind }),
-    ...(skip.untilMs === undefined ? {} : { until_ms: skip.untilMs }),
-  };
+  const entry: SkippedTargetEntry = { connection: skip.connection, model: skip.model, reason: skip.reason };
+  if (skip.kind !== undefined) entry.kind = skip.kind;
+  if (skip.untilMs !== undefined) entry.until_ms = skip.untilMs;
+  return entry;
+}
+
+/** Summed where they are, rather than copied into an array first. */
+function sumOf(values: Iterable<number>): number {
+  let sum = 0;
+  for (const value of values) sum += value;
+  return sum;
 }
 
 function toRecordUsage(usage: Usage): RecordUsage {

@@ -5,6 +5,7 @@ import { CALLER_LEFT } from '../core/cancellation.js';
 import { sessionIdOf } from '../dialects/shared/session-id.js';
 import type { ChatAnswer } from '../engine/chat-operation.js';
 import { newRequestId } from '../http/request-id.js';
+import { spliceTopLevel } from '../providers/shared/splice-json.js';
 import type { Endpoint } from '../serving/endpoint.js';
 import type { Inbound, JsonBody } from '../serving/inbound.js';
 import type { ParsedResponses } from '../serving/responses-endpoint.js';
@@ -118,7 +119,8 @@ export class ResponsesSocket {
     }
     clearTimeout(this.#idle);
     // Every answer on a socket streams, whatever the body says (clients send `stream: true`, or nothing).
-    const body: JsonBody = { text: message.text, json: { ...create, stream: true } };
+    // The text is the body's own (the message less its event type), which a same-dialect target is relayed.
+    const body: JsonBody = { text: spliceTopLevel(message.text, { type: undefined, stream: 'true' }), json: { ...create, stream: true } };
     const headers = sessionIdOf(this.#headers, create) === undefined ? { ...this.#headers, 'x-switchyard-session': this.#sessionId } : this.#headers;
     const request: Inbound = { headers, transport: 'websocket', readBody: async () => body, readSmallBody: async () => body };
     const endpoint = this.#conversation.endpoint;

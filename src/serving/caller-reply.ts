@@ -27,8 +27,8 @@ export interface StreamOptions {
   onFirstWrite: () => void;
   /** Applied to a provider's error message on its way to the caller. */
   redact: Redact;
-  /** Runs before a complete stream's last frame, which waits for it. */
-  beforeEnd?: () => Promise<void>;
+  /** Keeps the answer a complete stream ends with (its renderer's `finalAnswer`) before its last frame, which waits for it. */
+  keepAnswer?: (answer: Record<string, unknown>) => Promise<void>;
   /** The stream is relayed: its frames go out as the provider sent them (`relayRenderer`). */
   relayed?: true;
 }
@@ -66,4 +66,10 @@ export interface CallerReply extends ReplyInFlight {
   refuse(error: unknown): void;
   /** A finished twin's stored answer, sent again. */
   replay(stored: StoredResponse): void;
+}
+
+/** What keeps a complete stream's answer before its last frame: the answer of the renderer in use (a relayed stream's is its provider's). */
+export function answerKeeper(renderer: StreamRenderer, options: StreamOptions): (() => Promise<void>) | undefined {
+  const { keepAnswer } = options;
+  return keepAnswer && renderer.finalAnswer ? () => keepAnswer(renderer.finalAnswer!()) : undefined;
 }

@@ -47,7 +47,7 @@ export function chatEndpoint(dialect: CallerDialect): Endpoint<ParsedChat, ChatA
       if (parsed.droppedTools && !tookEveryTool) draft.droppedTools = parsed.droppedTools;
       const withdrawnHeaders = parsed.droppedTools && tookEveryTool ? [DROPPED_TOOLS_HEADER] : [];
       if ('events' in answer) return { events: answer.events, withdrawnHeaders, ...(answer.relayed ? { relayed: answer.relayed } : {}) };
-      const json = answer.relayedBody === undefined ? dialect.renderResult(answer.result, draft.id, parsed.echo) : new JsonText(answer.relayedBody);
+      const json = answer.relayedBody === undefined ? dialect.renderResult(answer.result, draft.id, parsed.echo) : new JsonText(dialect.relayedResult?.(answer.relayedBody, draft.id) ?? answer.relayedBody);
       return { json, withdrawnHeaders };
     },
   };

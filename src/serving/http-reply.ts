@@ -15,7 +15,7 @@ import { sendReplay } from '../http/send-replay.js';
 import { writeSse } from '../http/write-sse.js';
 import { isReplayable, type IdempotencyStore, type StoredResponse } from '../idempotency/idempotency-store.js';
 import type { StreamEvent } from '../providers/spec.js';
-import type { AnswerPlan, CallerReply, StreamEnd, StreamOptions } from './caller-reply.js';
+import { answerKeeper, type AnswerPlan, type CallerReply, type StreamEnd, type StreamOptions } from './caller-reply.js';
 import { failureBody } from './failure-body.js';
 import type { IdempotencyClaim } from './request-context.js';
 
@@ -93,7 +93,7 @@ export class HttpReply implements CallerReply {
     if (!dialect) throw new Error(`a stream answered a request that did not ask for one (${this.#requestId})`);
     const renderer = options.relayed ? relayRenderer(dialect) : dialect;
     const recorder = this.#idempotency ? new RecordingSseRenderer(renderer, MAX_STORED_STREAM_CHARS) : undefined;
-    const ended = await writeSse(this.#response, headers, batches, recorder ?? renderer, options, () =>
+    const ended = await writeSse(this.#response, headers, batches, recorder ?? renderer, { ...options, beforeEnd: answerKeeper(renderer, options) }, () =>
       this.#cutAtShutdown ? DRAIN_TIME_UP.message : undefined,
     );
     const sse = ended === 'complete' ? recorder?.text() : undefined;

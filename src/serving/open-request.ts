@@ -62,12 +62,13 @@ export async function openRequest<Parsed extends { requestedModel: string }>(
   deps: OpenDeps,
 ): Promise<OpenedRequest<Parsed> | 'replayed'> {
   const { config, draft } = start;
-  const principal = await authenticateRequest(request.headers, { mode: config.auth.mode, keys: deps.keys, nowMs: draft.startedAtMs }).catch(
-    async (error: unknown) => {
-      await noteRefusedBody(request, draft, config);
-      throw error;
-    },
-  );
+  let principal: Principal;
+  try {
+    principal = await authenticateRequest(request.headers, { mode: config.auth.mode, keys: deps.keys, nowMs: draft.startedAtMs });
+  } catch (error) {
+    await noteRefusedBody(request, draft, config);
+    throw error;
+  }
   if (principal.kind === 'key') {
     draft.keyName = principal.key.name;
     draft.keyId = principal.key.id;
@@ -100,7 +101,10 @@ export async function openRequest<Parsed extends { requestedModel: string }>(
   // Read beside the gate, so that with Redis the binding costs no round trip of its own.
   const sessionBinding = draft.session === undefined ? undefined : deps.affinity.lookup(route, draft.session);
 
-  const idempotency = endpoint.idempotencyScope === undefined ? undefined : await claimIdempotencyKey(request, reply, body.text, principal, endpoint.idempotencyScope, draft, deps);
+  // Read here, so a request without the header (most) never enters the claim's async function.
+  const scope = endpoint.idempotencyScope;
+  const idempotencyKey = scope === undefined ? undefined : idempotencyKeyOf(request.headers);
+  const idempotency = scope === undefined || idempotencyKey === undefined ? undefined : await claimIdempotencyKey(idempotencyKey, reply, body.text, principal, scope, draft, deps);
   if (idempotency === 'replayed') return 'replayed';
   let admission: AdmissionHandle;
   try {
@@ -134,16 +138,14 @@ export async function openRequest<Parsed extends { requestedModel: string }>(
  * one still running is a 409 with `retry-after`; the same key with another body is a 422.
  */
 async function claimIdempotencyKey(
-  request: Inbound,
+  key: string,
   reply: CallerReply,
   bodyText: string,
   principal: Principal,
   endpointScope: string,
   draft: RecordDraft,
   deps: OpenDeps,
-): Promise<IdempotencyClaim | 'replayed' | undefined> {
-  const key = idempotencyKeyOf(request.headers);
-  if (key === undefined) return undefined;
+): Promise<IdempotencyClaim | 'replayed'> {
   draft.idempotencyKey = key;
   const scope = `${principal.kind === 'key' ? principal.key.id : 'anonymous'} ${endpointScope}`;
   const begun = await deps.idempotency.begin({ key, scope, bodyHash: bodyHash(bodyText), nowMs: draft.startedAtMs });

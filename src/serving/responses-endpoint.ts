@@ -38,8 +38,8 @@ export function responsesEndpoint(deps: ResponsesEndpointDeps): Endpoint<ParsedR
       const output = Array.isArray(previous.response.output) ? previous.response.output : [];
       return expandConversation(body as Record<string, unknown>, { input: previous.input, output, provider: previous.provider });
     },
-    parse(body, headers) {
-      const parsed = chat.parse(body, headers);
+    parse(body, headers, text) {
+      const parsed = chat.parse(body, headers, text);
       const fields = body as Record<string, unknown>;
       return { ...parsed, conversation: { input: inputItemsOf(fields.input) ?? [], store: fields.store !== false } };
     },

@@ -3,10 +3,11 @@ import { knownSecrets } from '../config/known-secrets.js';
 import type { EngineDeps, Served } from '../engine/route-call.js';
 import { runRoute } from '../engine/run-route.js';
 import { AllAttemptsFailedError } from '../errors/all-attempts-failed-error.js';
-import { servedHeaders } from '../http/send.js';
+import { JsonText, servedHeaders } from '../http/send.js';
+import { changedAtTopLevel, topLevelCopy } from '../dialects/shared/kept-answer.js';
 import { secretRedactor } from '../records/redact-secrets.js';
 import { RecordDraft } from '../records/record-draft.js';
-import type { CallerReply } from './caller-reply.js';
+import type { CallerReply, StreamOptions } from './caller-reply.js';
 import type { Endpoint } from './endpoint.js';
 import { finishRequest, type FinishDeps } from './finish-request.js';
 import type { Inbound } from './inbound.js';
@@ -60,7 +61,7 @@ async function answer<Parsed extends { requestedModel: string }, Answer>(
 ): Promise<void> {
   const { context, parsed } = opened;
   const { draft, route, idempotency } = context;
-  for (const [name, value] of Object.entries(endpoint.responseHeaders?.(parsed) ?? {})) reply.setHeader(name, value);
+  if (endpoint.responseHeaders) for (const [name, value] of Object.entries(endpoint.responseHeaders(parsed))) reply.setHeader(name, value);
   const streamRenderer = endpoint.streamRenderer(parsed, draft);
   reply.begin({ renderer: streamRenderer, heartbeatMs: route.policy.timeouts.heartbeat_ms, idempotency });
   let outcome: Served<Answer>;
@@ -72,7 +73,7 @@ async function answer<Parsed extends { requestedModel: string }, Answer>(
         requestStartedAtMs: draft.startedAtMs,
         deadlineAtMs: context.deadlineAtMs,
         waited: draft.waited,
-        ...(idempotency ? { upstreamIdempotencyKey: idempotency.upstreamKey } : {}),
+        upstreamIdempotencyKey: idempotency?.upstreamKey,
         boundTarget: context.sessionBinding?.bound,
       },
       endpoint.operationOf(parsed, route, context.sessionId),
@@ -92,25 +93,37 @@ async function answer<Parsed extends { requestedModel: string }, Answer>(
   const redact = secretRedactor(knownSecrets(context.config));
   const headers = servedHeaders(outcome.served, outcome.attempts.length, redact);
   const rendered = endpoint.render(outcome.answer, { parsed, served: outcome.served, draft });
-  reply.withdrawHeaders(rendered.withdrawnHeaders ?? []);
-  const keep = endpoint.keepAnswer?.bind(endpoint);
-  const keepContext = { parsed, served: outcome.served, principal: context.principal };
+  if (rendered.withdrawnHeaders) reply.withdrawHeaders(rendered.withdrawnHeaders);
+  // Most endpoints keep no answer: nothing is made for keeping one unless this one does.
+  const keep = endpoint.keepAnswer ? (answer: Record<string, unknown>) => endpoint.keepAnswer!(answer, { parsed, served: outcome.served, principal: context.principal }) : undefined;
   if ('json' in rendered) {
     draft.firstTokenAtMs = Date.now();
-    if (keep) await keep(rendered.json as Record<string, unknown>, keepContext);
-    reply.sendJson(200, rendered.json, headers);
+    reply.sendJson(200, keep ? await keptBeforeSent(rendered.json, keep) : rendered.json, headers);
     return;
   }
-  const ended = await reply.stream(headers, rendered.events, {
+  const options: StreamOptions = {
     onFirstWrite: () => {
       draft.firstTokenAtMs ??= Date.now();
     },
     redact,
-    ...(keep && streamRenderer?.finalAnswer ? { beforeEnd: () => keep(streamRenderer.finalAnswer!(), keepContext) } : {}),
-    ...(rendered.relayed ? { relayed: rendered.relayed } : {}),
-  });
+  };
+  if (keep) options.keepAnswer = keep;
+  if (rendered.relayed) options.relayed = rendered.relayed;
+  const ended = await reply.stream(headers, rendered.events, options);
   if (ended === 'interrupted') draft.fail('interrupted', 200, { code: 'stream_interrupted', message: draft.attempts.at(-1)?.message ?? null });
   else if (ended === 'cancelled') draft.fail('cancelled', 499, { code: 'cancelled' });
+}
+
+/** Keeps an answer before it is sent; a relayed body goes as the provider's text unless keeping it changed it. */
+async function keptBeforeSent(json: unknown, keep: (answer: Record<string, unknown>) => Promise<void>): Promise<unknown> {
+  if (!(json instanceof JsonText)) {
+    await keep(json as Record<string, unknown>);
+    return json;
+  }
+  const answer = JSON.parse(json.text) as Record<string, unknown>;
+  const before = topLevelCopy(answer);
+  await keep(answer);
+  return changedAtTopLevel(before, answer) ? answer : json;
 }
 
 /** Every attempt failed: the record says so, and the reply tells the caller (unless it has gone). */

@@ -9,7 +9,7 @@ import type { FinalError } from '../engine/final-error.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { StoredResponse } from '../idempotency/idempotency-store.js';
 import type { StreamEvent } from '../providers/spec.js';
-import type { AnswerPlan, CallerReply, StreamEnd, StreamOptions } from './caller-reply.js';
+import { answerKeeper, type AnswerPlan, type CallerReply, type StreamEnd, type StreamOptions } from './caller-reply.js';
 import { failureBody } from './failure-body.js';
 
 /** Past this much unsent on the socket, the next upstream read waits until it has gone out. */
@@ -114,7 +114,7 @@ export class WebSocketReply implements CallerReply {
       this.#sendFrames(renderer.error({ kind: 'stream_interrupted', message: DRAIN_TIME_UP.message, requestId: this.#requestId }));
       return 'interrupted';
     }
-    await options.beforeEnd?.();
+    await answerKeeper(renderer, options)?.();
     this.#sendFrames(renderer.end());
     return 'complete';
   }

@@ -12,6 +12,7 @@ import {
   type FirstTokenMinuteRow,
   type OutcomeMinuteRow,
 } from './breakdown-rollups.js';
+import { recordFacts } from './record-facts.js';
 
 describe('firstTokenBin', () => {
   it('is exact below 20 ms and at most 10 % below the value above, never above it', () => {
@@ -88,8 +89,8 @@ describe('breakdownRollups', () => {
   it('counts a batch exactly as its records counted one at a time', () => {
     fc.assert(
       fc.property(fc.array(recordArbitrary, { minLength: 10, maxLength: 60 }), (records) => {
-        const alone = records.map((record) => breakdownRollups([record], []));
-        expect(summedByKey([breakdownRollups(records, [])])).toEqual(summedByKey(alone));
+        const alone = records.map((record) => breakdownRollups([recordFacts(record)], []));
+        expect(summedByKey([breakdownRollups(records.map(recordFacts), [])])).toEqual(summedByKey(alone));
       }),
       { numRuns: 200 },
     );
@@ -107,7 +108,7 @@ describe('breakdownRollups', () => {
       first_token_ms: 150,
       attempts: [{ connection: 'a', provider: 'openai', model: 'm1', kind: 'ok', first_token_ms: 150, usage: { input_tokens: 7, output_tokens: 3 } }],
     } as RequestRecord;
-    const rollups = breakdownRollups([request], []);
+    const rollups = breakdownRollups([recordFacts(request)], []);
     const outcomeRows = rollups.outcome_minutes as OutcomeMinuteRow[];
     expect(outcomeRows.map((row) => [row.facet, row.name, row.detail, row.input_tokens])).toEqual([
       ['all', '', '', 7],
@@ -124,5 +125,21 @@ describe('breakdownRollups', () => {
       ['route', firstTokenBin(150)],
     ]);
     expect(rollups.attempt_minutes).toEqual([{ origin: 'caller', minute: Math.floor(Date.parse(request.created_at) / 60_000), connection: 'a', model: 'm1', kind: 'ok', attempts: 1 }]);
+  });
+
+  it("counts a minute's requests once in each outcome row however their first tokens bin, and each bin in its own first-token row", () => {
+    const [record] = fc.sample(recordArbitrary, { seed: 11, numRuns: 1 });
+    const request = (firstTokenMs: number | null) =>
+      recordFacts({ ...record!, origin: 'caller', status: 'ok', fallback: undefined, route: 'chat', key_name: null, team: null, served: null, first_token_ms: firstTokenMs, attempts: [] } as unknown as RequestRecord);
+    const rollups = breakdownRollups([request(150), request(2_000), request(null), request(150)], []);
+    expect((rollups.outcome_minutes as OutcomeMinuteRow[]).map((row) => [row.facet, row.requests])).toEqual([
+      ['all', 4],
+      ['route', 4],
+    ]);
+    expect((rollups.outcome_hours as OutcomeMinuteRow[]).map((row) => [row.facet, row.requests])).toEqual([['route', 4]]);
+    expect((rollups.first_token_minutes as FirstTokenMinuteRow[]).map((row) => [row.facet, row.bin, row.count])).toEqual([
+      ['route', firstTokenBin(150), 2],
+      ['route', firstTokenBin(2_000), 1],
+    ]);
   });
 });

@@ -1,11 +1,10 @@
 import type { RequestRecord } from '../core/request-record.js';
 import type { FailureKind } from '../core/failure-kind.js';
-import { requestOutcome, type RequestOutcome } from '../core/request-outcome.js';
 import type { RequestOrigin } from '../core/request-origin.js';
 import { usdToMicros } from '../metering/money.js';
 import type { AttemptMinutesTable, FirstTokenMinutesTable, LatencyFiveMinutesTable, OutcomeMinutesTable } from './schema.js';
-import { MINUTE_MS, type LatencyMinuteRow } from './stats-rollups.js';
-import { createdMsOf, storedOrigin } from './table-rows.js';
+import type { RecordFacts } from './record-facts.js';
+import { compareText, type LatencyMinuteRow } from './stats-rollups.js';
 
 /**
  * What a request is counted under in `outcome_minutes`: `all` (the bucket's own figures), its
@@ -69,20 +68,28 @@ export type BreakdownRollups = Record<BreakdownTable, object[]>;
  *
  * Records are first summed into groups that count alike everywhere (a batch under steady traffic
  * is a handful of them), and each group is then spread over the tables' facets: the per-record
- * work is one key and one sum, not a row per table.
+ * work is one key and one sum, not a row per table. The first-token histograms group apart, by
+ * bin: in the outcome groups the bin split a minute's requests into as many groups as bins, and
+ * each group cost a row per facet of every outcome table.
  */
-export function breakdownRollups(records: readonly RequestRecord[], callerLatencies: readonly LatencyMinuteRow[]): BreakdownRollups {
+export function breakdownRollups(records: readonly RecordFacts[], callerLatencies: readonly LatencyMinuteRow[]): BreakdownRollups {
   const requests = new Map<string, RequestGroup>();
+  const firstTokenGroups = new Map<string, FirstTokenGroup>();
   const attemptGroups = new Map<string, AttemptGroup>();
-  for (const record of records) {
-    const origin = storedOrigin(record);
-    const minute = Math.floor(createdMsOf(record) / MINUTE_MS);
-    const bin = record.first_token_ms === null ? null : firstTokenBin(record.first_token_ms);
-    const outcome = requestOutcome(record);
-    const key = JSON.stringify([origin, minute, record.route, record.served?.connection, record.served?.provider, record.key_name, record.team, outcome, bin]);
+  for (const facts of records) {
+    const { record, origin, minute, outcome } = facts;
+    const served = record.served;
+    const key = JSON.stringify([origin, minute, record.route, served?.connection, served?.provider, record.key_name, record.team, outcome]);
     const group = requests.get(key);
     if (group) addFigures(group.figures, record);
-    else requests.set(key, { origin, minute, record, outcome, bin, figures: addFigures(noFigures(), record) });
+    else requests.set(key, { facts, figures: addFigures(noFigures(), record) });
+    if (record.first_token_ms !== null) {
+      const bin = firstTokenBin(record.first_token_ms);
+      const binKey = JSON.stringify([origin, minute, record.route, served?.connection, served?.provider, record.team, bin]);
+      const found = firstTokenGroups.get(binKey);
+      if (found) found.count += 1;
+      else firstTokenGroups.set(binKey, { facts, bin, count: 1 });
+    }
     for (const attempt of record.attempts) {
       const attemptBin = attempt.first_token_ms === null ? null : firstTokenBin(attempt.first_token_ms);
       const attemptKey = JSON.stringify([origin, minute, attempt.connection, attempt.model, attempt.kind, attemptBin]);
@@ -91,17 +98,20 @@ export function breakdownRollups(records: readonly RequestRecord[], callerLatenc
       else attemptGroups.set(attemptKey, { origin, minute, connection: attempt.connection, model: attempt.model, kind: attempt.kind, bin: attemptBin, count: 1 });
     }
   }
-  return spreadOverFacets([...requests.values()], [...attemptGroups.values()], callerLatencies);
+  return spreadOverFacets([...requests.values()], [...firstTokenGroups.values()], [...attemptGroups.values()], callerLatencies);
 }
 
-/** Requests of one origin and minute that share their route, serving target, key, team, outcome and first-token bin; `record`: the first of them. */
+/** Requests of one origin and minute that share their route, serving target, key, team and outcome; `facts`: the first one's. */
 interface RequestGroup {
-  origin: RequestOrigin;
-  minute: number;
-  record: RequestRecord;
-  outcome: RequestOutcome;
-  bin: number | null;
+  facts: RecordFacts;
   figures: Figures;
+}
+
+/** Requests of one origin and minute that share their route, serving target and team, with a first token in one bin; `facts`: the first one's. */
+interface FirstTokenGroup {
+  facts: RecordFacts;
+  bin: number;
+  count: number;
 }
 
 /** Attempts of one origin and minute on one deployment that ended alike, with their first-token bin. */
@@ -115,7 +125,12 @@ interface AttemptGroup {
   count: number;
 }
 
-function spreadOverFacets(requests: readonly RequestGroup[], attemptGroups: readonly AttemptGroup[], callerLatencies: readonly LatencyMinuteRow[]): BreakdownRollups {
+function spreadOverFacets(
+  requests: readonly RequestGroup[],
+  firstTokenGroups: readonly FirstTokenGroup[],
+  attemptGroups: readonly AttemptGroup[],
+  callerLatencies: readonly LatencyMinuteRow[],
+): BreakdownRollups {
   const outcomes = new Rollup<OutcomeMinuteRow>('outcome_minutes');
   const attempts = new Rollup<AttemptMinuteRow>('attempt_minutes');
   const firstTokens = new Rollup<FirstTokenMinuteRow>('first_token_minutes');
@@ -124,8 +139,9 @@ function spreadOverFacets(requests: readonly RequestGroup[], attemptGroups: read
   const firstTokenHours = new Rollup<FirstTokenMinuteRow>('first_token_hours');
   const firstTokenFives = new Rollup<FirstTokenMinuteRow>('first_token_five_minutes');
   const latencyFives = new Rollup<LatencyFiveMinuteRow>('latency_five_minutes');
-  for (const { origin, minute, record, outcome, bin, figures } of requests) {
-    const hour = Math.floor(minute / HOUR_MINUTES) * HOUR_MINUTES;
+  for (const { facts, figures } of requests) {
+    const { record, origin, minute, outcome } = facts;
+    const hour = hourOf(minute);
     // A record replayed from a spill file written before teams has none.
     const team = record.team ?? null;
     const facets: [OutcomeFacet, string, string][] = [['all', '', ''], ['route', record.route ?? '', team ?? '']];
@@ -133,27 +149,32 @@ function spreadOverFacets(requests: readonly RequestGroup[], attemptGroups: read
     if (record.key_name !== null) facets.push(['key', record.key_name, team ?? '']);
     if (team !== null) facets.push(['team', team, '']);
     for (const [facet, name, detail] of facets) {
-      outcomes.add({ facet, origin, minute, name, detail, outcome, ...figures });
-      if (facet !== 'all') outcomeHours.add({ facet, origin, minute: hour, name, detail, outcome, ...figures });
+      outcomes.add({ facet, origin, minute, name, detail, outcome }, figures);
+      if (facet !== 'all') outcomeHours.add({ facet, origin, minute: hour, name, detail, outcome }, figures);
     }
-    if (bin === null) continue;
-    const route: [FirstTokenFacet, string, string] = ['route', record.route ?? '', team ?? ''];
+  }
+  for (const { facts, bin, count } of firstTokenGroups) {
+    const { record, origin, minute } = facts;
+    const hour = hourOf(minute);
+    const route: [FirstTokenFacet, string, string] = ['route', record.route ?? '', record.team ?? ''];
     const served: [FirstTokenFacet, string, string][] = record.served ? [['connection', record.served.connection, record.served.provider], route] : [route];
     for (const [facet, name, detail] of served) {
-      firstTokens.add({ facet, origin, minute, name, detail, bin, count: figures.requests });
-      firstTokenHours.add({ facet, origin, minute: hour, name, detail, bin, count: figures.requests });
+      firstTokens.add({ facet, origin, minute, name, detail, bin }, { count });
+      firstTokenHours.add({ facet, origin, minute: hour, name, detail, bin }, { count });
     }
   }
   for (const { origin, minute, connection, model, kind, bin, count } of attemptGroups) {
-    attempts.add({ origin, minute, connection, model, kind, attempts: count });
+    attempts.add({ origin, minute, connection, model, kind }, { attempts: count });
     if (bin === null) continue;
-    const row = { facet: 'deployment', origin, minute, name: connection, detail: model, bin, count };
-    firstTokens.add(row);
-    firstTokenFives.add({ ...row, minute: fiveMinutesOf(minute) });
+    firstTokens.add({ facet: 'deployment', origin, minute, name: connection, detail: model, bin }, { count });
+    firstTokenFives.add({ facet: 'deployment', origin, minute: fiveMinutesOf(minute), name: connection, detail: model, bin }, { count });
   }
   // The 5-minute twins are sums of the batch's minute rows: work per row, not per record.
-  for (const row of outcomes.values()) if (row.facet === 'all' || row.facet === 'key' || row.facet === 'team') outcomeFives.add({ ...row, minute: fiveMinutesOf(row.minute) });
-  for (const row of callerLatencies) latencyFives.add({ origin: 'caller', ...row, minute: fiveMinutesOf(row.minute) });
+  for (const row of outcomes.values()) {
+    if (row.facet !== 'all' && row.facet !== 'key' && row.facet !== 'team') continue;
+    outcomeFives.add({ facet: row.facet, origin: row.origin, minute: fiveMinutesOf(row.minute), name: row.name, detail: row.detail, outcome: row.outcome }, row);
+  }
+  for (const row of callerLatencies) latencyFives.add({ origin: 'caller', minute: fiveMinutesOf(row.minute), metric: row.metric, bin: row.bin }, row);
   return {
     outcome_minutes: outcomes.rows(),
     attempt_minutes: attempts.rows(),
@@ -164,6 +185,10 @@ function spreadOverFacets(requests: readonly RequestGroup[], attemptGroups: read
     first_token_five_minutes: firstTokenFives.rows(),
     latency_five_minutes: latencyFives.rows(),
   };
+}
+
+function hourOf(minute: number): number {
+  return Math.floor(minute / HOUR_MINUTES) * HOUR_MINUTES;
 }
 
 function fiveMinutesOf(minute: number): number {
@@ -223,15 +248,21 @@ class Rollup<Row extends object> {
     this.#sums = BREAKDOWN_TABLES[table].sums;
   }
 
-  add(row: Row): void {
-    const fields = row as Record<string, string | number>;
+  /**
+   * Adds `sums`' sum columns to the row keyed as `keyed`. The first time, `keyed` (made for this
+   * call) becomes that row: the figures are copied into it, not spread into a new object per facet.
+   */
+  add(keyed: Omit<Row, SumColumn>, sums: object): void {
+    const fields = keyed as Record<string, string | number>;
+    const figures = sums as Record<string, number>;
     const key = JSON.stringify(this.#keys.map((name) => fields[name]));
     const found = this.#rows.get(key) as Record<string, number> | undefined;
-    if (!found) {
-      this.#rows.set(key, { ...row });
+    if (found) {
+      for (const name of this.#sums) found[name]! += figures[name]!;
       return;
     }
-    for (const name of this.#sums) found[name]! += fields[name] as number;
+    for (const name of this.#sums) fields[name] = figures[name]!;
+    this.#rows.set(key, keyed as Row);
   }
 
   /** The rows in no particular order. */
@@ -240,6 +271,9 @@ class Rollup<Row extends object> {
   }
 
   rows(): Row[] {
-    return [...this.#rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
+    return [...this.#rows.entries()].sort(([a], [b]) => compareText(a, b)).map(([, row]) => row);
   }
 }
+
+/** Every table's sum columns: what `Rollup.add` takes apart from a row's key. */
+type SumColumn = (typeof BREAKDOWN_TABLES)[BreakdownTable]['sums'][number];

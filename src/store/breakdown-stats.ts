@@ -4,7 +4,7 @@ import { BREAKDOWN_TABLES, HOUR_MINUTES } from './breakdown-rollups.js';
 import type { OutcomeMinutesTable } from './schema.js';
 import type { DatabaseSchema } from './schema.js';
 import { inWholeFiveMinutes, minuteBuckets, type StatsRange } from './request-stats.js';
-import { MINUTE_MS } from './stats-rollups.js';
+import { MINUTE_MS } from './record-facts.js';
 
 /** The summed figures of `outcome_minutes` (requests, attempts, tokens, cost…). */
 export type OutcomeSums = Pick<OutcomeMinutesTable, (typeof BREAKDOWN_TABLES)['outcome_minutes']['sums'][number]>;

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DatabaseSchema } from './schema.js';
-import { MINUTE_MS } from './stats-rollups.js';
+import { MINUTE_MS } from './record-facts.js';
 
 /** One deployment's prompt tokens over a range, and how many the provider's cache held. */
 export interface DeploymentCacheStats {

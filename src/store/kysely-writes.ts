@@ -2,8 +2,9 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DatabaseSchema } from './schema.js';
 import { REQUEST_ORIGINS } from '../core/request-origin.js';
 import { BREAKDOWN_TABLES, breakdownRollups, type BreakdownRollups, type BreakdownTable } from './breakdown-rollups.js';
+import { MINUTE_MS, recordFacts } from './record-facts.js';
 import { BREAKDOWN_PREFIXES } from './rollup-statements.js';
-import { cacheRollups, MINUTE_MS, requestRollups, spendRollups } from './stats-rollups.js';
+import { cacheRollups, requestRollups, spendRollups } from './stats-rollups.js';
 import { kyselyAudited } from './audited-writes.js';
 import type { StoreWrites } from './store-writes.js';
 import { attemptRows, requestRow, spendTableRow } from './table-rows.js';
@@ -19,11 +20,12 @@ export function kyselyWrites(db: Kysely<DatabaseSchema>): Omit<StoreWrites, 'clo
   return {
     async records(batch) {
       if (batch.length === 0) return;
+      const facts = batch.map(recordFacts);
       const attempts = batch.flatMap(attemptRows);
       await db.transaction().execute(async (transaction) => {
         const inserted = await transaction
           .insertInto('requests')
-          .values(batch.map((record) => requestRow(record)))
+          .values(facts.map((each) => requestRow(each.record, undefined, each)))
           .onConflict((conflict) => conflict.column('id').doNothing())
           .returning('id')
           .execute();
@@ -31,7 +33,7 @@ export function kyselyWrites(db: Kysely<DatabaseSchema>): Omit<StoreWrites, 'clo
           await transaction.insertInto('attempts').values(attempts).onConflict((conflict) => conflict.columns(['request_id', 'n']).doNothing()).execute();
         }
         const storedIds = new Set(inserted.map((row) => row.id));
-        await addRequestRollups(transaction, batch.filter((record) => storedIds.has(record.id)));
+        await addRequestRollups(transaction, facts.filter((each) => storedIds.has(each.record.id)));
       });
     },
     async spend(rows) {

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DatabaseSchema } from './schema.js';
 import { percentileOfHistogram, type HistogramBin } from './percentile-of-histogram.js';
-import { MINUTE_MS } from './stats-rollups.js';
+import { MINUTE_MS } from './record-facts.js';
 import { FIVE_MINUTES } from './breakdown-rollups.js';
 
 export interface StatsRange {

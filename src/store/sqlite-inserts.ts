@@ -2,9 +2,10 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { SpendRow } from '../core/spend-row.js';
 import type { RequestRecord } from '../core/request-record.js';
 import { pruneRecords } from './prune-records.js';
+import { MINUTE_MS, recordFacts, type RecordFacts } from './record-facts.js';
 import { BREAKDOWN_TABLES, breakdownRollups, type BreakdownTable } from './breakdown-rollups.js';
 import { breakdownPrune, breakdownUpsert, ROLLUP_PRUNES, ROLLUP_UPSERTS } from './rollup-statements.js';
-import { cacheRollups, MINUTE_MS, requestRollups, spendRollups } from './stats-rollups.js';
+import { cacheRollups, requestRollups, spendRollups } from './stats-rollups.js';
 import { attemptRows, requestRow, spendTableRow } from './table-rows.js';
 
 /**
@@ -72,7 +73,7 @@ export class SqliteInserts {
     this.#pruneBreakdowns = breakdownTables.map((table) => database.prepare(breakdownPrune(table)));
     this.#writeRecords = database.transaction((batch: readonly RequestRecord[], texts: readonly string[] | undefined) => {
       let count = this.#recordCount;
-      const stored = batch.filter((record, index) => this.#storeRecord(record, texts?.[index]) === 1);
+      const stored = batch.map(recordFacts).filter((facts, index) => this.#storeRecord(facts, texts?.[index]) === 1);
       count += stored.length;
       const rollups = requestRollups(stored);
       for (const row of rollups.minutes) this.#upsertRequestMinute.run(row);
@@ -117,9 +118,9 @@ export class SqliteInserts {
   }
 
   /** Returns 1 when the record is new, 0 when it was stored already. */
-  #storeRecord(record: RequestRecord, text: string | undefined): number {
-    const stored = this.#insertRequest.run(requestRow(record, text)).changes;
-    for (const attempt of attemptRows(record)) this.#insertAttempt.run(attempt);
+  #storeRecord(facts: RecordFacts, text: string | undefined): number {
+    const stored = this.#insertRequest.run(requestRow(facts.record, text, facts)).changes;
+    for (const attempt of attemptRows(facts.record)) this.#insertAttempt.run(attempt);
     return stored;
   }
 }

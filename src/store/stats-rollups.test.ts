@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cacheRollups, latencyBin, requestRollups, spendRollups } from './stats-rollups.js';
 import type { RequestRecord } from '../core/request-record.js';
+import { recordFacts } from './record-facts.js';
 import type { SpendRow } from '../core/spend-row.js';
 
 describe('latencyBin', () => {
@@ -12,7 +13,7 @@ describe('latencyBin', () => {
 });
 
 const record = (createdAt: string, fields: Partial<RequestRecord>) =>
-  ({ created_at: createdAt, status: 'ok', attempts: [{}], added_latency_ms: 2, first_token_ms: null, ...fields }) as RequestRecord;
+  recordFacts({ created_at: createdAt, status: 'ok', attempts: [{}], added_latency_ms: 2, first_token_ms: null, ...fields } as RequestRecord);
 
 describe('requestRollups', () => {
   it("adds up each minute of callers' requests, counting fallback only over routed requests and latencies only where they apply", () => {

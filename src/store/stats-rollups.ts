@@ -1,9 +1,6 @@
-import type { RequestRecord } from '../core/request-record.js';
 import type { SpendRow } from '../core/spend-row.js';
+import { MINUTE_MS, storedOrigin, type RecordFacts } from './record-facts.js';
 import type { CacheMinutesTable, RequestMinutesTable, SpendMinutesTable } from './schema.js';
-import { createdMsOf, storedOrigin } from './table-rows.js';
-
-export const MINUTE_MS = 60_000;
 
 /** One minute's counts (the `request_minutes` table), by the minute the requests started in. */
 export type RequestMinuteRow = RequestMinutesTable;
@@ -41,7 +38,7 @@ export function latencyBin(ms: number): number {
  * transaction: the dashboard's figures then cost a read of the minutes in a range, not of the
  * requests. Rows come sorted by key, so concurrent writers lock them in one order.
  */
-export function requestRollups(records: readonly RequestRecord[]): { minutes: RequestMinuteRow[]; latencies: LatencyMinuteRow[] } {
+export function requestRollups(records: readonly RecordFacts[]): { minutes: RequestMinuteRow[]; latencies: LatencyMinuteRow[] } {
   const minutes = new Map<number, RequestMinuteRow>();
   const latencies = new Map<string, LatencyMinuteRow>();
   const countLatency = (minute: number, metric: LatencyMinuteRow['metric'], ms: number) => {
@@ -51,10 +48,9 @@ export function requestRollups(records: readonly RequestRecord[]): { minutes: Re
     row.count += 1;
     latencies.set(key, row);
   };
-  for (const record of records) {
+  for (const { record, origin, minute } of records) {
     // Callers' figures: the gateway's own traffic (drills, canaries, probes) is kept out, as from the fallback share.
-    if (storedOrigin(record) !== 'caller') continue;
-    const minute = Math.floor(createdMsOf(record) / MINUTE_MS);
+    if (origin !== 'caller') continue;
     const row = minutes.get(minute) ?? { minute, requests: 0, ok: 0, fallback: 0, routed: 0, attempts: 0 };
     row.requests += 1;
     row.attempts += record.attempts.length;
@@ -71,7 +67,7 @@ export function requestRollups(records: readonly RequestRecord[]): { minutes: Re
   }
   return {
     minutes: [...minutes.values()].sort((a, b) => a.minute - b.minute),
-    latencies: [...latencies.values()].sort((a, b) => a.minute - b.minute || a.metric.localeCompare(b.metric) || a.bin - b.bin),
+    latencies: [...latencies.values()].sort((a, b) => a.minute - b.minute || compareText(a.metric, b.metric) || a.bin - b.bin),
   };
 }
 
@@ -105,4 +101,9 @@ export function cacheRollups(rows: readonly SpendRow[]): CacheMinuteRow[] {
     minutes.set(key, row);
   }
   return [...minutes.values()].sort((a, b) => a.minute - b.minute || a.connection.localeCompare(b.connection) || a.model.localeCompare(b.model));
+}
+
+/** By UTF-16 code units: a rollup's rows need one order for every writer, not a language's, and `localeCompare` asks ICU for each pair. */
+export function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

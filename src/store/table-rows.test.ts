@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { SpendRow } from '../core/spend-row.js';
 import type { RequestRecord } from '../core/request-record.js';
-import { requestRow, spendTableRow, storedOrigin } from './table-rows.js';
+import { storedOrigin } from './record-facts.js';
+import { requestRow, spendTableRow } from './table-rows.js';
 
 describe('storedOrigin', () => {
   it('keeps the origin an item has', () => {

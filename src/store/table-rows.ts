@@ -1,43 +1,36 @@
 import type { Insertable } from 'kysely';
-import type { RequestOrigin } from '../core/request-origin.js';
-import { requestOutcome } from '../core/request-outcome.js';
 import type { SpendRow } from '../core/spend-row.js';
 import type { RequestRecord } from '../core/request-record.js';
+import { recordFacts, storedOrigin, type RecordFacts } from './record-facts.js';
 import type { AttemptsTable, RequestsTable, SpendTable } from './schema.js';
 
 /**
  * The rows a record and a spend row are stored as, the same for every store kind: what the
- * columns hold (0/1 for booleans, whole milliseconds) is decided here once.
+ * columns hold (0/1 for booleans, whole milliseconds) is decided here once. A batch's writer
+ * passes the `facts` it works out for the rollups too.
  */
-export function requestRow(record: RequestRecord, recordJson: string = JSON.stringify(record)): Insertable<RequestsTable> {
+export function requestRow(record: RequestRecord, recordJson: string = JSON.stringify(record), facts: RecordFacts = recordFacts(record)): Insertable<RequestsTable> {
   return {
     id: record.id,
     created_at: record.created_at,
-    created_ms: createdMsOf(record),
+    created_ms: facts.createdMs,
     status: record.status,
     http_status: record.http_status,
     route: record.route,
     model_requested: record.model_requested,
     key_name: record.key_name,
-    origin: storedOrigin(record),
+    origin: facts.origin,
     stream: record.stream ? 1 : 0,
     // Integer columns; the exact value stays in record_json.
     latency_ms: Math.round(record.latency_ms),
     record_json: recordJson,
-    outcome: requestOutcome(record),
+    outcome: facts.outcome,
     served_connection: record.served?.connection ?? null,
     served_model: record.served?.model ?? null,
     fallback: record.fallback === undefined ? null : record.fallback ? 1 : 0,
     // A spill file written by a build from before teams holds records without one.
     team_id: record.team ?? null,
   };
-}
-
-/** When the record's request started, epoch milliseconds. */
-export function createdMsOf(record: RequestRecord): number {
-  const createdMs = Date.parse(record.created_at);
-  // A malformed timestamp must not make the batch fail forever; file it under "now".
-  return Number.isFinite(createdMs) ? createdMs : Date.now();
 }
 
 export function attemptRows(record: RequestRecord): Insertable<AttemptsTable>[] {
@@ -77,12 +70,4 @@ export function spendTableRow(row: SpendRow): Insertable<SpendTable> {
     origin: storedOrigin(row),
     created_ms: row.createdMs,
   };
-}
-
-/**
- * A spill file written by a build from before origins holds records and spend rows without one;
- * replayed after an upgrade, they are stored as that build marked them (a probe, or a caller).
- */
-export function storedOrigin(item: { origin?: RequestOrigin; probe?: boolean }): RequestOrigin {
-  return item.origin ?? (item.probe === true ? 'probe' : 'caller');
 }

@@ -1,6 +1,7 @@
 import type { Usage } from '../../core/usage.js';
 import type { FinishReason } from '../../providers/spec.js';
 import type { ResponsesEcho } from './responses-echo.js';
+import { spliceTopLevel } from '../../providers/shared/splice-json.js';
 
 /**
  * The gateway's id for a response, from its request id: unique as that is, never the upstream's
@@ -8,6 +9,11 @@ import type { ResponsesEcho } from './responses-echo.js';
  */
 export function responseIdOf(requestId: string): string {
   return `resp_${requestId.startsWith('req_') ? requestId.slice(4) : requestId}`;
+}
+
+/** A relayed event's text with its `response` under the gateway's id, every other byte as the provider wrote it. */
+export function withResponseId(eventText: string, responseId: string): string {
+  return spliceTopLevel(eventText, { response: (present) => (present === undefined ? undefined : spliceTopLevel(present, { id: JSON.stringify(responseId) })) });
 }
 
 /** An output item's id (`msg_…`, `fc_…`, `rs_…`), unique within and across responses. */

@@ -3,8 +3,12 @@ import type { FinishReason, StreamEvent } from '../../providers/spec.js';
 import type { StreamRenderer } from '../caller-dialect.js';
 import { finalErrorFields, type StreamError } from '../shared/final-error-fields.js';
 import { functionCallItem } from './render-openai-response.js';
-import { incompleteReasonOf, itemIdOf, responseIdOf, responseObject } from './response-object.js';
+import { incompleteReasonOf, itemIdOf, responseIdOf, responseObject, withResponseId } from './response-object.js';
+import { dataOf, withData } from '../shared/sse-frame-text.js';
 import type { ResponsesEcho } from './responses-echo.js';
+
+/** The events that carry the whole response object (`response.created`, `.completed`, …), by their type as the provider writes it. */
+const CARRIES_THE_RESPONSE = /"type":\s*"response\.(created|in_progress|queued|completed|incomplete|failed)"/;
 
 type Part = { type: 'output_text' | 'refusal'; text: string };
 type OpenMessage = { kind: 'message'; outputIndex: number; itemId: string; parts: Part[] };
@@ -96,6 +100,11 @@ export class ResponsesStreamWriter implements StreamRenderer {
   end(): string {
     const { text, type, response } = this.#settle();
     return text + this.#event(type, { response });
+  }
+
+  /** A relayed lifecycle event's response under the gateway's id (see `responseIdOf`); any other frame as it came. */
+  relayedFrame(text: string): string {
+    return CARRIES_THE_RESPONSE.test(text) ? withData(text, withResponseId(dataOf(text), this.#id)) : text;
   }
 
   /** The response `end()` sends, every open item closed (their done events wait for `end()`). */

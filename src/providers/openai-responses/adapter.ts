@@ -1,6 +1,6 @@
 import type { ProviderAdapter } from '../spec.js';
 import { parseOpenAiError } from '../openai/parse-error.js';
-import { buildOpenAiResponsesRequest, type ResponsesRequestOptions } from './build-request.js';
+import { buildOpenAiResponsesRequest, relayOpenAiResponsesRequest, type ResponsesRequestOptions } from './build-request.js';
 import { parseOpenAiResponsesResponse } from './parse-response.js';
 import { OpenAiResponsesStreamParser } from './parse-stream.js';
 
@@ -14,6 +14,7 @@ export function createOpenAiResponsesAdapter(options: ResponsesRequestOptions): 
     dialect: 'openai-responses',
     framing: 'sse',
     buildRequest: (request, target) => buildOpenAiResponsesRequest(request, target, options),
+    relay: (body, request, target) => relayOpenAiResponsesRequest(body, request, target, options),
     parseResponse: parseOpenAiResponsesResponse,
     createStreamParser: () => new OpenAiResponsesStreamParser(),
     parseError: parseOpenAiError,

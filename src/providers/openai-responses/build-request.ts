@@ -2,6 +2,7 @@ import type { ChatMessage, ChatRequest, ResponseFormat, TargetContext, ToolChoic
 import { isRecord, type JsonRecord } from '../shared/json-fields.js';
 import { joinUrl } from '../shared/join-url.js';
 import { promptCacheKeyOf } from '../shared/prompt-cache-key.js';
+import { spliceTopLevel, type MemberEdit } from '../shared/splice-json.js';
 
 export interface ResponsesRequestOptions {
   /** The provider this adapter calls (`connections.*.provider`): encrypted reasoning of another never reaches it. */
@@ -23,12 +24,36 @@ export function buildOpenAiResponsesRequest(request: ChatRequest, target: Target
   body.stream = request.stream;
   // The caller's key, or its session's, bounded to what OpenAI takes; none for a target without the field.
   body.prompt_cache_key = options.promptCacheKey ? promptCacheKeyOf(request) : undefined;
-  return {
-    url: joinUrl(target.baseUrl, options.path),
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
+  return responsesRequest(JSON.stringify(body), target, options);
+}
+
+/**
+ * A Responses caller's own body for this target, edited where the gateway decides: the routed
+ * model, the output cap (a budget may have lowered it), `stream`, the cache key where the target
+ * takes one, and no `previous_response_id` (a body that named a stored response was expanded, so
+ * never comes here as text). Everything else goes as the caller wrote it. Undefined (build it)
+ * for a body holding a reasoning item's `origin`, the gateway's own field that no provider sees.
+ */
+export function relayOpenAiResponsesRequest(text: string, request: ChatRequest, target: TargetContext, options: ResponsesRequestOptions): UpstreamRequest | undefined {
+  // A key, never escaped as a string's content would be: a cheap and safe test.
+  if (text.includes('"origin"')) return undefined;
+  const edits: Record<string, MemberEdit> = {
+    model: JSON.stringify(target.routedModel),
+    previous_response_id: undefined,
+    // Left as written when it says what the request is (absent means not streamed).
+    stream: (present) => (present === undefined && !request.stream ? undefined : String(request.stream)),
   };
+  const cap = request.maxOutputTokens;
+  if (cap !== undefined) edits.max_output_tokens = (present) => (present !== undefined && Number(present) === cap ? present : String(cap));
+  const cacheKey = options.promptCacheKey ? promptCacheKeyOf(request) : undefined;
+  if (cacheKey !== undefined) edits.prompt_cache_key = JSON.stringify(cacheKey);
+  else if (!options.promptCacheKey) edits.prompt_cache_key = undefined;
+  return responsesRequest(spliceTopLevel(text, edits), target, options);
+}
+
+/** `POST {base_url}{path}` with `body`, built or relayed. */
+function responsesRequest(body: string, target: TargetContext, options: ResponsesRequestOptions): UpstreamRequest {
+  return { url: joinUrl(target.baseUrl, options.path), method: 'POST', headers: { 'content-type': 'application/json' }, body };
 }
 
 /**

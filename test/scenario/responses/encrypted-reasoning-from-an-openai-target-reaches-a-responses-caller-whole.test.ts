@@ -67,10 +67,16 @@ it('responses.create: the reasoning item keeps its encrypted content beside its 
 });
 
 it('responses.stream: one reasoning item, its summary streamed and its encrypted content whole on output_item.done', async () => {
-  const recordedDone = readFixture(FIXTURES, 'stream-reasoning-summary.sse')
+  const recordedLines = readFixture(FIXTURES, 'stream-reasoning-summary.sse')
     .split('\n')
-    .filter((line) => line.startsWith('data: ') && line.includes('"response.output_item.done"') && line.includes('"reasoning"'))
+    .filter((line) => line.startsWith('data: '));
+  const recordedDone = recordedLines
+    .filter((line) => line.includes('"response.output_item.done"') && line.includes('"reasoning"'))
     .map((line) => (JSON.parse(line.slice(6)) as { item: { encrypted_content: string } }).item.encrypted_content);
+  // OpenAI encrypts the reasoning again for `response.completed`: the relayed stream's final response is that one.
+  const recordedCompleted = recordedLines
+    .filter((line) => line.includes('"response.completed"'))
+    .map((line) => (JSON.parse(line.slice(6)) as { response: { output: { type: string; encrypted_content?: string }[] } }).response.output.find((item) => item.type === 'reasoning')!.encrypted_content);
   const stream = client.responses.stream(request);
   const events: OpenAI.Responses.ResponseStreamEvent[] = [];
   for await (const event of stream) events.push(event);
@@ -83,6 +89,6 @@ it('responses.stream: one reasoning item, its summary streamed and its encrypted
   expect(done[0]!.summary[0]!.text.startsWith('**Providing street crossing')).toBe(true);
   expect(events.some((event) => event.type === 'response.reasoning_summary_text.delta')).toBe(true);
   const final = await stream.finalResponse();
-  expect(final.output.find((item) => item.type === 'reasoning')).toMatchObject({ encrypted_content: recordedDone[0] });
+  expect(final.output.find((item) => item.type === 'reasoning')).toMatchObject({ encrypted_content: recordedCompleted[0] });
   expect(received[0]).toMatchObject({ stream: true });
 });
