@@ -95,7 +95,7 @@ export async function startServerSet(options: ServerSetOptions): Promise<ServerS
           answers: options.answers,
           state,
           ...(options.concurrency === undefined ? {} : { maxInFlight: options.concurrency }),
-          ...(kind === 'gateway-translated' ? { relay: 'off' as const } : {}),
+          ...(kind === 'gateway-translated' ? { dialect: 'anthropic' as const } : {}),
         });
         configs.push(config);
         const measuredForProfile = build.build === 'working' && kind === 'gateway';

@@ -23,8 +23,12 @@ export interface GatewayConfigOptions {
    * streams mode's thousands of open requests; the defaults (4096, 256) otherwise, as production.
    */
   maxInFlight?: number;
-  /** `off`: the connection's `relay: off` (a key only builds with the relay accept). */
-  relay?: 'off';
+  /**
+   * `anthropic`: the mock connection speaks Anthropic's Messages wire, so a Chat caller's body and
+   * every answer are translated both ways (the `gateway-translated` path); else Chat Completions,
+   * which a Chat caller is relayed in.
+   */
+  dialect?: 'anthropic';
 }
 
 /** The bench's own admin token, to create the virtual key the load sends (loopback only). */
@@ -47,7 +51,8 @@ export function writeGatewayConfig(options: GatewayConfigOptions): GatewayConfig
   const storePath = join(directory, 'switchyard.db');
   const state = options.state ?? { kind: 'memory' };
   const limit = options.maxInFlight === undefined ? '' : `, max_in_flight: ${options.maxInFlight}`;
-  const relay = options.relay === undefined ? '' : `, relay: ${options.relay}`;
+  // The mock serves Anthropic's wire at its root, Chat Completions under /v1.
+  const upstream = options.dialect === 'anthropic' ? `dialect: anthropic, base_url: ${JSON.stringify(options.mockUrl)}` : `dialect: openai, base_url: ${JSON.stringify(`${options.mockUrl}/v1`)}`;
   const yaml = [
     `server: { host: 127.0.0.1, port: 0${limit} }`,
     `store: { kind: sqlite, path: ${JSON.stringify(storePath)} }`,
@@ -55,7 +60,7 @@ export function writeGatewayConfig(options: GatewayConfigOptions): GatewayConfig
     `admin: { token: ${benchAdminToken} }`,
     state.kind === 'redis' ? `state: { kind: redis, url: ${JSON.stringify(state.url)} }` : 'state: { kind: memory }',
     'connections:',
-    `  bench-mock: { provider: mock, dialect: openai, base_url: ${JSON.stringify(`${options.mockUrl}/v1`)}${limit}${relay} }`,
+    `  bench-mock: { provider: mock, ${upstream}${limit} }`,
     'routes:',
     // One route per distinct answer: scenarios share answers, and YAML refuses a key twice.
     ...[...new Map(options.answers.map((answer) => [gatewayRoute(answer), answer])).values()].flatMap((answer) => [

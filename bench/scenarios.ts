@@ -3,8 +3,9 @@
 export const pathKinds = ['direct', 'bare-proxy', 'gateway', 'gateway-translated', 'gateway-redis'] as const;
 /**
  * How a path reaches the mock: itself, through the bare proxy (the floor), or through Switchyard
- * with state in memory or Redis; `gateway-translated` is `gateway` with its connection's
- * `relay: off`, so every body is translated both ways (the working tree only: older builds relay nothing).
+ * with state in memory or Redis; `gateway-translated` is `gateway` to the mock speaking Anthropic's
+ * Messages wire, so a Chat caller's body and every answer are translated both ways where `gateway`
+ * relays them (the working tree only, for the relay's gain apart).
  */
 export type PathKind = (typeof pathKinds)[number];
 

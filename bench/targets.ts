@@ -1,6 +1,7 @@
 /**
- * Issue 25's targets for the request path, judged for the working tree's gateway and, when a
- * baseline was measured, for the baseline's too, each against the floor of the same rounds.
+ * Issue 25's targets for the request path, judged for the working tree's gateway, its translated
+ * path (a Chat caller to an Anthropic-wire target) and, when a baseline was measured, for the
+ * baseline's gateway too, each against the floor of the same rounds.
  */
 import { formatTable } from '../src/cli/format-table.js';
 import type { PathMeasurement } from './measure.js';
@@ -31,6 +32,7 @@ export interface TargetRow {
   goal: string;
   working?: TargetFigure;
   baseline?: TargetFigure;
+  translated?: TargetFigure;
 }
 
 const cpuPerRequestGoal = 2.5;
@@ -40,10 +42,11 @@ const addedP99GoalMs = 1;
 const redisGoal = 1.2;
 const memoryGoal = { timesFloor: 1.5, plusBytes: 100 * 1024 * 1024 };
 
-/** The targets, for the working tree's gateways (`gateway`, `gateway-redis`) and the baseline's (`…@label`). */
+/** The targets, for the working tree's gateways (`gateway`, `gateway-redis`, `gateway-translated`) and the baseline's (`…@label`). */
 export function throughputTargets(results: ThroughputResults): TargetRow[] {
-  const builds: { suffix: string; side: 'working' | 'baseline' }[] = [{ suffix: '', side: 'working' }];
-  if (results.baselineLabel !== undefined) builds.push({ suffix: `@${results.baselineLabel}`, side: 'baseline' });
+  const builds: { gateway: string; redis: string | undefined; side: 'working' | 'baseline' | 'translated' }[] = [{ gateway: 'gateway', redis: 'gateway-redis', side: 'working' }];
+  if (results.baselineLabel !== undefined) builds.push({ gateway: `gateway@${results.baselineLabel}`, redis: `gateway-redis@${results.baselineLabel}`, side: 'baseline' });
+  builds.push({ gateway: 'gateway-translated', redis: undefined, side: 'translated' });
   const rows: TargetRow[] = [
     { target: 'CPU per request, non-streaming: gateway ÷ floor', goal: `≤ ${cpuPerRequestGoal}×` },
     { target: 'requests/s, non-streaming: gateway ÷ floor', goal: `≥ ${throughputGoal}×` },
@@ -53,33 +56,37 @@ export function throughputTargets(results: ThroughputResults): TargetRow[] {
     { target: 'CPU per request, non-streaming: Redis state ÷ memory state', goal: `≤ ${redisGoal}×` },
     { target: 'peak RSS: gateway against the floor', goal: `≤ ${memoryGoal.timesFloor} × floor + 100 MiB` },
   ];
-  for (const { suffix, side } of builds) {
-    const gateway = `gateway${suffix}`;
+  for (const { gateway, redis, side } of builds) {
     const figures = [
       ratioFigure(medianOverRounds(results, versusFloor(results, 'non-streaming', gateway, (run) => run.cpuUsPerRequest)), (value) => value <= cpuPerRequestGoal),
       ratioFigure(medianOverRounds(results, versusFloor(results, 'non-streaming', gateway, (run) => run.requestsPerSecond)), (value) => value >= throughputGoal),
       microsFigure(medianDifference(results, perEventIn(results, gateway), perEventIn(results, floorPath))),
       microsFigure(medianDifference(results, (round) => marginalInRound(results, round, gateway), (round) => marginalInRound(results, round, floorPath))),
       addedP99Figure(results, gateway),
-      ratioFigure(medianOverRounds(results, perRound(results, 'non-streaming', [`gateway-redis${suffix}`, gateway], (redis, memory) => redis.cpuUsPerRequest / memory.cpuUsPerRequest)), (value) => value <= redisGoal),
+      redis === undefined
+        ? undefined
+        : ratioFigure(medianOverRounds(results, perRound(results, 'non-streaming', [redis, gateway], (inRedis, inMemory) => inRedis.cpuUsPerRequest / inMemory.cpuUsPerRequest)), (value) => value <= redisGoal),
       memoryFigure(peakRss(results, gateway), peakRss(results, floorPath)),
     ];
     figures.forEach((figure, index) => {
       if (figure !== undefined) rows[index]![side] = figure;
     });
   }
-  return rows.filter((row) => row.working !== undefined || row.baseline !== undefined);
+  return rows.filter((row) => row.working !== undefined || row.baseline !== undefined || row.translated !== undefined);
 }
 
 export function targetTable(rows: readonly TargetRow[], baselineLabel: string | undefined): string {
   const verdict = (figure: TargetFigure | undefined) => (figure === undefined ? '—' : figure.pass ? 'PASS' : 'MISS');
+  const translated = rows.some((row) => row.translated !== undefined);
   const header = ['target', 'goal', 'working tree', 'verdict'];
   if (baselineLabel !== undefined) header.push(baselineLabel, 'verdict', `working ÷ ${baselineLabel}`);
+  if (translated) header.push('translated (Chat → Anthropic)', 'verdict');
   return formatTable(
     header,
     rows.map((row) => {
       const cells = [row.target, row.goal, row.working?.text ?? '—', verdict(row.working)];
       if (baselineLabel !== undefined) cells.push(row.baseline?.text ?? '—', verdict(row.baseline), workingOverBaseline(row));
+      if (translated) cells.push(row.translated?.text ?? '—', verdict(row.translated));
       return cells;
     }),
   );
