@@ -1,6 +1,6 @@
 import type { StreamRenderer } from './caller-dialect.js';
 import { changedAtTopLevel, topLevelCopy } from './shared/kept-answer.js';
-import { dataOf, withData } from './shared/sse-frame-text.js';
+import { dataOf, withData } from '../streaming/sse-frame-text.js';
 
 /**
  * The caller's renderer for a relayed stream: each upstream frame goes out as the provider sent

@@ -1,5 +1,6 @@
 import type { StreamEvent, StreamParser } from '../providers/spec.js';
 import type { SseFrame } from '../streaming/sse-frame.js';
+import { withData } from '../streaming/sse-frame-text.js';
 
 /**
  * A relayed stream's parser: the adapter's events of each frame (the engine reads them for the
@@ -31,6 +32,5 @@ export function relayingParser(parser: StreamParser, options: { includeUsage: bo
 
 /** The frame as server-sent-event text: every line of its data (JSON has none but the one) after `data: `. */
 function sseText(frame: SseFrame): string {
-  const data = `data: ${frame.data.replaceAll('\n', '\ndata: ')}\n\n`;
-  return frame.event === undefined ? data : `event: ${frame.event}\n${data}`;
+  return withData(frame.event === undefined ? '' : `event: ${frame.event}\n`, frame.data);
 }

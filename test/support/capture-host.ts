@@ -1,5 +1,7 @@
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { startGateway, type TestGateway } from './start-gateway.js';
 
 export interface HostAnswer {
   status: number;
@@ -37,5 +39,39 @@ export async function startCaptureHost(answer: (body: string) => HostAnswer): Pr
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     received,
     close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+export interface GatewayBeforeHost {
+  readonly host: CaptureHost;
+  readonly gateway: TestGateway;
+}
+
+/**
+ * A test file's capture host and a gateway configured in front of it (`config` gets the host's
+ * URL), started before the file's tests and stopped after them; each test starts with no body
+ * received. Call it at the file's top level.
+ */
+export function gatewayBeforeCaptureHost(answer: (body: string) => HostAnswer, config: (hostUrl: string) => string): GatewayBeforeHost {
+  let host: CaptureHost | undefined;
+  let gateway: TestGateway | undefined;
+  beforeAll(async () => {
+    host = await startCaptureHost(answer);
+    gateway = await startGateway(config(host.url));
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await host?.close();
+  });
+  beforeEach(() => {
+    host!.received.length = 0;
+  });
+  return {
+    get host() {
+      return host!;
+    },
+    get gateway() {
+      return gateway!;
+    },
   };
 }

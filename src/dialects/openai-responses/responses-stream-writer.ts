@@ -4,7 +4,7 @@ import type { StreamRenderer } from '../caller-dialect.js';
 import { finalErrorFields, type StreamError } from '../shared/final-error-fields.js';
 import { functionCallItem } from './render-openai-response.js';
 import { incompleteReasonOf, itemIdOf, responseIdOf, responseObject, withResponseId } from './response-object.js';
-import { dataOf, withData } from '../shared/sse-frame-text.js';
+import { dataOf, withData } from '../../streaming/sse-frame-text.js';
 import type { ResponsesEcho } from './responses-echo.js';
 
 /** The events that carry the whole response object (`response.created`, `.completed`, …), by their type as the provider writes it. */

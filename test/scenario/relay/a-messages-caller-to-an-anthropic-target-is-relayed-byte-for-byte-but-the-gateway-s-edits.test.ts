@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { startCaptureHost, type CaptureHost } from '../../support/capture-host.js';
-import { startGateway, MOCK_CONNECTIONS, type TestGateway } from '../../support/start-gateway.js';
+import { expect, it } from 'vitest';
+import { gatewayBeforeCaptureHost } from '../../support/capture-host.js';
+import { MOCK_CONNECTIONS } from '../../support/start-gateway.js';
 import { ADMIN_TOKEN, fetchRecord } from '../scenario-helpers.js';
 
 /**
@@ -22,31 +22,21 @@ const STREAM_EVENTS: [string, string][] = [
 ];
 const STREAM_TEXT = STREAM_EVENTS.map(([event, data]) => `event: ${event}\ndata: ${data}\n\n`).join('');
 
-let host: CaptureHost;
-let gateway: TestGateway;
 
-beforeAll(async () => {
-  host = await startCaptureHost((text) =>
+const served = gatewayBeforeCaptureHost(
+  (text) =>
     (JSON.parse(text) as { stream?: boolean }).stream === true
       ? { status: 200, contentType: 'text/event-stream', body: STREAM_TEXT }
       : { status: 200, contentType: 'application/json', body: WHOLE_ANSWER },
-  );
-  gateway = await startGateway(`
+  (hostUrl) => `
 admin: { token: ${ADMIN_TOKEN} }
 ${MOCK_CONNECTIONS}
-  anthropic-host: { provider: anthropic, base_url: "${host.url}", api_key: sk-ant-host }
+  anthropic-host: { provider: anthropic, base_url: "${hostUrl}", api_key: sk-ant-host }
 routes:
   claude:
     targets: [{ connection: anthropic-host, model: claude-upstream }]
-`);
-});
-afterAll(async () => {
-  await gateway?.close();
-  await host?.close();
-});
-beforeEach(() => {
-  host.received.length = 0;
-});
+`,
+);
 
 function callerBody(fields: string): string {
   return `{"max_tokens": 1024, "model":"claude",
@@ -56,7 +46,7 @@ function callerBody(fields: string): string {
 }
 
 async function postMessages(body: string): Promise<Response> {
-  return fetch(`${gateway.url}/v1/messages`, {
+  return fetch(`${served.gateway.url}/v1/messages`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
     body,
@@ -69,8 +59,8 @@ it('sends a whole request upstream as written but its model, and returns Anthrop
   const response = await postMessages(sent);
   expect(response.status).toBe(200);
   expect(await response.text()).toBe(WHOLE_ANSWER);
-  expect(host.received).toEqual([sent.replace('"model":"claude"', '"model":"claude-upstream"')]);
-  const record = await fetchRecord(gateway.url, response.headers.get('x-request-id')!);
+  expect(served.host.received).toEqual([sent.replace('"model":"claude"', '"model":"claude-upstream"')]);
+  const record = await fetchRecord(served.gateway.url, response.headers.get('x-request-id')!);
   expect(record.attempts).toMatchObject([{ kind: 'ok', relay: true, usage: { input_tokens: 20, output_tokens: 4 } }]);
 });
 
@@ -78,7 +68,7 @@ it('relays a stream event by event, pings included', async () => {
   const sent = callerBody(', "stream": true');
   const response = await postMessages(sent);
   expect(await response.text()).toBe(STREAM_TEXT);
-  expect(host.received).toEqual([sent.replace('"model":"claude"', '"model":"claude-upstream"')]);
-  const record = await fetchRecord(gateway.url, response.headers.get('x-request-id')!);
+  expect(served.host.received).toEqual([sent.replace('"model":"claude"', '"model":"claude-upstream"')]);
+  const record = await fetchRecord(served.gateway.url, response.headers.get('x-request-id')!);
   expect(record).toMatchObject({ status: 'ok', attempts: [{ kind: 'ok', relay: true, usage: { input_tokens: 20, output_tokens: 3 } }] });
 });

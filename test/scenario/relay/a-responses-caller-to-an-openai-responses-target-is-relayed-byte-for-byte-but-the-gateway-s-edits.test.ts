@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { startCaptureHost, type CaptureHost, type HostAnswer } from '../../support/capture-host.js';
+import { beforeEach, expect, it } from 'vitest';
+import { gatewayBeforeCaptureHost, type HostAnswer } from '../../support/capture-host.js';
 import { socketsDroppedAfterEach } from '../../support/responses-socket.js';
-import { startGateway, MOCK_CONNECTIONS, type TestGateway } from '../../support/start-gateway.js';
+import { MOCK_CONNECTIONS } from '../../support/start-gateway.js';
 import { ADMIN_TOKEN, fetchRecord } from '../scenario-helpers.js';
 
 /**
@@ -26,9 +26,7 @@ const STREAM_EVENTS: [string, string][] = [
 ];
 const STREAM_TEXT = STREAM_EVENTS.map(([event, data]) => `event: ${event}\ndata: ${data}\n\n`).join('');
 
-let host: CaptureHost;
 let hostAnswers: 'answer' | 'unavailable' = 'answer';
-let gateway: TestGateway;
 const openSocket = socketsDroppedAfterEach();
 
 function hostAnswer(text: string): HostAnswer {
@@ -37,12 +35,10 @@ function hostAnswer(text: string): HostAnswer {
   return { status: 200, contentType: 'application/json', body: WHOLE_ANSWER };
 }
 
-beforeAll(async () => {
-  host = await startCaptureHost(hostAnswer);
-  gateway = await startGateway(`
+const served = gatewayBeforeCaptureHost(hostAnswer, (hostUrl) => `
 admin: { token: ${ADMIN_TOKEN} }
 ${MOCK_CONNECTIONS}
-  host: { provider: openai, base_url: "${host.url}/v1", api_key: host-key }
+  host: { provider: openai, base_url: "${hostUrl}/v1", api_key: host-key }
 routes:
   relayed:
     targets: [{ connection: host, model: upstream-model }]
@@ -52,18 +48,12 @@ routes:
       - { connection: host, model: upstream-model }
       - { connection: mock-anthropic, model: claude-standby }
 `);
-});
-afterAll(async () => {
-  await gateway?.close();
-  await host?.close();
-});
 beforeEach(() => {
-  host.received.length = 0;
   hostAnswers = 'answer';
 });
 
 function postResponses(body: string): Promise<Response> {
-  return fetch(`${gateway.url}/v1/responses`, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal: AbortSignal.timeout(15_000) });
+  return fetch(`${served.gateway.url}/v1/responses`, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal: AbortSignal.timeout(15_000) });
 }
 
 /** A caller's body with what a rebuild would lose or reorder. */
@@ -81,8 +71,8 @@ it('sends a whole request upstream as written but its model, and returns the hos
   const response = await postResponses(sent);
   expect(response.status).toBe(200);
   expect(await response.text()).toBe(WHOLE_ANSWER.replace('"id":"resp_host_1"', `"id":"${gatewayIdOf(response)}"`));
-  expect(host.received).toEqual([sent.replace('"model": "relayed"', '"model": "upstream-model"')]);
-  const record = await fetchRecord(gateway.url, response.headers.get('x-request-id')!);
+  expect(served.host.received).toEqual([sent.replace('"model": "relayed"', '"model": "upstream-model"')]);
+  const record = await fetchRecord(served.gateway.url, response.headers.get('x-request-id')!);
   expect(record.attempts).toMatchObject([{ connection: 'host', kind: 'ok', relay: true, usage: { input_tokens: 12, output_tokens: 3 } }]);
 });
 
@@ -91,8 +81,8 @@ it('relays a stream event by event, each response object under the gateway’s i
   const response = await postResponses(sent);
   const id = gatewayIdOf(response);
   expect(await response.text()).toBe(STREAM_TEXT.replaceAll('"response":{"id":"resp_host_2"', `"response":{"id":"${id}"`));
-  expect(host.received).toEqual([sent.replace('"model": "relayed"', '"model": "upstream-model"')]);
-  const record = await fetchRecord(gateway.url, response.headers.get('x-request-id')!);
+  expect(served.host.received).toEqual([sent.replace('"model": "relayed"', '"model": "upstream-model"')]);
+  const record = await fetchRecord(served.gateway.url, response.headers.get('x-request-id')!);
   expect(record).toMatchObject({ status: 'ok', attempts: [{ kind: 'ok', relay: true, usage: { input_tokens: 12, output_tokens: 2 } }] });
 });
 
@@ -105,13 +95,13 @@ it('stores a relayed answer, whole or streamed, for the next turn, which is buil
   expect(await streamed.text()).toBe(STREAM_TEXT.replaceAll('"response":{"id":"resp_host_2"', `"response":{"id":"${streamedId}"`));
 
   for (const previous of [wholeId, streamedId]) {
-    host.received.length = 0;
+    served.host.received.length = 0;
     const next = await postResponses(`{"model":"relayed","input":"and then?","previous_response_id":"${previous}","store":false}`);
     expect(next.status).toBe(200);
-    const upstream = JSON.parse(host.received[0]!) as { input: { role?: string; content?: unknown }[]; previous_response_id?: string };
+    const upstream = JSON.parse(served.host.received[0]!) as { input: { role?: string; content?: unknown }[]; previous_response_id?: string };
     expect(upstream.previous_response_id).toBeUndefined();
     expect(upstream.input.map((item) => item.role)).toEqual(['user', 'assistant', 'user']);
-    const record = await fetchRecord(gateway.url, next.headers.get('x-request-id')!);
+    const record = await fetchRecord(served.gateway.url, next.headers.get('x-request-id')!);
     expect(record.attempts[0]!.relay).toBeUndefined();
   }
 });
@@ -122,7 +112,7 @@ it('fails over from a relayed attempt to a translated one on another wire format
   const text = await response.text();
   expect(text).toContain(`"id":"${gatewayIdOf(response)}"`);
   expect(text).toContain('event: response.completed');
-  const record = await fetchRecord(gateway.url, response.headers.get('x-request-id')!);
+  const record = await fetchRecord(served.gateway.url, response.headers.get('x-request-id')!);
   expect(record.attempts.map(({ connection, kind, relay }) => ({ connection, kind, relay }))).toEqual([
     { connection: 'host', kind: 'server_error', relay: true },
     { connection: 'mock-anthropic', kind: 'ok', relay: undefined },
@@ -133,21 +123,21 @@ it('builds a body holding a reasoning item’s `origin`, the gateway’s own fie
   const body = callerBody(', "store": false').replace('"input" : [', '"input" : [{"type":"reasoning","id":"rs_1","summary":[],"origin":"anthropic"},');
   const response = await postResponses(body);
   expect(response.status).toBe(200);
-  expect(host.received[0]).not.toContain('"origin"');
-  const record = await fetchRecord(gateway.url, response.headers.get('x-request-id')!);
+  expect(served.host.received[0]).not.toContain('"origin"');
+  const record = await fetchRecord(served.gateway.url, response.headers.get('x-request-id')!);
   expect(record.attempts[0]!.relay).toBeUndefined();
 });
 
 it('relays a socket’s turn: the message less its event type, streamed, its events the host’s under the gateway’s id', async () => {
-  const client = await openSocket(gateway.url);
+  const client = await openSocket(served.gateway.url);
   const events = await client.turn({ model: 'relayed', input: 'over the socket', store: false, x_caller_extra: 1.5 });
   // The socket is the session of turns naming none: its key is OpenAI's cache key, appended.
-  expect(host.received).toHaveLength(1);
-  expect(host.received[0]).toMatch(/^\{"model":"upstream-model","input":"over the socket","store":false,"x_caller_extra":1\.5,"stream":true,"prompt_cache_key":"ws_[^"]+"\}$/);
+  expect(served.host.received).toHaveLength(1);
+  expect(served.host.received[0]).toMatch(/^\{"model":"upstream-model","input":"over the socket","store":false,"x_caller_extra":1\.5,"stream":true,"prompt_cache_key":"ws_[^"]+"\}$/);
   expect(events.map((event) => event.type)).toEqual(STREAM_EVENTS.map(([event]) => event));
   const completed = events.at(-1) as unknown as { response: { id: string } };
   expect(completed.response.id).toMatch(/^resp_/);
   expect(completed.response.id).not.toBe('resp_host_2');
-  const record = await fetchRecord(gateway.url, `req_${completed.response.id.slice('resp_'.length)}`);
+  const record = await fetchRecord(served.gateway.url, `req_${completed.response.id.slice('resp_'.length)}`);
   expect(record).toMatchObject({ transport: 'websocket', attempts: [{ kind: 'ok', relay: true }] });
 });

@@ -7,7 +7,7 @@ export function dataOf(text: string): string {
     .join('\n');
 }
 
-/** The frame with `data` in place of its own, under the same event name. */
+/** The frame with `data` in place of its own, under the same event name (its first line, when that is `event:`). */
 export function withData(text: string, data: string): string {
   const frame = `data: ${data.replaceAll('\n', '\ndata: ')}\n\n`;
   return text.startsWith('event:') ? `${text.slice(0, text.indexOf('\n') + 1)}${frame}` : frame;
